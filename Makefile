@@ -1,0 +1,67 @@
+# hopbench: build, run, check, bench, install.
+#
+#   make            build ./hopbench
+#   make run        install missing Debian packages, build, run a short sweep
+#   make check      selftests and end-to-end tests (prove)
+#   make bench      hopbench against raw libzmq loops, results/bench.csv
+#   make install    PREFIX=/usr/local DESTDIR=
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+PKGS     = libzmq libczmq numa
+OPT     ?= -O2 -g
+CFLAGS  += $(OPT) -std=gnu11 -Wall -Wextra -pthread -MMD -MP
+CFLAGS  += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
+VERSION  = 0.1.0
+CFLAGS  += -DHOPBENCH_VERSION='"$(VERSION)"'
+
+ifeq ($(SANITIZE),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+LIB_SRC  = $(filter-out src/main.c src/selftest.c,$(wildcard src/*.c))
+LIB_OBJ  = $(LIB_SRC:.c=.o)
+
+# Debian packages: to build and run, and what the tests use on top
+DEBS       = gcc make pkg-config libzmq3-dev libczmq-dev libnuma-dev
+CHECK_DEBS = perl jq procps iproute2 gnuplot-nox
+
+.PHONY: all run check bench install deps check-deps clean format
+
+all: hopbench
+
+hopbench: $(LIB_OBJ) src/main.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+tests/selftest: $(LIB_OBJ) src/selftest.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+deps:
+	@tests/install-debs $(DEBS)
+
+check-deps: deps
+	@tests/install-debs $(CHECK_DEBS)
+
+run: deps
+	$(MAKE) hopbench
+	./hopbench run topologies/proxy.cfg --sizes 64,1024,16384 --duration 0.5
+
+check: check-deps
+	$(MAKE) hopbench tests/selftest
+	prove tests/*.t
+
+install: hopbench
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/hopbench
+	install -m 755 hopbench $(DESTDIR)$(PREFIX)/bin/hopbench
+	cp -r topologies numa $(DESTDIR)$(PREFIX)/share/hopbench/
+
+format:
+	clang-format -i src/*.c src/*.h
+
+clean:
+	rm -f hopbench tests/selftest src/*.o src/*.d
+
+-include $(wildcard src/*.d)

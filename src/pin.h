@@ -1,0 +1,21 @@
+/*  pin: put the calling thread where its place says, and read back where
+    its memory lands.
+
+    CPU affinity with pthread_setaffinity_np, memory with a strict bind to
+    the place's node (set_mempolicy through libnuma), so that everything
+    the thread allocates from then on, libzmq's message buffers included,
+    comes from that node.  Threads the pinned thread creates (libzmq's I/O
+    threads) inherit its memory policy.
+*/
+#ifndef HOPBENCH_PIN_H
+#define HOPBENCH_PIN_H
+
+#include "errbuf.h"
+#include "placement.h"
+
+//  Pin the calling thread; a place with node -1 and no CPUs does nothing
+int pin_thread(const place_t *place, errbuf_t *err);
+//  Node of the page holding addr (move_pages), -1 if unknown
+int pin_node_of(const void *addr);
+
+#endif

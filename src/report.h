@@ -1,0 +1,43 @@
+/*  report: the output formats, each a function over trial results.
+
+    Measurement fills trial_result_t; these functions only print it.  CSV
+    rows are written (and flushed) as each trial ends, so an interrupted
+    run keeps what it measured; the table prints one block per size once
+    its repetitions are done.
+*/
+#ifndef HOPBENCH_REPORT_H
+#define HOPBENCH_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "results.h"
+
+#define REPORT_MAX_SWEEP 8
+
+//  What every row of a run shares
+typedef struct {
+    const char *topology;
+    const char *pattern;
+    int nsweep;                              //  swept keys, and this
+    const char *sweep_key[REPORT_MAX_SWEEP]; //  combination's values
+    const char *sweep_value[REPORT_MAX_SWEEP];
+} report_info_t;
+
+//  The contract columns of results.csv, in order
+#define REPORT_CSV_COLUMNS                                                     \
+    "topology,pattern,size,repeat,hop,from,to,transport,sent,received,lost,"   \
+    "seconds,msgs_per_sec,mb_per_sec,from_cpu,to_cpu,from_node,to_node"
+
+void report_csv_header(FILE *out, const report_info_t *info);
+void report_csv_rows(FILE *out, const report_info_t *info,
+                     const trial_result_t *trial);
+void report_threads_header(FILE *out);
+void report_threads_rows(FILE *out, const trial_result_t *trial);
+
+//  One size: every hop's median msgs/s and MB/s (min-max over repeats),
+//  loss, CPU per message
+void report_table_size(FILE *out, const report_info_t *info,
+                       const trial_result_t *trials, int ntrials);
+
+#endif

@@ -1,0 +1,31 @@
+/*  selftests: the list of module selftests that tests/selftest runs.  */
+#ifndef HOPBENCH_SELFTESTS_H
+#define HOPBENCH_SELFTESTS_H
+
+#include <stdbool.h>
+
+#include "cpuset.h"
+#include "zpl.h"
+#include "sizes.h"
+#include "params.h"
+#include "topology.h"
+#include "pipeline.h"
+#include "threads.h"
+#include "cli.h"
+#include "histogram.h"
+#include "machine.h"
+#include "placement.h"
+
+static const struct {
+    const char *name;
+    int (*test)(bool verbose);
+} selftests[] = {
+    {"cpuset", cpuset_test},       {"zpl", zpl_test},
+    {"sizes", sizes_test},         {"params", params_test},
+    {"topology", topology_test},   {"pipeline", pipeline_test},
+    {"threads", threads_test},     {"cli", cli_test},
+    {"histogram", histogram_test}, {"machine", machine_test},
+    {"placement", placement_test},
+};
+
+#endif

@@ -1,0 +1,225 @@
+/*  stage: the actor that runs one stage instance, and the helpers its
+    roles share (sockets, bind/connect, context).  See stage.h for the
+    command protocol.  Replies are one string: "OK", "DONE", or "ERR why".
+*/
+#define _GNU_SOURCE
+#include "stage.h"
+
+#include "pin.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <zmq.h>
+
+static const stage_ops_t *s_ops(role_t role)
+{
+    switch (role) {
+    case ROLE_PUBLISHER:
+        return &publisher_ops;
+    case ROLE_SUBSCRIBER:
+        return &subscriber_ops;
+    case ROLE_PROXY:
+        return &proxy_ops;
+    default:
+        return NULL;
+    }
+}
+
+//  The owner of a context makes it: I/O threads, their name prefix, and
+//  their CPUs (before the first socket, so libzmq applies them)
+static int s_make_context(stage_t *self, errbuf_t *err)
+{
+    const context_plan_t *plan = &self->pl->ctx[self->inst->ctx];
+    self->ctx = zmq_ctx_new();
+    if (!self->ctx)
+        return err_set(err, "zmq_ctx_new: %s", zmq_strerror(errno));
+    int rc = zmq_ctx_set(self->ctx, ZMQ_IO_THREADS, plan->io_threads);
+    rc |= zmq_ctx_set(self->ctx, ZMQ_THREAD_NAME_PREFIX, plan->prefix);
+    const cpuset_t *io = &self->inst->place.io_cpus;
+    for (int cpu = cpuset_next(io, -1); cpu >= 0 && rc == 0;
+         cpu = cpuset_next(io, cpu))
+        rc = zmq_ctx_set(self->ctx, ZMQ_THREAD_AFFINITY_CPU_ADD, cpu);
+    if (rc)
+        return err_set(err, "configuring its context: %s", zmq_strerror(errno));
+    return 0;
+}
+
+static bool s_owns_context(const stage_t *self)
+{
+    return self->pl->ctx[self->inst->ctx].owner == self->inst->id;
+}
+
+//  Where a message buffer allocated by this thread lands
+static void s_probe_memory(stage_t *self)
+{
+    zmq_msg_t msg;
+    size_t size = self->size < 4096 ? 4096 : self->size;
+    if (zmq_msg_init_size(&msg, size) == 0) {
+        memset(zmq_msg_data(&msg), 0, size);
+        self->mem_node = pin_node_of(zmq_msg_data(&msg));
+        zmq_msg_close(&msg);
+    }
+}
+
+static int s_setup(stage_t *self, errbuf_t *err)
+{
+    if (pin_thread(&self->inst->place, err))
+        return -1;
+    if (s_owns_context(self) && s_make_context(self, err))
+        return -1;
+    s_probe_memory(self);
+    return self->ops->setup(self, err);
+}
+
+static void s_teardown(stage_t *self)
+{
+    self->ops->teardown(self);
+    if (s_owns_context(self) && self->ctx) {
+        zmq_ctx_term(self->ctx); //  every socket has linger 0
+        self->ctx = NULL;
+    }
+}
+
+static void s_reply(zsock_t *pipe, const char *word, int rc,
+                    const errbuf_t *err)
+{
+    if (rc == 0)
+        zstr_send(pipe, word);
+    else
+        zstr_sendf(pipe, "ERR %s", err->msg);
+}
+
+static void s_actor(zsock_t *pipe, void *args)
+{
+    stage_t *self = args;
+    self->tid = gettid();
+    zsock_signal(pipe, 0);
+    while (true) {
+        char *command = zstr_recv(pipe);
+        if (!command || streq(command, "$TERM")) {
+            zstr_free(&command);
+            break;
+        }
+        errbuf_t err = {{0}};
+        if (streq(command, "SETUP"))
+            s_reply(pipe, "OK", s_setup(self, &err), &err);
+        else if (streq(command, "HANDSHAKE"))
+            s_reply(pipe, "OK", self->ops->handshake(self, &err), &err);
+        else if (streq(command, "RUN")) {
+            zstr_send(pipe, "OK");
+            s_reply(pipe, "DONE", self->ops->run(self, &err), &err);
+        } else if (streq(command, "TEARDOWN")) {
+            s_teardown(self);
+            zstr_send(pipe, "OK");
+        }
+        zstr_free(&command);
+    }
+    s_teardown(self);
+}
+
+stage_t *stage_new(const pipeline_t *pl, int id, uint32_t size)
+{
+    //  aligned: the counters sit on cache lines of their own
+    stage_t *self = aligned_alloc(64, (sizeof *self + 63) & ~(size_t)63);
+    if (!self)
+        return NULL;
+    memset(self, 0, sizeof *self);
+    self->pl = pl;
+    self->inst = &pl->inst[id];
+    self->size = size;
+    self->ops = s_ops(self->inst->role);
+    self->mem_node = -1;
+    atomic_store(&self->target, UINT64_MAX);
+    self->actor = self->ops ? zactor_new(s_actor, self) : NULL;
+    if (!self->actor) {
+        free(self);
+        return NULL;
+    }
+    return self;
+}
+
+int stage_destroy(stage_t **self_p, int timeout_ms)
+{
+    stage_t *self = *self_p;
+    if (!self)
+        return 0;
+    //  The thread signals only after it has stopped using self; if it does
+    //  not within the timeout, self is left to it rather than freed
+    zsock_t *pipe = zactor_sock(self->actor);
+    zsock_set_sndtimeo(pipe, timeout_ms);
+    zsock_set_rcvtimeo(pipe, timeout_ms);
+    if (zstr_send(self->actor, "$TERM") || zsock_wait(pipe) < 0)
+        return -1;
+    zsock_set_rcvtimeo(pipe, 0);
+    zactor_destroy(&self->actor);
+    free(self);
+    *self_p = NULL;
+    return 0;
+}
+
+int stage_wait(stage_t *self, int timeout_ms, errbuf_t *err)
+{
+    zsock_set_rcvtimeo(zactor_sock(self->actor), timeout_ms);
+    char *reply = zstr_recv(self->actor);
+    int rc = 0;
+    if (!reply)
+        rc = err_set(err, "stage %s: no answer within %.1f s", self->inst->name,
+                     timeout_ms / 1000.0);
+    else if (strncmp(reply, "ERR ", 4) == 0)
+        rc = err_set(err, "stage %s: %s", self->inst->name, reply + 4);
+    zstr_free(&reply);
+    return rc;
+}
+
+int stage_command(stage_t *self, const char *command, int timeout_ms,
+                  errbuf_t *err)
+{
+    if (zstr_send(self->actor, command))
+        return err_set(err, "stage %s: cannot send %s", self->inst->name,
+                       command);
+    return stage_wait(self, timeout_ms, err);
+}
+
+bool stage_ended(stage_t *self)
+{
+    return (zsock_events(zactor_sock(self->actor)) & ZMQ_POLLIN) != 0;
+}
+
+int stage_socket(stage_t *self, int type, int hwm, void **sock, errbuf_t *err)
+{
+    *sock = zmq_socket(self->ctx, type);
+    if (!*sock)
+        return err_set(err, "zmq_socket: %s", zmq_strerror(errno));
+    int zero = 0;
+    if (zmq_setsockopt(*sock, ZMQ_LINGER, &zero, sizeof zero) ||
+        zmq_setsockopt(*sock, ZMQ_SNDHWM, &hwm, sizeof hwm) ||
+        zmq_setsockopt(*sock, ZMQ_RCVHWM, &hwm, sizeof hwm))
+        return err_set(err, "zmq_setsockopt: %s", zmq_strerror(errno));
+    return 0;
+}
+
+int stage_attach(stage_t *self, void *sock, int h, errbuf_t *err)
+{
+    const hop_plan_t *hop = &self->pl->hops[h];
+    int e;
+    if (pipeline_binds(self->pl, h, self->inst->id, &e)) {
+        if (zmq_bind(sock, hop->endpoint[e]))
+            return err_set(err, "bind %s (hop %d): %s", hop->endpoint[e], h + 1,
+                           zmq_strerror(errno));
+        return 0;
+    }
+    for (e = 0; e < hop->nendpoints; e++)
+        if (zmq_connect(sock, hop->endpoint[e]))
+            return err_set(err, "connect %s (hop %d): %s", hop->endpoint[e],
+                           h + 1, zmq_strerror(errno));
+    return 0;
+}
+
+void stage_close(void **sock)
+{
+    if (*sock) {
+        zmq_close(*sock);
+        *sock = NULL;
+    }
+}

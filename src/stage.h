@@ -1,0 +1,101 @@
+/*  stage: one running stage instance (a thread with its sockets), and the
+    counters it shares with the controller.
+
+    The controller drives each stage through its czmq actor pipe, one
+    command at a time, every answer awaited with a timeout:
+
+        SETUP      pin the thread, make or join the context, open sockets,
+                   bind and connect                     -> OK | ERR why
+        HANDSHAKE  publishers: wait until every subscriber's subscription
+                   has arrived (the slow-joiner guard)  -> OK | ERR why
+        RUN        answer OK, run the hot loop; when it ends, send
+                   DONE | ERR why
+        TEARDOWN   close sockets; the owner terminates the context -> OK
+
+    During RUN the pipe is not read: the controller stops a stage through
+    the atomics below (publishers: target; receivers: stop, noticed within
+    a receive timeout) or, for zmq_proxy_steerable, its control socket.
+    The hot loops touch only raw libzmq and these relaxed atomics: no
+    allocation, logging or locks of hopbench's own.
+*/
+#ifndef HOPBENCH_STAGE_H
+#define HOPBENCH_STAGE_H
+
+#include <czmq.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "errbuf.h"
+#include "pipeline.h"
+
+#define STAGE_MAX_ORIGINS 64  //  publishers a receiver tells apart
+#define STAGE_IDLE_MS     100 //  receive/send timeout between stop checks
+#define STAGE_SEQ_BITS    48  //  header: origin << 48 | sequence
+#define STAGE_SEQ_MASK    ((1ULL << STAGE_SEQ_BITS) - 1)
+
+//  What a receiver knows of one origin (one publisher instance)
+typedef struct {
+    _Atomic uint64_t received; //  read by the controller at any time
+    uint64_t next;             //  next expected sequence (stage only)
+    uint64_t gaps;             //  sequences skipped (stage only)
+} origin_t;
+
+typedef struct stage_s stage_t;
+
+//  What a role does at each step; run returns 0 when stopped cleanly
+typedef struct {
+    int (*setup)(stage_t *self, errbuf_t *err);
+    int (*handshake)(stage_t *self, errbuf_t *err);
+    int (*run)(stage_t *self, errbuf_t *err);
+    void (*teardown)(stage_t *self);
+} stage_ops_t;
+
+struct stage_s {
+    //  Set by the controller before SETUP
+    const pipeline_t *pl;
+    const instance_t *inst;
+    uint32_t size;
+    void *ctx; //  shared context, for instances that join one
+    int handshake_ids[PIPELINE_MAX_INSTANCES]; //  subscribers to wait for
+    int nhandshake;
+    //  The stage's own
+    const stage_ops_t *ops;
+    void *in, *out, *control;
+    pid_t tid;
+    uint64_t misordered; //  receivers: sequences that went backwards
+    int mem_node;        //  node of a page the stage allocated, -1
+    zactor_t *actor;
+
+    //  Written by the stage, read by the controller (own cache lines)
+    _Alignas(64) _Atomic uint64_t sent;
+    _Atomic uint64_t received;
+    //  Written by the controller, read by the stage
+    _Alignas(64) _Atomic uint64_t target; //  publishers send while below
+    _Atomic int stop;                     //  receivers stop when idle
+    _Alignas(64) origin_t origins[STAGE_MAX_ORIGINS];
+};
+
+extern const stage_ops_t publisher_ops, subscriber_ops, proxy_ops;
+
+//  Start the stage's thread; NULL if it could not start
+stage_t *stage_new(const pipeline_t *pl, int id, uint32_t size);
+//  End the thread and free the stage; -1 (and nothing freed) if the
+//  thread does not answer within timeout_ms
+int stage_destroy(stage_t **self_p, int timeout_ms);
+//  Send a command and wait up to timeout_ms for the first answer line:
+//  0 for OK/DONE, -1 with err "stage NAME: ..." otherwise
+int stage_command(stage_t *self, const char *command, int timeout_ms,
+                  errbuf_t *err);
+//  Wait for the message that follows RUN (DONE or ERR)
+int stage_wait(stage_t *self, int timeout_ms, errbuf_t *err);
+//  Has the stage sent something unasked (it ended early)?  Non-blocking
+bool stage_ended(stage_t *self);
+
+//  Helpers for role code
+int stage_socket(stage_t *self, int type, int hwm, void **sock, errbuf_t *err);
+//  Bind or connect sock to hop h, as the pipeline says for this instance
+int stage_attach(stage_t *self, void *sock, int h, errbuf_t *err);
+void stage_close(void **sock);
+
+#endif

@@ -1,0 +1,36 @@
+/*  threads: every thread of this process as /proc tells it: name, allowed
+    CPUs, the CPU it last ran on, and its CPU time.
+
+    Used while a window is open to record where stage threads and libzmq's
+    I/O threads really are (threads.csv), and to charge CPU time to stages.
+    libzmq names its threads "PREFIX/ZMQbg/IO/N" and "PREFIX/ZMQbg/Reaper"
+    when the context has ZMQ_THREAD_NAME_PREFIX: the prefix says whose
+    context a thread serves.
+*/
+#ifndef HOPBENCH_THREADS_H
+#define HOPBENCH_THREADS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define THREADS_MAX 512
+
+typedef struct {
+    pid_t tid;
+    char name[32];     //  the kernel's thread name (comm)
+    char allowed[256]; //  Cpus_allowed_list, numactl list syntax
+    int last_cpu;      //  "processor" field of /proc/.../stat
+} task_t;
+
+//  The threads of this process; returns how many, -1 if /proc is missing
+int threads_scan(task_t *out, int max);
+//  One thread's CPU time in nanoseconds (its CPU clock), 0 if it is gone
+uint64_t threads_cpu_ns(pid_t tid);
+//  The context prefix in a libzmq thread name ("3/ZMQbg/IO/0" -> 3), else
+//  -1; *rest points at "ZMQbg/IO/0"
+int threads_zmq_prefix(const char *name, const char **rest);
+
+int threads_test(bool verbose);
+
+#endif

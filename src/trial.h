@@ -1,0 +1,33 @@
+/*  trial: one measurement, one size and repetition, on a fresh pipeline.
+
+        start stages -> SETUP (bind, connect) -> RUN receivers and proxies
+        -> HANDSHAKE publishers (every subscription arrived) -> RUN publishers
+        -> warm-up (until warmup has passed and every link delivered)
+        -> window opens: snapshot T0, threads read back from /proc
+        -> messages: publishers stop at T0 count + messages;
+           duration: the window is that long
+        -> window closes: snapshot T1; publishers stop
+        -> drain until every link is quiet, final snapshot
+        -> stop receivers and proxies, TEARDOWN
+
+    No in-band end marker: the end is decided from counters, so a lossy
+    transport cannot lose it.  Every wait has the topology's timeout; a
+    stage that fails or a hop that delivers nothing ends the trial with an
+    error naming them.
+*/
+#ifndef HOPBENCH_TRIAL_H
+#define HOPBENCH_TRIAL_H
+
+#include "errbuf.h"
+#include "machine.h"
+#include "pipeline.h"
+#include "results.h"
+
+//  Run one trial; the pipeline's endpoints must be resolved.  Fills
+//  result (free with trial_result_free); warnings (placement read-back)
+//  go to 'warnings', one per line
+int trial_run(pipeline_t *pl, const machine_t *machine, uint32_t size,
+              int repeat, trial_result_t *result, char *warnings,
+              size_t warnings_len, errbuf_t *err);
+
+#endif

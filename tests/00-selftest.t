@@ -1,0 +1,3 @@
+#!/bin/sh
+# The modules' own selftests (tests/selftest prints TAP).
+cd "$(dirname "$0")/.." && exec tests/selftest
