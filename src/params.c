@@ -89,10 +89,15 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                    "fan-out), named NAME.1 .. NAME.N"},
     [KEY_ENGINE] = {"engine", T | S, TYPE_ENUM, AT(engine), 0,
                     params_engine_names, 0, 0, "steerable",
-                    "proxy engine: steerable (zmq_proxy_steerable)"},
+                    "proxy engine: steerable (zmq_proxy_steerable), zproxy "
+                    "(czmq's actor), forwarder (hopbench's batched loop)"},
     [KEY_RATE] = {"rate", T, TYPE_DOUBLE, AT(rate), 0, NULL, 0, 1e9, "0",
                   "messages per second per publisher (0: as fast as "
                   "possible)"},
+    [KEY_ZEROCOPY] = {"zerocopy", T, TYPE_BOOL, AT(zerocopy), 0, NULL, 0, 0,
+                      "false",
+                      "publishers send with zmq_msg_init_data from a pool of "
+                      "node-local buffers, reused after libzmq frees them"},
 };
 #undef T
 #undef S

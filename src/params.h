@@ -55,6 +55,7 @@ typedef enum {
     KEY_COUNT,
     KEY_ENGINE,
     KEY_RATE,
+    KEY_ZEROCOPY,
     KEY_COUNT_OF_KEYS
 } param_key_t;
 
@@ -78,6 +79,7 @@ typedef struct {
     int count;
     int engine;
     double rate;
+    bool zerocopy;
     bool set[KEY_COUNT_OF_KEYS]; //  given at this level
 } params_t;
 

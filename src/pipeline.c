@@ -200,6 +200,24 @@ int pipeline_hop_out(const pipeline_t *self, int id)
     return self->inst[id].stage < self->nstages - 1 ? self->inst[id].stage : -1;
 }
 
+bool pipeline_is_source(const pipeline_t *self, int id)
+{
+    return self->inst[id].stage == 0;
+}
+
+bool pipeline_is_sink(const pipeline_t *self, int id)
+{
+    return self->inst[id].stage == self->nstages - 1;
+}
+
+bool pipeline_sees_origins(const pipeline_t *self, int id)
+{
+    const instance_t *inst = &self->inst[id];
+    return pipeline_is_sink(self, id) ||
+           (inst->role == ROLE_PROXY &&
+            inst->params.engine == ENGINE_FORWARDER);
+}
+
 int pipeline_test(bool verbose)
 {
     (void)verbose;

@@ -82,6 +82,13 @@ bool pipeline_binds(const pipeline_t *self, int h, int id, int *endpoint);
 //  The hop an instance receives from / sends to, -1 if none
 int pipeline_hop_in(const pipeline_t *self, int id);
 int pipeline_hop_out(const pipeline_t *self, int id);
+//  First stage (publisher, pusher, requester), last stage (subscriber,
+//  puller, replier)
+bool pipeline_is_source(const pipeline_t *self, int id);
+bool pipeline_is_sink(const pipeline_t *self, int id);
+//  Does this receiving instance tell its messages' origins apart (it reads
+//  every header: sinks and the forwarder engine)?
+bool pipeline_sees_origins(const pipeline_t *self, int id);
 
 int pipeline_test(bool verbose);
 

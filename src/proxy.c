@@ -1,9 +1,16 @@
-/*  proxy: the zmq_proxy_steerable engine (see proxy.h).
+/*  proxy: the steerable engine, libzmq's zmq_proxy_steerable, and what all
+    engines share (see proxy.h).
 
-        upstream --> [XSUB frontend] --zmq_proxy_steerable--> [XPUB backend] -->
+        upstream --> [frontend] --zmq_proxy_steerable--> [backend] -->
    downstream
-                                            ^
-                            PAIR control: STATISTICS, TERMINATE (controller)
+                                          ^
+                          PAIR control: STATISTICS, TERMINATE (controller)
+
+    PAIR, because a REP control socket wedges on PAUSE in 4.3.4.  The
+    STATISTICS reply is eight uint64 frames: frontend msgs_in, bytes_in,
+    msgs_out, bytes_out, then the same for the backend; a multipart message
+    counts once.  Only the fixed commands here are ever sent: an unknown
+    command aborts libzmq.
 */
 #include "proxy.h"
 
@@ -16,28 +23,34 @@ static void s_control_endpoint(const stage_t *self, char *buf, size_t len)
     snprintf(buf, len, "inproc://hopbench-control-%d", self->inst->id);
 }
 
-static int s_setup(stage_t *self, errbuf_t *err)
+int proxy_open_sockets(stage_t *self, errbuf_t *err)
 {
     int in = pipeline_hop_in(self->pl, self->inst->id);
     int out = pipeline_hop_out(self->pl, self->inst->id);
-    char control[64];
-    s_control_endpoint(self, control, sizeof control);
-    int one = 1;
-    if (stage_socket(self, ZMQ_XSUB, self->pl->hops[in].params.hwm, &self->in,
-                     err) ||
-        stage_socket(self, ZMQ_XPUB, self->pl->hops[out].params.hwm, &self->out,
-                     err) ||
-        stage_socket(self, ZMQ_PAIR, 0, &self->control, err))
+    int back = stage_socket_type(self, true), one = 1;
+    if (stage_socket(self, stage_socket_type(self, false),
+                     self->pl->hops[in].params.hwm, &self->in, err) ||
+        stage_socket(self, back, self->pl->hops[out].params.hwm, &self->out,
+                     err))
         return -1;
-    if (self->pl->params.nodrop &&
+    if (back == ZMQ_XPUB && self->pl->params.nodrop &&
         zmq_setsockopt(self->out, ZMQ_XPUB_NODROP, &one, sizeof one))
         return err_set(err, "ZMQ_XPUB_NODROP: %s", zmq_strerror(errno));
-    if (zmq_bind(self->control, control))
-        return err_set(err, "bind %s: %s", control, zmq_strerror(errno));
     if (stage_attach(self, self->in, in, err) ||
         stage_attach(self, self->out, out, err))
         return -1;
     return 0;
+}
+
+static int s_setup(stage_t *self, errbuf_t *err)
+{
+    char control[64];
+    s_control_endpoint(self, control, sizeof control);
+    if (stage_socket(self, ZMQ_PAIR, 0, &self->control, err))
+        return -1;
+    if (zmq_bind(self->control, control))
+        return err_set(err, "bind %s: %s", control, zmq_strerror(errno));
+    return proxy_open_sockets(self, err);
 }
 
 static int s_handshake(stage_t *self, errbuf_t *err)
@@ -61,10 +74,17 @@ static void s_teardown(stage_t *self)
     stage_close(&self->control);
 }
 
-const stage_ops_t proxy_ops = {s_setup, s_handshake, s_run, s_teardown};
+const stage_ops_t proxy_ops = {s_setup, s_handshake, s_run, s_teardown, NULL};
+
+static bool s_steerable(const stage_t *proxy)
+{
+    return proxy->ops == &proxy_ops;
+}
 
 void *proxy_control_open(stage_t *proxy, int timeout_ms, errbuf_t *err)
 {
+    if (!s_steerable(proxy))
+        return NULL;
     char endpoint[64];
     s_control_endpoint(proxy, endpoint, sizeof endpoint);
     void *control = zmq_socket(proxy->ctx, ZMQ_PAIR);
@@ -82,8 +102,8 @@ void *proxy_control_open(stage_t *proxy, int timeout_ms, errbuf_t *err)
     return control;
 }
 
-int proxy_statistics(stage_t *proxy, void *control, proxy_counts_t *out,
-                     errbuf_t *err)
+static int s_statistics(stage_t *proxy, void *control, proxy_counts_t *out,
+                        errbuf_t *err)
 {
     uint64_t stats[8];
     if (zmq_send(control, "STATISTICS", 10, 0) != 10)
@@ -105,9 +125,21 @@ int proxy_statistics(stage_t *proxy, void *control, proxy_counts_t *out,
     return 0;
 }
 
-int proxy_terminate(stage_t *proxy, void *control, errbuf_t *err)
+int proxy_counts(stage_t *proxy, void *control, proxy_counts_t *out,
+                 errbuf_t *err)
 {
-    if (zmq_send(control, "TERMINATE", 9, 0) != 9)
+    if (s_steerable(proxy))
+        return s_statistics(proxy, control, out, err);
+    out->received = atomic_load(&proxy->received);
+    out->sent = atomic_load(&proxy->sent);
+    return 0;
+}
+
+int proxy_stop(stage_t *proxy, void *control, errbuf_t *err)
+{
+    atomic_store(&proxy->stop, 1);
+    if (s_steerable(proxy) && control &&
+        zmq_send(control, "TERMINATE", 9, 0) != 9)
         return err_set(err, "stage %s: sending TERMINATE: %s",
                        proxy->inst->name, zmq_strerror(errno));
     return 0;

@@ -32,6 +32,12 @@ typedef struct {
 void report_csv_header(FILE *out, const report_info_t *info);
 void report_csv_rows(FILE *out, const report_info_t *info,
                      const trial_result_t *trial);
+//  latency.csv: one row per distribution; repeat is "1".."N", or "all"
+//  for the repetitions merged
+void report_latency_header(FILE *out, const report_info_t *info);
+void report_latency_rows(FILE *out, const report_info_t *info, uint32_t size,
+                         const char *repeat, const latency_row_t *rows,
+                         int nrows);
 void report_threads_header(FILE *out);
 void report_threads_rows(FILE *out, const trial_result_t *trial);
 
@@ -39,5 +45,8 @@ void report_threads_rows(FILE *out, const trial_result_t *trial);
 //  loss, CPU per message
 void report_table_size(FILE *out, const report_info_t *info,
                        const trial_result_t *trials, int ntrials);
+//  Latency lines under a size's block (the repetitions merged)
+void report_table_latency(FILE *out, const latency_row_t *rows, int nrows,
+                          bool round_trip);
 
 #endif

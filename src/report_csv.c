@@ -64,6 +64,37 @@ void report_csv_rows(FILE *out, const report_info_t *info,
     fflush(out);
 }
 
+void report_latency_header(FILE *out, const report_info_t *info)
+{
+    fputs("topology,pattern,size,repeat,hop,samples,mean_us,p50_us,p90_us,"
+          "p99_us,p999_us,max_us",
+          out);
+    for (int i = 0; i < info->nsweep; i++)
+        s_sweep_column(out, info->sweep_key[i]);
+    fputc('\n', out);
+    fflush(out);
+}
+
+void report_latency_rows(FILE *out, const report_info_t *info, uint32_t size,
+                         const char *repeat, const latency_row_t *rows,
+                         int nrows)
+{
+    for (int r = 0; r < nrows; r++) {
+        const histogram_t *h = &rows[r].histogram;
+        fprintf(out, "%s,%s,%u,%s,%s,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f",
+                info->topology, info->pattern, size, repeat, rows[r].hop,
+                (unsigned long long)histogram_count(h), histogram_mean(h) / 1e3,
+                histogram_percentile(h, 50) / 1e3,
+                histogram_percentile(h, 90) / 1e3,
+                histogram_percentile(h, 99) / 1e3,
+                histogram_percentile(h, 99.9) / 1e3, histogram_max(h) / 1e3);
+        for (int i = 0; i < info->nsweep; i++)
+            fprintf(out, ",%s", info->sweep_value[i]);
+        fputc('\n', out);
+    }
+    fflush(out);
+}
+
 void report_threads_header(FILE *out)
 {
     fputs("stage,thread,tid,allowed_cpus,last_cpu,node,size,repeat,mem_node\n",

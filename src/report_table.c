@@ -121,3 +121,27 @@ void report_table_size(FILE *out, const report_info_t *info,
         s_row(out, trials, ntrials, l);
     fflush(out);
 }
+
+void report_table_latency(FILE *out, const latency_row_t *rows, int nrows,
+                          bool round_trip)
+{
+    for (int r = 0; r < nrows; r++) {
+        const histogram_t *h = &rows[r].histogram;
+        char samples[32], what[32];
+        if (strcmp(rows[r].hop, "e2e") == 0)
+            snprintf(what, sizeof what, "%s",
+                     round_trip ? "round trip" : "end to end");
+        else
+            snprintf(what, sizeof what, "to end of hop %s", rows[r].hop);
+        fprintf(out,
+                "      latency %-15s %s samples  mean %.1f  p50 %.1f  p90 "
+                "%.1f  p99 %.1f  p99.9 %.1f  max %.1f us\n",
+                what,
+                s_grouped((double)histogram_count(h), samples, sizeof samples),
+                histogram_mean(h) / 1e3, histogram_percentile(h, 50) / 1e3,
+                histogram_percentile(h, 90) / 1e3,
+                histogram_percentile(h, 99) / 1e3,
+                histogram_percentile(h, 99.9) / 1e3, histogram_max(h) / 1e3);
+    }
+    fflush(out);
+}

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "histogram.h"
+
 #define RESULTS_NAME_MAX 40
 
 typedef struct {
@@ -38,6 +40,14 @@ typedef struct {
                   //  allocated; -1 otherwise
 } thread_row_t;
 
+//  A latency distribution: "e2e", or the hop (1-based) it ends at
+typedef struct {
+    char hop[8];
+    histogram_t histogram; //  nanoseconds
+} latency_row_t;
+
+#define RESULTS_MAX_LATENCY 16
+
 typedef struct {
     uint32_t size;
     int repeat; //  1-based
@@ -45,6 +55,8 @@ typedef struct {
     link_row_t *links;
     int nthreads;
     thread_row_t *threads;
+    int nlatency;
+    latency_row_t *latency;
 } trial_result_t;
 
 static inline double link_rate(const link_row_t *link)

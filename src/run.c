@@ -23,7 +23,7 @@ typedef struct {
     pipeline_t *pl;
     char dir[512];
     char ipc_dir[256];
-    FILE *results, *threads;
+    FILE *results, *threads, *latency;
     int trials; //  started so far: makes inproc names unique
     run_meta_t meta;
     report_info_t info;
@@ -73,32 +73,82 @@ static void s_add_warnings(run_t *self, const char *warnings)
     }
 }
 
+//  latency.csv exists for latency workloads only: opened with its first row
+static int s_latency_rows(run_t *self, const trial_result_t *trial,
+                          const char *repeat, errbuf_t *err)
+{
+    if (!self->latency) {
+        if (!(self->latency = s_open(self, "latency.csv", err)))
+            return -1;
+        report_latency_header(self->latency, &self->info);
+    }
+    report_latency_rows(self->latency, &self->info, trial->size, repeat,
+                        trial->latency, trial->nlatency);
+    return 0;
+}
+
+//  Repetitions merge into one distribution per hop label
+static void s_merge_latency(trial_result_t *merged, const trial_result_t *one)
+{
+    for (int r = 0; r < one->nlatency; r++) {
+        int m = 0;
+        while (m < merged->nlatency &&
+               strcmp(merged->latency[m].hop, one->latency[r].hop))
+            m++;
+        if (m == merged->nlatency) {
+            merged->latency[merged->nlatency++] = one->latency[r];
+            continue;
+        }
+        histogram_merge(&merged->latency[m].histogram,
+                        &one->latency[r].histogram);
+    }
+}
+
+//  One trial's rows, everywhere they go
+static int s_report_trial(run_t *self, trial_result_t *trial,
+                          trial_result_t *merged, errbuf_t *err)
+{
+    char repeat[16];
+    report_csv_rows(self->results, &self->info, trial);
+    report_threads_rows(self->threads, trial);
+    if (self->options->format == FORMAT_CSV)
+        report_csv_rows(stdout, &self->info, trial);
+    if (trial->nlatency == 0)
+        return 0;
+    snprintf(repeat, sizeof repeat, "%d", trial->repeat);
+    s_merge_latency(merged, trial);
+    return s_latency_rows(self, trial, repeat, err);
+}
+
 //  All repetitions of one size; the table block when they are done
 static int s_size(run_t *self, uint32_t size, errbuf_t *err)
 {
-    int repeat = self->pl->params.repeat;
+    int repeat = self->pl->params.repeat, done = 0, rc = 0;
     trial_result_t *trials = calloc((size_t)repeat, sizeof *trials);
-    int done = 0, rc = 0;
+    trial_result_t merged = {.size = size};
+    merged.latency = calloc(RESULTS_MAX_LATENCY, sizeof(latency_row_t));
     for (int r = 1; r <= repeat && rc == 0; r++) {
         char warnings[4096];
         rc = pipeline_resolve(self->pl, self->ipc_dir, ++self->trials, err);
         if (rc == 0)
             rc = trial_run(self->pl, self->machine, size, r, &trials[done],
                            warnings, sizeof warnings, err);
-        if (rc)
-            break;
-        s_add_warnings(self, warnings);
-        report_csv_rows(self->results, &self->info, &trials[done]);
-        report_threads_rows(self->threads, &trials[done]);
-        if (self->options->format == FORMAT_CSV)
-            report_csv_rows(stdout, &self->info, &trials[done]);
-        done++;
+        if (rc == 0) {
+            s_add_warnings(self, warnings);
+            rc = s_report_trial(self, &trials[done++], &merged, err);
+        }
     }
-    if (rc == 0 && self->options->format == FORMAT_TABLE)
+    if (rc == 0 && repeat > 1 && merged.nlatency)
+        rc = s_latency_rows(self, &merged, "all", err);
+    if (rc == 0 && self->options->format == FORMAT_TABLE) {
         report_table_size(stdout, &self->info, trials, done);
+        report_table_latency(stdout, merged.latency, merged.nlatency,
+                             self->pl->params.pattern == PATTERN_REQREP);
+    }
     for (int t = 0; t < done; t++)
         trial_result_free(&trials[t]);
     free(trials);
+    free(merged.latency);
     return rc;
 }
 
@@ -161,6 +211,8 @@ int run_topology(const topology_t *topo, const machine_t *machine,
         fclose(self.results);
     if (self.threads)
         fclose(self.threads);
+    if (self.latency)
+        fclose(self.latency);
     if (self.ipc_dir[0])
         resultsdir_ipc_remove(self.ipc_dir);
     pipeline_destroy(&self.pl);

@@ -12,6 +12,7 @@
 #include "pipeline.h"
 #include "threads.h"
 #include "cli.h"
+#include "zcpool.h"
 #include "histogram.h"
 #include "machine.h"
 #include "placement.h"
@@ -20,12 +21,12 @@ static const struct {
     const char *name;
     int (*test)(bool verbose);
 } selftests[] = {
-    {"cpuset", cpuset_test},       {"zpl", zpl_test},
-    {"sizes", sizes_test},         {"params", params_test},
-    {"topology", topology_test},   {"pipeline", pipeline_test},
-    {"threads", threads_test},     {"cli", cli_test},
-    {"histogram", histogram_test}, {"machine", machine_test},
-    {"placement", placement_test},
+    {"cpuset", cpuset_test},     {"zpl", zpl_test},
+    {"sizes", sizes_test},       {"params", params_test},
+    {"topology", topology_test}, {"pipeline", pipeline_test},
+    {"threads", threads_test},   {"cli", cli_test},
+    {"zcpool", zcpool_test},     {"histogram", histogram_test},
+    {"machine", machine_test},   {"placement", placement_test},
 };
 
 #endif

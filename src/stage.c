@@ -9,21 +9,53 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 #include <zmq.h>
 
-static const stage_ops_t *s_ops(role_t role)
+static const stage_ops_t *s_ops(const instance_t *inst)
 {
-    switch (role) {
+    switch (inst->role) {
     case ROLE_PUBLISHER:
-        return &publisher_ops;
+    case ROLE_PUSHER:
+        return &sender_ops;
     case ROLE_SUBSCRIBER:
-        return &subscriber_ops;
+    case ROLE_PULLER:
+        return &receiver_ops;
+    case ROLE_REQUESTER:
+        return &requester_ops;
+    case ROLE_REPLIER:
+        return &replier_ops;
     case ROLE_PROXY:
-        return &proxy_ops;
-    default:
-        return NULL;
+        return inst->params.engine == ENGINE_FORWARDER ? &proxy_forwarder_ops
+               : inst->params.engine == ENGINE_ZPROXY  ? &proxy_czmq_ops
+                                                       : &proxy_ops;
     }
+    return NULL;
+}
+
+//  Socket types by pattern: source, sink, proxy front, proxy back
+static const int s_types[][4] = {
+    [PATTERN_PUBSUB] = {ZMQ_XPUB, ZMQ_SUB, ZMQ_XSUB, ZMQ_XPUB},
+    [PATTERN_PUSHPULL] = {ZMQ_PUSH, ZMQ_PULL, ZMQ_PULL, ZMQ_PUSH},
+    [PATTERN_REQREP] = {ZMQ_REQ, ZMQ_REP, ZMQ_ROUTER, ZMQ_DEALER},
+    [PATTERN_CONNECT] = {ZMQ_XPUB, ZMQ_SUB, ZMQ_XSUB, ZMQ_XPUB},
+};
+
+int stage_socket_type(const stage_t *self, bool back)
+{
+    const int *types = s_types[self->pl->params.pattern];
+    if (self->inst->role == ROLE_PROXY)
+        return types[back ? 3 : 2];
+    return types[self->inst->stage == 0 ? 0 : 1];
+}
+
+uint64_t stage_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 //  The owner of a context makes it: I/O threads, their name prefix, and
@@ -94,6 +126,9 @@ static void s_actor(zsock_t *pipe, void *args)
 {
     stage_t *self = args;
     self->tid = gettid();
+    char name[16];
+    snprintf(name, sizeof name, "hb:%.12s", self->inst->name);
+    prctl(PR_SET_NAME, name); //  shows in top -H and threads.csv
     zsock_signal(pipe, 0);
     while (true) {
         char *command = zstr_recv(pipe);
@@ -128,7 +163,7 @@ stage_t *stage_new(const pipeline_t *pl, int id, uint32_t size)
     self->pl = pl;
     self->inst = &pl->inst[id];
     self->size = size;
-    self->ops = s_ops(self->inst->role);
+    self->ops = s_ops(self->inst);
     self->mem_node = -1;
     atomic_store(&self->target, UINT64_MAX);
     self->actor = self->ops ? zactor_new(s_actor, self) : NULL;
@@ -153,6 +188,8 @@ int stage_destroy(stage_t **self_p, int timeout_ms)
         return -1;
     zsock_set_rcvtimeo(pipe, 0);
     zactor_destroy(&self->actor);
+    if (self->ops->release)
+        self->ops->release(self);
     free(self);
     *self_p = NULL;
     return 0;

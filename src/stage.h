@@ -27,6 +27,7 @@
 #include <sys/types.h>
 
 #include "errbuf.h"
+#include "histogram.h"
 #include "pipeline.h"
 
 #define STAGE_MAX_ORIGINS 64  //  publishers a receiver tells apart
@@ -49,6 +50,8 @@ typedef struct {
     int (*handshake)(stage_t *self, errbuf_t *err);
     int (*run)(stage_t *self, errbuf_t *err);
     void (*teardown)(stage_t *self);
+    //  Optional: free what must outlive every context (stage_destroy)
+    void (*release)(stage_t *self);
 } stage_ops_t;
 
 struct stage_s {
@@ -62,10 +65,14 @@ struct stage_s {
     //  The stage's own
     const stage_ops_t *ops;
     void *in, *out, *control;
+    void *engine; //  a role's own state (zcpool, czmq's zproxy)
     pid_t tid;
     uint64_t misordered; //  receivers: sequences that went backwards
     int mem_node;        //  node of a page the stage allocated, -1
     zactor_t *actor;
+    //  Latency (rate mode, requesters): samples while recording is set
+    histogram_t latency;
+    uint64_t window_start_ns, window_end_ns; //  requesters time themselves
 
     //  Written by the stage, read by the controller (own cache lines)
     _Alignas(64) _Atomic uint64_t sent;
@@ -73,10 +80,12 @@ struct stage_s {
     //  Written by the controller, read by the stage
     _Alignas(64) _Atomic uint64_t target; //  publishers send while below
     _Atomic int stop;                     //  receivers stop when idle
+    _Atomic int recording;                //  latency samples count now
     _Alignas(64) origin_t origins[STAGE_MAX_ORIGINS];
 };
 
-extern const stage_ops_t publisher_ops, subscriber_ops, proxy_ops;
+extern const stage_ops_t sender_ops, receiver_ops, requester_ops, replier_ops,
+    proxy_ops, proxy_forwarder_ops, proxy_czmq_ops;
 
 //  Start the stage's thread; NULL if it could not start
 stage_t *stage_new(const pipeline_t *pl, int id, uint32_t size);
@@ -93,7 +102,12 @@ int stage_wait(stage_t *self, int timeout_ms, errbuf_t *err);
 bool stage_ended(stage_t *self);
 
 //  Helpers for role code
+//  The libzmq socket type a role uses in this pipeline's pattern; for a
+//  proxy, front (its upstream side) or back
+int stage_socket_type(const stage_t *self, bool back);
 int stage_socket(stage_t *self, int type, int hwm, void **sock, errbuf_t *err);
+//  CLOCK_MONOTONIC in nanoseconds: the clock every stage stamps with
+uint64_t stage_now_ns(void);
 //  Bind or connect sock to hop h, as the pipeline says for this instance
 int stage_attach(stage_t *self, void *sock, int h, errbuf_t *err);
 void stage_close(void **sock);

@@ -1,4 +1,4 @@
-/*  receive: the sequence check every receiving stage does per message.
+/*  sequence: the check every receiving stage does per message.
 
     A header is origin << 48 | sequence.  Per origin the receiver expects
     the next sequence: a jump counts the skipped messages as gaps (lost,
@@ -6,15 +6,15 @@
     The counts are published with relaxed atomic stores so the controller
     can read them at any time: two plain stores per message, no more.
 */
-#ifndef HOPBENCH_RECEIVE_H
-#define HOPBENCH_RECEIVE_H
+#ifndef HOPBENCH_SEQUENCE_H
+#define HOPBENCH_SEQUENCE_H
 
 #include <string.h>
 
 #include "stage.h"
 
-static inline void receive_count(stage_t *self, const void *data, size_t size,
-                                 uint64_t *total)
+static inline void sequence_count(stage_t *self, const void *data, size_t size,
+                                  uint64_t *total)
 {
     uint64_t header = 0;
     if (size >= sizeof header)
@@ -34,6 +34,18 @@ static inline void receive_count(stage_t *self, const void *data, size_t size,
     uint64_t n = atomic_load_explicit(&from->received, memory_order_relaxed);
     atomic_store_explicit(&from->received, n + 1, memory_order_relaxed);
     atomic_store_explicit(&self->received, ++*total, memory_order_relaxed);
+}
+
+//  Rate mode: bytes 8..15 hold the publisher's intended send time
+static inline void sequence_latency(stage_t *self, const void *data,
+                                    size_t size)
+{
+    uint64_t intended;
+    if (size < 16)
+        return;
+    memcpy(&intended, (const char *)data + 8, sizeof intended);
+    uint64_t now = stage_now_ns();
+    histogram_record(&self->latency, now > intended ? now - intended : 0);
 }
 
 #endif

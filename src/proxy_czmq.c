@@ -1,0 +1,153 @@
+/*  proxy_czmq: czmq's zproxy actor as a proxy engine (engine = zproxy).
+
+        upstream --> [FRONTEND] --zproxy actor thread--> [BACKEND] -->
+   downstream
+                                        |
+                                  CAPTURE (PUSH) --> this stage's thread counts
+
+    zproxy has no counters, so hopbench counts what it forwards through its
+    CAPTURE socket: a copy (a reference, for large messages) and one more
+    send per message in the proxy's thread, which its figures include.  Its
+    sockets live in czmq's own context, so its hops cannot be inproc, and
+    it takes no HWM or NODROP settings (topology validation says so).  The
+    actor's thread inherits this stage's placement, and is named
+    "hbz:ID" so the read-back can charge its CPU to this stage.
+*/
+#include "proxy.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <zmq.h>
+
+static const char *s_type_name(int type)
+{
+    switch (type) {
+    case ZMQ_XSUB:
+        return "XSUB";
+    case ZMQ_XPUB:
+        return "XPUB";
+    case ZMQ_PULL:
+        return "PULL";
+    default:
+        return "PUSH";
+    }
+}
+
+//  "@endpoint" when this proxy binds hop h, else ">ep1,>ep2,..."
+static void s_endpoints(stage_t *self, int h, char *buf, size_t len)
+{
+    const hop_plan_t *hop = &self->pl->hops[h];
+    int e;
+    if (pipeline_binds(self->pl, h, self->inst->id, &e)) {
+        snprintf(buf, len, "@%s", hop->endpoint[e]);
+        return;
+    }
+    size_t used = 0;
+    buf[0] = 0;
+    for (e = 0; e < hop->nendpoints && used < len; e++)
+        used += (size_t)snprintf(buf + used, len - used, "%s>%s", e ? "," : "",
+                                 hop->endpoint[e]);
+}
+
+//  zproxy asserts when a bind fails: try the endpoint first, to fail here
+static int s_try_bind(stage_t *self, const char *endpoints, errbuf_t *err)
+{
+    if (endpoints[0] != '@')
+        return 0;
+    void *probe = zmq_socket(self->ctx, ZMQ_PAIR);
+    int rc = probe ? zmq_bind(probe, endpoints + 1) : -1;
+    int saved = errno;
+    if (probe)
+        zmq_close(probe);
+    if (rc)
+        return err_set(err, "bind %s: %s", endpoints + 1, zmq_strerror(saved));
+    return 0;
+}
+
+static int s_configure(stage_t *self, const char *which, bool back,
+                       errbuf_t *err)
+{
+    char endpoints[PIPELINE_MAX_BINDERS * (PIPELINE_ENDPOINT_MAX + 2)];
+    int h = back ? pipeline_hop_out(self->pl, self->inst->id)
+                 : pipeline_hop_in(self->pl, self->inst->id);
+    s_endpoints(self, h, endpoints, sizeof endpoints);
+    if (s_try_bind(self, endpoints, err))
+        return -1;
+    if (zstr_sendx(self->engine, which,
+                   s_type_name(stage_socket_type(self, back)), endpoints,
+                   NULL) ||
+        zsock_wait(self->engine) < 0)
+        return err_set(err, "zproxy %s %s: no answer", which, endpoints);
+    return 0;
+}
+
+static int s_setup(stage_t *self, errbuf_t *err)
+{
+    char capture[64], name[16];
+    snprintf(capture, sizeof capture, "inproc://hopbench-capture-%d",
+             self->inst->id);
+    self->in = zsock_new_pull(capture); //  czmq's context, as zproxy's
+    if (!self->in)
+        return err_set(err, "bind %s", capture);
+    zsock_set_rcvtimeo(self->in, STAGE_IDLE_MS);
+    //  The actor thread inherits the name (and the placement) of this one
+    snprintf(name, sizeof name, "hbz:%d", self->inst->id);
+    prctl(PR_SET_NAME, name);
+    self->engine = zactor_new(zproxy, NULL);
+    snprintf(name, sizeof name, "hb:%.12s", self->inst->name);
+    prctl(PR_SET_NAME, name);
+    if (!self->engine)
+        return err_set(err, "cannot start czmq's zproxy actor");
+    zsock_set_rcvtimeo(self->engine, (int)(self->pl->params.timeout * 1000));
+    if (zstr_sendx(self->engine, "CAPTURE", capture, NULL) ||
+        zsock_wait(self->engine) < 0)
+        return err_set(err, "zproxy CAPTURE: no answer");
+    return s_configure(self, "FRONTEND", false, err) ||
+           s_configure(self, "BACKEND", true, err);
+}
+
+static int s_handshake(stage_t *self, errbuf_t *err)
+{
+    (void)self, (void)err;
+    return 0;
+}
+
+//  Count the captured data messages (subscriptions are shorter than a
+//  header); stop when told to and idle
+static int s_run(stage_t *self, errbuf_t *err)
+{
+    void *capture = zsock_resolve(self->in);
+    uint64_t total = 0;
+    zmq_msg_t msg;
+    zmq_msg_init(&msg);
+    while (true) {
+        if (zmq_msg_recv(&msg, capture, 0) < 0) {
+            if (errno == EINTR ||
+                (errno == EAGAIN && !atomic_load(&self->stop)))
+                continue;
+            zmq_msg_close(&msg);
+            return errno == EAGAIN || errno == ETERM
+                       ? 0
+                       : err_set(err, "zmq_msg_recv: %s", zmq_strerror(errno));
+        }
+        if (zmq_msg_size(&msg) >= 8) {
+            atomic_store_explicit(&self->received, ++total,
+                                  memory_order_relaxed);
+            atomic_store_explicit(&self->sent, total, memory_order_relaxed);
+        }
+    }
+}
+
+static void s_teardown(stage_t *self)
+{
+    zactor_t *actor = self->engine;
+    zactor_destroy(&actor);
+    self->engine = NULL;
+    zsock_t *capture = self->in;
+    zsock_destroy(&capture);
+    self->in = NULL;
+}
+
+const stage_ops_t proxy_czmq_ops = {s_setup, s_handshake, s_run, s_teardown,
+                                    NULL};

@@ -1,0 +1,197 @@
+/*  sender: the first stage of a stream pipeline, a publisher (XPUB) or a
+    pusher (PUSH).
+
+    XPUB rather than PUB: it shows subscriptions arriving, which is how the
+    handshake knows every subscriber is reachable, and it offers
+    ZMQ_XPUB_NODROP.  Each message starts with an 8-byte header, origin << 48
+    | sequence, that receivers check; the rest of the payload is left as
+    zmq_msg_init_size gives it, as libzmq's remote_thr does.  Three loops,
+    chosen once, so the fast one carries nothing it does not need:
+
+        fast      zmq_msg_init_size, header, send: as fast as possible
+        zerocopy  the same with buffers from a zcpool (zmq_msg_init_data)
+        paced     rate > 0: an open-loop schedule; each message carries its
+                  intended send time (bytes 8..15), so a stalled pipeline
+                  shows as latency instead of hiding it
+
+    Every loop sends while the sequence is below the target the controller
+    sets (UINT64_MAX until the window's end is known).
+*/
+#include "stage.h"
+#include "zcpool.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <zmq.h>
+
+static int s_setup(stage_t *self, errbuf_t *err)
+{
+    int h = pipeline_hop_out(self->pl, self->inst->id);
+    const params_t *hop = &self->pl->hops[h].params;
+    int type = stage_socket_type(self, false);
+    if (stage_socket(self, type, hop->hwm, &self->out, err))
+        return -1;
+    int one = 1, idle = STAGE_IDLE_MS;
+    if (type == ZMQ_XPUB && self->pl->params.nodrop &&
+        zmq_setsockopt(self->out, ZMQ_XPUB_NODROP, &one, sizeof one))
+        return err_set(err, "ZMQ_XPUB_NODROP: %s", zmq_strerror(errno));
+    if (zmq_setsockopt(self->out, ZMQ_SNDTIMEO, &idle, sizeof idle) ||
+        zmq_setsockopt(self->out, ZMQ_RCVTIMEO, &idle, sizeof idle))
+        return err_set(err, "zmq_setsockopt: %s", zmq_strerror(errno));
+    if (self->pl->params.zerocopy) {
+        int count = zcpool_count(self->size, hop->hwm);
+        if (!(self->engine = zcpool_new(self->size, count, err)))
+            return -1;
+    }
+    return stage_attach(self, self->out, h, err);
+}
+
+//  Publishers wait for each subscriber's own topic (0xFF 'R' id)
+static int s_handshake(stage_t *self, errbuf_t *err)
+{
+    if (stage_socket_type(self, false) != ZMQ_XPUB)
+        return 0;
+    bool seen[PIPELINE_MAX_INSTANCES] = {false};
+    int missing = self->nhandshake;
+    int64_t deadline =
+        zclock_mono() + (int64_t)(self->pl->params.timeout * 1000);
+    zmq_msg_t msg;
+    zmq_msg_init(&msg);
+    while (missing > 0 && zclock_mono() < deadline) {
+        if (zmq_msg_recv(&msg, self->out, 0) < 0) {
+            if (errno == EAGAIN || errno == EINTR)
+                continue;
+            zmq_msg_close(&msg);
+            return err_set(err, "waiting for subscriptions: %s",
+                           zmq_strerror(errno));
+        }
+        const uint8_t *data = zmq_msg_data(&msg);
+        if (zmq_msg_size(&msg) == 4 && data[0] == 1 && data[1] == 0xFF &&
+            data[2] == 'R' && data[3] < PIPELINE_MAX_INSTANCES &&
+            !seen[data[3]]) {
+            seen[data[3]] = true;
+            missing--;
+        }
+    }
+    zmq_msg_close(&msg);
+    for (int i = 0; i < self->nhandshake && missing; i++)
+        if (!seen[self->handshake_ids[i]])
+            return err_set(err,
+                           "the subscription of %s did not arrive within "
+                           "%g s",
+                           self->pl->inst[self->handshake_ids[i]].name,
+                           self->pl->params.timeout);
+    return 0;
+}
+
+//  A failed send: EAGAIN (nodrop back-pressure, or the send timeout) and
+//  EINTR mean try again after checking the target; anything else is fatal
+static int s_send_failed(zmq_msg_t *msg, errbuf_t *err)
+{
+    zmq_msg_close(msg);
+    if (errno == EAGAIN || errno == EINTR)
+        return 0;
+    return err_set(err, "zmq_msg_send: %s", zmq_strerror(errno));
+}
+
+static int s_run_fast(stage_t *self, errbuf_t *err)
+{
+    void *sock = self->out;
+    const size_t size = self->size;
+    const uint64_t origin = (uint64_t)self->inst->instance << STAGE_SEQ_BITS;
+    uint64_t seq = 0;
+    zmq_msg_t msg;
+    while (seq < atomic_load_explicit(&self->target, memory_order_relaxed)) {
+        if (zmq_msg_init_size(&msg, size))
+            return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
+        uint64_t header = origin | seq;
+        memcpy(zmq_msg_data(&msg), &header, sizeof header);
+        if (zmq_msg_send(&msg, sock, 0) < 0) {
+            if (s_send_failed(&msg, err))
+                return -1;
+            continue;
+        }
+        atomic_store_explicit(&self->sent, ++seq, memory_order_relaxed);
+    }
+    return 0;
+}
+
+static int s_run_zerocopy(stage_t *self, errbuf_t *err)
+{
+    void *sock = self->out;
+    zcpool_t *pool = self->engine;
+    const uint64_t origin = (uint64_t)self->inst->instance << STAGE_SEQ_BITS;
+    uint64_t seq = 0;
+    zmq_msg_t msg;
+    while (seq < atomic_load_explicit(&self->target, memory_order_relaxed)) {
+        if (zcpool_msg(pool, &msg, origin | seq))
+            continue; //  every buffer in flight: check the target, retry
+        if (zmq_msg_send(&msg, sock, 0) < 0) {
+            if (s_send_failed(&msg, err))
+                return -1;
+            continue;
+        }
+        atomic_store_explicit(&self->sent, ++seq, memory_order_relaxed);
+    }
+    return 0;
+}
+
+static void s_sleep_until(uint64_t ns)
+{
+    struct timespec ts = {(time_t)(ns / 1000000000ULL),
+                          (long)(ns % 1000000000ULL)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+
+static int s_run_paced(stage_t *self, errbuf_t *err)
+{
+    const double period = 1e9 / self->pl->params.rate;
+    const uint64_t origin = (uint64_t)self->inst->instance << STAGE_SEQ_BITS;
+    const uint64_t start = stage_now_ns();
+    uint64_t seq = 0;
+    zmq_msg_t msg;
+    while (seq < atomic_load_explicit(&self->target, memory_order_relaxed)) {
+        uint64_t intended = start + (uint64_t)(seq * period);
+        if (stage_now_ns() < intended)
+            s_sleep_until(intended);
+        if (zmq_msg_init_size(&msg, self->size))
+            return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
+        uint64_t header = origin | seq;
+        memcpy(zmq_msg_data(&msg), &header, sizeof header);
+        memcpy((char *)zmq_msg_data(&msg) + 8, &intended, sizeof intended);
+        if (zmq_msg_send(&msg, self->out, 0) < 0) {
+            if (s_send_failed(&msg, err))
+                return -1;
+            continue;
+        }
+        atomic_store_explicit(&self->sent, ++seq, memory_order_relaxed);
+    }
+    return 0;
+}
+
+static int s_run(stage_t *self, errbuf_t *err)
+{
+    if (self->pl->params.rate > 0)
+        return s_run_paced(self, err);
+    if (self->engine)
+        return s_run_zerocopy(self, err);
+    return s_run_fast(self, err);
+}
+
+static void s_teardown(stage_t *self)
+{
+    stage_close(&self->out);
+}
+
+//  After every context is gone: libzmq can no longer hold a buffer
+static void s_release(stage_t *self)
+{
+    zcpool_t *pool = self->engine;
+    zcpool_destroy(&pool);
+    self->engine = NULL;
+}
+
+const stage_ops_t sender_ops = {s_setup, s_handshake, s_run, s_teardown,
+                                s_release};
