@@ -15,9 +15,13 @@
 */
 #include "proxy.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <zmq.h>
 
 static const char *s_type_name(int type)
@@ -50,18 +54,26 @@ static void s_endpoints(stage_t *self, int h, char *buf, size_t len)
                                  hop->endpoint[e]);
 }
 
-//  zproxy asserts when a bind fails: try the endpoint first, to fail here
-static int s_try_bind(stage_t *self, const char *endpoints, errbuf_t *err)
+//  zproxy asserts when a bind fails, so a tcp endpoint is tried first with
+//  a plain socket (closed at once, unlike a libzmq one) to fail here instead
+static int s_try_bind(const char *endpoints, errbuf_t *err)
 {
-    if (endpoints[0] != '@')
+    char host[PIPELINE_ENDPOINT_MAX];
+    int port;
+    if (sscanf(endpoints, "@tcp://%[^:]:%d", host, &port) != 2)
         return 0;
-    void *probe = zmq_socket(self->ctx, ZMQ_PAIR);
-    int rc = probe ? zmq_bind(probe, endpoints + 1) : -1;
+    struct sockaddr_in addr = {.sin_family = AF_INET,
+                               .sin_port = htons((uint16_t)port)};
+    if (strcmp(host, "*") && inet_pton(AF_INET, host, &addr.sin_addr) != 1)
+        return 0; //  a name or IPv6: zproxy will have to try
+    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    int rc = fd < 0 ? -1 : bind(fd, (struct sockaddr *)&addr, sizeof addr);
     int saved = errno;
-    if (probe)
-        zmq_close(probe);
+    if (fd >= 0)
+        close(fd);
     if (rc)
-        return err_set(err, "bind %s: %s", endpoints + 1, zmq_strerror(saved));
+        return err_set(err, "bind %s: %s", endpoints + 1, strerror(saved));
     return 0;
 }
 
@@ -72,7 +84,7 @@ static int s_configure(stage_t *self, const char *which, bool back,
     int h = back ? pipeline_hop_out(self->pl, self->inst->id)
                  : pipeline_hop_in(self->pl, self->inst->id);
     s_endpoints(self, h, endpoints, sizeof endpoints);
-    if (s_try_bind(self, endpoints, err))
+    if (s_try_bind(endpoints, err))
         return -1;
     if (zstr_sendx(self->engine, which,
                    s_type_name(stage_socket_type(self, back)), endpoints,

@@ -5,7 +5,9 @@
     and its libzmq I/O threads over the window, per message it handled;
     empty when unknown), seq_lost (loss proven by the receiver's sequence
     numbers on the way from the publishers, on rows that end at a
-    subscriber; empty elsewhere), then one sweep_KEY column per swept key.
+    subscriber; empty elsewhere), sent_per_sec (what the sending end handed
+    to the hop during the window, per second: the offered load), then one
+    sweep_KEY column per swept key.
 */
 #include "report.h"
 
@@ -24,7 +26,7 @@ static void s_sweep_column(FILE *out, const char *key)
 void report_csv_header(FILE *out, const report_info_t *info)
 {
     fputs(REPORT_CSV_COLUMNS, out);
-    fputs(",from_cpu_ns_per_msg,to_cpu_ns_per_msg,seq_lost", out);
+    fputs(",from_cpu_ns_per_msg,to_cpu_ns_per_msg,seq_lost,sent_per_sec", out);
     for (int i = 0; i < info->nsweep; i++)
         s_sweep_column(out, info->sweep_key[i]);
     fputc('\n', out);
@@ -57,6 +59,8 @@ void report_csv_rows(FILE *out, const report_info_t *info,
         s_optional(out, row->from_cpu_ns, "%.1f");
         s_optional(out, row->to_cpu_ns, "%.1f");
         s_optional(out, (double)row->seq_lost, "%.0f");
+        fprintf(out, ",%.1f",
+                row->seconds > 0 ? row->window_sent / row->seconds : 0.0);
         for (int i = 0; i < info->nsweep; i++)
             fprintf(out, ",%s", info->sweep_value[i]);
         fputc('\n', out);

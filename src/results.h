@@ -23,6 +23,7 @@ typedef struct {
     uint64_t received;        //  taken from it, whole trial, after draining
     double seconds;           //  the window's length
     uint64_t window_received; //  received during the window
+    uint64_t window_sent;     //  sent during the window (offered load)
     int from_cpu, to_cpu;     //  read back; -1 when not pinned
     int from_node, to_node;
     double from_cpu_ns, to_cpu_ns; //  CPU per message in the window, or -1

@@ -270,6 +270,7 @@ void trial_make_rows(trial_t *self)
         row->seconds = self->window_seconds;
         row->window_received =
             self->s1.link_received[l] - self->s0.link_received[l];
+        row->window_sent = self->s1.link_sent[l] - self->s0.link_sent[l];
         s_where(self, link->from, &row->from_cpu, &row->from_node);
         s_where(self, link->to, &row->to_cpu, &row->to_node);
         row->from_cpu_ns = s_cpu_per_msg(self, link->from, link->from_stage);
