@@ -8,12 +8,15 @@
 #include "params.h"
 #include "pipeline.h"
 #include "report_plan.h"
+#include "interrupt.h"
 #include "run.h"
+#include "sweep.h"
 #include "topology.h"
 
 #include <czmq.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 //  Load, apply --set in order, validate: NULL after printing why
 static topology_t *s_topology(const cli_t *cli)
@@ -40,37 +43,87 @@ static machine_t *s_machine(const cli_t *cli)
     return machine;
 }
 
-//  run, plan, check: everything starts from a valid topology and machine
+//  One topology per combination of the sweep, every one valid, or none
+static int s_combinations(const cli_t *cli, const sweep_t *sweep,
+                          topology_t **topos)
+{
+    int n = sweep_count(sweep);
+    for (int c = 0; c < n; c++) {
+        errbuf_t err;
+        if (!(topos[c] = s_topology(cli)))
+            return -1;
+        for (int k = 0; k < sweep->nkeys; k++) {
+            char assignment[256];
+            sweep_assignment(sweep, c, k, assignment, sizeof assignment);
+            if (topology_set(topos[c], assignment, &err) ||
+                topology_validate(topos[c], &err)) {
+                fprintf(stderr, "hopbench: --sweep: %s\n", err.msg);
+                return -1;
+            }
+        }
+    }
+    return n;
+}
+
+static int s_run(const cli_t *cli, const machine_t *machine)
+{
+    static topology_t *topos[SWEEP_MAX_COMBOS];
+    sweep_t sweep;
+    errbuf_t err;
+    if (sweep_parse(&sweep, cli->sweeps, cli->nsweeps, &err)) {
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+        return 2;
+    }
+    int n = s_combinations(cli, &sweep, topos), rc = 2;
+    if (n > 0) {
+        bool stages_left = false;
+        run_options_t options = {cli->format,       cli->output, cli->quiet,
+                                 cli->command_line, &sweep,      &stages_left};
+        rc = run_topologies(topos, n, machine, &options);
+        if (stages_left) {
+            //  a stage thread is stuck: czmq's exit handler would wait
+            //  for it, or trip over its pipe
+            fflush(NULL);
+            _exit(rc);
+        }
+    }
+    for (int c = 0; c < SWEEP_MAX_COMBOS && topos[c]; c++)
+        topology_destroy(&topos[c]);
+    return rc;
+}
+
+//  plan, check: a valid topology and its placed pipeline
+static int s_plan(const cli_t *cli, const machine_t *machine)
+{
+    errbuf_t err;
+    topology_t *topo = s_topology(cli);
+    pipeline_t *pl = topo ? pipeline_new(topo, machine, &err) : NULL;
+    if (topo && !pl)
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+    else if (pl && strcmp(cli->command, "plan") == 0)
+        report_plan(stdout, pl, machine, cli->format == FORMAT_CSV);
+    else if (pl)
+        printf("%s: ok (%s, %d stages, %d hops, %d threads)\n", topo->path,
+               params_pattern_names[topo->params.pattern], topo->nstages,
+               topo->nstages - 1, pl->n);
+    int rc = pl ? 0 : 2;
+    pipeline_destroy(&pl);
+    topology_destroy(&topo);
+    return rc;
+}
+
 static int s_topology_command(const cli_t *cli)
 {
-    topology_t *topo = s_topology(cli);
-    machine_t *machine = topo ? s_machine(cli) : NULL;
-    int rc = 2;
-    if (machine && strcmp(cli->command, "run") == 0) {
-        if (cli->machine)
-            fprintf(stderr, "hopbench: --machine plans for a described "
-                            "machine; run uses this one (try plan)\n");
-        else {
-            run_options_t options = {cli->format, cli->output, cli->quiet,
-                                     cli->command_line};
-            rc = run_topology(topo, machine, &options);
-        }
-    } else if (machine) {
-        errbuf_t err;
-        pipeline_t *pl = pipeline_new(topo, machine, &err);
-        if (!pl)
-            fprintf(stderr, "hopbench: %s\n", err.msg);
-        else if (strcmp(cli->command, "plan") == 0)
-            report_plan(stdout, pl, machine, cli->format == FORMAT_CSV);
-        else
-            printf("%s: ok (%s, %d stages, %d hops, %d threads)\n", topo->path,
-                   params_pattern_names[topo->params.pattern], topo->nstages,
-                   topo->nstages - 1, pl->n);
-        rc = pl ? 0 : 2;
-        pipeline_destroy(&pl);
+    if (strcmp(cli->command, "run") == 0 && cli->machine) {
+        fprintf(stderr, "hopbench: --machine plans for a described machine; "
+                        "run uses this one (try plan)\n");
+        return 2;
     }
+    machine_t *machine = s_machine(cli);
+    int rc = !machine                           ? 2
+             : strcmp(cli->command, "run") == 0 ? s_run(cli, machine)
+                                                : s_plan(cli, machine);
     machine_destroy(&machine);
-    topology_destroy(&topo);
     return rc;
 }
 
@@ -110,6 +163,7 @@ int main(int argc, char **argv)
     //  czmq: logs to stderr, and no signal handler of its own
     zsys_handler_set(NULL);
     zsys_init();
+    interrupt_install();
     zsys_set_logstream(stderr);
     zsys_set_linger(0);
     static cli_t cli;

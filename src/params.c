@@ -40,8 +40,9 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                    "64,1024,65536; K and M suffixes"},
     [KEY_MESSAGES] = {"messages", T, TYPE_U64, AT(messages), 0, NULL, 0, 1e12,
                       "0",
-                      "messages per publisher in the window of each size and "
-                      "repetition; 0: use duration"},
+                      "the window closes when every receiver of the last "
+                      "stage has taken this many (reqrep: round trips, "
+                      "default 5000); 0: use duration"},
     [KEY_DURATION] = {"duration", T, TYPE_DOUBLE, AT(duration), 0, NULL, 0.01,
                       3600, "1",
                       "measurement window in seconds (when messages = 0)"},

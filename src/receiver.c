@@ -46,6 +46,8 @@ static int s_recv_failed(stage_t *self, errbuf_t *err)
         return 1;
     if (errno == EAGAIN)
         return !atomic_load_explicit(&self->stop, memory_order_relaxed);
+    if (errno == ETERM)
+        return 0; //  the controller shut the context down: stop
     return err_set(err, "zmq_msg_recv: %s", zmq_strerror(errno));
 }
 

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "errbuf.h"
 #include "results.h"
 
 #define REPORT_MAX_SWEEP 8
@@ -45,6 +46,9 @@ void report_threads_rows(FILE *out, const trial_result_t *trial);
 //  loss, CPU per message
 void report_table_size(FILE *out, const report_info_t *info,
                        const trial_result_t *trials, int ntrials);
+//  The run's files as one JSON document: metadata, rows, latency
+int report_json(FILE *out, const char *dir, errbuf_t *err);
+
 //  Latency lines under a size's block (the repetitions merged)
 void report_table_latency(FILE *out, const latency_row_t *rows, int nrows,
                           bool round_trip);

@@ -8,6 +8,7 @@
 #ifndef HOPBENCH_RESULTS_H
 #define HOPBENCH_RESULTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -58,6 +59,7 @@ typedef struct {
     thread_row_t *threads;
     int nlatency;
     latency_row_t *latency;
+    bool stages_left; //  a stage thread did not end: exit without it
 } trial_result_t;
 
 static inline double link_rate(const link_row_t *link)

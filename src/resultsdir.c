@@ -135,6 +135,7 @@ int resultsdir_metadata(const char *dir, const run_meta_t *meta,
     json_field(out, "status", meta->status, 0);
     json_field(out, "error", meta->error, 0);
     json_field(out, "curve", meta->curve[0] ? meta->curve : "false", 0);
+    json_field(out, "sweep", meta->sweep, 0);
     s_machine(out, machine);
     s_warnings(out, meta->warnings);
     fputs("\n}\n", out);

@@ -26,6 +26,7 @@ typedef struct {
     char error[512];
     char warnings[4096]; //  one per line
     char curve[8];
+    char sweep[512]; //  "transport=inproc,ipc,tcp hwm=10,1000"
 } run_meta_t;
 
 //  Make the directory (and its parents); path NULL: results/<UTC>-<name>

@@ -1,13 +1,17 @@
-/*  run: sizes x repetitions of one topology (see run.h).
+/*  run: combinations x sizes x repetitions (see run.h).
 
     Owns the run's files: results.csv and threads.csv (rows flushed per
-    trial), config.cfg (the effective topology), metadata.json (rewritten
-    at the end with the status), and the private ipc directory, removed
-    whatever happens.
+    trial), latency.csv (latency workloads), config.cfg (the effective
+    topology), metadata.json (rewritten at the end with the status),
+    results.json (--format json), and the private ipc directory, removed
+    whatever happens.  Every pipeline is planned before anything runs, so
+    a plan the machine cannot honour stops the run before its first trial.
 */
 #include "run.h"
 
+#include "interrupt.h"
 #include "pipeline.h"
+#include "progress.h"
 #include "report.h"
 #include "resultsdir.h"
 #include "trial.h"
@@ -17,16 +21,19 @@
 #include <string.h>
 
 typedef struct {
-    const topology_t *topo;
+    topology_t *const *topos;
+    int ntopos;
     const machine_t *machine;
     const run_options_t *options;
-    pipeline_t *pl;
+    pipeline_t *pl[SWEEP_MAX_COMBOS];
+    pipeline_t *current;
     char dir[512];
     char ipc_dir[256];
     FILE *results, *threads, *latency;
     int trials; //  started so far: makes inproc names unique
     run_meta_t meta;
     report_info_t info;
+    progress_t progress;
 } run_t;
 
 static FILE *s_open(const run_t *self, const char *name, errbuf_t *err)
@@ -41,13 +48,17 @@ static FILE *s_open(const run_t *self, const char *name, errbuf_t *err)
 
 static int s_open_files(run_t *self, errbuf_t *err)
 {
-    if (resultsdir_create(self->options->output, self->topo->name, self->dir,
+    const topology_t *topo = self->topos[0];
+    if (resultsdir_create(self->options->output, topo->name, self->dir,
                           sizeof self->dir, err))
         return -1;
     FILE *config = s_open(self, "config.cfg", err);
     if (!config)
         return -1;
-    topology_save(self->topo, config);
+    if (self->ntopos > 1)
+        fprintf(config, "# swept (%s): this is the first combination\n",
+                self->meta.sweep);
+    topology_save(topo, config);
     fclose(config);
     if (!(self->results = s_open(self, "results.csv", err)) ||
         !(self->threads = s_open(self, "threads.csv", err)))
@@ -64,6 +75,7 @@ static void s_add_warnings(run_t *self, const char *warnings)
         char line[1024];
         snprintf(line, sizeof line, "%.*s", (int)len, p);
         if (!strstr(self->meta.warnings, line)) {
+            progress_end(&self->progress);
             fprintf(stderr, "hopbench: warning: %s\n", line);
             size_t used = strlen(self->meta.warnings);
             snprintf(self->meta.warnings + used,
@@ -95,12 +107,11 @@ static void s_merge_latency(trial_result_t *merged, const trial_result_t *one)
         while (m < merged->nlatency &&
                strcmp(merged->latency[m].hop, one->latency[r].hop))
             m++;
-        if (m == merged->nlatency) {
+        if (m == merged->nlatency)
             merged->latency[merged->nlatency++] = one->latency[r];
-            continue;
-        }
-        histogram_merge(&merged->latency[m].histogram,
-                        &one->latency[r].histogram);
+        else
+            histogram_merge(&merged->latency[m].histogram,
+                            &one->latency[r].histogram);
     }
 }
 
@@ -120,30 +131,56 @@ static int s_report_trial(run_t *self, trial_result_t *trial,
     return s_latency_rows(self, trial, repeat, err);
 }
 
-//  All repetitions of one size; the table block when they are done
-static int s_size(run_t *self, uint32_t size, errbuf_t *err)
+static int s_trial(run_t *self, uint32_t size, int r, trial_result_t *result,
+                   errbuf_t *err)
 {
-    int repeat = self->pl->params.repeat, done = 0, rc = 0;
+    char warnings[4096];
+    pipeline_t *pl = self->current;
+    int rc = pipeline_resolve(pl, self->ipc_dir, ++self->trials, err);
+    if (rc == 0)
+        rc = trial_run(pl, self->machine, size, r, result, warnings,
+                       sizeof warnings, err);
+    progress_trial_done(&self->progress);
+    if (rc == 0)
+        s_add_warnings(self, warnings);
+    if (result->stages_left)
+        *self->options->stages_left = true;
+    return rc;
+}
+
+//  The table block of one size, once its repetitions are done
+static void s_table(run_t *self, trial_result_t *trials, int done,
+                    const trial_result_t *merged)
+{
+    if (self->options->format != FORMAT_TABLE)
+        return;
+    progress_end(&self->progress);
+    report_table_size(stdout, &self->info, trials, done);
+    report_table_latency(stdout, merged->latency, merged->nlatency,
+                         self->current->params.pattern == PATTERN_REQREP);
+}
+
+//  All repetitions of one size
+static int s_size(run_t *self, int index, errbuf_t *err)
+{
+    const params_t *params = &self->current->params;
+    uint32_t size = params->sizes.size[index];
+    int repeat = params->repeat, done = 0, rc = 0;
     trial_result_t *trials = calloc((size_t)repeat, sizeof *trials);
     trial_result_t merged = {.size = size};
     merged.latency = calloc(RESULTS_MAX_LATENCY, sizeof(latency_row_t));
     for (int r = 1; r <= repeat && rc == 0; r++) {
-        char warnings[4096];
-        rc = pipeline_resolve(self->pl, self->ipc_dir, ++self->trials, err);
+        progress_trial(&self->progress, size, index + 1, params->sizes.n, r,
+                       repeat);
+        rc = s_trial(self, size, r, &trials[done], err);
         if (rc == 0)
-            rc = trial_run(self->pl, self->machine, size, r, &trials[done],
-                           warnings, sizeof warnings, err);
-        if (rc == 0) {
-            s_add_warnings(self, warnings);
             rc = s_report_trial(self, &trials[done++], &merged, err);
-        }
     }
     if (rc == 0 && repeat > 1 && merged.nlatency)
         rc = s_latency_rows(self, &merged, "all", err);
-    if (rc == 0 && self->options->format == FORMAT_TABLE) {
-        report_table_size(stdout, &self->info, trials, done);
-        report_table_latency(stdout, merged.latency, merged.nlatency,
-                             self->pl->params.pattern == PATTERN_REQREP);
+    if (rc == 0) {
+        s_table(self, trials, done, &merged);
+        progress_size_done(&self->progress, size);
     }
     for (int t = 0; t < done; t++)
         trial_result_free(&trials[t]);
@@ -152,30 +189,45 @@ static int s_size(run_t *self, uint32_t size, errbuf_t *err)
     return rc;
 }
 
-static int s_sweep(run_t *self, errbuf_t *err)
+static int s_combination(run_t *self, int c, errbuf_t *err)
 {
-    const sizes_t *sizes = &self->pl->params.sizes;
-    if (self->options->format == FORMAT_CSV)
-        report_csv_header(stdout, &self->info);
-    for (int i = 0; i < sizes->n; i++) {
-        if (!self->options->quiet)
-            fprintf(stderr, "hopbench: %s size %u (%d/%d)\n", self->topo->name,
-                    sizes->size[i], i + 1, sizes->n);
-        if (s_size(self, sizes->size[i], err))
+    const sweep_t *sweep = self->options->sweep;
+    char text[256] = "";
+    sweep_values(sweep, c, self->info.sweep_value);
+    for (int k = 0; k < sweep->nkeys; k++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s=%s",
+                 k ? " " : "", sweep->key[k], self->info.sweep_value[k]);
+    progress_combination(&self->progress, c + 1, text);
+    self->current = self->pl[c];
+    for (int i = 0; i < self->current->params.sizes.n; i++)
+        if (s_size(self, i, err))
             return -1;
-    }
     return 0;
 }
 
-static void s_init(run_t *self, const topology_t *topo,
-                   const machine_t *machine, const run_options_t *options)
+static void s_init(run_t *self, const run_options_t *options)
 {
-    memset(self, 0, sizeof *self);
-    self->topo = topo;
-    self->machine = machine;
-    self->options = options;
+    const topology_t *topo = self->topos[0];
+    const sweep_t *sweep = options->sweep;
     self->info.topology = topo->name;
     self->info.pattern = params_pattern_names[topo->params.pattern];
+    self->info.nsweep = sweep->nkeys;
+    int trials = 0;
+    for (int k = 0; k < sweep->nkeys; k++) {
+        self->info.sweep_key[k] = sweep->key[k];
+        size_t used = strlen(self->meta.sweep);
+        snprintf(self->meta.sweep + used, sizeof self->meta.sweep - used,
+                 "%s%s=", k ? " " : "", sweep->key[k]);
+        for (int v = 0; v < sweep->nvalues[k]; v++) {
+            used = strlen(self->meta.sweep);
+            snprintf(self->meta.sweep + used, sizeof self->meta.sweep - used,
+                     "%s%s", v ? "," : "", sweep->value[k][v]);
+        }
+    }
+    for (int c = 0; c < self->ntopos; c++)
+        trials +=
+            self->topos[c]->params.sizes.n * self->topos[c]->params.repeat;
+    progress_init(&self->progress, options->quiet, trials, self->ntopos);
     snprintf(self->meta.command_line, sizeof self->meta.command_line, "%s",
              options->command_line);
     snprintf(self->meta.topology, sizeof self->meta.topology, "%s", topo->name);
@@ -184,37 +236,104 @@ static void s_init(run_t *self, const topology_t *topo,
     resultsdir_utc(self->meta.started, sizeof self->meta.started, false);
 }
 
-int run_topology(const topology_t *topo, const machine_t *machine,
-                 const run_options_t *options)
+//  Every combination's pipeline, placed, before anything runs
+static int s_plan(run_t *self, errbuf_t *err)
 {
-    run_t self;
-    errbuf_t err = {{0}};
-    s_init(&self, topo, machine, options);
-    self.pl = pipeline_new(topo, machine, &err);
-    if (!self.pl) {
-        fprintf(stderr, "hopbench: %s\n", err.msg);
-        return 2;
+    for (int c = 0; c < self->ntopos; c++) {
+        errbuf_t why;
+        if (!(self->pl[c] =
+                  pipeline_new(self->topos[c], self->machine, &why))) {
+            const char *values[SWEEP_MAX_KEYS];
+            char text[256] = "";
+            sweep_values(self->options->sweep, c, values);
+            for (int k = 0; k < self->options->sweep->nkeys; k++)
+                snprintf(text + strlen(text), sizeof text - strlen(text),
+                         "%s=%s: ", self->options->sweep->key[k], values[k]);
+            return err_set(err, "%s%s", text, why.msg);
+        }
     }
-    int rc = resultsdir_ipc_create(self.ipc_dir, sizeof self.ipc_dir, &err);
-    if (rc == 0 && (rc = s_open_files(&self, &err)) == 0) {
-        if (!options->quiet)
-            fprintf(stderr, "hopbench: results in %s\n", self.dir);
-        rc = s_sweep(&self, &err);
+    return 0;
+}
+
+static int s_run(run_t *self, errbuf_t *err)
+{
+    if (resultsdir_ipc_create(self->ipc_dir, sizeof self->ipc_dir, err) ||
+        s_open_files(self, err))
+        return -1;
+    if (!self->options->quiet)
+        fprintf(stderr, "hopbench: results in %s\n", self->dir);
+    for (int c = 0; c < self->ntopos; c++)
+        if (s_combination(self, c, err))
+            return -1;
+    return 0;
+}
+
+//  The exit status, and the status line of the metadata
+static int s_status(run_t *self, int rc, const errbuf_t *err)
+{
+    int sig = interrupt_signal();
+    progress_end(&self->progress);
+    if (sig) {
+        snprintf(self->meta.status, sizeof self->meta.status, "interrupted");
+        snprintf(self->meta.error, sizeof self->meta.error, "interrupted by %s",
+                 sig == 2 ? "SIGINT" : "SIGTERM");
+        fprintf(stderr, "hopbench: %s; what finished is in %s\n",
+                self->meta.error, self->dir[0] ? self->dir : "(nothing)");
+        return 128 + sig;
     }
+    snprintf(self->meta.status, sizeof self->meta.status, rc ? "failed" : "ok");
+    snprintf(self->meta.error, sizeof self->meta.error, "%s",
+             rc ? err->msg : "");
     if (rc)
-        fprintf(stderr, "hopbench: %s\n", err.msg);
-    snprintf(self.meta.status, sizeof self.meta.status, rc ? "failed" : "ok");
-    snprintf(self.meta.error, sizeof self.meta.error, "%s", rc ? err.msg : "");
-    if (self.dir[0] && self.results)
-        resultsdir_metadata(self.dir, &self.meta, machine, &err);
-    if (self.results)
-        fclose(self.results);
-    if (self.threads)
-        fclose(self.threads);
-    if (self.latency)
-        fclose(self.latency);
-    if (self.ipc_dir[0])
-        resultsdir_ipc_remove(self.ipc_dir);
-    pipeline_destroy(&self.pl);
+        fprintf(stderr, "hopbench: %s\n", err->msg);
     return rc ? 1 : 0;
+}
+
+static void s_finish(run_t *self)
+{
+    errbuf_t err;
+    FILE *files[] = {self->results, self->threads, self->latency};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (files[i])
+            fclose(files[i]);
+    if (self->results) {
+        if (resultsdir_metadata(self->dir, &self->meta, self->machine, &err))
+            fprintf(stderr, "hopbench: %s\n", err.msg);
+        char path[700];
+        snprintf(path, sizeof path, "%s/results.json", self->dir);
+        FILE *json =
+            self->options->format == FORMAT_JSON ? fopen(path, "w") : NULL;
+        if (json && (report_json(json, self->dir, &err) ||
+                     report_json(stdout, self->dir, &err)))
+            fprintf(stderr, "hopbench: %s\n", err.msg);
+        if (json)
+            fclose(json);
+    }
+    if (self->ipc_dir[0])
+        resultsdir_ipc_remove(self->ipc_dir);
+}
+
+int run_topologies(topology_t *const *topos, int ntopos,
+                   const machine_t *machine, const run_options_t *options)
+{
+    run_t *self = calloc(1, sizeof *self);
+    errbuf_t err = {{0}};
+    self->topos = topos;
+    self->ntopos = ntopos;
+    self->machine = machine;
+    self->options = options;
+    s_init(self, options);
+    int status;
+    if (s_plan(self, &err)) {
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+        status = 2;
+    } else {
+        int rc = s_run(self, &err);
+        status = s_status(self, rc, &err);
+        s_finish(self);
+    }
+    for (int c = 0; c < ntopos; c++)
+        pipeline_destroy(&self->pl[c]);
+    free(self);
+    return status;
 }

@@ -1,9 +1,11 @@
-/*  run: a whole sweep for one topology: every size, every repetition,
-    each a trial on a fresh pipeline; results written as they come.
+/*  run: a whole run: every combination of a sweep (one when nothing is
+    swept), every size, every repetition, each a trial on a fresh pipeline;
+    results written as they come.
 
     Exit status (DESIGN): 0 success; 1 the run failed (a stage died, a
-    timeout, a hop delivered nothing); 2 a plan the machine cannot honour.
-    The sizes finished before a failure stay in results.csv.
+    timeout, a hop delivered nothing); 2 a plan the machine cannot honour;
+    130 / 143 interrupted by SIGINT / SIGTERM.  What finished before a
+    failure or an interrupt stays in results.csv.
 */
 #ifndef HOPBENCH_RUN_H
 #define HOPBENCH_RUN_H
@@ -11,6 +13,7 @@
 #include <stdbool.h>
 
 #include "machine.h"
+#include "sweep.h"
 #include "topology.h"
 
 typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } format_t;
@@ -20,9 +23,11 @@ typedef struct {
     const char *output; //  NULL: results/<UTC>-<topology>
     bool quiet;
     const char *command_line;
+    const sweep_t *sweep; //  keys and values; topos[i] is combination i
+    bool *stages_left;    //  out: a stage thread could not be ended
 } run_options_t;
 
-int run_topology(const topology_t *topo, const machine_t *machine,
-                 const run_options_t *options);
+int run_topologies(topology_t *const *topos, int ntopos,
+                   const machine_t *machine, const run_options_t *options);
 
 #endif

@@ -13,6 +13,7 @@
 #include "threads.h"
 #include "cli.h"
 #include "zcpool.h"
+#include "sweep.h"
 #include "histogram.h"
 #include "machine.h"
 #include "placement.h"
@@ -21,12 +22,13 @@ static const struct {
     const char *name;
     int (*test)(bool verbose);
 } selftests[] = {
-    {"cpuset", cpuset_test},     {"zpl", zpl_test},
-    {"sizes", sizes_test},       {"params", params_test},
-    {"topology", topology_test}, {"pipeline", pipeline_test},
-    {"threads", threads_test},   {"cli", cli_test},
-    {"zcpool", zcpool_test},     {"histogram", histogram_test},
-    {"machine", machine_test},   {"placement", placement_test},
+    {"cpuset", cpuset_test},       {"zpl", zpl_test},
+    {"sizes", sizes_test},         {"params", params_test},
+    {"topology", topology_test},   {"pipeline", pipeline_test},
+    {"threads", threads_test},     {"cli", cli_test},
+    {"zcpool", zcpool_test},       {"sweep", sweep_test},
+    {"histogram", histogram_test}, {"machine", machine_test},
+    {"placement", placement_test},
 };
 
 #endif

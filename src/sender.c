@@ -86,12 +86,17 @@ static int s_handshake(stage_t *self, errbuf_t *err)
 }
 
 //  A failed send: EAGAIN (nodrop back-pressure, or the send timeout) and
-//  EINTR mean try again after checking the target; anything else is fatal
-static int s_send_failed(zmq_msg_t *msg, errbuf_t *err)
+//  EINTR mean try again after checking the target; ETERM (the controller
+//  shut the context down) means stop; anything else is fatal
+static int s_send_failed(stage_t *self, zmq_msg_t *msg, errbuf_t *err)
 {
     zmq_msg_close(msg);
     if (errno == EAGAIN || errno == EINTR)
         return 0;
+    if (errno == ETERM) {
+        atomic_store(&self->target, 0);
+        return 0;
+    }
     return err_set(err, "zmq_msg_send: %s", zmq_strerror(errno));
 }
 
@@ -108,7 +113,7 @@ static int s_run_fast(stage_t *self, errbuf_t *err)
         uint64_t header = origin | seq;
         memcpy(zmq_msg_data(&msg), &header, sizeof header);
         if (zmq_msg_send(&msg, sock, 0) < 0) {
-            if (s_send_failed(&msg, err))
+            if (s_send_failed(self, &msg, err))
                 return -1;
             continue;
         }
@@ -128,7 +133,7 @@ static int s_run_zerocopy(stage_t *self, errbuf_t *err)
         if (zcpool_msg(pool, &msg, origin | seq))
             continue; //  every buffer in flight: check the target, retry
         if (zmq_msg_send(&msg, sock, 0) < 0) {
-            if (s_send_failed(&msg, err))
+            if (s_send_failed(self, &msg, err))
                 return -1;
             continue;
         }
@@ -162,7 +167,7 @@ static int s_run_paced(stage_t *self, errbuf_t *err)
         memcpy(zmq_msg_data(&msg), &header, sizeof header);
         memcpy((char *)zmq_msg_data(&msg) + 8, &intended, sizeof intended);
         if (zmq_msg_send(&msg, self->out, 0) < 0) {
-            if (s_send_failed(&msg, err))
+            if (s_send_failed(self, &msg, err))
                 return -1;
             continue;
         }

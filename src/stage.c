@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "stage.h"
 
+#include "interrupt.h"
 #include "pin.h"
 
 #include <errno.h>
@@ -126,6 +127,7 @@ static void s_actor(zsock_t *pipe, void *args)
 {
     stage_t *self = args;
     self->tid = gettid();
+    interrupt_block_here();
     char name[16];
     snprintf(name, sizeof name, "hb:%.12s", self->inst->name);
     prctl(PR_SET_NAME, name); //  shows in top -H and threads.csv

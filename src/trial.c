@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "trial_internal.h"
 
+#include "interrupt.h"
 #include "proxy.h"
 
 #include <math.h>
@@ -44,14 +45,34 @@ static bool s_source(const trial_t *self, int id)
     return pipeline_is_source(self->pl, id);
 }
 
+//  Read what a running stage sends when its loop ends (DONE or ERR)
+static int s_collect(trial_t *self, int i, int timeout_ms, errbuf_t *err)
+{
+    int rc = stage_wait(self->stage[i], timeout_ms, err);
+    if (rc == 0 || !interrupt_signal())
+        self->running[i] = false;
+    return rc;
+}
+
+//  RUN, and remember the stage is running
+static int s_run_stage(trial_t *self, int i, errbuf_t *err)
+{
+    if (stage_command(self->stage[i], "RUN", self->timeout_ms, err))
+        return -1;
+    self->running[i] = true;
+    return 0;
+}
+
 //  Fail if a stage has ended on its own (an error) before being told to
 static int s_check_stages(trial_t *self, errbuf_t *err)
 {
+    if (interrupt_signal())
+        return err_set(err, "interrupted");
     for (int i = 0; i < self->pl->n; i++) {
         if (self->sources_ending && s_source(self, i))
             continue;
         if (stage_ended(self->stage[i])) {
-            if (stage_wait(self->stage[i], self->timeout_ms, err) == 0)
+            if (s_collect(self, i, self->timeout_ms, err) == 0)
                 err_set(err, "stage %s stopped before it was told to",
                         self->pl->inst[i].name);
             return -1;
@@ -94,16 +115,14 @@ static int s_start(trial_t *self, uint32_t size, errbuf_t *err)
 static int s_go(trial_t *self, errbuf_t *err)
 {
     for (int i = self->pl->n - 1; i >= 0; i--)
-        if (!s_source(self, i) &&
-            stage_command(self->stage[i], "RUN", self->timeout_ms, err))
+        if (!s_source(self, i) && s_run_stage(self, i, err))
             return -1;
     for (int i = 0; i < self->pl->n; i++)
         if (s_source(self, i) && stage_command(self->stage[i], "HANDSHAKE",
                                                self->timeout_ms + 1000, err))
             return -1;
     for (int i = 0; i < self->pl->n; i++)
-        if (s_source(self, i) &&
-            stage_command(self->stage[i], "RUN", self->timeout_ms, err))
+        if (s_source(self, i) && s_run_stage(self, i, err))
             return -1;
     return 0;
 }
@@ -131,8 +150,8 @@ static int s_stop(trial_t *self, bool sources, errbuf_t *err)
             atomic_store(&stage->stop, 1);
     }
     for (int i = 0; i < self->pl->n; i++)
-        if (self->stage[i] && (sources || !s_source(self, i)) &&
-            stage_wait(self->stage[i], self->timeout_ms, err))
+        if (self->running[i] && (sources || !s_source(self, i)) &&
+            s_collect(self, i, self->timeout_ms, err))
             rc = -1;
     return rc;
 }
@@ -176,9 +195,8 @@ static void s_abort(trial_t *self)
             self->stage[i]->ctx)
             zmq_ctx_shutdown(self->stage[i]->ctx);
     for (int i = 0; i < self->pl->n; i++)
-        while (self->stage[i] && stage_ended(self->stage[i]) &&
-               stage_wait(self->stage[i], 100, &ignored) == 0)
-            ;
+        if (self->running[i])
+            s_collect(self, i, self->timeout_ms, &ignored);
     s_teardown(self, &ignored);
 }
 
@@ -237,28 +255,26 @@ static int s_check_moving(trial_t *self, double *moved, errbuf_t *err)
     return 0;
 }
 
+//  Messages still missing at the last stage: each of its receivers takes
+//  'messages' in the window
 static uint64_t s_remaining(trial_t *self)
 {
     uint64_t n = self->pl->params.messages, remaining = 0;
     for (int i = 0; i < self->pl->n; i++)
-        if (s_source(self, i)) {
-            uint64_t sent = atomic_load(&self->stage[i]->sent);
-            uint64_t target = self->s0.sent[i] + n;
-            remaining += sent < target ? target - sent : 0;
+        if (pipeline_is_sink(self->pl, i)) {
+            uint64_t taken =
+                atomic_load(&self->stage[i]->received) - self->s0.received[i];
+            remaining += taken < n ? n - taken : 0;
         }
     return remaining;
 }
 
-//  Messages mode: each source sends 'messages' more, then stops.  The
-//  controller sleeps about half the time that is left, so it wakes a few
-//  times near the end instead of polling all along
+//  Messages mode: the window closes when every receiver at the end has
+//  taken 'messages' since it opened.  The controller sleeps about half the
+//  time that is left, so it wakes a few times near the end instead of
+//  polling all along
 static int s_window_messages(trial_t *self, double *moved, errbuf_t *err)
 {
-    self->sources_ending = true;
-    for (int i = 0; i < self->pl->n; i++)
-        if (s_source(self, i))
-            atomic_store(&self->stage[i]->target,
-                         self->s0.sent[i] + self->pl->params.messages);
     double last_check = trial_now(), prev_t = last_check;
     uint64_t prev = 0;
     for (uint64_t left = s_remaining(self); left > 0;
@@ -391,12 +407,14 @@ static int s_wait_requesters(trial_t *self, errbuf_t *err)
             stage_t *stage = self->stage[i];
             received += atomic_load(&stage->received);
             if (!done[i] && stage_ended(stage)) {
-                if (stage_wait(stage, self->timeout_ms, err))
+                if (s_collect(self, i, self->timeout_ms, err))
                     return -1;
                 done[i] = true;
                 left--;
             }
         }
+        if (interrupt_signal())
+            return err_set(err, "interrupted");
         if (received != last)
             last = received, moved = trial_now();
         else if ((trial_now() - moved) * 1000 > self->timeout_ms + 1000)
@@ -464,6 +482,8 @@ int trial_run(pipeline_t *pl, const machine_t *machine, uint32_t size,
         s_abort(self);
     else if (s_teardown(self, err))
         rc = -1;
+    for (int i = 0; i < pl->n; i++)
+        result->stages_left |= self->stage[i] != NULL;
     free(self);
     return rc;
 }

@@ -25,7 +25,9 @@
 
 //  Run one trial; the pipeline's endpoints must be resolved.  Fills
 //  result (free with trial_result_free); warnings (placement read-back)
-//  go to 'warnings', one per line
+//  go to 'warnings', one per line.  After a failure, result->stages_left
+//  says a stage thread could not be ended (the process must then exit
+//  without waiting for it)
 int trial_run(pipeline_t *pl, const machine_t *machine, uint32_t size,
               int repeat, trial_result_t *result, char *warnings,
               size_t warnings_len, errbuf_t *err);

@@ -38,6 +38,7 @@ typedef struct {
     snapshot_t s0, s1, last;
     double window_seconds; //  s1.t - s0.t, or the requesters' own
     bool sources_ending;   //  the sources' DONE is expected now
+    bool running[PIPELINE_MAX_INSTANCES]; //  RUN answered, its end unread
     trial_result_t *result;
     char *warnings;
     size_t warnings_len;
