@@ -7,6 +7,7 @@
 #include "machine.h"
 #include "params.h"
 #include "pipeline.h"
+#include "plot.h"
 #include "report_plan.h"
 #include "run.h"
 #include "topology.h"
@@ -52,7 +53,7 @@ static int s_topology_command(const cli_t *cli)
                             "machine; run uses this one (try plan)\n");
         else {
             run_options_t options = {cli->format, cli->output, cli->quiet,
-                                     cli->command_line};
+                                     cli->command_line, cli->plot};
             rc = run_topology(topo, machine, &options);
         }
     } else if (machine) {
@@ -99,8 +100,11 @@ static int s_dispatch(const cli_t *cli)
         return machine ? 0 : 2;
     }
     if (strcmp(cli->command, "plot") == 0) {
-        fprintf(stderr, "hopbench: plot is not built yet\n");
-        return 2;
+        errbuf_t err;
+        int rc = plot_results(cli->target, stdout, &err);
+        if (rc)
+            fprintf(stderr, "hopbench: %s\n", err.msg);
+        return rc;
     }
     return s_topology_command(cli);
 }

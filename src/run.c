@@ -8,6 +8,7 @@
 #include "run.h"
 
 #include "pipeline.h"
+#include "plot.h"
 #include "report.h"
 #include "resultsdir.h"
 #include "trial.h"
@@ -134,6 +135,21 @@ static void s_init(run_t *self, const topology_t *topo,
     resultsdir_utc(self->meta.started, sizeof self->meta.started, false);
 }
 
+//  --plot: charts of a run that succeeded; without gnuplot, a note (the
+//  measurement stands either way, and `hopbench plot DIR` can follow)
+static void s_plot(const run_t *self)
+{
+    errbuf_t err;
+    if (!plot_have_gnuplot())
+        fprintf(stderr,
+                "hopbench: --plot: no gnuplot on PATH (Debian: gnuplot-nox); "
+                "later: hopbench plot %s\n",
+                self->dir);
+    else if (plot_results(self->dir, self->options->quiet ? NULL : stderr,
+                          &err))
+        fprintf(stderr, "hopbench: --plot: %s\n", err.msg);
+}
+
 int run_topology(const topology_t *topo, const machine_t *machine,
                  const run_options_t *options)
 {
@@ -164,5 +180,7 @@ int run_topology(const topology_t *topo, const machine_t *machine,
     if (self.ipc_dir[0])
         resultsdir_ipc_remove(self.ipc_dir);
     pipeline_destroy(&self.pl);
+    if (rc == 0 && options->plot)
+        s_plot(&self);
     return rc ? 1 : 0;
 }

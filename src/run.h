@@ -20,6 +20,7 @@ typedef struct {
     const char *output; //  NULL: results/<UTC>-<topology>
     bool quiet;
     const char *command_line;
+    bool plot; //  charts after a run that succeeded (see plot.h)
 } run_options_t;
 
 int run_topology(const topology_t *topo, const machine_t *machine,

@@ -15,6 +15,7 @@
 #include "histogram.h"
 #include "machine.h"
 #include "placement.h"
+#include "plot_data.h"
 
 static const struct {
     const char *name;
@@ -25,7 +26,7 @@ static const struct {
     {"topology", topology_test},   {"pipeline", pipeline_test},
     {"threads", threads_test},     {"cli", cli_test},
     {"histogram", histogram_test}, {"machine", machine_test},
-    {"placement", placement_test},
+    {"placement", placement_test}, {"plot_data", plot_data_test},
 };
 
 #endif
