@@ -7,6 +7,7 @@
 #include "machine.h"
 #include "params.h"
 #include "pipeline.h"
+#include "plot.h"
 #include "report_plan.h"
 #include "interrupt.h"
 #include "run.h"
@@ -77,8 +78,13 @@ static int s_run(const cli_t *cli, const machine_t *machine)
     int n = s_combinations(cli, &sweep, topos), rc = 2;
     if (n > 0) {
         bool stages_left = false;
-        run_options_t options = {cli->format,       cli->output, cli->quiet,
-                                 cli->command_line, &sweep,      &stages_left};
+        run_options_t options = {.format = cli->format,
+                                 .output = cli->output,
+                                 .quiet = cli->quiet,
+                                 .command_line = cli->command_line,
+                                 .sweep = &sweep,
+                                 .stages_left = &stages_left,
+                                 .plot = cli->plot};
         rc = run_topologies(topos, n, machine, &options);
         if (stages_left) {
             //  a stage thread is stuck: czmq's exit handler would wait
@@ -152,8 +158,11 @@ static int s_dispatch(const cli_t *cli)
         return machine ? 0 : 2;
     }
     if (strcmp(cli->command, "plot") == 0) {
-        fprintf(stderr, "hopbench: plot is not built yet\n");
-        return 2;
+        errbuf_t err;
+        int rc = plot_results(cli->target, stdout, &err);
+        if (rc)
+            fprintf(stderr, "hopbench: %s\n", err.msg);
+        return rc;
     }
     return s_topology_command(cli);
 }

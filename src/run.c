@@ -11,6 +11,7 @@
 
 #include "interrupt.h"
 #include "pipeline.h"
+#include "plot.h"
 #include "progress.h"
 #include "report.h"
 #include "resultsdir.h"
@@ -313,6 +314,20 @@ static void s_finish(run_t *self)
         resultsdir_ipc_remove(self->ipc_dir);
 }
 
+//  --plot: charts of the finished run; never changes the run's status
+static void s_plot(const run_t *self)
+{
+    errbuf_t err;
+    if (!plot_have_gnuplot())
+        fprintf(stderr,
+                "hopbench: --plot: no gnuplot on PATH (Debian: gnuplot-nox); "
+                "later: hopbench plot %s\n",
+                self->dir);
+    else if (plot_results(self->dir, self->options->quiet ? NULL : stderr,
+                          &err))
+        fprintf(stderr, "hopbench: --plot: %s\n", err.msg);
+}
+
 int run_topologies(topology_t *const *topos, int ntopos,
                    const machine_t *machine, const run_options_t *options)
 {
@@ -331,6 +346,8 @@ int run_topologies(topology_t *const *topos, int ntopos,
         int rc = s_run(self, &err);
         status = s_status(self, rc, &err);
         s_finish(self);
+        if (status == 0 && options->plot)
+            s_plot(self);
     }
     for (int c = 0; c < ntopos; c++)
         pipeline_destroy(&self->pl[c]);

@@ -17,6 +17,7 @@
 #include "histogram.h"
 #include "machine.h"
 #include "placement.h"
+#include "plot_data.h"
 
 static const struct {
     const char *name;
@@ -28,7 +29,7 @@ static const struct {
     {"threads", threads_test},     {"cli", cli_test},
     {"zcpool", zcpool_test},       {"sweep", sweep_test},
     {"histogram", histogram_test}, {"machine", machine_test},
-    {"placement", placement_test},
+    {"placement", placement_test}, {"plot_data", plot_data_test},
 };
 
 #endif

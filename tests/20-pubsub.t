@@ -82,7 +82,7 @@ for my $stage (qw(pub p1 p2)) {   # p3 and sub share p2's context (inproc)
 # direct over the full sweep: 15 sizes
 $out = tmp();
 ($rc, $stdout, $err) = hopbench(qw(run topologies/direct.cfg --sizes 8..131072
-    --duration 0.05 --set warmup=0.05 --quiet --output), $out);
+    --duration 0.2 --set warmup=0.05 --quiet --output), $out);
 is($rc, 0, 'direct 8..131072: exit 0') or diag $err;
 $t = csv("$out/results.csv");
 my %sizes = map { $_->{size} => 1 } @{ $t->{rows} };

@@ -14,8 +14,8 @@ $ENV{TMPDIR} = tmp();    # the runs' private ipc directories go here
 
 # a sweep over transports, printed as one JSON document
 my $out = tmp();
-my ($rc, $stdout, $err) = hopbench(qw(run topologies/proxy.cfg --sweep
-    transport=inproc,ipc,tcp --sizes), '64,4096', qw(--messages 50000
+my ($rc, $stdout, $err) = hopbench('run', 'topologies/proxy.cfg', '--sweep',
+    'transport=inproc,ipc,tcp', '--sizes', '64,4096', qw(--messages 50000
     --format json --output), $out);
 is($rc, 0, 'sweep: exit 0') or diag $err;
 my $doc = eval { decode_json($stdout) };
@@ -37,9 +37,9 @@ for (@{ $t->{rows} }) {
 
 # two keys: the product, in one file
 $out = tmp();
-($rc, undef, $err) = hopbench(qw(run topologies/direct.cfg --sweep hwm=100,1000
-    --sweep transport=ipc,tcp --sizes 1024 --duration 0.1 --set warmup=0.05 --quiet
-    --output), $out);
+($rc, undef, $err) = hopbench('run', 'topologies/direct.cfg', '--sweep',
+    'hwm=100,1000', '--sweep', 'transport=ipc,tcp', qw(--sizes 1024
+    --duration 0.1 --set warmup=0.05 --quiet --output), $out);
 is($rc, 0, 'two swept keys: exit 0') or diag $err;
 $t = csv("$out/results.csv");
 my @combos = map { "$_->{sweep_hwm}/$_->{sweep_transport}" } @{ $t->{rows} };
@@ -47,7 +47,8 @@ is("@combos", '100/ipc 100/tcp 1000/ipc 1000/tcp', 'two swept keys: every combin
 
 # bad values are refused before anything runs
 my $none = tmp() . '/never';
-($rc, undef, $err) = hopbench(qw(run topologies/proxy.cfg --sweep transport=inproc,tpc --output), $none);
+($rc, undef, $err) = hopbench('run', 'topologies/proxy.cfg', '--sweep',
+    'transport=inproc,tpc', '--output', $none);
 is($rc, 2, 'bad sweep value: exit 2');
 like($err, qr/--sweep: --set transport=tpc: unknown transport 'tpc'/, 'bad sweep value: named');
 ok(!-e $none, 'bad sweep value: nothing ran');
@@ -56,7 +57,8 @@ is($rc, 2, 'impossible combination: exit 2');
 like($err, qr/zproxy .* cannot be inproc/, 'impossible combination: says why');
 
 # progress: plain lines on a pipe, nothing with --quiet, one line on a tty
-($rc, undef, $err) = hopbench(qw(run topologies/direct.cfg --sizes 64,128 --duration 0.1 --output), tmp());
+($rc, undef, $err) = hopbench('run', 'topologies/direct.cfg', '--sizes', '64,128',
+    '--duration', '0.1', '--output', tmp());
 like($err, qr/size 64 done.*\n.*size 128 done/, 'progress on a pipe: a line per size');
 ($rc, undef, $err) = hopbench(qw(run topologies/direct.cfg --sizes 64 --duration 0.1 --quiet --output), tmp());
 is($err, '', '--quiet: nothing on stderr');
