@@ -492,6 +492,20 @@ static void s_check_place(trial_t *self, const thread_row_t *row,
     }
 }
 
+//  So is a stage's message memory not on its node: a memory policy rules
+//  only pages touched after it is set (see README, "NUMA")
+static void s_check_memory(trial_t *self, const thread_row_t *row, int node)
+{
+    char line[300];
+    if (node < 0 || row->mem_node < 0 || row->mem_node == node)
+        return;
+    snprintf(line, sizeof line,
+             "stage %s: a message buffer it allocated is on node %d; the "
+             "plan says node %d",
+             row->stage, row->mem_node, node);
+    s_warn(self, line);
+}
+
 static void s_read_threads(trial_t *self, bool record)
 {
     task_t tasks[THREADS_MAX];
@@ -520,6 +534,8 @@ static void s_read_threads(trial_t *self, bool record)
                           owner >= 0 ? &self->pl->inst[id].place.io_cpus
                                      : &self->pl->inst[id].place.cpus,
                           row.last_cpu);
+        if (id >= 0 && owner < 0)
+            s_check_memory(self, &row, self->pl->inst[id].place.node);
         result->threads[result->nthreads++] = row;
     }
 }
