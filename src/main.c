@@ -152,10 +152,11 @@ static int s_dispatch(const cli_t *cli)
     }
     if (strcmp(cli->command, "machine") == 0) {
         machine_t *machine = s_machine(cli);
+        int rc = machine ? 0 : 2;
         if (machine)
             machine_print(machine, stdout);
         machine_destroy(&machine);
-        return machine ? 0 : 2;
+        return rc;
     }
     if (strcmp(cli->command, "plot") == 0) {
         errbuf_t err;

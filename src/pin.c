@@ -1,4 +1,10 @@
-/*  pin: CPU affinity and node-local memory for the calling thread.  */
+/*  pin: CPU affinity and node-local memory for the calling thread.
+
+    Nothing here allocates: a thread's first malloc sets up its glibc
+    arena, and whatever that touches before the bind stays on the node the
+    thread happened to run on.  So the masks live on the stack, and memory
+    is bound before the thread moves.
+*/
 #define _GNU_SOURCE
 #include "pin.h"
 
@@ -11,16 +17,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#define PIN_MAX_NODES 1024 //  node ids a description may use (0..1023)
+#define LONG_BITS     (8 * (int)sizeof(unsigned long))
+
+_Static_assert(CPUSET_MAX <= CPU_SETSIZE, "a cpuset_t fits a cpu_set_t");
+
 static int s_pin_cpus(const cpuset_t *cpus, errbuf_t *err)
 {
-    cpu_set_t *set = CPU_ALLOC(CPUSET_MAX);
-    size_t size = CPU_ALLOC_SIZE(CPUSET_MAX);
-    CPU_ZERO_S(size, set);
+    cpu_set_t set;
+    CPU_ZERO(&set);
     for (int cpu = cpuset_next(cpus, -1); cpu >= 0;
          cpu = cpuset_next(cpus, cpu))
-        CPU_SET_S(cpu, size, set);
-    int rc = pthread_setaffinity_np(pthread_self(), size, set);
-    CPU_FREE(set);
+        CPU_SET(cpu, &set);
+    int rc = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
     if (rc) {
         char text[256];
         cpuset_format(cpus, text, sizeof text);
@@ -33,12 +42,13 @@ static int s_bind_memory(int node, errbuf_t *err)
 {
     if (numa_available() < 0)
         return 0; //  no NUMA support: memory is all one node anyway
-    struct bitmask *nodes = numa_allocate_nodemask();
-    numa_bitmask_setbit(nodes, (unsigned)node);
-    errno = 0;
-    int rc = set_mempolicy(MPOL_BIND, nodes->maskp, nodes->size + 1);
-    numa_free_nodemask(nodes);
-    if (rc)
+    if (node >= PIN_MAX_NODES)
+        return err_set(err, "binding memory to node %d: beyond node %d", node,
+                       PIN_MAX_NODES - 1);
+    unsigned long nodes[PIN_MAX_NODES / LONG_BITS] = {0};
+    nodes[node / LONG_BITS] |= 1UL << (node % LONG_BITS);
+    //  maxnode counts one more than the mask's bits, as libnuma passes it
+    if (set_mempolicy(MPOL_BIND, nodes, PIN_MAX_NODES + 1))
         return err_set(err, "binding memory to node %d: %s", node,
                        strerror(errno));
     return 0;
@@ -46,9 +56,9 @@ static int s_bind_memory(int node, errbuf_t *err)
 
 int pin_thread(const place_t *place, errbuf_t *err)
 {
-    if (!cpuset_empty(&place->cpus) && s_pin_cpus(&place->cpus, err))
-        return -1;
     if (place->node >= 0 && s_bind_memory(place->node, err))
+        return -1;
+    if (!cpuset_empty(&place->cpus) && s_pin_cpus(&place->cpus, err))
         return -1;
     return 0;
 }

@@ -161,6 +161,20 @@ static void s_check_place(trial_t *self, const thread_row_t *row,
     }
 }
 
+//  So is a stage's message memory not on its node: a memory policy rules
+//  only pages touched after it is set (see README, "NUMA")
+static void s_check_memory(trial_t *self, const thread_row_t *row, int node)
+{
+    char line[300];
+    if (node < 0 || row->mem_node < 0 || row->mem_node == node)
+        return;
+    snprintf(line, sizeof line,
+             "stage %s: a message buffer it allocated is on node %d; the "
+             "plan says node %d",
+             row->stage, row->mem_node, node);
+    trial_warn(self, line);
+}
+
 static void s_record_thread(trial_t *self, const task_t *task, int id,
                             const char *label, bool helper)
 {
@@ -176,8 +190,10 @@ static void s_record_thread(trial_t *self, const task_t *task, int id,
     if (id < 0)
         return;
     const place_t *place = &self->pl->inst[id].place;
-    if (!helper)
+    if (!helper) {
         row->mem_node = self->stage[id]->mem_node;
+        s_check_memory(self, row, place->node);
+    }
     //  an engine thread (zproxy) shares the stage thread's place
     bool io = helper && strcmp(label, "zproxy") != 0;
     s_check_place(self, row, io ? &place->io_cpus : &place->cpus);
