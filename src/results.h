@@ -59,7 +59,6 @@ typedef struct {
     thread_row_t *threads;
     int nlatency;
     latency_row_t *latency;
-    bool stages_left; //  a stage thread did not end: exit without it
 } trial_result_t;
 
 static inline double link_rate(const link_row_t *link)

@@ -9,6 +9,7 @@
 */
 #include "run.h"
 
+#include "crew.h"
 #include "interrupt.h"
 #include "pipeline.h"
 #include "plot.h"
@@ -28,6 +29,7 @@ typedef struct {
     const run_options_t *options;
     pipeline_t *pl[SWEEP_MAX_COMBOS];
     pipeline_t *current;
+    crew_t *crew; //  the current combination's stage threads
     char dir[512];
     char ipc_dir[256];
     FILE *results, *threads, *latency;
@@ -139,13 +141,11 @@ static int s_trial(run_t *self, uint32_t size, int r, trial_result_t *result,
     pipeline_t *pl = self->current;
     int rc = pipeline_resolve(pl, self->ipc_dir, ++self->trials, err);
     if (rc == 0)
-        rc = trial_run(pl, self->machine, size, r, result, warnings,
+        rc = trial_run(self->crew, self->machine, size, r, result, warnings,
                        sizeof warnings, err);
     progress_trial_done(&self->progress);
     if (rc == 0)
         s_add_warnings(self, warnings);
-    if (result->stages_left)
-        *self->options->stages_left = true;
     return rc;
 }
 
@@ -200,10 +200,18 @@ static int s_combination(run_t *self, int c, errbuf_t *err)
                  k ? " " : "", sweep->key[k], self->info.sweep_value[k]);
     progress_combination(&self->progress, c + 1, text);
     self->current = self->pl[c];
-    for (int i = 0; i < self->current->params.sizes.n; i++)
-        if (s_size(self, i, err))
-            return -1;
-    return 0;
+    if (!(self->crew = crew_new(self->current, err)))
+        return -1;
+    int rc = 0;
+    for (int i = 0; i < self->current->params.sizes.n && rc == 0; i++)
+        rc = s_size(self, i, err);
+    if (crew_destroy(&self->crew,
+                     (int)(self->current->params.timeout * 1000))) {
+        *self->options->stages_left = true;
+        if (rc == 0)
+            rc = err_set(err, "a stage thread did not end");
+    }
+    return rc;
 }
 
 static void s_init(run_t *self, const run_options_t *options)

@@ -25,7 +25,7 @@ typedef struct {
     const char *command_line;
     const sweep_t *sweep; //  keys and values; topos[i] is combination i
     bool *stages_left;    //  out: a stage thread could not be ended
-    bool plot;                //  charts after a successful run (--plot)
+    bool plot;            //  charts after a successful run (--plot)
 } run_options_t;
 
 int run_topologies(topology_t *const *topos, int ntopos,

@@ -40,6 +40,14 @@ static int s_setup(stage_t *self, errbuf_t *err)
         zmq_setsockopt(self->out, ZMQ_RCVTIMEO, &idle, sizeof idle))
         return err_set(err, "zmq_setsockopt: %s", zmq_strerror(errno));
     if (self->pl->params.zerocopy) {
+        //  the last trial's pool goes once libzmq has given back every
+        //  buffer (its sockets are closed, its queues being emptied)
+        zcpool_t *old = self->engine;
+        if (old && zcpool_wait_idle(old, 1000) == 0)
+            zcpool_destroy(&old);
+        if (old)
+            return err_set(err, "zerocopy: libzmq still holds buffers of "
+                                "the last trial");
         int count = zcpool_count(self->size, hop->hwm);
         if (!(self->engine = zcpool_new(self->size, count, err)))
             return -1;

@@ -95,17 +95,20 @@ static void s_probe_memory(stage_t *self)
     }
 }
 
+//  Pinned at birth (the thread's first act), the context made once and
+//  kept for every trial: see crew.h
 static int s_setup(stage_t *self, errbuf_t *err)
 {
-    if (pin_thread(&self->inst->place, err))
-        return -1;
-    if (s_owns_context(self) && s_make_context(self, err))
+    if (self->pin_error.msg[0])
+        return err_set(err, "%s", self->pin_error.msg);
+    if (s_owns_context(self) && !self->ctx && s_make_context(self, err))
         return -1;
     s_probe_memory(self);
     return self->ops->setup(self, err);
 }
 
-static void s_teardown(stage_t *self)
+//  At the end of the run: the sockets, then the context if it is ours
+static void s_finish(stage_t *self)
 {
     self->ops->teardown(self);
     if (s_owns_context(self) && self->ctx) {
@@ -127,6 +130,8 @@ static void s_actor(zsock_t *pipe, void *args)
 {
     stage_t *self = args;
     self->tid = gettid();
+    //  before anything is allocated, so this thread's memory is its node's
+    pin_thread(&self->inst->place, &self->pin_error);
     interrupt_block_here();
     char name[16];
     snprintf(name, sizeof name, "hb:%.12s", self->inst->name);
@@ -147,15 +152,33 @@ static void s_actor(zsock_t *pipe, void *args)
             zstr_send(pipe, "OK");
             s_reply(pipe, "DONE", self->ops->run(self, &err), &err);
         } else if (streq(command, "TEARDOWN")) {
-            s_teardown(self);
+            self->ops->teardown(self);
             zstr_send(pipe, "OK");
         }
         zstr_free(&command);
     }
-    s_teardown(self);
+    s_finish(self);
 }
 
-stage_t *stage_new(const pipeline_t *pl, int id, uint32_t size)
+void stage_reset(stage_t *self, uint32_t size)
+{
+    self->size = size;
+    self->misordered = 0;
+    self->mem_node = -1;
+    self->window_start_ns = self->window_end_ns = 0;
+    histogram_reset(&self->latency);
+    atomic_store(&self->sent, 0);
+    atomic_store(&self->received, 0);
+    atomic_store(&self->target, UINT64_MAX);
+    atomic_store(&self->stop, 0);
+    atomic_store(&self->recording, 0);
+    for (int o = 0; o < STAGE_MAX_ORIGINS; o++) {
+        atomic_store(&self->origins[o].received, 0);
+        self->origins[o].next = self->origins[o].gaps = 0;
+    }
+}
+
+stage_t *stage_new(const pipeline_t *pl, int id)
 {
     //  aligned: the counters sit on cache lines of their own
     stage_t *self = aligned_alloc(64, (sizeof *self + 63) & ~(size_t)63);
@@ -164,10 +187,8 @@ stage_t *stage_new(const pipeline_t *pl, int id, uint32_t size)
     memset(self, 0, sizeof *self);
     self->pl = pl;
     self->inst = &pl->inst[id];
-    self->size = size;
     self->ops = s_ops(self->inst);
-    self->mem_node = -1;
-    atomic_store(&self->target, UINT64_MAX);
+    stage_reset(self, 0);
     self->actor = self->ops ? zactor_new(s_actor, self) : NULL;
     if (!self->actor) {
         free(self);

@@ -4,13 +4,17 @@
     The controller drives each stage through its czmq actor pipe, one
     command at a time, every answer awaited with a timeout:
 
-        SETUP      pin the thread, make or join the context, open sockets,
+        SETUP      make (first time) or join the context, open sockets,
                    bind and connect                     -> OK | ERR why
         HANDSHAKE  publishers: wait until every subscriber's subscription
                    has arrived (the slow-joiner guard)  -> OK | ERR why
         RUN        answer OK, run the hot loop; when it ends, send
                    DONE | ERR why
-        TEARDOWN   close sockets; the owner terminates the context -> OK
+        TEARDOWN   close sockets                        -> OK
+
+    The thread pins itself when it starts, before it allocates anything,
+    and lives for every trial of the run (crew.h); its context ends with
+    it ($TERM, from stage_destroy).
 
     During RUN the pipe is not read: the controller stops a stage through
     the atomics below (publishers: target; receivers: stop, noticed within
@@ -59,7 +63,7 @@ struct stage_s {
     const pipeline_t *pl;
     const instance_t *inst;
     uint32_t size;
-    void *ctx; //  shared context, for instances that join one
+    void *ctx; //  its context (made by the owner at the first SETUP)
     int handshake_ids[PIPELINE_MAX_INSTANCES]; //  subscribers to wait for
     int nhandshake;
     //  The stage's own
@@ -69,6 +73,7 @@ struct stage_s {
     pid_t tid;
     uint64_t misordered; //  receivers: sequences that went backwards
     int mem_node;        //  node of a page the stage allocated, -1
+    errbuf_t pin_error;  //  pinning at birth failed: SETUP says so
     zactor_t *actor;
     //  Latency (rate mode, requesters): samples while recording is set
     histogram_t latency;
@@ -88,7 +93,10 @@ extern const stage_ops_t sender_ops, receiver_ops, requester_ops, replier_ops,
     proxy_ops, proxy_forwarder_ops, proxy_czmq_ops;
 
 //  Start the stage's thread; NULL if it could not start
-stage_t *stage_new(const pipeline_t *pl, int id, uint32_t size);
+stage_t *stage_new(const pipeline_t *pl, int id);
+//  Before each trial, while the thread waits for a command: counters,
+//  targets and flags back to their start, and the message size
+void stage_reset(stage_t *self, uint32_t size);
 //  End the thread and free the stage; -1 (and nothing freed) if the
 //  thread does not answer within timeout_ms
 int stage_destroy(stage_t **self_p, int timeout_ms);

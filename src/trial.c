@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "trial_internal.h"
 
+#include "crew.h"
 #include "interrupt.h"
 #include "proxy.h"
 
@@ -88,13 +89,11 @@ static int s_start(trial_t *self, uint32_t size, errbuf_t *err)
 {
     pipeline_t *pl = self->pl;
     bool subscriptions = pl->params.pattern == PATTERN_PUBSUB;
-    for (int i = 0; i < pl->n; i++)
-        if (!(self->stage[i] = stage_new(pl, i, size)))
-            return err_set(err, "stage %s: cannot start its thread",
-                           pl->inst[i].name);
     for (int i = 0; i < pl->n; i++) {
         stage_t *stage = self->stage[i];
         int owner = pl->ctx[pl->inst[i].ctx].owner;
+        stage_reset(stage, size);
+        stage->nhandshake = 0;
         if (owner != i)
             stage->ctx = self->stage[owner]->ctx;
         for (int j = 0; subscriptions && s_source(self, i) && j < pl->n; j++)
@@ -102,6 +101,7 @@ static int s_start(trial_t *self, uint32_t size, errbuf_t *err)
                 stage->handshake_ids[stage->nhandshake++] = j;
         if (stage_command(stage, "SETUP", self->timeout_ms, err))
             return -1;
+        self->open[i] = true;
         if (stage->inst->role == ROLE_PROXY &&
             !(self->control[i] =
                   proxy_control_open(stage, self->timeout_ms, err)) &&
@@ -156,9 +156,8 @@ static int s_stop(trial_t *self, bool sources, errbuf_t *err)
     return rc;
 }
 
-//  Close everything, owners of contexts last; then end the threads (what
-//  must outlive every context goes with them).  A stage that does not
-//  answer is left behind: destroying it would wait forever.
+//  Close every socket the trial opened; the threads and their contexts
+//  stay for the next trial (crew.h)
 static int s_teardown(trial_t *self, errbuf_t *err)
 {
     int rc = 0;
@@ -167,15 +166,13 @@ static int s_teardown(trial_t *self, errbuf_t *err)
             zmq_close(self->control[i]);
             self->control[i] = NULL;
         }
-    bool down[PIPELINE_MAX_INSTANCES] = {false};
     for (int i = self->pl->n - 1; i >= 0; i--)
-        if (self->stage[i])
-            down[i] = stage_command(self->stage[i], "TEARDOWN",
-                                    self->timeout_ms, err) == 0;
-    for (int i = self->pl->n - 1; i >= 0; i--)
-        if (self->stage[i] &&
-            (!down[i] || stage_destroy(&self->stage[i], self->timeout_ms)))
-            rc = -1;
+        if (self->open[i]) {
+            if (stage_command(self->stage[i], "TEARDOWN", self->timeout_ms,
+                              err))
+                rc = -1;
+            self->open[i] = false;
+        }
     return rc;
 }
 
@@ -191,9 +188,10 @@ static void s_abort(trial_t *self)
                 proxy_stop(self->stage[i], self->control[i], &ignored);
         }
     for (int i = 0; i < self->pl->n; i++)
-        if (self->stage[i] && self->pl->ctx[self->pl->inst[i].ctx].owner == i &&
+        if (self->pl->ctx[self->pl->inst[i].ctx].owner == i &&
             self->stage[i]->ctx)
             zmq_ctx_shutdown(self->stage[i]->ctx);
+    self->crew->broken = true;
     for (int i = 0; i < self->pl->n; i++)
         if (self->running[i])
             s_collect(self, i, self->timeout_ms, &ignored);
@@ -455,14 +453,18 @@ static int s_measure_reqrep(trial_t *self, errbuf_t *err)
     return trial_verify(self, err);
 }
 
-int trial_run(pipeline_t *pl, const machine_t *machine, uint32_t size,
-              int repeat, trial_result_t *result, char *warnings,
-              size_t warnings_len, errbuf_t *err)
+int trial_run(crew_t *crew, const machine_t *machine, uint32_t size, int repeat,
+              trial_result_t *result, char *warnings, size_t warnings_len,
+              errbuf_t *err)
 {
+    if (crew->broken)
+        return err_set(err, "an earlier trial was aborted");
     trial_t *self = calloc(1, sizeof *self);
-    self->pl = pl;
+    self->crew = crew;
+    self->pl = crew->pl;
+    memcpy(self->stage, crew->stage, sizeof self->stage);
     self->machine = machine;
-    self->timeout_ms = (int)(pl->params.timeout * 1000);
+    self->timeout_ms = (int)(self->pl->params.timeout * 1000);
     self->result = result;
     self->warnings = warnings;
     self->warnings_len = warnings_len;
@@ -476,14 +478,13 @@ int trial_run(pipeline_t *pl, const machine_t *machine, uint32_t size,
     result->latency = calloc(RESULTS_MAX_LATENCY, sizeof(latency_row_t));
     int rc = s_start(self, size, err);
     if (rc == 0)
-        rc = pl->params.pattern == PATTERN_REQREP ? s_measure_reqrep(self, err)
-                                                  : s_measure_stream(self, err);
+        rc = self->pl->params.pattern == PATTERN_REQREP
+                 ? s_measure_reqrep(self, err)
+                 : s_measure_stream(self, err);
     if (rc)
         s_abort(self);
     else if (s_teardown(self, err))
         rc = -1;
-    for (int i = 0; i < pl->n; i++)
-        result->stages_left |= self->stage[i] != NULL;
     free(self);
     return rc;
 }

@@ -18,18 +18,18 @@
 #ifndef HOPBENCH_TRIAL_H
 #define HOPBENCH_TRIAL_H
 
+#include "crew.h"
 #include "errbuf.h"
 #include "machine.h"
 #include "pipeline.h"
 #include "results.h"
 
-//  Run one trial; the pipeline's endpoints must be resolved.  Fills
-//  result (free with trial_result_free); warnings (placement read-back)
-//  go to 'warnings', one per line.  After a failure, result->stages_left
-//  says a stage thread could not be ended (the process must then exit
-//  without waiting for it)
-int trial_run(pipeline_t *pl, const machine_t *machine, uint32_t size,
-              int repeat, trial_result_t *result, char *warnings,
-              size_t warnings_len, errbuf_t *err);
+//  Run one trial with the crew's stages; the pipeline's endpoints must be
+//  resolved.  Fills result (free with trial_result_free); warnings
+//  (placement read-back) go to 'warnings', one per line.  After a failure
+//  the crew is broken: no more trials, only crew_destroy
+int trial_run(crew_t *crew, const machine_t *machine, uint32_t size, int repeat,
+              trial_result_t *result, char *warnings, size_t warnings_len,
+              errbuf_t *err);
 
 #endif

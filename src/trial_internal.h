@@ -5,6 +5,7 @@
 #ifndef HOPBENCH_TRIAL_INTERNAL_H
 #define HOPBENCH_TRIAL_INTERNAL_H
 
+#include "crew.h"
 #include "stage.h"
 #include "threads.h"
 #include "trial.h"
@@ -25,11 +26,13 @@ typedef struct {
 } snapshot_t;
 
 typedef struct {
+    crew_t *crew;
     pipeline_t *pl;
     const machine_t *machine;
     int timeout_ms;
     stage_t *stage[PIPELINE_MAX_INSTANCES];
     void *control[PIPELINE_MAX_INSTANCES];
+    bool open[PIPELINE_MAX_INSTANCES]; //  SETUP answered: TEARDOWN is owed
     int nlinks;
     link_t links[TRIAL_MAX_LINKS];
     int nhelpers;                  //  libzmq and engine threads, whose CPU

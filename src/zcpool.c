@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct {
     _Alignas(64) _Atomic int busy; //  1 from init_data to libzmq's free
@@ -52,6 +53,22 @@ void zcpool_destroy(zcpool_t **self_p)
         free(self->memory);
         free(self);
         *self_p = NULL;
+    }
+}
+
+int zcpool_wait_idle(zcpool_t *self, int timeout_ms)
+{
+    for (int waited = 0;; waited++) {
+        int busy = 0;
+        for (int i = 0; i < self->count; i++)
+            busy += atomic_load_explicit(&self->slots[i].busy,
+                                         memory_order_acquire);
+        if (busy == 0)
+            return 0;
+        if (waited >= timeout_ms)
+            return -1;
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
     }
 }
 

@@ -22,8 +22,12 @@
 typedef struct zcpool_s zcpool_t;
 
 zcpool_t *zcpool_new(size_t size, int count, errbuf_t *err);
-//  Only after every context that may hold its buffers has terminated
+//  Only once libzmq holds none of its buffers: after zcpool_wait_idle, or
+//  after every context that may hold them has terminated
 void zcpool_destroy(zcpool_t **self_p);
+//  Wait up to timeout_ms until libzmq has given back every buffer: 0, or
+//  -1 if some are still out
+int zcpool_wait_idle(zcpool_t *self, int timeout_ms);
 //  A message over a free buffer whose first 8 bytes are header; -1 with
 //  errno EAGAIN when every buffer is in flight
 int zcpool_msg(zcpool_t *self, zmq_msg_t *msg, uint64_t header);

@@ -60,14 +60,18 @@ is($rows[-1]{seq_lost}, 0, 'pushpull: sequence numbers agree');
 ($out) = run_ok('chain3 rate', qw(topologies/chain3.cfg --set rate=20000 --sizes 64 --duration 2 --format csv));
 my @lat = @{ csv("$out/latency.csv")->{rows} };
 my ($e2e) = grep { $_->{hop} eq 'e2e' } @lat;
-ok($e2e && $e2e->{samples} > 39000 && $e2e->{samples} < 41000, 'rate: about 40,000 end-to-end samples')
+my @rows3 = @{ csv("$out/results.csv")->{rows} };
+my $meta = decode_json(Hopbench::slurp("$out/metadata.json"));
+my $why = grep({ /sent \d+ msgs\/s of the 20000 asked/ } @{ $meta->{warnings} })
+    || grep({ $_->{lost} > 0 } @rows3);
+ok($e2e && (abs($e2e->{samples} - 40000) < 1000 || $why),
+   'rate: about 40,000 end-to-end samples (or the run says why not)')
     or diag explain \@lat;
 ordered_percentiles('rate e2e', $e2e);
-my $last = (grep { $_->{hop} == 4 } @{ csv("$out/results.csv")->{rows} })[0];
+my $last = (grep { $_->{hop} == 4 } @rows3)[0];
 ok(abs($e2e->{samples} - $last->{msgs_per_sec} * $last->{seconds}) < 100,
    'rate: one sample per message received in the window');
-my $meta = decode_json(Hopbench::slurp("$out/metadata.json"));
-my $pub_rate = (grep { $_->{hop} == 1 } @{ csv("$out/results.csv")->{rows} })[0]{sent_per_sec};
+my $pub_rate = (grep { $_->{hop} == 1 } @rows3)[0]{sent_per_sec};
 ok(abs($pub_rate - 20000) <= 200 || grep({ /sent \d+ msgs\/s of the 20000 asked/ } @{ $meta->{warnings} }),
    'rate: the publisher kept 20,000/s within 1 %, or the run says why');
 
