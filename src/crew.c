@@ -8,7 +8,7 @@ crew_t *crew_new(pipeline_t *pl, errbuf_t *err)
     crew_t *self = calloc(1, sizeof *self);
     self->pl = pl;
     for (int i = 0; i < pl->n; i++)
-        if (!(self->stage[i] = stage_new(pl, i))) {
+        if (!(self->stage[i] = stage_new(pl, i, NULL))) {
             err_set(err, "stage %s: cannot start its thread", pl->inst[i].name);
             crew_destroy(&self, 1000);
             return NULL;

@@ -130,14 +130,14 @@ int proxy_counts(stage_t *proxy, void *control, proxy_counts_t *out,
 {
     if (s_steerable(proxy))
         return s_statistics(proxy, control, out, err);
-    out->received = atomic_load(&proxy->received);
-    out->sent = atomic_load(&proxy->sent);
+    out->received = atomic_load(&proxy->shared->received);
+    out->sent = atomic_load(&proxy->shared->sent);
     return 0;
 }
 
 int proxy_stop(stage_t *proxy, void *control, errbuf_t *err)
 {
-    atomic_store(&proxy->stop, 1);
+    atomic_store(&proxy->shared->stop, 1);
     if (s_steerable(proxy) && control &&
         zmq_send(control, "TERMINATE", 9, 0) != 9)
         return err_set(err, "stage %s: sending TERMINATE: %s",

@@ -136,7 +136,7 @@ static int s_run(stage_t *self, errbuf_t *err)
     while (true) {
         if (zmq_msg_recv(&msg, capture, 0) < 0) {
             if (errno == EINTR ||
-                (errno == EAGAIN && !atomic_load(&self->stop)))
+                (errno == EAGAIN && !atomic_load(&self->shared->stop)))
                 continue;
             zmq_msg_close(&msg);
             return errno == EAGAIN || errno == ETERM
@@ -144,9 +144,10 @@ static int s_run(stage_t *self, errbuf_t *err)
                        : err_set(err, "zmq_msg_recv: %s", zmq_strerror(errno));
         }
         if (zmq_msg_size(&msg) >= 8) {
-            atomic_store_explicit(&self->received, ++total,
+            atomic_store_explicit(&self->shared->received, ++total,
                                   memory_order_relaxed);
-            atomic_store_explicit(&self->sent, total, memory_order_relaxed);
+            atomic_store_explicit(&self->shared->sent, total,
+                                  memory_order_relaxed);
         }
     }
 }

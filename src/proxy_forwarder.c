@@ -44,8 +44,8 @@ static int s_burst(stage_t *self, void *from, void *to, bool downstream,
         int more = zmq_msg_more(&msg);
         if (downstream && !more) {
             sequence_count(self, zmq_msg_data(&msg), zmq_msg_size(&msg), total);
-            if (latency &&
-                atomic_load_explicit(&self->recording, memory_order_relaxed))
+            if (latency && atomic_load_explicit(&self->shared->recording,
+                                                memory_order_relaxed))
                 sequence_latency(self, zmq_msg_data(&msg), zmq_msg_size(&msg));
         }
         if (zmq_msg_send(&msg, to, more ? ZMQ_SNDMORE : 0) < 0) {
@@ -55,7 +55,8 @@ static int s_burst(stage_t *self, void *from, void *to, bool downstream,
                        : err_set(err, "zmq_msg_send: %s", zmq_strerror(errno));
         }
         if (downstream && !more)
-            atomic_store_explicit(&self->sent, *total, memory_order_relaxed);
+            atomic_store_explicit(&self->shared->sent, *total,
+                                  memory_order_relaxed);
     }
     zmq_msg_close(&msg);
     if (errno != EAGAIN && errno != EINTR && errno != ETERM)
@@ -76,7 +77,7 @@ static int s_run(stage_t *self, errbuf_t *err)
             return errno == ETERM
                        ? 0
                        : err_set(err, "zmq_poll: %s", zmq_strerror(errno));
-        if (rc == 0 && atomic_load(&self->stop))
+        if (rc == 0 && atomic_load(&self->shared->stop))
             return 0;
         if ((items[0].revents & ZMQ_POLLIN) &&
             s_burst(self, self->in, self->out, true, &total, err) < 0)

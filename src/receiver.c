@@ -45,7 +45,7 @@ static int s_recv_failed(stage_t *self, errbuf_t *err)
     if (errno == EINTR)
         return 1;
     if (errno == EAGAIN)
-        return !atomic_load_explicit(&self->stop, memory_order_relaxed);
+        return !atomic_load_explicit(&self->shared->stop, memory_order_relaxed);
     if (errno == ETERM)
         return 0; //  the controller shut the context down: stop
     return err_set(err, "zmq_msg_recv: %s", zmq_strerror(errno));
@@ -82,7 +82,8 @@ static int s_run_latency(stage_t *self, errbuf_t *err)
             continue;
         }
         sequence_count(self, zmq_msg_data(&msg), zmq_msg_size(&msg), &total);
-        if (atomic_load_explicit(&self->recording, memory_order_relaxed))
+        if (atomic_load_explicit(&self->shared->recording,
+                                 memory_order_relaxed))
             sequence_latency(self, zmq_msg_data(&msg), zmq_msg_size(&msg));
     }
     zmq_msg_close(&msg);

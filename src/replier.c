@@ -36,7 +36,7 @@ static int s_run(stage_t *self, errbuf_t *err)
     while (true) {
         if (zmq_msg_recv(&msg, self->in, 0) < 0) {
             if (errno == EINTR ||
-                (errno == EAGAIN && !atomic_load(&self->stop)))
+                (errno == EAGAIN && !atomic_load(&self->shared->stop)))
                 continue;
             zmq_msg_close(&msg);
             return errno == EAGAIN

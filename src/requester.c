@@ -40,7 +40,7 @@ static int s_round_trip(stage_t *self, uint64_t seq, errbuf_t *err)
 {
     zmq_msg_t msg;
     uint64_t header = (uint64_t)self->inst->instance << STAGE_SEQ_BITS | seq;
-    if (zmq_msg_init_size(&msg, self->size))
+    if (zmq_msg_init_size(&msg, self->shared->size))
         return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
     memcpy(zmq_msg_data(&msg), &header, sizeof header);
     if (zmq_msg_send(&msg, self->out, 0) < 0) {
@@ -48,7 +48,7 @@ static int s_round_trip(stage_t *self, uint64_t seq, errbuf_t *err)
         return err_set(err, "sending request %llu: %s", (unsigned long long)seq,
                        zmq_strerror(errno));
     }
-    atomic_store_explicit(&self->sent, seq + 1, memory_order_relaxed);
+    atomic_store_explicit(&self->shared->sent, seq + 1, memory_order_relaxed);
     zmq_msg_init(&msg);
     if (zmq_msg_recv(&msg, self->out, 0) < 0) {
         zmq_msg_close(&msg);
@@ -63,7 +63,8 @@ static int s_round_trip(stage_t *self, uint64_t seq, errbuf_t *err)
     if (echoed != header)
         return err_set(err, "the reply to request %llu carries another one",
                        (unsigned long long)seq);
-    atomic_store_explicit(&self->received, seq + 1, memory_order_relaxed);
+    atomic_store_explicit(&self->shared->received, seq + 1,
+                          memory_order_relaxed);
     return 0;
 }
 
@@ -79,15 +80,15 @@ static int s_run(stage_t *self, errbuf_t *err)
         return -1;
     uint64_t seq = 1, start = stage_now_ns(), now = start;
     while ((count ? seq <= count : now < end) &&
-           !atomic_load_explicit(&self->stop, memory_order_relaxed)) {
+           !atomic_load_explicit(&self->shared->stop, memory_order_relaxed)) {
         if (s_round_trip(self, seq++, err))
             return -1;
         uint64_t then = now;
         now = stage_now_ns();
-        histogram_record(&self->latency, now - then);
+        histogram_record(&self->shared->latency, now - then);
     }
-    self->window_start_ns = start;
-    self->window_end_ns = now;
+    self->shared->window_start_ns = start;
+    self->shared->window_end_ns = now;
     return 0;
 }
 

@@ -48,11 +48,20 @@ static int s_setup(stage_t *self, errbuf_t *err)
         if (old)
             return err_set(err, "zerocopy: libzmq still holds buffers of "
                                 "the last trial");
-        int count = zcpool_count(self->size, hop->hwm);
-        if (!(self->engine = zcpool_new(self->size, count, err)))
+        int count = zcpool_count(self->shared->size, hop->hwm);
+        if (!(self->engine = zcpool_new(self->shared->size, count, err)))
             return -1;
     }
     return stage_attach(self, self->out, h, err);
+}
+
+//  The first sink whose subscription has not arrived, -1 when all have
+static int s_missing(const stage_t *self, const bool *seen)
+{
+    for (int j = 0; j < self->pl->n; j++)
+        if (pipeline_is_sink(self->pl, j) && !seen[j])
+            return j;
+    return -1;
 }
 
 //  Publishers wait for each subscriber's own topic (0xFF 'R' id)
@@ -61,12 +70,11 @@ static int s_handshake(stage_t *self, errbuf_t *err)
     if (stage_socket_type(self, false) != ZMQ_XPUB)
         return 0;
     bool seen[PIPELINE_MAX_INSTANCES] = {false};
-    int missing = self->nhandshake;
     int64_t deadline =
         zclock_mono() + (int64_t)(self->pl->params.timeout * 1000);
     zmq_msg_t msg;
     zmq_msg_init(&msg);
-    while (missing > 0 && zclock_mono() < deadline) {
+    while (s_missing(self, seen) >= 0 && zclock_mono() < deadline) {
         if (zmq_msg_recv(&msg, self->out, 0) < 0) {
             if (errno == EAGAIN || errno == EINTR)
                 continue;
@@ -76,20 +84,14 @@ static int s_handshake(stage_t *self, errbuf_t *err)
         }
         const uint8_t *data = zmq_msg_data(&msg);
         if (zmq_msg_size(&msg) == 4 && data[0] == 1 && data[1] == 0xFF &&
-            data[2] == 'R' && data[3] < PIPELINE_MAX_INSTANCES &&
-            !seen[data[3]]) {
+            data[2] == 'R' && data[3] < PIPELINE_MAX_INSTANCES)
             seen[data[3]] = true;
-            missing--;
-        }
     }
     zmq_msg_close(&msg);
-    for (int i = 0; i < self->nhandshake && missing; i++)
-        if (!seen[self->handshake_ids[i]])
-            return err_set(err,
-                           "the subscription of %s did not arrive within "
-                           "%g s",
-                           self->pl->inst[self->handshake_ids[i]].name,
-                           self->pl->params.timeout);
+    int missing = s_missing(self, seen);
+    if (missing >= 0)
+        return err_set(err, "the subscription of %s did not arrive within %g s",
+                       self->pl->inst[missing].name, self->pl->params.timeout);
     return 0;
 }
 
@@ -102,7 +104,7 @@ static int s_send_failed(stage_t *self, zmq_msg_t *msg, errbuf_t *err)
     if (errno == EAGAIN || errno == EINTR)
         return 0;
     if (errno == ETERM) {
-        atomic_store(&self->target, 0);
+        atomic_store(&self->shared->target, 0);
         return 0;
     }
     return err_set(err, "zmq_msg_send: %s", zmq_strerror(errno));
@@ -111,11 +113,12 @@ static int s_send_failed(stage_t *self, zmq_msg_t *msg, errbuf_t *err)
 static int s_run_fast(stage_t *self, errbuf_t *err)
 {
     void *sock = self->out;
-    const size_t size = self->size;
+    const size_t size = self->shared->size;
     const uint64_t origin = (uint64_t)self->inst->instance << STAGE_SEQ_BITS;
     uint64_t seq = 0;
     zmq_msg_t msg;
-    while (seq < atomic_load_explicit(&self->target, memory_order_relaxed)) {
+    while (seq <
+           atomic_load_explicit(&self->shared->target, memory_order_relaxed)) {
         if (zmq_msg_init_size(&msg, size))
             return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
         uint64_t header = origin | seq;
@@ -125,7 +128,7 @@ static int s_run_fast(stage_t *self, errbuf_t *err)
                 return -1;
             continue;
         }
-        atomic_store_explicit(&self->sent, ++seq, memory_order_relaxed);
+        atomic_store_explicit(&self->shared->sent, ++seq, memory_order_relaxed);
     }
     return 0;
 }
@@ -137,7 +140,8 @@ static int s_run_zerocopy(stage_t *self, errbuf_t *err)
     const uint64_t origin = (uint64_t)self->inst->instance << STAGE_SEQ_BITS;
     uint64_t seq = 0;
     zmq_msg_t msg;
-    while (seq < atomic_load_explicit(&self->target, memory_order_relaxed)) {
+    while (seq <
+           atomic_load_explicit(&self->shared->target, memory_order_relaxed)) {
         if (zcpool_msg(pool, &msg, origin | seq))
             continue; //  every buffer in flight: check the target, retry
         if (zmq_msg_send(&msg, sock, 0) < 0) {
@@ -145,7 +149,7 @@ static int s_run_zerocopy(stage_t *self, errbuf_t *err)
                 return -1;
             continue;
         }
-        atomic_store_explicit(&self->sent, ++seq, memory_order_relaxed);
+        atomic_store_explicit(&self->shared->sent, ++seq, memory_order_relaxed);
     }
     return 0;
 }
@@ -165,11 +169,12 @@ static int s_run_paced(stage_t *self, errbuf_t *err)
     const uint64_t start = stage_now_ns();
     uint64_t seq = 0;
     zmq_msg_t msg;
-    while (seq < atomic_load_explicit(&self->target, memory_order_relaxed)) {
+    while (seq <
+           atomic_load_explicit(&self->shared->target, memory_order_relaxed)) {
         uint64_t intended = start + (uint64_t)(seq * period);
         if (stage_now_ns() < intended)
             s_sleep_until(intended);
-        if (zmq_msg_init_size(&msg, self->size))
+        if (zmq_msg_init_size(&msg, self->shared->size))
             return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
         uint64_t header = origin | seq;
         memcpy(zmq_msg_data(&msg), &header, sizeof header);
@@ -179,7 +184,7 @@ static int s_run_paced(stage_t *self, errbuf_t *err)
                 return -1;
             continue;
         }
-        atomic_store_explicit(&self->sent, ++seq, memory_order_relaxed);
+        atomic_store_explicit(&self->shared->sent, ++seq, memory_order_relaxed);
     }
     return 0;
 }

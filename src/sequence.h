@@ -21,19 +21,20 @@ static inline void sequence_count(stage_t *self, const void *data, size_t size,
         memcpy(&header, data, sizeof header);
     uint64_t origin = header >> STAGE_SEQ_BITS, seq = header & STAGE_SEQ_MASK;
     if (origin >= STAGE_MAX_ORIGINS) {
-        self->misordered++; //  not a header hopbench wrote
+        self->shared->misordered++; //  not a header hopbench wrote
         return;
     }
-    origin_t *from = &self->origins[origin];
+    origin_t *from = &self->shared->origins[origin];
     if (seq > from->next)
         from->gaps += seq - from->next;
     if (seq >= from->next)
         from->next = seq + 1;
     else
-        self->misordered++;
+        self->shared->misordered++;
     uint64_t n = atomic_load_explicit(&from->received, memory_order_relaxed);
     atomic_store_explicit(&from->received, n + 1, memory_order_relaxed);
-    atomic_store_explicit(&self->received, ++*total, memory_order_relaxed);
+    atomic_store_explicit(&self->shared->received, ++*total,
+                          memory_order_relaxed);
 }
 
 //  Rate mode: bytes 8..15 hold the publisher's intended send time
@@ -45,7 +46,8 @@ static inline void sequence_latency(stage_t *self, const void *data,
         return;
     memcpy(&intended, (const char *)data + 8, sizeof intended);
     uint64_t now = stage_now_ns();
-    histogram_record(&self->latency, now > intended ? now - intended : 0);
+    histogram_record(&self->shared->latency,
+                     now > intended ? now - intended : 0);
 }
 
 #endif

@@ -87,10 +87,10 @@ static bool s_owns_context(const stage_t *self)
 static void s_probe_memory(stage_t *self)
 {
     zmq_msg_t msg;
-    size_t size = self->size < 4096 ? 4096 : self->size;
+    size_t size = self->shared->size < 4096 ? 4096 : self->shared->size;
     if (zmq_msg_init_size(&msg, size) == 0) {
         memset(zmq_msg_data(&msg), 0, size);
-        self->mem_node = pin_node_of(zmq_msg_data(&msg));
+        self->shared->mem_node = pin_node_of(zmq_msg_data(&msg));
         zmq_msg_close(&msg);
     }
 }
@@ -99,8 +99,8 @@ static void s_probe_memory(stage_t *self)
 //  kept for every trial: see crew.h
 static int s_setup(stage_t *self, errbuf_t *err)
 {
-    if (self->pin_error.msg[0])
-        return err_set(err, "%s", self->pin_error.msg);
+    if (self->shared->pin_error.msg[0])
+        return err_set(err, "%s", self->shared->pin_error.msg);
     if (s_owns_context(self) && !self->ctx && s_make_context(self, err))
         return -1;
     s_probe_memory(self);
@@ -129,9 +129,9 @@ static void s_reply(zsock_t *pipe, const char *word, int rc,
 static void s_actor(zsock_t *pipe, void *args)
 {
     stage_t *self = args;
-    self->tid = gettid();
+    self->shared->tid = gettid();
     //  before anything is allocated, so this thread's memory is its node's
-    pin_thread(&self->inst->place, &self->pin_error);
+    pin_thread(&self->inst->place, &self->shared->pin_error);
     interrupt_block_here();
     char name[16];
     snprintf(name, sizeof name, "hb:%.12s", self->inst->name);
@@ -162,35 +162,47 @@ static void s_actor(zsock_t *pipe, void *args)
 
 void stage_reset(stage_t *self, uint32_t size)
 {
-    self->size = size;
-    self->misordered = 0;
-    self->mem_node = -1;
-    self->window_start_ns = self->window_end_ns = 0;
-    histogram_reset(&self->latency);
-    atomic_store(&self->sent, 0);
-    atomic_store(&self->received, 0);
-    atomic_store(&self->target, UINT64_MAX);
-    atomic_store(&self->stop, 0);
-    atomic_store(&self->recording, 0);
+    self->shared->size = size;
+    self->shared->misordered = 0;
+    self->shared->mem_node = -1;
+    self->shared->window_start_ns = self->shared->window_end_ns = 0;
+    histogram_reset(&self->shared->latency);
+    atomic_store(&self->shared->sent, 0);
+    atomic_store(&self->shared->received, 0);
+    atomic_store(&self->shared->target, UINT64_MAX);
+    atomic_store(&self->shared->stop, 0);
+    atomic_store(&self->shared->recording, 0);
     for (int o = 0; o < STAGE_MAX_ORIGINS; o++) {
-        atomic_store(&self->origins[o].received, 0);
-        self->origins[o].next = self->origins[o].gaps = 0;
+        atomic_store(&self->shared->origins[o].received, 0);
+        self->shared->origins[o].next = self->shared->origins[o].gaps = 0;
     }
 }
 
-stage_t *stage_new(const pipeline_t *pl, int id)
+stage_shared_t *stage_shared_new(void)
 {
     //  aligned: the counters sit on cache lines of their own
-    stage_t *self = aligned_alloc(64, (sizeof *self + 63) & ~(size_t)63);
-    if (!self)
-        return NULL;
-    memset(self, 0, sizeof *self);
+    size_t size = (sizeof(stage_shared_t) + 63) & ~(size_t)63;
+    stage_shared_t *shared = aligned_alloc(64, size);
+    if (shared)
+        memset(shared, 0, size);
+    return shared;
+}
+
+stage_t *stage_new(const pipeline_t *pl, int id, stage_shared_t *shared)
+{
+    stage_t *self = calloc(1, sizeof *self);
     self->pl = pl;
     self->inst = &pl->inst[id];
     self->ops = s_ops(self->inst);
-    stage_reset(self, 0);
-    self->actor = self->ops ? zactor_new(s_actor, self) : NULL;
+    self->owns_shared = !shared;
+    self->shared = shared ? shared : stage_shared_new();
+    if (self->shared) {
+        stage_reset(self, 0);
+        self->actor = zactor_new(s_actor, self);
+    }
     if (!self->actor) {
+        if (self->owns_shared)
+            free(self->shared);
         free(self);
         return NULL;
     }
@@ -211,8 +223,10 @@ int stage_destroy(stage_t **self_p, int timeout_ms)
         return -1;
     zsock_set_rcvtimeo(pipe, 0);
     zactor_destroy(&self->actor);
-    if (self->ops->release)
+    if (self->ops && self->ops->release)
         self->ops->release(self);
+    if (self->owns_shared)
+        free(self->shared);
     free(self);
     *self_p = NULL;
     return 0;

@@ -58,23 +58,14 @@ typedef struct {
     void (*release)(stage_t *self);
 } stage_ops_t;
 
-struct stage_s {
-    //  Set by the controller before SETUP
-    const pipeline_t *pl;
-    const instance_t *inst;
-    uint32_t size;
-    void *ctx; //  its context (made by the owner at the first SETUP)
-    int handshake_ids[PIPELINE_MAX_INSTANCES]; //  subscribers to wait for
-    int nhandshake;
-    //  The stage's own
-    const stage_ops_t *ops;
-    void *in, *out, *control;
-    void *engine; //  a role's own state (zcpool, czmq's zproxy)
-    pid_t tid;
+//  What the controller and a stage share: plain data, no pointers, so it
+//  can sit in memory shared with a stage's own process (remote.h)
+typedef struct {
+    uint32_t size;       //  message size of this trial
+    pid_t tid;           //  the stage thread
     uint64_t misordered; //  receivers: sequences that went backwards
     int mem_node;        //  node of a page the stage allocated, -1
     errbuf_t pin_error;  //  pinning at birth failed: SETUP says so
-    zactor_t *actor;
     //  Latency (rate mode, requesters): samples while recording is set
     histogram_t latency;
     uint64_t window_start_ns, window_end_ns; //  requesters time themselves
@@ -87,13 +78,30 @@ struct stage_s {
     _Atomic int stop;                     //  receivers stop when idle
     _Atomic int recording;                //  latency samples count now
     _Alignas(64) origin_t origins[STAGE_MAX_ORIGINS];
+} stage_shared_t;
+
+struct stage_s {
+    const pipeline_t *pl;
+    const instance_t *inst;
+    stage_shared_t *shared;
+    bool owns_shared;
+    void *ctx; //  its context (made by the owner at the first SETUP)
+    const stage_ops_t *ops;
+    void *in, *out, *control;
+    void *engine; //  a role's own state (zcpool, czmq's zproxy)
+    zactor_t *actor;
+    //  A stage in its own process: this side is the controller's relay
+    bool remote;
+    void *remote_state;
 };
 
 extern const stage_ops_t sender_ops, receiver_ops, requester_ops, replier_ops,
     proxy_ops, proxy_forwarder_ops, proxy_czmq_ops;
 
-//  Start the stage's thread; NULL if it could not start
-stage_t *stage_new(const pipeline_t *pl, int id);
+//  Start the stage's thread; NULL if it could not start.  shared: where
+//  its counters live (memory shared with the controller), NULL: its own
+stage_t *stage_new(const pipeline_t *pl, int id, stage_shared_t *shared);
+stage_shared_t *stage_shared_new(void);
 //  Before each trial, while the thread waits for a command: counters,
 //  targets and flags back to their start, and the message size
 void stage_reset(stage_t *self, uint32_t size);

@@ -88,17 +88,12 @@ static int s_check_stages(trial_t *self, errbuf_t *err)
 static int s_start(trial_t *self, uint32_t size, errbuf_t *err)
 {
     pipeline_t *pl = self->pl;
-    bool subscriptions = pl->params.pattern == PATTERN_PUBSUB;
     for (int i = 0; i < pl->n; i++) {
         stage_t *stage = self->stage[i];
         int owner = pl->ctx[pl->inst[i].ctx].owner;
         stage_reset(stage, size);
-        stage->nhandshake = 0;
         if (owner != i)
             stage->ctx = self->stage[owner]->ctx;
-        for (int j = 0; subscriptions && s_source(self, i) && j < pl->n; j++)
-            if (pipeline_is_sink(pl, j))
-                stage->handshake_ids[stage->nhandshake++] = j;
         if (stage_command(stage, "SETUP", self->timeout_ms, err))
             return -1;
         self->open[i] = true;
@@ -132,8 +127,8 @@ static void s_stop_sources(trial_t *self)
     self->sources_ending = true;
     for (int i = 0; i < self->pl->n; i++)
         if (self->stage[i] && s_source(self, i)) {
-            atomic_store(&self->stage[i]->target, 0);
-            atomic_store(&self->stage[i]->stop, 1);
+            atomic_store(&self->stage[i]->shared->target, 0);
+            atomic_store(&self->stage[i]->shared->stop, 1);
         }
 }
 
@@ -147,7 +142,7 @@ static int s_stop(trial_t *self, bool sources, errbuf_t *err)
         if (stage && stage->inst->role == ROLE_PROXY)
             rc |= proxy_stop(stage, self->control[i], err);
         else if (stage)
-            atomic_store(&stage->stop, 1);
+            atomic_store(&stage->shared->stop, 1);
     }
     for (int i = 0; i < self->pl->n; i++)
         if (self->running[i] && (sources || !s_source(self, i)) &&
@@ -183,7 +178,7 @@ static void s_abort(trial_t *self)
     s_stop_sources(self);
     for (int i = 0; i < self->pl->n; i++)
         if (self->stage[i]) {
-            atomic_store(&self->stage[i]->stop, 1);
+            atomic_store(&self->stage[i]->shared->stop, 1);
             if (self->stage[i]->inst->role == ROLE_PROXY)
                 proxy_stop(self->stage[i], self->control[i], &ignored);
         }
@@ -260,8 +255,8 @@ static uint64_t s_remaining(trial_t *self)
     uint64_t n = self->pl->params.messages, remaining = 0;
     for (int i = 0; i < self->pl->n; i++)
         if (pipeline_is_sink(self->pl, i)) {
-            uint64_t taken =
-                atomic_load(&self->stage[i]->received) - self->s0.received[i];
+            uint64_t taken = atomic_load(&self->stage[i]->shared->received) -
+                             self->s0.received[i];
             remaining += taken < n ? n - taken : 0;
         }
     return remaining;
@@ -294,7 +289,7 @@ static int s_window_messages(trial_t *self, double *moved, errbuf_t *err)
 static void s_recording(trial_t *self, int on)
 {
     for (int i = 0; i < self->pl->n; i++)
-        atomic_store(&self->stage[i]->recording, on);
+        atomic_store(&self->stage[i]->shared->recording, on);
 }
 
 static int s_window(trial_t *self, errbuf_t *err)
@@ -403,7 +398,7 @@ static int s_wait_requesters(trial_t *self, errbuf_t *err)
         uint64_t received = 0;
         for (int i = 0; i < self->pl->count[0]; i++) {
             stage_t *stage = self->stage[i];
-            received += atomic_load(&stage->received);
+            received += atomic_load(&stage->shared->received);
             if (!done[i] && stage_ended(stage)) {
                 if (s_collect(self, i, self->timeout_ms, err))
                     return -1;
@@ -439,9 +434,12 @@ static int s_measure_reqrep(trial_t *self, errbuf_t *err)
     uint64_t start = UINT64_MAX, end = 0, trips = 0;
     for (int i = 0; i < self->pl->count[0]; i++) {
         const stage_t *stage = self->stage[i];
-        start = stage->window_start_ns < start ? stage->window_start_ns : start;
-        end = stage->window_end_ns > end ? stage->window_end_ns : end;
-        trips += histogram_count(&stage->latency);
+        start = stage->shared->window_start_ns < start
+                    ? stage->shared->window_start_ns
+                    : start;
+        end = stage->shared->window_end_ns > end ? stage->shared->window_end_ns
+                                                 : end;
+        trips += histogram_count(&stage->shared->latency);
     }
     self->window_seconds = (end - start) / 1e9;
     if (s_stop(self, false, err))

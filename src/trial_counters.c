@@ -62,7 +62,8 @@ static uint64_t s_link_received(trial_t *self, const link_t *link,
         return snap->received[link->to];
     int origin = pl->inst[link->from].instance;
     return atomic_load_explicit(
-        &self->stage[link->to]->origins[origin].received, memory_order_relaxed);
+        &self->stage[link->to]->shared->origins[origin].received,
+        memory_order_relaxed);
 }
 
 static uint64_t s_link_sent(trial_t *self, const link_t *link,
@@ -81,7 +82,7 @@ static uint64_t s_link_sent(trial_t *self, const link_t *link,
 
 static uint64_t s_cpu_ns(trial_t *self, int id)
 {
-    uint64_t ns = threads_cpu_ns(self->stage[id]->tid);
+    uint64_t ns = threads_cpu_ns(self->stage[id]->shared->tid);
     for (int i = 0; i < self->nhelpers; i++)
         if (self->helper_owner[i] == id)
             ns += threads_cpu_ns(self->helper_tid[i]);
@@ -99,8 +100,8 @@ int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err)
             snap->sent[i] = counts.sent;
             snap->received[i] = counts.received;
         } else {
-            snap->sent[i] = atomic_load(&stage->sent);
-            snap->received[i] = atomic_load(&stage->received);
+            snap->sent[i] = atomic_load(&stage->shared->sent);
+            snap->received[i] = atomic_load(&stage->shared->received);
         }
     }
     snap->t = trial_now();
@@ -123,7 +124,7 @@ static int s_owner(trial_t *self, const task_t *task, const char **label,
 {
     *helper = false;
     for (int i = 0; i < self->pl->n; i++)
-        if (self->stage[i]->tid == task->tid) {
+        if (self->stage[i]->shared->tid == task->tid) {
             *label = "main";
             return i;
         }
@@ -191,7 +192,7 @@ static void s_record_thread(trial_t *self, const task_t *task, int id,
         return;
     const place_t *place = &self->pl->inst[id].place;
     if (!helper) {
-        row->mem_node = self->stage[id]->mem_node;
+        row->mem_node = self->stage[id]->shared->mem_node;
         s_check_memory(self, row, place->node);
     }
     //  an engine thread (zproxy) shares the stage thread's place
@@ -248,7 +249,7 @@ static void s_where(trial_t *self, int id, int *cpu, int *node)
     if (id < 0 || cpuset_empty(&self->pl->inst[id].place.cpus))
         return;
     for (int t = 0; t < self->result->nthreads; t++)
-        if (self->result->threads[t].tid == self->stage[id]->tid) {
+        if (self->result->threads[t].tid == self->stage[id]->shared->tid) {
             *cpu = self->result->threads[t].last_cpu;
             *node = self->result->threads[t].node;
         }
@@ -266,7 +267,8 @@ static int64_t s_seq_lost(trial_t *self, int to, int origin_id)
         int id = pl->first[0] + i;
         if (origin_id >= 0 && id != origin_id)
             continue;
-        const origin_t *o = &self->stage[to]->origins[pl->inst[id].instance];
+        const origin_t *o =
+            &self->stage[to]->shared->origins[pl->inst[id].instance];
         lost += (int64_t)(self->last.sent[id] - o->next) + (int64_t)o->gaps;
     }
     return lost;
@@ -306,10 +308,11 @@ int trial_verify(trial_t *self, errbuf_t *err)
     for (int d = 0; d < pl->n; d++) {
         if (!pipeline_is_sink(pl, d))
             continue;
-        if (self->stage[d]->misordered)
-            return err_set(err, "stage %s: %llu messages out of sequence",
-                           pl->inst[d].name,
-                           (unsigned long long)self->stage[d]->misordered);
+        if (self->stage[d]->shared->misordered)
+            return err_set(
+                err, "stage %s: %llu messages out of sequence",
+                pl->inst[d].name,
+                (unsigned long long)self->stage[d]->shared->misordered);
         int64_t counted = 0, proven = s_seq_lost(self, d, -1);
         for (int l = 0; l < result->nlinks; l++)
             if (self->links[l].hop < last_hop || self->links[l].to == d)
@@ -339,7 +342,7 @@ static void s_add_latency(trial_t *self, const char *hop, int stage_index)
     for (int i = 0; i < self->pl->count[stage_index]; i++)
         histogram_merge(
             &row->histogram,
-            &self->stage[self->pl->first[stage_index] + i]->latency);
+            &self->stage[self->pl->first[stage_index] + i]->shared->latency);
     if (histogram_count(&row->histogram) > 0)
         result->nlatency++;
 }
