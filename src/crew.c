@@ -1,18 +1,27 @@
 /*  crew: start and end a pipeline's stage threads (see crew.h).  */
 #include "crew.h"
 
+#include "remote.h"
+
 #include <stdlib.h>
 
-crew_t *crew_new(pipeline_t *pl, errbuf_t *err)
+crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
+                 errbuf_t *err)
 {
     crew_t *self = calloc(1, sizeof *self);
     self->pl = pl;
-    for (int i = 0; i < pl->n; i++)
-        if (!(self->stage[i] = stage_new(pl, i, NULL))) {
-            err_set(err, "stage %s: cannot start its thread", pl->inst[i].name);
+    for (int i = 0; i < pl->n; i++) {
+        bool own = pl->inst[i].params.process == PROCESS_OWN;
+        self->stage[i] = own ? remote_new(pl, i, config, ipc_dir, err)
+                             : stage_new(pl, i, NULL);
+        if (!self->stage[i]) {
+            if (!own)
+                err_set(err, "stage %s: cannot start its thread",
+                        pl->inst[i].name);
             crew_destroy(&self, 1000);
             return NULL;
         }
+    }
     return self;
 }
 

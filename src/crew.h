@@ -21,8 +21,11 @@ typedef struct {
     bool broken; //  a trial was aborted: contexts are shut down
 } crew_t;
 
-//  Start every stage's thread (each pins itself first)
-crew_t *crew_new(pipeline_t *pl, errbuf_t *err);
+//  Start every stage's thread (each pins itself first), or its process
+//  (process = own: it loads 'config', the run's effective topology, and
+//  talks over ipc in 'ipc_dir')
+crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
+                 errbuf_t *err);
 //  End the threads and their contexts; -1 if a thread did not answer
 //  within timeout_ms and was left behind
 int crew_destroy(crew_t **self_p, int timeout_ms);

@@ -20,6 +20,7 @@ const char *const params_pattern_names[] = {"pubsub", "pushpull", "reqrep",
 const char *const params_transport_names[] = {"inproc", "ipc", "tcp", NULL};
 const char *const params_engine_names[] = {"steerable", "zproxy", "forwarder",
                                            NULL};
+const char *const params_process_names[] = {"thread", "own", NULL};
 const char *const params_placement_names[] = {"none", "compact", "spread",
                                               "split", NULL};
 
@@ -99,6 +100,14 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                       "false",
                       "publishers send with zmq_msg_init_data from a pool of "
                       "node-local buffers, reused after libzmq frees them"},
+    [KEY_PROCESS] = {"process", S, TYPE_ENUM, AT(process), 0,
+                     params_process_names, 0, 0, "thread",
+                     "thread: the stage runs in hopbench's process; own: in "
+                     "a process of its own (ps shows hopbench:NAME)"},
+    [KEY_NETNS] = {"netns", S, TYPE_STRING, AT(netns),
+                   sizeof(((params_t *)0)->netns), NULL, 0, 0, "",
+                   "zone: a network namespace hopbench makes for the run "
+                   "(root); tcp hops out of it cross a veth pair"},
 };
 #undef T
 #undef S

@@ -56,6 +56,8 @@ typedef enum {
     KEY_ENGINE,
     KEY_RATE,
     KEY_ZEROCOPY,
+    KEY_PROCESS,
+    KEY_NETNS,
     KEY_COUNT_OF_KEYS
 } param_key_t;
 
@@ -80,6 +82,8 @@ typedef struct {
     int engine;
     double rate;
     bool zerocopy;
+    int process;
+    char netns[16];
     bool set[KEY_COUNT_OF_KEYS]; //  given at this level
 } params_t;
 
@@ -110,6 +114,7 @@ extern const char *const params_pattern_names[];
 extern const char *const params_transport_names[];
 extern const char *const params_engine_names[];
 extern const char *const params_placement_names[];
+extern const char *const params_process_names[];
 
 //  The option called 'name', or NULL
 const option_t *params_option(const char *name);

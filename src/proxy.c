@@ -14,6 +14,8 @@
 */
 #include "proxy.h"
 
+#include "remote.h"
+
 #include <errno.h>
 #include <string.h>
 #include <zmq.h>
@@ -78,13 +80,14 @@ const stage_ops_t proxy_ops = {s_setup, s_handshake, s_run, s_teardown, NULL};
 
 static bool s_steerable(const stage_t *proxy)
 {
-    return proxy->ops == &proxy_ops;
+    return proxy->inst->params.engine == ENGINE_STEERABLE;
 }
 
 void *proxy_control_open(stage_t *proxy, int timeout_ms, errbuf_t *err)
 {
-    if (!s_steerable(proxy))
-        return NULL;
+    if (!s_steerable(proxy) || proxy->remote)
+        return NULL; //  a remote one is asked through its process
+
     char endpoint[64];
     s_control_endpoint(proxy, endpoint, sizeof endpoint);
     void *control = zmq_socket(proxy->ctx, ZMQ_PAIR);
@@ -128,6 +131,8 @@ static int s_statistics(stage_t *proxy, void *control, proxy_counts_t *out,
 int proxy_counts(stage_t *proxy, void *control, proxy_counts_t *out,
                  errbuf_t *err)
 {
+    if (s_steerable(proxy) && proxy->remote)
+        return remote_counts(proxy, &out->received, &out->sent, err);
     if (s_steerable(proxy))
         return s_statistics(proxy, control, out, err);
     out->received = atomic_load(&proxy->shared->received);
@@ -138,8 +143,10 @@ int proxy_counts(stage_t *proxy, void *control, proxy_counts_t *out,
 int proxy_stop(stage_t *proxy, void *control, errbuf_t *err)
 {
     atomic_store(&proxy->shared->stop, 1);
-    if (s_steerable(proxy) && control &&
-        zmq_send(control, "TERMINATE", 9, 0) != 9)
+    if (s_steerable(proxy) && proxy->remote)
+        remote_stop(proxy);
+    else if (s_steerable(proxy) && control &&
+             zmq_send(control, "TERMINATE", 9, 0) != 9)
         return err_set(err, "stage %s: sending TERMINATE: %s",
                        proxy->inst->name, zmq_strerror(errno));
     return 0;

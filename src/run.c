@@ -190,6 +190,18 @@ static int s_size(run_t *self, int index, errbuf_t *err)
     return rc;
 }
 
+//  The combination's effective topology, for stages in their own process
+static int s_write_config(run_t *self, int c, char *path, size_t len,
+                          errbuf_t *err)
+{
+    snprintf(path, len, "%s/combination%d.cfg", self->ipc_dir, c + 1);
+    FILE *file = fopen(path, "w");
+    if (!file)
+        return err_set(err, "cannot write %s: %s", path, strerror(errno));
+    topology_save(self->topos[c], file);
+    return fclose(file) ? err_set(err, "cannot write %s", path) : 0;
+}
+
 static int s_combination(run_t *self, int c, errbuf_t *err)
 {
     const sweep_t *sweep = self->options->sweep;
@@ -200,7 +212,9 @@ static int s_combination(run_t *self, int c, errbuf_t *err)
                  k ? " " : "", sweep->key[k], self->info.sweep_value[k]);
     progress_combination(&self->progress, c + 1, text);
     self->current = self->pl[c];
-    if (!(self->crew = crew_new(self->current, err)))
+    char config[512];
+    if (s_write_config(self, c, config, sizeof config, err) ||
+        !(self->crew = crew_new(self->current, config, self->ipc_dir, err)))
         return -1;
     int rc = 0;
     for (int i = 0; i < self->current->params.sizes.n && rc == 0; i++)

@@ -74,7 +74,8 @@ static int s_handshake(stage_t *self, errbuf_t *err)
         zclock_mono() + (int64_t)(self->pl->params.timeout * 1000);
     zmq_msg_t msg;
     zmq_msg_init(&msg);
-    while (s_missing(self, seen) >= 0 && zclock_mono() < deadline) {
+    while (s_missing(self, seen) >= 0 && zclock_mono() < deadline &&
+           !atomic_load(&self->shared->stop)) {
         if (zmq_msg_recv(&msg, self->out, 0) < 0) {
             if (errno == EAGAIN || errno == EINTR)
                 continue;

@@ -7,6 +7,7 @@
 
 #include "interrupt.h"
 #include "pin.h"
+#include "remote.h"
 
 #include <errno.h>
 #include <string.h>
@@ -223,7 +224,12 @@ int stage_destroy(stage_t **self_p, int timeout_ms)
         return -1;
     zsock_set_rcvtimeo(pipe, 0);
     zactor_destroy(&self->actor);
-    if (self->ops && self->ops->release)
+    if (self->remote) {
+        remote_free(self);
+        *self_p = NULL;
+        return 0;
+    }
+    if (self->ops->release)
         self->ops->release(self);
     if (self->owns_shared)
         free(self->shared);
@@ -235,7 +241,9 @@ int stage_destroy(stage_t **self_p, int timeout_ms)
 int stage_wait(stage_t *self, int timeout_ms, errbuf_t *err)
 {
     zsock_set_rcvtimeo(zactor_sock(self->actor), timeout_ms);
-    char *reply = zstr_recv(self->actor);
+    char *reply = self->remote && remote_has_pending(self)
+                      ? remote_take_pending(self)
+                      : zstr_recv(self->actor);
     int rc = 0;
     if (!reply)
         rc = err_set(err, "stage %s: no answer within %.1f s", self->inst->name,
@@ -257,6 +265,8 @@ int stage_command(stage_t *self, const char *command, int timeout_ms,
 
 bool stage_ended(stage_t *self)
 {
+    if (self->remote && remote_has_pending(self))
+        return true;
     return (zsock_events(zactor_sock(self->actor)) & ZMQ_POLLIN) != 0;
 }
 

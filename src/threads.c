@@ -39,10 +39,10 @@ static void s_read_line(const char *path, const char *key, char *out,
 }
 
 //  Field 39 of stat, counted after the ")" that ends the name
-static int s_last_cpu(pid_t tid)
+static int s_last_cpu(pid_t pid, pid_t tid)
 {
     char path[64], text[1024];
-    snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
+    snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)pid, (int)tid);
     FILE *file = fopen(path, "r");
     size_t len = file ? fread(text, 1, sizeof text - 1, file) : 0;
     if (file)
@@ -58,21 +58,23 @@ static int s_last_cpu(pid_t tid)
     return field == 39 ? atoi(p) : -1;
 }
 
-static void s_read_task(pid_t tid, task_t *task)
+static void s_read_task(pid_t pid, pid_t tid, task_t *task)
 {
     char path[64];
     task->tid = tid;
-    snprintf(path, sizeof path, "/proc/self/task/%d/comm", (int)tid);
+    snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)pid, (int)tid);
     s_read_line(path, "", task->name, sizeof task->name);
-    snprintf(path, sizeof path, "/proc/self/task/%d/status", (int)tid);
+    snprintf(path, sizeof path, "/proc/%d/task/%d/status", (int)pid, (int)tid);
     s_read_line(path, "Cpus_allowed_list:", task->allowed,
                 sizeof task->allowed);
-    task->last_cpu = s_last_cpu(tid);
+    task->last_cpu = s_last_cpu(pid, tid);
 }
 
-int threads_scan(task_t *out, int max)
+int threads_scan(pid_t pid, task_t *out, int max)
 {
-    DIR *dir = opendir("/proc/self/task");
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *dir = opendir(path);
     if (!dir)
         return -1;
     int n = 0;
@@ -80,7 +82,7 @@ int threads_scan(task_t *out, int max)
     while ((entry = readdir(dir)) && n < max) {
         pid_t tid = (pid_t)atoi(entry->d_name);
         if (tid > 0)
-            s_read_task(tid, &out[n++]);
+            s_read_task(pid, tid, &out[n++]);
     }
     closedir(dir);
     return n;
@@ -89,9 +91,18 @@ int threads_scan(task_t *out, int max)
 uint64_t threads_cpu_ns(pid_t tid)
 {
     struct timespec ts;
-    if (clock_gettime(THREAD_CPU_CLOCK(tid), &ts))
-        return 0;
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    if (clock_gettime(THREAD_CPU_CLOCK(tid), &ts) == 0)
+        return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    //  a thread of another process (a stage's own): its schedstat, also ns
+    char path[64], text[128] = "";
+    unsigned long long ns = 0;
+    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)tid);
+    FILE *file = fopen(path, "r");
+    if (file && fgets(text, sizeof text, file))
+        sscanf(text, "%llu", &ns);
+    if (file)
+        fclose(file);
+    return ns;
 }
 
 int threads_zmq_prefix(const char *name, const char **rest)
@@ -108,7 +119,7 @@ int threads_test(bool verbose)
 {
     (void)verbose;
     task_t tasks[THREADS_MAX];
-    int n = threads_scan(tasks, THREADS_MAX);
+    int n = threads_scan(getpid(), tasks, THREADS_MAX);
     CHECK(n >= 1);
     bool found = false;
     for (int i = 0; i < n; i++)

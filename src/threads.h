@@ -23,9 +23,10 @@ typedef struct {
     int last_cpu;      //  "processor" field of /proc/.../stat
 } task_t;
 
-//  The threads of this process; returns how many, -1 if /proc is missing
-int threads_scan(task_t *out, int max);
-//  One thread's CPU time in nanoseconds (its CPU clock), 0 if it is gone
+//  The threads of a process; returns how many, -1 if /proc is missing
+int threads_scan(pid_t pid, task_t *out, int max);
+//  One thread's CPU time in nanoseconds: its CPU clock in this process,
+//  /proc/TID/schedstat in another; 0 if it is gone
 uint64_t threads_cpu_ns(pid_t tid);
 //  The context prefix in a libzmq thread name ("3/ZMQbg/IO/0" -> 3), else
 //  -1; *rest points at "ZMQbg/IO/0"

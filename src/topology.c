@@ -442,6 +442,24 @@ static int s_validate_zproxy(const topology_t *self, int i, errbuf_t *err)
     return 0;
 }
 
+//  A stage in its own process cannot share a context: no inproc hops
+static int s_validate_process(const topology_t *self, int i, errbuf_t *err)
+{
+    for (int h = i - 1; h <= i; h++) {
+        params_t hop;
+        if (h < 0 || h >= self->nstages - 1)
+            continue;
+        topology_hop_params(self, h, &hop);
+        if (hop.transport == TRANSPORT_INPROC)
+            return err_set(err,
+                           "%s:%d: stage '%s' runs in its own process: "
+                           "hop %d cannot be inproc (use ipc or tcp)",
+                           self->path, self->stages[i].line,
+                           self->stages[i].name, h + 1);
+    }
+    return 0;
+}
+
 static int s_validate_params(const topology_t *self, errbuf_t *err)
 {
     const params_t *p = &self->params;
@@ -454,6 +472,8 @@ static int s_validate_params(const topology_t *self, errbuf_t *err)
         topology_stage_params(self, i, &stage);
         if (self->stages[i].role == ROLE_PROXY &&
             stage.engine == ENGINE_ZPROXY && s_validate_zproxy(self, i, err))
+            return -1;
+        if (stage.process == PROCESS_OWN && s_validate_process(self, i, err))
             return -1;
     }
     if (p->pattern == PATTERN_REQREP && (p->rate > 0 || p->zerocopy))

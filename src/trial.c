@@ -11,6 +11,7 @@
 #include "crew.h"
 #include "interrupt.h"
 #include "proxy.h"
+#include "remote.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -49,28 +50,25 @@ static bool s_source(const trial_t *self, int id)
 //  Read what a running stage sends when its loop ends (DONE or ERR)
 static int s_collect(trial_t *self, int i, int timeout_ms, errbuf_t *err)
 {
-    int rc = stage_wait(self->stage[i], timeout_ms, err);
+    stage_t *stage = self->stage[i];
+    if (stage->remote && remote_pid(stage) <= 0 && !stage_ended(stage)) {
+        self->running[i] = false; //  its process is gone: nothing will come
+        return err_set(err, "stage %s: its process has ended",
+                       self->pl->inst[i].name);
+    }
+    int rc = stage_wait(stage, timeout_ms, err);
     if (rc == 0 || !interrupt_signal())
         self->running[i] = false;
     return rc;
 }
 
-//  RUN, and remember the stage is running
-static int s_run_stage(trial_t *self, int i, errbuf_t *err)
-{
-    if (stage_command(self->stage[i], "RUN", self->timeout_ms, err))
-        return -1;
-    self->running[i] = true;
-    return 0;
-}
-
 //  Fail if a stage has ended on its own (an error) before being told to
-static int s_check_stages(trial_t *self, errbuf_t *err)
+static int s_check_others(trial_t *self, int except, errbuf_t *err)
 {
     if (interrupt_signal())
         return err_set(err, "interrupted");
     for (int i = 0; i < self->pl->n; i++) {
-        if (self->sources_ending && s_source(self, i))
+        if (i == except || (self->sources_ending && s_source(self, i)))
             continue;
         if (stage_ended(self->stage[i])) {
             if (s_collect(self, i, self->timeout_ms, err) == 0)
@@ -79,6 +77,44 @@ static int s_check_stages(trial_t *self, errbuf_t *err)
             return -1;
         }
     }
+    return 0;
+}
+
+static int s_check_stages(trial_t *self, errbuf_t *err)
+{
+    return s_check_others(self, -1, err);
+}
+
+//  A command to stage i, whose answer is awaited while the others are
+//  watched: a stage (or its process) that dies meanwhile ends the wait
+static int s_command(trial_t *self, int i, const char *command, int timeout_ms,
+                     errbuf_t *err)
+{
+    stage_t *stage = self->stage[i];
+    if (zstr_send(stage->actor, command))
+        return err_set(err, "stage %s: cannot send %s", self->pl->inst[i].name,
+                       command);
+    double end = trial_now() + timeout_ms / 1000.0;
+    zmq_pollitem_t item = {zsock_resolve(zactor_sock(stage->actor)), 0,
+                           ZMQ_POLLIN, 0};
+    while (!stage_ended(stage)) {
+        if (s_check_others(self, i, err))
+            return -1;
+        if (trial_now() > end)
+            return err_set(err, "stage %s: no answer to %s within %g s",
+                           self->pl->inst[i].name, command,
+                           timeout_ms / 1000.0);
+        zmq_poll(&item, 1, 20);
+    }
+    return stage_wait(stage, timeout_ms, err);
+}
+
+//  RUN, and remember the stage is running
+static int s_run_stage(trial_t *self, int i, errbuf_t *err)
+{
+    if (s_command(self, i, "RUN", self->timeout_ms, err))
+        return -1;
+    self->running[i] = true;
     return 0;
 }
 
@@ -94,13 +130,13 @@ static int s_start(trial_t *self, uint32_t size, errbuf_t *err)
         stage_reset(stage, size);
         if (owner != i)
             stage->ctx = self->stage[owner]->ctx;
-        if (stage_command(stage, "SETUP", self->timeout_ms, err))
+        if (s_command(self, i, "SETUP", self->timeout_ms, err))
             return -1;
         self->open[i] = true;
         if (stage->inst->role == ROLE_PROXY &&
             !(self->control[i] =
                   proxy_control_open(stage, self->timeout_ms, err)) &&
-            stage->ops == &proxy_ops)
+            stage->inst->params.engine == ENGINE_STEERABLE && !stage->remote)
             return -1;
     }
     return 0;
@@ -113,8 +149,8 @@ static int s_go(trial_t *self, errbuf_t *err)
         if (!s_source(self, i) && s_run_stage(self, i, err))
             return -1;
     for (int i = 0; i < self->pl->n; i++)
-        if (s_source(self, i) && stage_command(self->stage[i], "HANDSHAKE",
-                                               self->timeout_ms + 1000, err))
+        if (s_source(self, i) &&
+            s_command(self, i, "HANDSHAKE", self->timeout_ms + 1000, err))
             return -1;
     for (int i = 0; i < self->pl->n; i++)
         if (s_source(self, i) && s_run_stage(self, i, err))

@@ -13,8 +13,10 @@
 #include "trial_internal.h"
 
 #include "proxy.h"
+#include "remote.h"
 
 #include <string.h>
+#include <unistd.h>
 
 //  ------------------------------------------------------------------------
 //  Links
@@ -200,10 +202,22 @@ static void s_record_thread(trial_t *self, const task_t *task, int id,
     s_check_place(self, row, io ? &place->io_cpus : &place->cpus);
 }
 
+//  This process's threads, and those of stages in their own process
+static int s_scan(trial_t *self, task_t *tasks)
+{
+    int n = threads_scan(getpid(), tasks, THREADS_MAX);
+    for (int i = 0; i < self->pl->n && n >= 0; i++) {
+        pid_t pid = self->stage[i]->remote ? remote_pid(self->stage[i]) : 0;
+        int more = pid > 0 ? threads_scan(pid, tasks + n, THREADS_MAX - n) : 0;
+        n += more > 0 ? more : 0;
+    }
+    return n;
+}
+
 void trial_read_threads(trial_t *self, bool record)
 {
     task_t tasks[THREADS_MAX];
-    int n = threads_scan(tasks, THREADS_MAX);
+    int n = s_scan(self, tasks);
     self->nhelpers = 0;
     for (int t = 0; t < n; t++) {
         const char *label;
