@@ -58,6 +58,7 @@ check: check-deps
 	prove tests/*.t
 
 bench: deps
+	@tests/install-debs perl
 	$(MAKE) hopbench tests/bench/raw
 	tests/bench/run-bench
 
