@@ -39,6 +39,10 @@ hopbench: $(LIB_OBJ) src/main.o
 tests/selftest: $(LIB_OBJ) src/selftest.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# the raw libzmq baseline of make bench: libzmq only, no czmq
+tests/bench/raw: tests/bench/raw.c
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs libzmq) -lpthread
+
 deps:
 	@tests/install-debs $(DEBS)
 
@@ -53,15 +57,20 @@ check: check-deps
 	$(MAKE) hopbench tests/selftest
 	prove tests/*.t
 
+bench: deps
+	@tests/install-debs perl
+	$(MAKE) hopbench tests/bench/raw
+	tests/bench/run-bench
+
 install: hopbench
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/hopbench
 	install -m 755 hopbench $(DESTDIR)$(PREFIX)/bin/hopbench
 	cp -r topologies numa $(DESTDIR)$(PREFIX)/share/hopbench/
 
 format:
-	clang-format -i src/*.c src/*.h
+	clang-format -i src/*.c src/*.h tests/bench/*.c
 
 clean:
-	rm -f hopbench tests/selftest src/*.o src/*.d
+	rm -f hopbench tests/selftest tests/bench/raw src/*.o src/*.d tests/bench/*.d
 
--include $(wildcard src/*.d)
+-include $(wildcard src/*.d tests/bench/*.d)
