@@ -20,14 +20,31 @@
 #include <string.h>
 #include <unistd.h>
 
+//  A topology-level --set or --sweep that some stage or hop overrides in
+//  the file would silently not reach it: say so
+static void s_warn_shadowed(const topology_t *topo, const char *assignment,
+                            const char *option)
+{
+    char names[512];
+    topology_shadowed(topo, assignment, names, sizeof names);
+    if (names[0])
+        fprintf(stderr,
+                "hopbench: warning: %s %s does not reach %s, which set their "
+                "own (use NAME.KEY=VALUE)\n",
+                option, assignment, names);
+}
+
 //  Load, apply --set in order, validate: NULL after printing why
-static topology_t *s_topology(const cli_t *cli)
+static topology_t *s_topology(const cli_t *cli, bool warn)
 {
     errbuf_t err;
     topology_t *topo = topology_load(cli->target, &err);
-    for (int i = 0; topo && i < cli->nsets; i++)
+    for (int i = 0; topo && i < cli->nsets; i++) {
         if (topology_set(topo, cli->sets[i], &err))
             topology_destroy(&topo);
+        else if (warn && !cli->quiet)
+            s_warn_shadowed(topo, cli->sets[i], "--set");
+    }
     if (topo && topology_validate(topo, &err))
         topology_destroy(&topo);
     if (!topo)
@@ -52,11 +69,13 @@ static int s_combinations(const cli_t *cli, const sweep_t *sweep,
     int n = sweep_count(sweep);
     for (int c = 0; c < n; c++) {
         errbuf_t err;
-        if (!(topos[c] = s_topology(cli)))
+        if (!(topos[c] = s_topology(cli, c == 0)))
             return -1;
         for (int k = 0; k < sweep->nkeys; k++) {
             char assignment[256];
             sweep_assignment(sweep, c, k, assignment, sizeof assignment);
+            if (c == 0 && !cli->quiet)
+                s_warn_shadowed(topos[c], assignment, "--sweep");
             if (topology_set(topos[c], assignment, &err) ||
                 topology_validate(topos[c], &err)) {
                 fprintf(stderr, "hopbench: --sweep: %s\n", err.msg);
@@ -103,7 +122,7 @@ static int s_run(const cli_t *cli, const machine_t *machine)
 static int s_plan(const cli_t *cli, const machine_t *machine)
 {
     errbuf_t err;
-    topology_t *topo = s_topology(cli);
+    topology_t *topo = s_topology(cli, true);
     pipeline_t *pl = topo ? pipeline_new(topo, machine, &err) : NULL;
     if (topo && !pl)
         fprintf(stderr, "hopbench: %s\n", err.msg);

@@ -135,7 +135,7 @@ int proxy_counts(stage_t *proxy, void *control, proxy_counts_t *out,
         return remote_counts(proxy, &out->received, &out->sent, err);
     if (s_steerable(proxy))
         return s_statistics(proxy, control, out, err);
-    out->received = atomic_load(&proxy->shared->received);
+    out->received = stage_received(proxy);
     out->sent = atomic_load(&proxy->shared->sent);
     return 0;
 }

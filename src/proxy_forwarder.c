@@ -43,7 +43,8 @@ static int s_burst(stage_t *self, void *from, void *to, bool downstream,
             break;
         int more = zmq_msg_more(&msg);
         if (downstream && !more) {
-            sequence_count(self, zmq_msg_data(&msg), zmq_msg_size(&msg), total);
+            sequence_count(self, zmq_msg_data(&msg), zmq_msg_size(&msg));
+            ++*total;
             if (latency && atomic_load_explicit(&self->shared->recording,
                                                 memory_order_relaxed))
                 sequence_latency(self, zmq_msg_data(&msg), zmq_msg_size(&msg));

@@ -54,16 +54,15 @@ static int s_recv_failed(stage_t *self, errbuf_t *err)
 static int s_run_fast(stage_t *self, errbuf_t *err)
 {
     void *sock = self->in;
-    uint64_t total = 0;
     int rc = 1;
     zmq_msg_t msg;
     zmq_msg_init(&msg);
     while (rc > 0) {
-        if (zmq_msg_recv(&msg, sock, 0) < 0)
+        int size = zmq_msg_recv(&msg, sock, 0);
+        if (size < 0)
             rc = s_recv_failed(self, err);
         else
-            sequence_count(self, zmq_msg_data(&msg), zmq_msg_size(&msg),
-                           &total);
+            sequence_count(self, zmq_msg_data(&msg), (size_t)size);
     }
     zmq_msg_close(&msg);
     return rc;
@@ -72,16 +71,16 @@ static int s_run_fast(stage_t *self, errbuf_t *err)
 static int s_run_latency(stage_t *self, errbuf_t *err)
 {
     void *sock = self->in;
-    uint64_t total = 0;
     int rc = 1;
     zmq_msg_t msg;
     zmq_msg_init(&msg);
     while (rc > 0) {
-        if (zmq_msg_recv(&msg, sock, 0) < 0) {
+        int size = zmq_msg_recv(&msg, sock, 0);
+        if (size < 0) {
             rc = s_recv_failed(self, err);
             continue;
         }
-        sequence_count(self, zmq_msg_data(&msg), zmq_msg_size(&msg), &total);
+        sequence_count(self, zmq_msg_data(&msg), (size_t)size);
         if (atomic_load_explicit(&self->shared->recording,
                                  memory_order_relaxed))
             sequence_latency(self, zmq_msg_data(&msg), zmq_msg_size(&msg));

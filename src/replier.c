@@ -30,11 +30,11 @@ static int s_handshake(stage_t *self, errbuf_t *err)
 
 static int s_run(stage_t *self, errbuf_t *err)
 {
-    uint64_t total = 0;
     zmq_msg_t msg;
     zmq_msg_init(&msg);
     while (true) {
-        if (zmq_msg_recv(&msg, self->in, 0) < 0) {
+        int size = zmq_msg_recv(&msg, self->in, 0);
+        if (size < 0) {
             if (errno == EINTR ||
                 (errno == EAGAIN && !atomic_load(&self->shared->stop)))
                 continue;
@@ -43,7 +43,7 @@ static int s_run(stage_t *self, errbuf_t *err)
                        ? 0
                        : err_set(err, "zmq_msg_recv: %s", zmq_strerror(errno));
         }
-        sequence_count(self, zmq_msg_data(&msg), zmq_msg_size(&msg), &total);
+        sequence_count(self, zmq_msg_data(&msg), (size_t)size);
         if (zmq_msg_send(&msg, self->in, 0) < 0) {
             zmq_msg_close(&msg);
             return err_set(err, "sending the reply: %s", zmq_strerror(errno));

@@ -53,6 +53,17 @@ int stage_socket_type(const stage_t *self, bool back)
     return types[self->inst->stage == 0 ? 0 : 1];
 }
 
+uint64_t stage_received(const stage_t *self)
+{
+    if (!pipeline_sees_origins(self->pl, self->inst->id))
+        return atomic_load(&self->shared->received);
+    uint64_t sum = 0; //  receivers count only per origin (sequence.h)
+    for (int o = 0; o < STAGE_MAX_ORIGINS; o++)
+        sum += atomic_load_explicit(&self->shared->origins[o].received,
+                                    memory_order_relaxed);
+    return sum;
+}
+
 uint64_t stage_now_ns(void)
 {
     struct timespec ts;

@@ -122,6 +122,9 @@ bool stage_ended(stage_t *self);
 //  proxy, front (its upstream side) or back
 int stage_socket_type(const stage_t *self, bool back);
 int stage_socket(stage_t *self, int type, int hwm, void **sock, errbuf_t *err);
+//  Messages the stage has taken in (the sum of its origins' counts where
+//  it reads headers)
+uint64_t stage_received(const stage_t *self);
 //  CLOCK_MONOTONIC in nanoseconds: the clock every stage stamps with
 uint64_t stage_now_ns(void);
 //  Bind or connect sock to hop h, as the pipeline says for this instance

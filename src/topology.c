@@ -337,6 +337,27 @@ int topology_set(topology_t *self, const char *assignment, errbuf_t *err)
     return s_set_key(params, level, name, eq + 1, where, err);
 }
 
+void topology_shadowed(const topology_t *self, const char *assignment,
+                       char *names, size_t len)
+{
+    char key[64];
+    names[0] = 0;
+    snprintf(key, sizeof key, "%.*s", (int)strcspn(assignment, "="),
+             assignment);
+    const option_t *opt = params_option(key);
+    if (!opt || strchr(key, '.'))
+        return;
+    int k = (int)(opt - params_options);
+    for (int i = 0; i < self->nstages; i++)
+        if (self->stages[i].params.set[k])
+            snprintf(names + strlen(names), len - strlen(names), "%s%s",
+                     names[0] ? ", " : "", self->stages[i].name);
+    for (int h = 0; h < self->nstages - 1; h++)
+        if (self->hops[h].params.set[k])
+            snprintf(names + strlen(names), len - strlen(names), "%shop%d",
+                     names[0] ? ", " : "", h + 1);
+}
+
 void topology_stage_params(const topology_t *self, int stage, params_t *out)
 {
     params_overlay(out, &self->params, &self->stages[stage].params);

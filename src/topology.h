@@ -73,6 +73,11 @@ void topology_destroy(topology_t **self_p);
 
 //  "KEY=VALUE", "STAGE.KEY=VALUE" or "hopN.KEY=VALUE"
 int topology_set(topology_t *self, const char *assignment, errbuf_t *err);
+//  After a topology-level "KEY=VALUE": the stages and hops that keep a
+//  value of their own for KEY, so the assignment does not reach them
+//  ("broker, hop2"); empty when it reaches everything
+void topology_shadowed(const topology_t *self, const char *assignment,
+                       char *names, size_t len);
 //  The pipeline's shape and the keys' combinations
 int topology_validate(const topology_t *self, errbuf_t *err);
 

@@ -291,8 +291,8 @@ static uint64_t s_remaining(trial_t *self)
     uint64_t n = self->pl->params.messages, remaining = 0;
     for (int i = 0; i < self->pl->n; i++)
         if (pipeline_is_sink(self->pl, i)) {
-            uint64_t taken = atomic_load(&self->stage[i]->shared->received) -
-                             self->s0.received[i];
+            uint64_t taken =
+                stage_received(self->stage[i]) - self->s0.received[i];
             remaining += taken < n ? n - taken : 0;
         }
     return remaining;

@@ -103,7 +103,7 @@ int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err)
             snap->received[i] = counts.received;
         } else {
             snap->sent[i] = atomic_load(&stage->shared->sent);
-            snap->received[i] = atomic_load(&stage->shared->received);
+            snap->received[i] = stage_received(stage);
         }
     }
     snap->t = trial_now();
