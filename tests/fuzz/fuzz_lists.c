@@ -37,12 +37,13 @@ static void s_sizes(const char *text)
 
 static void s_cpuset(const char *text)
 {
-    cpuset_t universe, first, again;
+    static cpuset_t universe;
+    cpuset_t first, again;
     errbuf_t err = {{0}};
     char buf[4096];
-    cpuset_clear(&universe);
-    for (int cpu = 0; cpu < UNIVERSE_CPUS; cpu++)
-        cpuset_add(&universe, cpu);
+    if (cpuset_empty(&universe))
+        for (int cpu = 0; cpu < UNIVERSE_CPUS; cpu++)
+            cpuset_add(&universe, cpu);
     if (cpuset_parse(text, &universe, &first, &err) || cpuset_empty(&first))
         return;
     if (!cpuset_subset(&first, &universe))
@@ -95,7 +96,7 @@ static void s_params(const char *text)
 //  The whole input as a --set assignment on a small pipeline
 static void s_assignment(const char *text)
 {
-    static topology_t *pipeline;
+    static topology_t *pipeline, scratch;
     errbuf_t err;
     if (!pipeline)
         pipeline = topology_load_text("fuzz.cfg",
@@ -109,11 +110,9 @@ static void s_assignment(const char *text)
                                       &err);
     if (!pipeline)
         fuzz_fail(text, "the fixed pipeline does not load: %s", err.msg);
-    topology_t *topo = malloc(sizeof *topo);
-    *topo = *pipeline;
-    if (topology_set(topo, text, &err) == 0)
-        topology_validate(topo, &err);
-    topology_destroy(&topo);
+    scratch = *pipeline;
+    if (topology_set(&scratch, text, &err) == 0)
+        topology_validate(&scratch, &err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
