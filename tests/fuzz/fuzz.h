@@ -32,9 +32,10 @@ const machine_t *fuzz_xeon(void);
 const machine_t *fuzz_live(void);
 //  A stream to /dev/null, for printers
 FILE *fuzz_null(void);
-//  A load failed with msg: zpl's line checks must have refused the input,
-//  not zconfig (whose refusal is "path: not valid ZPL", and noise on stdout)
-void fuzz_check_refusal(const char *input, const char *msg);
+//  Loading path failed with msg: zpl's line checks must have refused the
+//  input, not zconfig (whose refusal is "PATH: not valid ZPL", and noise
+//  on stdout)
+void fuzz_check_refusal(const char *input, const char *path, const char *msg);
 //  A property does not hold: say which, show the input, abort
 void fuzz_fail(const char *input, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));

@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     errbuf_t err = {{0}};
     machine_t *m = machine_new_text("fuzz.cfg", text, &err);
     if (!m)
-        fuzz_check_refusal(text, err.msg);
+        fuzz_check_refusal(text, "fuzz.cfg", err.msg);
     if (m) {
         s_check(m, text);
         machine_print(m, fuzz_null());

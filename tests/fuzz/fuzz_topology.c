@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     errbuf_t err = {{0}};
     topology_t *topo = topology_load_text("fuzz.cfg", text, &err);
     if (!topo)
-        fuzz_check_refusal(text, err.msg);
+        fuzz_check_refusal(text, "fuzz.cfg", err.msg);
     if (topo && s_apply_sets(topo, text) == 0 &&
         topology_validate(topo, &err) == 0) {
         s_plan(topo);
