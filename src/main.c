@@ -93,10 +93,11 @@ static int s_dispatch(const cli_t *cli)
     }
     if (strcmp(cli->command, "machine") == 0) {
         machine_t *machine = s_machine(cli);
+        int rc = machine ? 0 : 2;
         if (machine)
             machine_print(machine, stdout);
-        machine_destroy(&machine);
-        return machine ? 0 : 2;
+        machine_destroy(&machine); //  sets machine to NULL
+        return rc;
     }
     if (strcmp(cli->command, "plot") == 0) {
         fprintf(stderr, "hopbench: plot is not built yet\n");

@@ -78,7 +78,8 @@ SKIP: {
       unless $runtime =~ m{/} && -e $runtime;
     my $jobs = `nproc` || 1;
     chomp $jobs;
-    is(system("make -s -j$jobs fuzz-build >/dev/null"), 0, 'make fuzz-build');
+    my $log = `make -s -j$jobs fuzz-build 2>&1`;
+    is($?, 0, 'make fuzz-build') or diag $log;
     for my $target (sort keys %files) {
         my ($rc) = status_of("tests/fuzz/fuzz_$target", @{ $files{$target} });
         is($rc, 0, "fuzz_$target replays its " . @{ $files{$target} } . ' regression inputs');
