@@ -581,9 +581,9 @@ static int s_read(desc_t *self)
     return s_read_cores(self);
 }
 
-machine_t *machine_new_file(const char *path, errbuf_t *err)
+machine_t *machine_new_text(const char *path, const char *text, errbuf_t *err)
 {
-    zpl_t *zpl = zpl_load(path, err);
+    zpl_t *zpl = text ? zpl_load_text(path, text, err) : zpl_load(path, err);
     if (!zpl)
         return NULL;
     machine_t *self = s_new(err);
@@ -595,6 +595,11 @@ machine_t *machine_new_file(const char *path, errbuf_t *err)
         machine_destroy(&self);
     zpl_destroy(&zpl);
     return self;
+}
+
+machine_t *machine_new_file(const char *path, errbuf_t *err)
+{
+    return machine_new_text(path, NULL, err);
 }
 
 //  ---------------------------------------------------------------------

@@ -39,6 +39,8 @@ typedef struct {
 machine_t *machine_new_live(errbuf_t *err);
 //  A description; errors say "path:line: ..."
 machine_t *machine_new_file(const char *path, errbuf_t *err);
+//  Same, from text in memory (path is only used in messages and source)
+machine_t *machine_new_text(const char *path, const char *text, errbuf_t *err);
 void machine_destroy(machine_t **self_p);
 
 //  Index of node 'id' in nodes[], -1 if there is no such node

@@ -175,7 +175,7 @@ static int s_dispatch(const cli_t *cli)
         int rc = machine ? 0 : 2;
         if (machine)
             machine_print(machine, stdout);
-        machine_destroy(&machine);
+        machine_destroy(&machine); //  sets machine to NULL
         return rc;
     }
     if (strcmp(cli->command, "plot") == 0) {

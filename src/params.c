@@ -190,6 +190,9 @@ static int s_string(const option_t *opt, const char *value, char *out,
         if (!isgraph((unsigned char)*p))
             return err_set(err, "%s '%s' has a space or control character",
                            opt->name, value);
+    //  ZPL has no escapes: config.cfg could not quote it
+    if (strpbrk(value, "\"'"))
+        return err_set(err, "%s '%s' has a quote character", opt->name, value);
     strcpy(out, value);
     return 0;
 }
@@ -334,6 +337,9 @@ int params_test(bool verbose)
     CHECK(params_set(&params, params_option("sizes"), "0..-5", &err) == -1);
     CHECK(params_set(&params, params_option("duration"), "nan", &err) == -1);
     CHECK(params_set(&params, params_option("cpus"), "0 1", &err) == -1);
+    CHECK(params_set(&params, params_option("endpoint"), "tcp://a\"b", &err) ==
+          -1);
+    CHECK(strstr(err.msg, "has a quote character"));
 
     CHECK(params_set(&params, params_option("hwm"), "100000", &err) == 0);
     CHECK(params.hwm == 100000 && params.set[KEY_HWM]);

@@ -2,10 +2,11 @@
     the line each node came from.
 
     zconfig parses, but it accepts some malformed input silently (unquoted
-    values with spaces, 8-space indentation jumps), logs its own errors
-    without the file name, and keeps no line numbers.  zpl checks the raw
-    lines first, turns zconfig's log lines into "file:line: message", and
-    maps every node to its line so later validation can say where.
+    values with spaces, 8-space indentation jumps, "name = # comment" as
+    the value "# comment"), prints its own errors on stdout without the
+    file name, and keeps no line numbers.  zpl checks the raw lines first,
+    refusing all of that with "file:line: message", and maps every node to
+    its line so later validation can say where.
 */
 #ifndef HOPBENCH_ZPL_H
 #define HOPBENCH_ZPL_H

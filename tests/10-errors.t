@@ -55,6 +55,10 @@ like($err, qr/--set transport=tpc: unknown transport 'tpc'/, 'bad --set: named')
 is($rc, 0, '--help: exit 0');
 like($out, qr/hopbench run TOPOLOGY\.cfg.*--sizes LIST.*exit status/s, '--help: usage');
 
+($rc, $out, $err) = hopbench('machine', '--machine', 'numa/vm-2x2.cfg');
+is($rc, 0, 'machine --machine: exit 0') or diag $err;
+like($out, qr/^machine\s+vm-2x2 /, 'machine --machine: the machine');
+
 ($rc, $out) = hopbench('--version');
 like($out, qr/^hopbench \d+\.\d+\.\d+ \(libzmq 4\.\d+\.\d+\)/, '--version');
 
