@@ -166,7 +166,11 @@ int pipeline_resolve(pipeline_t *self, const char *ipc_dir, int trial,
             if (*hop->params.endpoint)
                 snprintf(ep, PIPELINE_ENDPOINT_MAX, "%s", hop->params.endpoint);
             else if (hop->params.transport == TRANSPORT_TCP)
-                snprintf(ep, PIPELINE_ENDPOINT_MAX, "tcp://127.0.0.1:%d",
+                //  across zones: the binding end's link address
+                snprintf(ep, PIPELINE_ENDPOINT_MAX, "tcp://%s:%d",
+                         !hop->crosses         ? "127.0.0.1"
+                         : hop->upstream_binds ? hop->address[0]
+                                               : hop->address[1],
                          ports[used++]);
             else if (hop->params.transport == TRANSPORT_IPC)
                 snprintf(ep, PIPELINE_ENDPOINT_MAX, "ipc://%s/hop%d-%d.ipc",
@@ -213,6 +217,9 @@ bool pipeline_is_sink(const pipeline_t *self, int id)
 bool pipeline_sees_origins(const pipeline_t *self, int id)
 {
     const instance_t *inst = &self->inst[id];
+    if (self->params.pattern == PATTERN_CONNECT)
+        return inst->role == ROLE_PROXY &&
+               inst->params.engine == ENGINE_FORWARDER;
     return pipeline_is_sink(self, id) ||
            (inst->role == ROLE_PROXY &&
             inst->params.engine == ENGINE_FORWARDER);

@@ -37,7 +37,8 @@ typedef struct {
     role_t role;
     params_t params; //  effective
     place_t place;
-    int ctx; //  index in pipeline.ctx
+    int ctx;             //  index in pipeline.ctx
+    char netns_path[64]; //  its zone's namespace (zones.h), or ""
 } instance_t;
 
 typedef struct {
@@ -47,7 +48,9 @@ typedef struct {
 } context_plan_t;
 
 typedef struct {
-    params_t params; //  effective (transport, endpoint, hwm)
+    params_t params;     //  effective (transport, endpoint, hwm)
+    bool crosses;        //  its ends are in different zones (zones.h)
+    char address[2][16]; //  ...then its link's upstream, downstream address
     bool upstream_binds;
     int nendpoints; //  one per binding instance
     char endpoint[PIPELINE_MAX_BINDERS][PIPELINE_ENDPOINT_MAX];

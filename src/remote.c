@@ -12,6 +12,7 @@
 #include "machine.h"
 #include "proxy.h"
 #include "topology.h"
+#include "zones.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -411,7 +412,10 @@ static pipeline_t *s_host_pipeline(const char *config, topology_t **topo,
     if (!(*topo = topology_load(config, err)) ||
         topology_validate(*topo, err) || !(*machine = machine_new_live(err)))
         return NULL;
-    return pipeline_new(*topo, *machine, err);
+    pipeline_t *pl = pipeline_new(*topo, *machine, err);
+    if (pl)
+        zones_describe(pl, getppid()); //  the controller made them
+    return pl;
 }
 
 int remote_host_main(int argc, char **argv)

@@ -50,7 +50,8 @@ void report_table_size(FILE *out, const report_info_t *info,
 int report_json(FILE *out, const char *dir, errbuf_t *err);
 
 //  Latency lines under a size's block (the repetitions merged)
+//  e2e: what the end-to-end row measures ("round trip", "end to end")
 void report_table_latency(FILE *out, const latency_row_t *rows, int nrows,
-                          bool round_trip);
+                          const char *e2e);
 
 #endif

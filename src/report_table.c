@@ -123,14 +123,13 @@ void report_table_size(FILE *out, const report_info_t *info,
 }
 
 void report_table_latency(FILE *out, const latency_row_t *rows, int nrows,
-                          bool round_trip)
+                          const char *e2e)
 {
     for (int r = 0; r < nrows; r++) {
         const histogram_t *h = &rows[r].histogram;
         char samples[32], what[32];
         if (strcmp(rows[r].hop, "e2e") == 0)
-            snprintf(what, sizeof what, "%s",
-                     round_trip ? "round trip" : "end to end");
+            snprintf(what, sizeof what, "%s", e2e);
         else
             snprintf(what, sizeof what, "to end of hop %s", rows[r].hop);
         fprintf(out,

@@ -17,10 +17,12 @@
 #include "report.h"
 #include "resultsdir.h"
 #include "trial.h"
+#include "zones.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     topology_t *const *topos;
@@ -29,7 +31,8 @@ typedef struct {
     const run_options_t *options;
     pipeline_t *pl[SWEEP_MAX_COMBOS];
     pipeline_t *current;
-    crew_t *crew; //  the current combination's stage threads
+    crew_t *crew;   //  the current combination's stage threads
+    zones_t *zones; //  and its network namespaces, if it has any
     char dir[512];
     char ipc_dir[256];
     FILE *results, *threads, *latency;
@@ -157,8 +160,11 @@ static void s_table(run_t *self, trial_result_t *trials, int done,
         return;
     progress_end(&self->progress);
     report_table_size(stdout, &self->info, trials, done);
+    int pattern = self->current->params.pattern;
     report_table_latency(stdout, merged->latency, merged->nlatency,
-                         self->current->params.pattern == PATTERN_REQREP);
+                         pattern == PATTERN_REQREP    ? "round trip"
+                         : pattern == PATTERN_CONNECT ? "to 1st message"
+                                                      : "end to end");
 }
 
 //  All repetitions of one size
@@ -213,6 +219,9 @@ static int s_combination(run_t *self, int c, errbuf_t *err)
     progress_combination(&self->progress, c + 1, text);
     self->current = self->pl[c];
     char config[512];
+    if (zones_wanted(self->current) &&
+        !(self->zones = zones_create(self->current, err)))
+        return -1;
     if (s_write_config(self, c, config, sizeof config, err) ||
         !(self->crew = crew_new(self->current, config, self->ipc_dir, err)))
         return -1;
@@ -225,6 +234,7 @@ static int s_combination(run_t *self, int c, errbuf_t *err)
         if (rc == 0)
             rc = err_set(err, "a stage thread did not end");
     }
+    zones_destroy(&self->zones);
     return rc;
 }
 
@@ -274,6 +284,9 @@ static int s_plan(run_t *self, errbuf_t *err)
                          "%s=%s: ", self->options->sweep->key[k], values[k]);
             return err_set(err, "%s%s", text, why.msg);
         }
+        if (zones_wanted(self->pl[c]) && geteuid() != 0)
+            return err_set(err, "zones (netns = ...) need root: hopbench "
+                                "makes network namespaces and veth links");
     }
     return 0;
 }

@@ -67,8 +67,8 @@ static int s_missing(const stage_t *self, const bool *seen)
 //  Publishers wait for each subscriber's own topic (0xFF 'R' id)
 static int s_handshake(stage_t *self, errbuf_t *err)
 {
-    if (stage_socket_type(self, false) != ZMQ_XPUB)
-        return 0;
+    if (self->pl->params.pattern != PATTERN_PUBSUB)
+        return 0; //  connect's clients come and go: nobody to wait for
     bool seen[PIPELINE_MAX_INSTANCES] = {false};
     int64_t deadline =
         zclock_mono() + (int64_t)(self->pl->params.timeout * 1000);

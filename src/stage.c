@@ -8,6 +8,7 @@
 #include "interrupt.h"
 #include "pin.h"
 #include "remote.h"
+#include "zones.h"
 
 #include <errno.h>
 #include <string.h>
@@ -23,6 +24,8 @@ static const stage_ops_t *s_ops(const instance_t *inst)
     case ROLE_PUSHER:
         return &sender_ops;
     case ROLE_SUBSCRIBER:
+        return inst->params.pattern == PATTERN_CONNECT ? &connector_ops
+                                                       : &receiver_ops;
     case ROLE_PULLER:
         return &receiver_ops;
     case ROLE_REQUESTER:
@@ -143,7 +146,9 @@ static void s_actor(zsock_t *pipe, void *args)
     stage_t *self = args;
     self->shared->tid = gettid();
     //  before anything is allocated, so this thread's memory is its node's
-    pin_thread(&self->inst->place, &self->shared->pin_error);
+    if (pin_thread(&self->inst->place, &self->shared->pin_error) == 0 &&
+        self->inst->netns_path[0]) //  before the context: its I/O threads
+        zones_enter(self->inst->netns_path, &self->shared->pin_error);
     interrupt_block_here();
     char name[16];
     snprintf(name, sizeof name, "hb:%.12s", self->inst->name);

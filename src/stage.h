@@ -96,7 +96,7 @@ struct stage_s {
 };
 
 extern const stage_ops_t sender_ops, receiver_ops, requester_ops, replier_ops,
-    proxy_ops, proxy_forwarder_ops, proxy_czmq_ops;
+    proxy_ops, proxy_forwarder_ops, proxy_czmq_ops, connector_ops;
 
 //  Start the stage's thread; NULL if it could not start.  shared: where
 //  its counters live (memory shared with the controller), NULL: its own

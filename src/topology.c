@@ -481,13 +481,35 @@ static int s_validate_process(const topology_t *self, int i, errbuf_t *err)
     return 0;
 }
 
+//  A zone's name becomes part of a namespace's; inproc cannot leave one
+static int s_validate_zone(const topology_t *self, int i, const params_t *stage,
+                           errbuf_t *err)
+{
+    const char *zone = stage->netns;
+    size_t len = strlen(zone);
+    if (len > 10 || strspn(zone, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+                                 "OPQRSTUVWXYZ0123456789_-") != len)
+        return err_set(err,
+                       "%s:%d: zone '%s': up to 10 letters, digits, _ "
+                       "and -",
+                       self->path, self->stages[i].line, zone);
+    if (i == 0)
+        return 0;
+    params_t before, hop;
+    topology_stage_params(self, i - 1, &before);
+    topology_hop_params(self, i - 1, &hop);
+    if (hop.transport == TRANSPORT_INPROC && strcmp(before.netns, zone))
+        return err_set(err,
+                       "%s:%d: hop %d is inproc, which cannot cross "
+                       "from zone '%s' to zone '%s'",
+                       self->path, self->hops[i - 1].line, i, before.netns,
+                       zone);
+    return 0;
+}
+
 static int s_validate_params(const topology_t *self, errbuf_t *err)
 {
     const params_t *p = &self->params;
-    if (p->pattern == PATTERN_CONNECT)
-        return err_set(err, "%s:%d: pattern %s is not supported yet",
-                       self->path, self->line,
-                       params_pattern_names[p->pattern]);
     for (int i = 0; i < self->nstages; i++) {
         params_t stage;
         topology_stage_params(self, i, &stage);
@@ -495,6 +517,8 @@ static int s_validate_params(const topology_t *self, errbuf_t *err)
             stage.engine == ENGINE_ZPROXY && s_validate_zproxy(self, i, err))
             return -1;
         if (stage.process == PROCESS_OWN && s_validate_process(self, i, err))
+            return -1;
+        if (s_validate_zone(self, i, &stage, err))
             return -1;
     }
     if (p->pattern == PATTERN_REQREP && (p->rate > 0 || p->zerocopy))

@@ -71,6 +71,10 @@ static uint64_t s_link_received(trial_t *self, const link_t *link,
 static uint64_t s_link_sent(trial_t *self, const link_t *link,
                             const snapshot_t *snap)
 {
+    //  connect: a client's hop counts the cycles it began
+    if (self->pl->params.pattern == PATTERN_CONNECT &&
+        pipeline_is_sink(self->pl, link->to))
+        return snap->sent[link->to];
     if (link->from >= 0)
         return snap->sent[link->from];
     uint64_t sum = 0;
@@ -244,7 +248,9 @@ static uint64_t s_handled(trial_t *self, int id)
     return self->s1.received[id] - self->s0.received[id];
 }
 
-static double s_cpu_per_msg(trial_t *self, int from, int stage)
+//  CPU per message of a stage (all of its instances when from is -1);
+//  per connection when 'per' names a connector
+static double s_cpu_per_msg(trial_t *self, int from, int stage, int per)
 {
     uint64_t ns = 0, msgs = 0;
     int first = from >= 0 ? from : self->pl->first[stage];
@@ -253,6 +259,8 @@ static double s_cpu_per_msg(trial_t *self, int from, int stage)
         ns += self->s1.cpu_ns[i] - self->s0.cpu_ns[i];
         msgs += s_handled(self, i);
     }
+    if (per >= 0)
+        msgs = s_handled(self, per);
     return msgs ? (double)ns / (double)msgs : -1;
 }
 
@@ -274,7 +282,7 @@ static void s_where(trial_t *self, int id, int *cpu, int *node)
 static int64_t s_seq_lost(trial_t *self, int to, int origin_id)
 {
     const pipeline_t *pl = self->pl;
-    if (!pipeline_is_sink(pl, to))
+    if (!pipeline_is_sink(pl, to) || pl->params.pattern == PATTERN_CONNECT)
         return -1;
     int64_t lost = 0;
     for (int i = 0; i < pl->count[0]; i++) {
@@ -305,8 +313,11 @@ void trial_make_rows(trial_t *self)
         row->window_sent = self->s1.link_sent[l] - self->s0.link_sent[l];
         s_where(self, link->from, &row->from_cpu, &row->from_node);
         s_where(self, link->to, &row->to_cpu, &row->to_node);
-        row->from_cpu_ns = s_cpu_per_msg(self, link->from, link->from_stage);
-        row->to_cpu_ns = s_cpu_per_msg(self, link->to, link->hop + 1);
+        bool connect = self->pl->params.pattern == PATTERN_CONNECT &&
+                       pipeline_is_sink(self->pl, link->to);
+        row->from_cpu_ns = s_cpu_per_msg(self, link->from, link->from_stage,
+                                         connect ? link->to : -1);
+        row->to_cpu_ns = s_cpu_per_msg(self, link->to, link->hop + 1, -1);
         bool direct =
             link->from >= 0 && pipeline_is_source(self->pl, link->from);
         row->seq_lost = s_seq_lost(self, link->to, direct ? link->from : -1);
@@ -320,7 +331,7 @@ int trial_verify(trial_t *self, errbuf_t *err)
     const trial_result_t *result = self->result;
     int last_hop = pl->nstages - 2;
     for (int d = 0; d < pl->n; d++) {
-        if (!pipeline_is_sink(pl, d))
+        if (!pipeline_is_sink(pl, d) || pl->params.pattern == PATTERN_CONNECT)
             continue;
         if (self->stage[d]->shared->misordered)
             return err_set(
@@ -365,9 +376,10 @@ void trial_make_latency(trial_t *self)
 {
     const pipeline_t *pl = self->pl;
     bool reqrep = pl->params.pattern == PATTERN_REQREP;
-    if (!reqrep && pl->params.rate <= 0)
+    bool connect = pl->params.pattern == PATTERN_CONNECT;
+    if (!reqrep && !connect && pl->params.rate <= 0)
         return;
-    for (int s = 1; s < pl->nstages - 1 && !reqrep; s++)
+    for (int s = 1; s < pl->nstages - 1 && !reqrep && !connect; s++)
         if (pipeline_sees_origins(pl, pl->first[s])) {
             char hop[8];
             snprintf(hop, sizeof hop, "%d", s);

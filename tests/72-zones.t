@@ -1,0 +1,80 @@
+#!/usr/bin/perl
+# Zones (network namespaces joined by veth pairs) and connection rates.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Hopbench;
+use Test::More;
+
+chdir "$FindBin::Bin/..";
+$ENV{TMPDIR} = tmp();
+
+# connection rate in the default namespace
+my $out = tmp();
+my ($rc, $stdout, $err) = hopbench(qw(run topologies/connect.cfg --duration 1 --output), $out);
+is($rc, 0, 'connect: exit 0') or diag $err;
+my @rows = @{ csv("$out/results.csv")->{rows} };
+my @clients = grep { $_->{hop} == 2 } @rows;
+is(scalar @clients, 2, 'connect: a row per client');
+for (@clients) {
+    ok($_->{msgs_per_sec} > 10, "connect: $_->{to} makes connections ($_->{msgs_per_sec}/s)");
+    ok($_->{received} <= $_->{sent}, "connect: $_->{to} completes at most what it begins");
+    ok($_->{from_cpu_ns_per_msg} > 0, "connect: the broker's CPU per connection");
+}
+like($stdout, qr/latency to 1st message\s+[\d,]+ samples/, 'connect: connect-to-message latency in the table');
+my ($lat) = @{ csv("$out/latency.csv")->{rows} };
+ok($lat->{samples} > 0 && $lat->{p50_us} <= $lat->{max_us}, 'connect: latency.csv');
+
+SKIP: {
+    skip 'zones need root (network namespaces)', 14 if $> != 0;
+    skip 'zones need iproute2 (ip)', 14 if system('command -v ip >/dev/null') != 0;
+    my $ns_before = `ip netns list`;
+    my $links_before = join '', sort map { (split /:\s*/)[1] . "\n" } `ip -o link`;
+
+    # publisher and broker in one zone, the subscriber in another
+    $out = tmp();
+    ($rc, undef, $err) = hopbench(qw(run topologies/zones.cfg --sizes 1024
+        --duration 0.5 --quiet --output), $out);
+    is($rc, 0, 'zones: exit 0') or diag $err;
+    @rows = @{ csv("$out/results.csv")->{rows} };
+    is(scalar @rows, 2, 'zones: two hops');
+    ok($_->{transport} eq 'tcp' && $_->{received} > 0 && $_->{msgs_per_sec} > 0,
+       "zones hop $_->{hop}: tcp carries traffic") for @rows;
+    is($rows[1]{seq_lost}, $rows[0]{lost} + $rows[1]{lost}, 'zones: loss proven across zones');
+    is(`ip netns list`, $ns_before, 'zones: ip netns list as before');
+    my $links_after = join '', sort map { (split /:\s*/)[1] . "\n" } `ip -o link`;
+    is($links_after, $links_before, 'zones: ip -o link as before');
+
+    # every stage in one zone: same-zone figures
+    ($rc, undef, $err) = hopbench(qw(run topologies/zones.cfg --sizes 1024
+        --duration 0.3 --set sub.netns=edge --quiet --output), tmp());
+    is($rc, 0, 'one zone: exit 0') or diag $err;
+
+    # cross-zone connection rate
+    $out = tmp();
+    ($rc, undef, $err) = hopbench(qw(run topologies/connect.cfg --duration 0.5
+        --set pub.netns=edge --set broker.netns=edge --set clients.netns=far
+        --quiet --output), $out);
+    is($rc, 0, 'connect across zones: exit 0') or diag $err;
+    @clients = grep { $_->{hop} == 2 } @{ csv("$out/results.csv")->{rows} };
+    ok(@clients == 2 && !grep({ $_->{msgs_per_sec} <= 0 } @clients), 'connect across zones: connections');
+
+    # a failing run and an interrupted one clean up too
+    ($rc, undef, $err) = hopbench(qw(run topologies/zones.cfg --sizes 1024
+        --duration 0.3 --set hop2.endpoint=tcp://10.255.255.1:1 --set timeout=1 --quiet
+        --output), tmp());
+    is($rc, 1, 'zones, unreachable endpoint: exit 1');
+    is(`ip netns list`, $ns_before, 'zones, after a failure: ip netns list as before');
+    my $pid = fork();
+    if ($pid == 0) {
+        open STDERR, '>', '/dev/null';
+        exec './hopbench', qw(run topologies/zones.cfg --sizes 8..131072 --quiet --output), tmp();
+    }
+    sleep 3;
+    kill 'INT', $pid;
+    waitpid($pid, 0);
+    is($? >> 8, 130, 'zones, interrupted: exit 130');
+    is(`ip netns list`, $ns_before, 'zones, after an interrupt: ip netns list as before');
+}
+done_testing();
