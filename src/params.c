@@ -108,6 +108,9 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                    sizeof(((params_t *)0)->netns), NULL, 0, 0, "",
                    "zone: a network namespace hopbench makes for the run "
                    "(root); tcp hops out of it cross a veth pair"},
+    [KEY_CURVE] = {"curve", T | H, TYPE_BOOL, AT(curve), 0, NULL, 0, 0, "false",
+                   "CURVE encryption on tcp hops: a server keypair per hop "
+                   "made for the run, its clients given the server key"},
 };
 #undef T
 #undef S

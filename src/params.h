@@ -58,6 +58,7 @@ typedef enum {
     KEY_ZEROCOPY,
     KEY_PROCESS,
     KEY_NETNS,
+    KEY_CURVE,
     KEY_COUNT_OF_KEYS
 } param_key_t;
 
@@ -84,6 +85,7 @@ typedef struct {
     bool zerocopy;
     int process;
     char netns[16];
+    bool curve;
     bool set[KEY_COUNT_OF_KEYS]; //  given at this level
 } params_t;
 

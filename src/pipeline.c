@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <zmq.h>
 
 static int s_expand(pipeline_t *self, const topology_t *topo, errbuf_t *err)
 {
@@ -59,6 +60,27 @@ static int s_hops(pipeline_t *self, const topology_t *topo, errbuf_t *err)
                            "instances would bind it",
                            topo->path, topo->hops[h].line, h + 1,
                            hop->nendpoints);
+    }
+    return 0;
+}
+
+//  curve on a tcp hop: a server keypair (the binding end) and one for its
+//  clients, made now, for this run only
+static int s_keys(pipeline_t *self, errbuf_t *err)
+{
+    for (int h = 0; h < self->nstages - 1; h++) {
+        hop_plan_t *hop = &self->hops[h];
+        if (!hop->params.curve || hop->params.transport != TRANSPORT_TCP)
+            continue;
+        if (!zmq_has("curve"))
+            return err_set(err,
+                           "hop %d: curve = true, but this libzmq has no "
+                           "CURVE",
+                           h + 1);
+        if (zmq_curve_keypair(hop->server_public, hop->server_secret) ||
+            zmq_curve_keypair(hop->client_public, hop->client_secret))
+            return err_set(err, "hop %d: zmq_curve_keypair: %s", h + 1,
+                           zmq_strerror(zmq_errno()));
     }
     return 0;
 }
@@ -113,7 +135,7 @@ pipeline_t *pipeline_new(const topology_t *topo, const machine_t *machine,
     self->topo = topo;
     self->params = topo->params;
     if (s_expand(self, topo, err) || s_hops(self, topo, err) ||
-        (s_contexts(self), s_place(self, machine, err))) {
+        s_keys(self, err) || (s_contexts(self), s_place(self, machine, err))) {
         free(self);
         return NULL;
     }

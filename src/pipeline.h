@@ -52,6 +52,9 @@ typedef struct {
     bool crosses;        //  its ends are in different zones (zones.h)
     char address[2][16]; //  ...then its link's upstream, downstream address
     bool upstream_binds;
+    //  curve = true: Z85 keys made for the run (server, then client)
+    char server_public[41], server_secret[41];
+    char client_public[41], client_secret[41];
     int nendpoints; //  one per binding instance
     char endpoint[PIPELINE_MAX_BINDERS][PIPELINE_ENDPOINT_MAX];
 } hop_plan_t;

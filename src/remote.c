@@ -117,6 +117,11 @@ static void s_add_endpoints(remote_t *self, zmsg_t *msg)
         zmsg_addstrf(msg, "%d", hop->nendpoints);
         for (int e = 0; e < hop->nendpoints; e++)
             zmsg_addstr(msg, hop->endpoint[e]);
+        //  the run's CURVE keys too: the child's own pipeline made others
+        zmsg_addstr(msg, hop->server_public);
+        zmsg_addstr(msg, hop->server_secret);
+        zmsg_addstr(msg, hop->client_public);
+        zmsg_addstr(msg, hop->client_secret);
     }
 }
 
@@ -299,22 +304,34 @@ typedef struct {
     void *proxy_control; //  a steerable proxy's control channel
 } host_t;
 
-//  Fill in the endpoints SETUP carries: "h n ep1 ... epn" per hop
+static void s_take_key(zmsg_t *msg, char *key)
+{
+    char *text = zmsg_popstr(msg);
+    snprintf(key, 41, "%s", text ? text : "");
+    zstr_free(&text);
+}
+
+//  Fill in what SETUP carries per hop: "h n ep1 ... epn" and four keys
 static void s_take_endpoints(host_t *self, zmsg_t *msg)
 {
     char *h, *n;
     while ((h = zmsg_popstr(msg)) && (n = zmsg_popstr(msg))) {
         int hop = atoi(h), count = atoi(n);
-        if (hop >= 0 && hop < self->pl->nstages - 1 &&
-            count <= PIPELINE_MAX_BINDERS) {
-            self->pl->hops[hop].nendpoints = count;
-            for (int e = 0; e < count; e++) {
-                char *ep = zmsg_popstr(msg);
-                snprintf(self->pl->hops[hop].endpoint[e], PIPELINE_ENDPOINT_MAX,
-                         "%s", ep ? ep : "");
-                zstr_free(&ep);
-            }
+        bool valid = hop >= 0 && hop < self->pl->nstages - 1 && count >= 0 &&
+                     count <= PIPELINE_MAX_BINDERS;
+        hop_plan_t scratch, *plan = valid ? &self->pl->hops[hop] : &scratch;
+        plan->nendpoints = valid ? count : 0;
+        for (int e = 0; e < count; e++) {
+            char *ep = zmsg_popstr(msg);
+            if (valid)
+                snprintf(plan->endpoint[e], PIPELINE_ENDPOINT_MAX, "%s",
+                         ep ? ep : "");
+            zstr_free(&ep);
         }
+        s_take_key(msg, plan->server_public);
+        s_take_key(msg, plan->server_secret);
+        s_take_key(msg, plan->client_public);
+        s_take_key(msg, plan->client_secret);
         zstr_free(&h);
         zstr_free(&n);
     }

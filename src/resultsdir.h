@@ -25,8 +25,8 @@ typedef struct {
     char status[16]; //  running, ok, failed, interrupted
     char error[512];
     char warnings[4096]; //  one per line
-    char curve[8];
-    char sweep[512]; //  "transport=inproc,ipc,tcp hwm=10,1000"
+    char curve[128];     //  the encrypted hops, "hop1 hop2"
+    char sweep[512];     //  "transport=inproc,ipc,tcp hwm=10,1000"
 } run_meta_t;
 
 //  Make the directory (and its parents); path NULL: results/<UTC>-<name>

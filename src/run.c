@@ -269,6 +269,19 @@ static void s_init(run_t *self, const run_options_t *options)
     resultsdir_utc(self->meta.started, sizeof self->meta.started, false);
 }
 
+//  metadata's "curve": the hops that are encrypted ("hop2 hop3")
+static void s_note_curve(run_t *self, const pipeline_t *pl)
+{
+    for (int h = 0; h < pl->nstages - 1; h++) {
+        char hop[16];
+        snprintf(hop, sizeof hop, "hop%d", h + 1);
+        if (pl->hops[h].server_public[0] && !strstr(self->meta.curve, hop))
+            snprintf(self->meta.curve + strlen(self->meta.curve),
+                     sizeof self->meta.curve - strlen(self->meta.curve), "%s%s",
+                     self->meta.curve[0] ? " " : "", hop);
+    }
+}
+
 //  Every combination's pipeline, placed, before anything runs
 static int s_plan(run_t *self, errbuf_t *err)
 {
@@ -284,6 +297,7 @@ static int s_plan(run_t *self, errbuf_t *err)
                          "%s=%s: ", self->options->sweep->key[k], values[k]);
             return err_set(err, "%s%s", text, why.msg);
         }
+        s_note_curve(self, self->pl[c]);
         if (zones_wanted(self->pl[c]) && geteuid() != 0)
             return err_set(err, "zones (netns = ...) need root: hopbench "
                                 "makes network namespaces and veth links");

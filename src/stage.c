@@ -299,11 +299,30 @@ int stage_socket(stage_t *self, int type, int hwm, void **sock, errbuf_t *err)
     return 0;
 }
 
+//  curve: the binding end is the CURVE server, the others its clients
+static int s_curve(const hop_plan_t *hop, void *sock, bool server)
+{
+    int one = 1;
+    if (!hop->server_public[0])
+        return 0;
+    if (server)
+        return zmq_setsockopt(sock, ZMQ_CURVE_SERVER, &one, sizeof one) ||
+               zmq_setsockopt(sock, ZMQ_CURVE_SECRETKEY, hop->server_secret,
+                              40);
+    return zmq_setsockopt(sock, ZMQ_CURVE_SERVERKEY, hop->server_public, 40) ||
+           zmq_setsockopt(sock, ZMQ_CURVE_PUBLICKEY, hop->client_public, 40) ||
+           zmq_setsockopt(sock, ZMQ_CURVE_SECRETKEY, hop->client_secret, 40);
+}
+
 int stage_attach(stage_t *self, void *sock, int h, errbuf_t *err)
 {
     const hop_plan_t *hop = &self->pl->hops[h];
     int e;
-    if (pipeline_binds(self->pl, h, self->inst->id, &e)) {
+    bool server = pipeline_binds(self->pl, h, self->inst->id, &e);
+    if (s_curve(hop, sock, server))
+        return err_set(err, "hop %d: CURVE keys: %s", h + 1,
+                       zmq_strerror(errno));
+    if (server) {
         if (zmq_bind(sock, hop->endpoint[e]))
             return err_set(err, "bind %s (hop %d): %s", hop->endpoint[e], h + 1,
                            zmq_strerror(errno));

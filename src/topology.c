@@ -459,6 +459,11 @@ static int s_validate_zproxy(const topology_t *self, int i, errbuf_t *err)
                            "%s:%d: engine zproxy keeps libzmq's HWM of "
                            "1000; hop %d asks for %d",
                            where, line, h + 1, hop.hwm);
+        if (hop.curve)
+            return err_set(err,
+                           "%s:%d: engine zproxy: hopbench does not give it "
+                           "CURVE keys (hop %d has curve)",
+                           where, line, h + 1);
     }
     return 0;
 }
