@@ -22,7 +22,9 @@
 
 static void s_control_endpoint(const stage_t *self, char *buf, size_t len)
 {
-    snprintf(buf, len, "inproc://hopbench-control-%d", self->inst->id);
+    //  a name per trial: a closed socket's inproc name is freed later
+    snprintf(buf, len, "inproc://hopbench-control-%d-%u", self->inst->id,
+             self->setups);
 }
 
 int proxy_open_sockets(stage_t *self, errbuf_t *err)

@@ -97,8 +97,8 @@ static int s_configure(stage_t *self, const char *which, bool back,
 static int s_setup(stage_t *self, errbuf_t *err)
 {
     char capture[64], name[16];
-    snprintf(capture, sizeof capture, "inproc://hopbench-capture-%d",
-             self->inst->id);
+    snprintf(capture, sizeof capture, "inproc://hopbench-capture-%d-%u",
+             self->inst->id, self->setups);
     self->in = zsock_new_pull(capture); //  czmq's context, as zproxy's
     if (!self->in)
         return err_set(err, "bind %s", capture);

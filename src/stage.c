@@ -118,6 +118,7 @@ static int s_setup(stage_t *self, errbuf_t *err)
         return err_set(err, "%s", self->shared->pin_error.msg);
     if (s_owns_context(self) && !self->ctx && s_make_context(self, err))
         return -1;
+    self->setups++;
     s_probe_memory(self);
     return self->ops->setup(self, err);
 }

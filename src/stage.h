@@ -90,6 +90,7 @@ struct stage_s {
     void *in, *out, *control;
     void *engine; //  a role's own state (zcpool, czmq's zproxy)
     zactor_t *actor;
+    unsigned setups; //  SETUPs so far: makes per-trial inproc names unique
     //  A stage in its own process: this side is the controller's relay
     bool remote;
     void *remote_state;
