@@ -20,12 +20,6 @@ static int s_setup(stage_t *self, errbuf_t *err)
     return 0; //  sockets are the cycles' own
 }
 
-static int s_handshake(stage_t *self, errbuf_t *err)
-{
-    (void)self, (void)err;
-    return 0;
-}
-
 //  Open, connect, subscribe: the cycle's socket, or NULL with err set
 static void *s_open(stage_t *self, int h, errbuf_t *err)
 {
@@ -93,5 +87,4 @@ static void s_teardown(stage_t *self)
     (void)self;
 }
 
-const stage_ops_t connector_ops = {s_setup, s_handshake, s_run, s_teardown,
-                                   NULL};
+const stage_ops_t connector_ops = {s_setup, NULL, s_run, s_teardown, NULL};

@@ -6,6 +6,8 @@
 */
 #include "plot_chart.h"
 
+#include "report.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -215,17 +217,6 @@ static int s_sizes_data(writer_t *self, plot_chart_t *chart, int a, int b,
     return s_close(self, file, chart->data, rc, err);
 }
 
-//  1234567 -> "1.23M"
-static void s_short(double value, char *buf, size_t len)
-{
-    if (value >= 1e6)
-        snprintf(buf, len, "%.2fM", value / 1e6);
-    else if (value >= 1e3)
-        snprintf(buf, len, "%.1fk", value / 1e3);
-    else
-        snprintf(buf, len, "%.0f", value);
-}
-
 static int s_bar(const plot_row_t *rows, int a, int b, int x, FILE *file,
                  errbuf_t *err)
 {
@@ -234,7 +225,7 @@ static int s_bar(const plot_row_t *rows, int a, int b, int x, FILE *file,
         return -1;
     double loss = p.sent > 0 ? 100 * p.lost / p.sent : 0;
     char rate[32];
-    s_short(p.rate[0], rate, sizeof rate);
+    report_short(p.rate[0], rate, sizeof rate);
     fprintf(file, "%d %.1f %.1f %.1f %.2f \"%s/s\" \"%.1f%%\"\n", x, p.rate[0],
             p.rate[1], p.rate[2], loss, rate, loss);
     return p.n;

@@ -57,12 +57,6 @@ static int s_setup(stage_t *self, errbuf_t *err)
     return proxy_open_sockets(self, err);
 }
 
-static int s_handshake(stage_t *self, errbuf_t *err)
-{
-    (void)self, (void)err;
-    return 0;
-}
-
 static int s_run(stage_t *self, errbuf_t *err)
 {
     int rc = zmq_proxy_steerable(self->in, self->out, NULL, self->control);
@@ -78,7 +72,7 @@ static void s_teardown(stage_t *self)
     stage_close(&self->control);
 }
 
-const stage_ops_t proxy_ops = {s_setup, s_handshake, s_run, s_teardown, NULL};
+const stage_ops_t proxy_ops = {s_setup, NULL, s_run, s_teardown, NULL};
 
 static bool s_steerable(const stage_t *proxy)
 {

@@ -119,12 +119,6 @@ static int s_setup(stage_t *self, errbuf_t *err)
            s_configure(self, "BACKEND", true, err);
 }
 
-static int s_handshake(stage_t *self, errbuf_t *err)
-{
-    (void)self, (void)err;
-    return 0;
-}
-
 //  Count the captured data messages (subscriptions are shorter than a
 //  header); stop when told to and idle
 static int s_run(stage_t *self, errbuf_t *err)
@@ -162,5 +156,4 @@ static void s_teardown(stage_t *self)
     self->in = NULL;
 }
 
-const stage_ops_t proxy_czmq_ops = {s_setup, s_handshake, s_run, s_teardown,
-                                    NULL};
+const stage_ops_t proxy_czmq_ops = {s_setup, NULL, s_run, s_teardown, NULL};

@@ -24,12 +24,6 @@ static int s_setup(stage_t *self, errbuf_t *err)
     return proxy_open_sockets(self, err);
 }
 
-static int s_handshake(stage_t *self, errbuf_t *err)
-{
-    (void)self, (void)err;
-    return 0;
-}
-
 //  Forward a burst from -> to; counting when it flows downstream.  1 when
 //  the burst ended (nothing left), -1 on an error
 static int s_burst(stage_t *self, void *from, void *to, bool downstream,
@@ -95,5 +89,5 @@ static void s_teardown(stage_t *self)
     stage_close(&self->out);
 }
 
-const stage_ops_t proxy_forwarder_ops = {s_setup, s_handshake, s_run,
-                                         s_teardown, NULL};
+const stage_ops_t proxy_forwarder_ops = {s_setup, NULL, s_run, s_teardown,
+                                         NULL};

@@ -33,12 +33,6 @@ static int s_setup(stage_t *self, errbuf_t *err)
     return stage_attach(self, self->in, h, err);
 }
 
-static int s_handshake(stage_t *self, errbuf_t *err)
-{
-    (void)self, (void)err;
-    return 0;
-}
-
 //  A failed receive: 1 to go on, 0 when stopped, -1 on an error
 static int s_recv_failed(stage_t *self, errbuf_t *err)
 {
@@ -101,5 +95,4 @@ static void s_teardown(stage_t *self)
     stage_close(&self->in);
 }
 
-const stage_ops_t receiver_ops = {s_setup, s_handshake, s_run, s_teardown,
-                                  NULL};
+const stage_ops_t receiver_ops = {s_setup, NULL, s_run, s_teardown, NULL};

@@ -22,12 +22,6 @@ static int s_setup(stage_t *self, errbuf_t *err)
     return stage_attach(self, self->in, h, err);
 }
 
-static int s_handshake(stage_t *self, errbuf_t *err)
-{
-    (void)self, (void)err;
-    return 0;
-}
-
 static int s_run(stage_t *self, errbuf_t *err)
 {
     zmq_msg_t msg;
@@ -57,4 +51,4 @@ static void s_teardown(stage_t *self)
     stage_close(&self->in);
 }
 
-const stage_ops_t replier_ops = {s_setup, s_handshake, s_run, s_teardown, NULL};
+const stage_ops_t replier_ops = {s_setup, NULL, s_run, s_teardown, NULL};

@@ -46,6 +46,9 @@ void report_threads_rows(FILE *out, const trial_result_t *trial);
 //  loss, CPU per message
 void report_table_size(FILE *out, const report_info_t *info,
                        const trial_result_t *trials, int ntrials);
+//  A rate for people: 1234567 -> "1.23M", 12345 -> "12.3k"
+const char *report_short(double value, char *buf, size_t len);
+
 //  The run's files as one JSON document: metadata, rows, latency
 int report_json(FILE *out, const char *dir, errbuf_t *err);
 

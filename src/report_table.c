@@ -43,8 +43,7 @@ static const char *s_grouped(double value, char *buf, size_t len)
     return buf;
 }
 
-//  1234567 -> "1.23M"
-static const char *s_short(double value, char *buf, size_t len)
+const char *report_short(double value, char *buf, size_t len)
 {
     if (value >= 1e6)
         snprintf(buf, len, "%.2fM", value / 1e6);
@@ -87,8 +86,8 @@ static void s_row(FILE *out, const trial_result_t *trials, int ntrials, int l)
     if (ntrials > 1) {
         char range[32];
         snprintf(range, sizeof range, "(%s - %s)",
-                 s_short(rate[0], lo, sizeof lo),
-                 s_short(rate[ntrials - 1], hi, sizeof hi));
+                 report_short(rate[0], lo, sizeof lo),
+                 report_short(rate[ntrials - 1], hi, sizeof hi));
         snprintf(spread, sizeof spread, " %-19s", range);
     }
     s_cpu(s_median(from_ns, ntrials), s_median(to_ns, ntrials), cpu,

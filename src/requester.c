@@ -29,12 +29,6 @@ static int s_setup(stage_t *self, errbuf_t *err)
     return stage_attach(self, self->out, h, err);
 }
 
-static int s_handshake(stage_t *self, errbuf_t *err)
-{
-    (void)self, (void)err;
-    return 0;
-}
-
 //  One request and its reply
 static int s_round_trip(stage_t *self, uint64_t seq, errbuf_t *err)
 {
@@ -97,5 +91,4 @@ static void s_teardown(stage_t *self)
     stage_close(&self->out);
 }
 
-const stage_ops_t requester_ops = {s_setup, s_handshake, s_run, s_teardown,
-                                   NULL};
+const stage_ops_t requester_ops = {s_setup, NULL, s_run, s_teardown, NULL};

@@ -165,7 +165,9 @@ static void s_actor(zsock_t *pipe, void *args)
         if (streq(command, "SETUP"))
             s_reply(pipe, "OK", s_setup(self, &err), &err);
         else if (streq(command, "HANDSHAKE"))
-            s_reply(pipe, "OK", self->ops->handshake(self, &err), &err);
+            s_reply(pipe, "OK",
+                    self->ops->handshake ? self->ops->handshake(self, &err) : 0,
+                    &err);
         else if (streq(command, "RUN")) {
             zstr_send(pipe, "OK");
             s_reply(pipe, "DONE", self->ops->run(self, &err), &err);

@@ -48,7 +48,8 @@ typedef struct {
 
 typedef struct stage_s stage_t;
 
-//  What a role does at each step; run returns 0 when stopped cleanly
+//  What a role does at each step (handshake may be NULL: nothing to wait
+//  for); run returns 0 when stopped cleanly
 typedef struct {
     int (*setup)(stage_t *self, errbuf_t *err);
     int (*handshake)(stage_t *self, errbuf_t *err);
