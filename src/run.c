@@ -312,6 +312,8 @@ static int s_run(run_t *self, errbuf_t *err)
         return -1;
     if (!self->options->quiet)
         fprintf(stderr, "hopbench: results in %s\n", self->dir);
+    if (self->options->format == FORMAT_CSV)
+        report_csv_header(stdout, &self->info);
     for (int c = 0; c < self->ntopos; c++)
         if (s_combination(self, c, err))
             return -1;

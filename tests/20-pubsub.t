@@ -58,8 +58,9 @@ for my $size (64, 4096) {
 }
 check_rows('chain3', $t);
 check_sequence('chain3', $t);
-my @stdout_rows = grep { /^chain3,/ } split /\n/, $stdout;
-is(scalar @stdout_rows, 8, 'chain3: --format csv prints the rows on stdout');
+my @stdout_lines = split /\n/, $stdout;
+like($stdout_lines[0], qr/^\Q$contract\E/, 'chain3: --format csv prints the header first');
+is(scalar(grep { /^chain3,/ } @stdout_lines), 8, 'chain3: --format csv prints the rows on stdout');
 
 # the results directory: effective config, metadata, threads
 ($rc) = hopbench('check', "$out/config.cfg");
