@@ -3,9 +3,17 @@
 #   make            build ./hopbench
 #   make run        install missing Debian packages, build, run a short sweep
 #   make check      selftests and end-to-end tests (prove)
+#   make check SANITIZE=1
+#                   the same, built with AddressSanitizer and UBSan
+#   make memcheck   valgrind memcheck on a short run of every topology
 #   make bench      hopbench against raw libzmq loops, results/bench.csv
 #   make fuzz       libFuzzer on the parsers for FUZZ_SECONDS (tests/fuzz)
 #   make install    PREFIX=/usr/local DESTDIR=
+#
+# Objects go to build/normal or build/sanitize (SANITIZE=1), so the two
+# builds never mix; each directory also remembers its flags and rebuilds
+# when they change (OPT=...).  ./hopbench and tests/selftest are copies of
+# the flavour built last.
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -19,16 +27,28 @@ VERSION  = 0.1.0
 CFLAGS  += -DHOPBENCH_VERSION='"$(VERSION)"'
 
 ifeq ($(SANITIZE),1)
-CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer
-LDFLAGS += -fsanitize=address,undefined
+FLAVOUR  = sanitize
+SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined
+CFLAGS  += $(SANFLAGS) -fno-omit-frame-pointer
+LDFLAGS += $(SANFLAGS)
+# What the tests run under: a sanitizer report fails the run with exit 66
+# (not 1 or 2, which hopbench itself uses); leaks are checked at exit, with
+# tests/lsan.supp for third-party allocations only
+export ASAN_OPTIONS  = detect_leaks=1:exitcode=66:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS = print_stacktrace=1:halt_on_error=1:exitcode=66
+export LSAN_OPTIONS  = suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0:exitcode=66
+else
+FLAVOUR  = normal
 endif
 
+B        = build/$(FLAVOUR)
 LIB_SRC  = $(filter-out src/main.c src/selftest.c,$(wildcard src/*.c))
-LIB_OBJ  = $(LIB_SRC:.c=.o)
+LIB_OBJ  = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC))
 
 # Debian packages: to build and run, and what the tests use on top
 DEBS       = gcc make pkg-config libzmq3-dev libczmq-dev libnuma-dev
 CHECK_DEBS = perl jq procps iproute2 gnuplot-nox
+MEMCHECK_DEBS = valgrind
 FUZZ_DEBS  = clang libclang-rt-14-dev
 
 # Fuzzing: the parsers under libFuzzer, ASan and UBSan, with clang.  The
@@ -41,20 +61,41 @@ FUZZ_TARGETS  = topology lists machine
 FUZZ_BINS     = $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 FUZZ_OBJ      = $(LIB_SRC:src/%.c=build/fuzz/%.o) build/fuzz/fuzz.o
 
-.PHONY: all run check bench install deps check-deps clean format fuzz \
-        fuzz-deps fuzz-build
+.PHONY: all run check bench install deps check-deps memcheck clean format \
+        fuzz fuzz-deps fuzz-build FORCE
 
 all: hopbench
 
-hopbench: $(LIB_OBJ) src/main.o
+# The flags this flavour was built with: rewritten only when they change
+$(B)/flags: FORCE
+	@mkdir -p $(B)
+	@echo '$(CC) $(CFLAGS) $(LDFLAGS) $(LDLIBS)' | cmp -s - $@ || \
+	    echo '$(CC) $(CFLAGS) $(LDFLAGS) $(LDLIBS)' >$@
+
+# Which flavour ./hopbench and tests/selftest are: rewritten on a switch
+build/flavour: FORCE
+	@mkdir -p build
+	@echo $(FLAVOUR) | cmp -s - $@ || echo $(FLAVOUR) >$@
+
+$(B)/%.o: src/%.c $(B)/flags
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/hopbench: $(LIB_OBJ) $(B)/main.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-tests/selftest: $(LIB_OBJ) src/selftest.o
+$(B)/selftest: $(LIB_OBJ) $(B)/selftest.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+hopbench: $(B)/hopbench build/flavour
+	cp $< $@
+
+tests/selftest: $(B)/selftest build/flavour
+	cp $< $@
 
 # the raw libzmq baseline of make bench: libzmq only, no czmq
 tests/bench/raw: tests/bench/raw.c
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs libzmq) -lpthread
+
 
 deps:
 	@tests/install-debs $(DEBS)
@@ -68,6 +109,10 @@ run: deps
 
 check: check-deps
 	$(MAKE) hopbench tests/selftest
+ifeq ($(SANITIZE),1)
+	@ldd hopbench | grep -q libasan && ldd tests/selftest | grep -q libasan || \
+	    { echo 'hopbench: ./hopbench is not the sanitized build' >&2; exit 1; }
+endif
 	prove tests/*.t
 
 bench: deps
@@ -96,6 +141,15 @@ build/fuzz/%.o: tests/fuzz/%.c
 tests/fuzz/fuzz_%: build/fuzz/fuzz_%.o $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(LDLIBS)
 
+# valgrind cannot run an ASan binary: memcheck always uses the normal build
+memcheck: deps
+	@tests/install-debs $(MEMCHECK_DEBS)
+ifeq ($(SANITIZE),1)
+	$(error memcheck runs the normal build: make memcheck, without SANITIZE=1)
+endif
+	$(MAKE) hopbench
+	tests/memcheck
+
 install: hopbench
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/hopbench
 	install -m 755 hopbench $(DESTDIR)$(PREFIX)/bin/hopbench
@@ -105,7 +159,7 @@ format:
 	clang-format -i src/*.c src/*.h tests/bench/*.c
 
 clean:
-	rm -f hopbench tests/selftest tests/bench/raw src/*.o src/*.d tests/bench/*.d $(FUZZ_BINS)
-	rm -rf build/fuzz build/fuzz-run
+	rm -rf hopbench tests/selftest tests/bench/raw tests/bench/*.d build \
+	    src/*.o src/*.d $(FUZZ_BINS)
 
--include $(wildcard src/*.d tests/bench/*.d build/fuzz/*.d)
+-include $(wildcard $(B)/*.d tests/bench/*.d build/fuzz/*.d)

@@ -82,9 +82,11 @@ static int s_run(stage_t *self, errbuf_t *err)
     return 0;
 }
 
-static void s_teardown(stage_t *self)
+static int s_teardown(stage_t *self, errbuf_t *err)
 {
+    (void)err;
     (void)self;
+    return 0;
 }
 
 const stage_ops_t connector_ops = {s_setup, NULL, s_run, s_teardown, NULL};

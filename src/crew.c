@@ -13,11 +13,8 @@ crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
     for (int i = 0; i < pl->n; i++) {
         bool own = pl->inst[i].params.process == PROCESS_OWN;
         self->stage[i] = own ? remote_new(pl, i, config, ipc_dir, err)
-                             : stage_new(pl, i, NULL);
+                             : stage_new(pl, i, NULL, err);
         if (!self->stage[i]) {
-            if (!own)
-                err_set(err, "stage %s: cannot start its thread",
-                        pl->inst[i].name);
             crew_destroy(&self, 1000);
             return NULL;
         }

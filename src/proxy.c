@@ -65,11 +65,13 @@ static int s_run(stage_t *self, errbuf_t *err)
     return 0;
 }
 
-static void s_teardown(stage_t *self)
+static int s_teardown(stage_t *self, errbuf_t *err)
 {
+    (void)err;
     stage_close(&self->in);
     stage_close(&self->out);
     stage_close(&self->control);
+    return 0;
 }
 
 const stage_ops_t proxy_ops = {s_setup, NULL, s_run, s_teardown, NULL};

@@ -13,14 +13,17 @@
     actor's thread inherits this stage's placement, and is named
     "hbz:ID" so the read-back can charge its CPU to this stage.
 */
+#include "actor.h"
 #include "proxy.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 #include <zmq.h>
 
@@ -54,13 +57,14 @@ static void s_endpoints(stage_t *self, int h, char *buf, size_t len)
                                  hop->endpoint[e]);
 }
 
-//  zproxy asserts when a bind fails, so a tcp endpoint is tried first with
-//  a plain socket (closed at once, unlike a libzmq one) to fail here instead
-static int s_try_bind(const char *endpoints, errbuf_t *err)
+//  zproxy asserts when a bind fails, so what a bind needs is tried here
+//  first, to fail with a message instead.  tcp: a plain socket (closed at
+//  once, unlike a libzmq one) bound to the address
+static int s_try_tcp(const char *endpoint, int *error)
 {
     char host[PIPELINE_ENDPOINT_MAX];
     int port;
-    if (sscanf(endpoints, "@tcp://%[^:]:%d", host, &port) != 2)
+    if (sscanf(endpoint, "tcp://%[^:]:%d", host, &port) != 2)
         return 0;
     struct sockaddr_in addr = {.sin_family = AF_INET,
                                .sin_port = htons((uint16_t)port)};
@@ -69,11 +73,40 @@ static int s_try_bind(const char *endpoints, errbuf_t *err)
     int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     int rc = fd < 0 ? -1 : bind(fd, (struct sockaddr *)&addr, sizeof addr);
-    int saved = errno;
+    *error = errno;
     if (fd >= 0)
         close(fd);
-    if (rc)
-        return err_set(err, "bind %s: %s", endpoints + 1, strerror(saved));
+    return rc;
+}
+
+//  ipc: the path fits a unix socket address, and its directory lets this
+//  process create it (libzmq first removes a file left at the path)
+static int s_try_ipc(const char *endpoint, int *error)
+{
+    const char *path = endpoint + strlen("ipc://");
+    char dir[PIPELINE_ENDPOINT_MAX];
+    if (strncmp(endpoint, "ipc://", 6) || *path == '@')
+        return 0; //  not ipc, or Linux's abstract namespace: no file
+    *error = ENAMETOOLONG;
+    if (strlen(path) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+        return -1;
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = 0;
+    int rc = faccessat(AT_FDCWD, slash ? dir : ".", W_OK | X_OK, AT_EACCESS);
+    *error = errno;
+    return rc;
+}
+
+static int s_try_bind(const char *endpoints, int h, errbuf_t *err)
+{
+    int error = 0;
+    if (*endpoints != '@')
+        return 0; //  connects: zproxy does not assert on those
+    if (s_try_tcp(endpoints + 1, &error) || s_try_ipc(endpoints + 1, &error))
+        return err_set(err, "bind %s (hop %d): %s", endpoints + 1, h + 1,
+                       strerror(error));
     return 0;
 }
 
@@ -84,13 +117,15 @@ static int s_configure(stage_t *self, const char *which, bool back,
     int h = back ? pipeline_hop_out(self->pl, self->inst->id)
                  : pipeline_hop_in(self->pl, self->inst->id);
     s_endpoints(self, h, endpoints, sizeof endpoints);
-    if (s_try_bind(endpoints, err))
+    if (s_try_bind(endpoints, h, err))
         return -1;
     if (zstr_sendx(self->engine, which,
                    s_type_name(stage_socket_type(self, back)), endpoints,
                    NULL) ||
         zsock_wait(self->engine) < 0)
         return err_set(err, "zproxy %s %s: no answer", which, endpoints);
+    if (*endpoints == '@')
+        stage_note_bind(self, endpoints + 1);
     return 0;
 }
 
@@ -106,11 +141,12 @@ static int s_setup(stage_t *self, errbuf_t *err)
     //  The actor thread inherits the name (and the placement) of this one
     snprintf(name, sizeof name, "hbz:%d", self->inst->id);
     prctl(PR_SET_NAME, name);
-    self->engine = zactor_new(zproxy, NULL);
+    errbuf_t why;
+    self->engine = actor_new(zproxy, NULL, &why);
     snprintf(name, sizeof name, "hb:%.12s", self->inst->name);
     prctl(PR_SET_NAME, name);
     if (!self->engine)
-        return err_set(err, "cannot start czmq's zproxy actor");
+        return err_set(err, "czmq's zproxy actor: %s", why.msg);
     zsock_set_rcvtimeo(self->engine, (int)(self->pl->params.timeout * 1000));
     if (zstr_sendx(self->engine, "CAPTURE", capture, NULL) ||
         zsock_wait(self->engine) < 0)
@@ -146,14 +182,21 @@ static int s_run(stage_t *self, errbuf_t *err)
     }
 }
 
-static void s_teardown(stage_t *self)
+//  End czmq's zproxy actor within the timeout.  If it does not end (one
+//  blocked on a full PUSH backend or CAPTURE), the teardown fails, so the
+//  stage is left behind and the process exits at once, rather than have
+//  zsys_shutdown close sockets under a running zproxy
+static int s_teardown(stage_t *self, errbuf_t *err)
 {
-    zactor_t *actor = self->engine;
-    zactor_destroy(&actor);
+    zsock_t *pipe = self->engine;
+    if (pipe && actor_destroy(&pipe, (int)(self->pl->params.timeout * 1000)))
+        return err_set(err, "czmq's zproxy actor did not end within %g s",
+                       self->pl->params.timeout);
     self->engine = NULL;
     zsock_t *capture = self->in;
     zsock_destroy(&capture);
     self->in = NULL;
+    return 0;
 }
 
 const stage_ops_t proxy_czmq_ops = {s_setup, NULL, s_run, s_teardown, NULL};

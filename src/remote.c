@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "remote.h"
 
+#include "actor.h"
 #include "machine.h"
 #include "proxy.h"
 #include "topology.h"
@@ -29,6 +30,7 @@
 typedef struct {
     const pipeline_t *pl;
     int id;
+    char exe[512]; //  this binary (under valgrind, /proc/self/exe is not)
     char config[512], endpoint[320];
     int memfd;
     _Atomic pid_t pid; //  the child; -1 once it has ended
@@ -55,7 +57,7 @@ static pid_t s_spawn(remote_t *self)
             _exit(127);
         if (dup2(self->memfd, REMOTE_FD) < 0)
             _exit(127);
-        execv("/proc/self/exe", argv);
+        execv(self->exe, argv);
         _exit(127);
     }
     return pid;
@@ -206,6 +208,8 @@ stage_t *remote_new(const pipeline_t *pl, int id, const char *config,
     snprintf(self->config, sizeof self->config, "%s", config);
     snprintf(self->endpoint, sizeof self->endpoint, "ipc://%s/stage%d.ctl",
              ipc_dir, id);
+    ssize_t len = readlink("/proc/self/exe", self->exe, sizeof self->exe - 1);
+    self->exe[len > 0 ? len : 0] = 0;
     self->memfd = memfd_create("hopbench-stage", MFD_CLOEXEC);
     stage_t *stage = calloc(1, sizeof *stage);
     stage->pl = pl;
@@ -220,12 +224,17 @@ stage_t *remote_new(const pipeline_t *pl, int id, const char *config,
         return NULL;
     }
     stage_reset(stage, 0);
-    stage->actor = zactor_new(s_relay, self);
+    errbuf_t why;
+    if (!(stage->actor = actor_new(s_relay, self, &why))) {
+        err_set(err, "stage %s: %s", pl->inst[id].name, why.msg);
+        remote_free(stage);
+        return NULL;
+    }
     if (atomic_load(&self->pid) <= 0) {
         err_set(err, "stage %s: its process did not start (see above)",
                 pl->inst[id].name);
-        zactor_destroy(&stage->actor);
-        remote_free(stage);
+        if (actor_destroy(&stage->actor, 2000) == 0)
+            remote_free(stage);
         return NULL;
     }
     return stage;
@@ -253,8 +262,7 @@ int remote_counts(stage_t *stage, uint64_t *received, uint64_t *sent,
 {
     remote_t *self = stage->remote_state;
     zstr_send(stage->actor, "COUNTS");
-    zsock_set_rcvtimeo(zactor_sock(stage->actor),
-                       (int)(stage->pl->params.timeout * 1000));
+    zsock_set_rcvtimeo(stage->actor, (int)(stage->pl->params.timeout * 1000));
     while (true) {
         char *reply = zstr_recv(stage->actor);
         unsigned long long r, s;
@@ -455,7 +463,7 @@ int remote_host_main(int argc, char **argv)
         char connect[330];
         snprintf(connect, sizeof connect, ">%s", argv[4]);
         host.control = zsock_new_pair(connect);
-        host.stage = stage_new(pl, id, shared);
+        host.stage = stage_new(pl, id, shared, &err);
         if (host.control && host.stage)
             rc = s_host_loop(&host);
         stage_destroy(&host.stage, (int)(pl->params.timeout * 1000));

@@ -46,9 +46,11 @@ static int s_run(stage_t *self, errbuf_t *err)
     }
 }
 
-static void s_teardown(stage_t *self)
+static int s_teardown(stage_t *self, errbuf_t *err)
 {
+    (void)err;
     stage_close(&self->in);
+    return 0;
 }
 
 const stage_ops_t replier_ops = {s_setup, NULL, s_run, s_teardown, NULL};

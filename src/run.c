@@ -149,6 +149,8 @@ static int s_trial(run_t *self, uint32_t size, int r, trial_result_t *result,
     progress_trial_done(&self->progress);
     if (rc == 0)
         s_add_warnings(self, warnings);
+    else
+        trial_result_free(result); //  a failed trial's rows are not kept
     return rc;
 }
 

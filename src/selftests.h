@@ -15,6 +15,7 @@
 #include "zcpool.h"
 #include "sweep.h"
 #include "zones.h"
+#include "actor.h"
 #include "histogram.h"
 #include "machine.h"
 #include "placement.h"
@@ -29,9 +30,9 @@ static const struct {
     {"topology", topology_test},   {"pipeline", pipeline_test},
     {"threads", threads_test},     {"cli", cli_test},
     {"zcpool", zcpool_test},       {"sweep", sweep_test},
-    {"zones", zones_test},         {"histogram", histogram_test},
-    {"machine", machine_test},     {"placement", placement_test},
-    {"plot_data", plot_data_test},
+    {"zones", zones_test},         {"actor", actor_test},
+    {"histogram", histogram_test}, {"machine", machine_test},
+    {"placement", placement_test}, {"plot_data", plot_data_test},
 };
 
 #endif

@@ -64,6 +64,22 @@ static int s_missing(const stage_t *self, const bool *seen)
     return -1;
 }
 
+//  The path a subscription takes, for errors: "hop 1: pub -> sub" or
+//  "hops 1-3: pub -> p1 -> p2 -> sub"
+static void s_path(const stage_t *self, int sink, char *buf, size_t len)
+{
+    const pipeline_t *pl = self->pl;
+    int last = pl->nstages - 1;
+    size_t used =
+        (size_t)snprintf(buf, len, last > 1 ? "hops 1-%d:" : "hop %d:", last);
+    for (int s = 0; s <= last && used < len; s++)
+        used +=
+            (size_t)snprintf(buf + used, len - used, "%s %s", s ? " ->" : "",
+                             s == 0      ? self->inst->name
+                             : s == last ? pl->inst[sink].name
+                                         : pl->topo->stages[s].name);
+}
+
 //  Publishers wait for each subscriber's own topic (0xFF 'R' id)
 static int s_handshake(stage_t *self, errbuf_t *err)
 {
@@ -90,10 +106,15 @@ static int s_handshake(stage_t *self, errbuf_t *err)
     }
     zmq_msg_close(&msg);
     int missing = s_missing(self, seen);
-    if (missing >= 0)
-        return err_set(err, "the subscription of %s did not arrive within %g s",
-                       self->pl->inst[missing].name, self->pl->params.timeout);
-    return 0;
+    if (missing < 0)
+        return 0;
+    char path[256];
+    s_path(self, missing, path, sizeof path);
+    return err_set(err,
+                   "the subscription of %s did not arrive within %g s "
+                   "(%s)",
+                   self->pl->inst[missing].name, self->pl->params.timeout,
+                   path);
 }
 
 //  A failed send: EAGAIN (nodrop back-pressure, or the send timeout) and
@@ -173,8 +194,12 @@ static int s_run_paced(stage_t *self, errbuf_t *err)
     while (seq <
            atomic_load_explicit(&self->shared->target, memory_order_relaxed)) {
         uint64_t intended = start + (uint64_t)(seq * period);
-        if (stage_now_ns() < intended)
-            s_sleep_until(intended);
+        uint64_t now = stage_now_ns();
+        if (now < intended) { //  in slices: a new target is seen soon
+            uint64_t slice = now + STAGE_IDLE_MS * 1000000ULL;
+            s_sleep_until(intended < slice ? intended : slice);
+            continue;
+        }
         if (zmq_msg_init_size(&msg, self->shared->size))
             return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
         uint64_t header = origin | seq;
@@ -199,9 +224,11 @@ static int s_run(stage_t *self, errbuf_t *err)
     return s_run_fast(self, err);
 }
 
-static void s_teardown(stage_t *self)
+static int s_teardown(stage_t *self, errbuf_t *err)
 {
+    (void)err;
     stage_close(&self->out);
+    return 0;
 }
 
 //  After every context is gone: libzmq can no longer hold a buffer

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "stage.h"
 
+#include "actor.h"
 #include "interrupt.h"
 #include "pin.h"
 #include "remote.h"
@@ -13,6 +14,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <zmq.h>
@@ -123,10 +125,45 @@ static int s_setup(stage_t *self, errbuf_t *err)
     return self->ops->setup(self, err);
 }
 
+void stage_note_bind(stage_t *self, const char *endpoint)
+{
+    struct stat st;
+    const char *path = endpoint + strlen("ipc://");
+    if (strncmp(endpoint, "ipc://", 6) || *path == '@' ||
+        self->nbound == (int)(sizeof self->bound / sizeof self->bound[0]) ||
+        stat(path, &st))
+        return; //  not ipc, abstract (no file), or nothing to remove
+    snprintf(self->bound[self->nbound].path, PIPELINE_ENDPOINT_MAX, "%s", path);
+    self->bound[self->nbound].dev = st.st_dev;
+    self->bound[self->nbound++].ino = st.st_ino;
+}
+
+//  The ipc files this stage bound, unless someone has bound the path since
+static void s_remove_ipc_files(stage_t *self)
+{
+    struct stat st;
+    for (int i = 0; i < self->nbound; i++)
+        if (stat(self->bound[i].path, &st) == 0 &&
+            st.st_dev == self->bound[i].dev && st.st_ino == self->bound[i].ino)
+            unlink(self->bound[i].path);
+    self->nbound = 0;
+}
+
+//  TEARDOWN: the trial's sockets, and the ipc files they bound
+static int s_teardown(stage_t *self, errbuf_t *err)
+{
+    int rc = self->ops->teardown(self, err);
+    if (rc == 0)
+        s_remove_ipc_files(self);
+    return rc;
+}
+
 //  At the end of the run: the sockets, then the context if it is ours
 static void s_finish(stage_t *self)
 {
-    self->ops->teardown(self);
+    errbuf_t ignored;
+    if (s_teardown(self, &ignored))
+        return; //  something of the role's own still runs: leave the context
     if (s_owns_context(self) && self->ctx) {
         zmq_ctx_term(self->ctx); //  every socket has linger 0
         self->ctx = NULL;
@@ -171,10 +208,8 @@ static void s_actor(zsock_t *pipe, void *args)
         else if (streq(command, "RUN")) {
             zstr_send(pipe, "OK");
             s_reply(pipe, "DONE", self->ops->run(self, &err), &err);
-        } else if (streq(command, "TEARDOWN")) {
-            self->ops->teardown(self);
-            zstr_send(pipe, "OK");
-        }
+        } else if (streq(command, "TEARDOWN"))
+            s_reply(pipe, "OK", s_teardown(self, &err), &err);
         zstr_free(&command);
     }
     s_finish(self);
@@ -208,7 +243,8 @@ stage_shared_t *stage_shared_new(void)
     return shared;
 }
 
-stage_t *stage_new(const pipeline_t *pl, int id, stage_shared_t *shared)
+stage_t *stage_new(const pipeline_t *pl, int id, stage_shared_t *shared,
+                   errbuf_t *err)
 {
     stage_t *self = calloc(1, sizeof *self);
     self->pl = pl;
@@ -216,11 +252,13 @@ stage_t *stage_new(const pipeline_t *pl, int id, stage_shared_t *shared)
     self->ops = s_ops(self->inst);
     self->owns_shared = !shared;
     self->shared = shared ? shared : stage_shared_new();
+    errbuf_t why = {"out of memory"};
     if (self->shared) {
         stage_reset(self, 0);
-        self->actor = zactor_new(s_actor, self);
+        self->actor = actor_new(s_actor, self, &why);
     }
     if (!self->actor) {
+        err_set(err, "stage %s: %s", self->inst->name, why.msg);
         if (self->owns_shared)
             free(self->shared);
         free(self);
@@ -236,13 +274,8 @@ int stage_destroy(stage_t **self_p, int timeout_ms)
         return 0;
     //  The thread signals only after it has stopped using self; if it does
     //  not within the timeout, self is left to it rather than freed
-    zsock_t *pipe = zactor_sock(self->actor);
-    zsock_set_sndtimeo(pipe, timeout_ms);
-    zsock_set_rcvtimeo(pipe, timeout_ms);
-    if (zstr_send(self->actor, "$TERM") || zsock_wait(pipe) < 0)
+    if (actor_destroy(&self->actor, timeout_ms))
         return -1;
-    zsock_set_rcvtimeo(pipe, 0);
-    zactor_destroy(&self->actor);
     if (self->remote) {
         remote_free(self);
         *self_p = NULL;
@@ -259,7 +292,7 @@ int stage_destroy(stage_t **self_p, int timeout_ms)
 
 int stage_wait(stage_t *self, int timeout_ms, errbuf_t *err)
 {
-    zsock_set_rcvtimeo(zactor_sock(self->actor), timeout_ms);
+    zsock_set_rcvtimeo(self->actor, timeout_ms);
     char *reply = self->remote && remote_has_pending(self)
                       ? remote_take_pending(self)
                       : zstr_recv(self->actor);
@@ -276,9 +309,11 @@ int stage_wait(stage_t *self, int timeout_ms, errbuf_t *err)
 int stage_command(stage_t *self, const char *command, int timeout_ms,
                   errbuf_t *err)
 {
+    //  Bounded: a send to a pipe whose thread is gone would block forever
+    zsock_set_sndtimeo(self->actor, timeout_ms);
     if (zstr_send(self->actor, command))
-        return err_set(err, "stage %s: cannot send %s", self->inst->name,
-                       command);
+        return err_set(err, "stage %s: cannot send %s within %.1f s",
+                       self->inst->name, command, timeout_ms / 1000.0);
     return stage_wait(self, timeout_ms, err);
 }
 
@@ -286,7 +321,7 @@ bool stage_ended(stage_t *self)
 {
     if (self->remote && remote_has_pending(self))
         return true;
-    return (zsock_events(zactor_sock(self->actor)) & ZMQ_POLLIN) != 0;
+    return (zsock_events(self->actor) & ZMQ_POLLIN) != 0;
 }
 
 int stage_socket(stage_t *self, int type, int hwm, void **sock, errbuf_t *err)
@@ -329,6 +364,7 @@ int stage_attach(stage_t *self, void *sock, int h, errbuf_t *err)
         if (zmq_bind(sock, hop->endpoint[e]))
             return err_set(err, "bind %s (hop %d): %s", hop->endpoint[e], h + 1,
                            zmq_strerror(errno));
+        stage_note_bind(self, hop->endpoint[e]);
         return 0;
     }
     for (e = 0; e < hop->nendpoints; e++)

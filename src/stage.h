@@ -54,7 +54,9 @@ typedef struct {
     int (*setup)(stage_t *self, errbuf_t *err);
     int (*handshake)(stage_t *self, errbuf_t *err);
     int (*run)(stage_t *self, errbuf_t *err);
-    void (*teardown)(stage_t *self);
+    //  Close what setup opened; -1 when something could not be ended
+    //  (a thread of the role's own): the stage is then left behind
+    int (*teardown)(stage_t *self, errbuf_t *err);
     //  Optional: free what must outlive every context (stage_destroy)
     void (*release)(stage_t *self);
 } stage_ops_t;
@@ -89,9 +91,16 @@ struct stage_s {
     void *ctx; //  its context (made by the owner at the first SETUP)
     const stage_ops_t *ops;
     void *in, *out, *control;
-    void *engine; //  a role's own state (zcpool, czmq's zproxy)
-    zactor_t *actor;
+    void *engine;    //  a role's own state (zcpool, czmq's zproxy)
+    zsock_t *actor;  //  the controller's end of its thread's pipe (actor.h)
     unsigned setups; //  SETUPs so far: makes per-trial inproc names unique
+    //  ipc socket files this stage bound, removed when it closes them
+    struct {
+        char path[PIPELINE_ENDPOINT_MAX];
+        dev_t dev;
+        ino_t ino;
+    } bound[2];
+    int nbound;
     //  A stage in its own process: this side is the controller's relay
     bool remote;
     void *remote_state;
@@ -100,9 +109,11 @@ struct stage_s {
 extern const stage_ops_t sender_ops, receiver_ops, requester_ops, replier_ops,
     proxy_ops, proxy_forwarder_ops, proxy_czmq_ops, connector_ops;
 
-//  Start the stage's thread; NULL if it could not start.  shared: where
-//  its counters live (memory shared with the controller), NULL: its own
-stage_t *stage_new(const pipeline_t *pl, int id, stage_shared_t *shared);
+//  Start the stage's thread; NULL if it could not start (err says why).
+//  shared: where its counters live (memory shared with the controller),
+//  NULL: its own
+stage_t *stage_new(const pipeline_t *pl, int id, stage_shared_t *shared,
+                   errbuf_t *err);
 stage_shared_t *stage_shared_new(void);
 //  Before each trial, while the thread waits for a command: counters,
 //  targets and flags back to their start, and the message size
@@ -132,5 +143,8 @@ uint64_t stage_now_ns(void);
 //  Bind or connect sock to hop h, as the pipeline says for this instance
 int stage_attach(stage_t *self, void *sock, int h, errbuf_t *err);
 void stage_close(void **sock);
+//  After a bind to endpoint: if it made an ipc socket file, note it, so
+//  that teardown removes it (libzmq 4.3.4 leaves it behind)
+void stage_note_bind(stage_t *self, const char *endpoint);
 
 #endif

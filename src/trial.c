@@ -91,12 +91,12 @@ static int s_command(trial_t *self, int i, const char *command, int timeout_ms,
                      errbuf_t *err)
 {
     stage_t *stage = self->stage[i];
+    zsock_set_sndtimeo(stage->actor, timeout_ms);
     if (zstr_send(stage->actor, command))
         return err_set(err, "stage %s: cannot send %s", self->pl->inst[i].name,
                        command);
     double end = trial_now() + timeout_ms / 1000.0;
-    zmq_pollitem_t item = {zsock_resolve(zactor_sock(stage->actor)), 0,
-                           ZMQ_POLLIN, 0};
+    zmq_pollitem_t item = {zsock_resolve(stage->actor), 0, ZMQ_POLLIN, 0};
     while (!stage_ended(stage)) {
         if (s_check_others(self, i, err))
             return -1;
@@ -298,14 +298,40 @@ static uint64_t s_remaining(trial_t *self)
     return remaining;
 }
 
+//  The last stage took nothing for the timeout while 'messages' were still
+//  missing: its senders are blocked (back-pressure), so no link counts as
+//  stopped.  Name a link into a receiver that is still short
+static int s_stalled(trial_t *self, double seconds, errbuf_t *err)
+{
+    uint64_t n = self->pl->params.messages;
+    int l = 0;
+    for (; l < self->nlinks - 1; l++) {
+        int to = self->links[l].to;
+        if (pipeline_is_sink(self->pl, to) &&
+            stage_received(self->stage[to]) - self->s0.received[to] < n)
+            break;
+    }
+    char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
+    trial_link_name(self, &self->links[l], from, to);
+    return err_set(err,
+                   "hop %d (%s -> %s) delivered nothing for %g s, before "
+                   "the window's %llu messages",
+                   self->links[l].hop + 1, from, to, seconds,
+                   (unsigned long long)n);
+}
+
 //  Messages mode: the window closes when every receiver at the end has
 //  taken 'messages' since it opened.  The controller sleeps about half the
 //  time that is left, so it wakes a few times near the end instead of
-//  polling all along
+//  polling all along.  It fails when the receivers took nothing for the
+//  timeout (plus a paced publisher's period)
 static int s_window_messages(trial_t *self, double *moved, errbuf_t *err)
 {
-    double last_check = trial_now(), prev_t = last_check;
-    uint64_t prev = 0;
+    double last_check = trial_now(), prev_t = last_check, progress = prev_t;
+    double patience =
+        self->timeout_ms / 1000.0 +
+        (self->pl->params.rate > 0 ? 1 / self->pl->params.rate : 0);
+    uint64_t prev = 0, fewest = UINT64_MAX;
     for (uint64_t left = s_remaining(self); left > 0;
          left = s_remaining(self)) {
         double now = trial_now();
@@ -314,6 +340,10 @@ static int s_window_messages(trial_t *self, double *moved, errbuf_t *err)
                 return -1;
             last_check = now;
         }
+        if (left < fewest)
+            fewest = left, progress = now;
+        else if (now - progress > patience)
+            return s_stalled(self, now - progress, err);
         double rate = prev > left ? (prev - left) / (now - prev_t) : 0;
         prev = left, prev_t = now;
         double wait = rate > 0 ? left / rate / 2 : 0.001;
@@ -334,7 +364,6 @@ static int s_window(trial_t *self, errbuf_t *err)
     for (int l = 0; l < self->nlinks; l++)
         moved[l] = self->s0.t;
     self->last = self->s0;
-    s_recording(self, 1);
     if (self->pl->params.messages > 0) {
         if (s_window_messages(self, moved, err))
             return -1;
@@ -346,8 +375,8 @@ static int s_window(trial_t *self, errbuf_t *err)
                 return -1;
         }
     }
+    s_recording(self, 0); //  just before the counters, as at the start
     int rc = trial_snapshot(self, &self->s1, err);
-    s_recording(self, 0);
     self->window_seconds = self->s1.t - self->s0.t;
     return rc;
 }
@@ -408,6 +437,7 @@ static int s_measure_stream(trial_t *self, errbuf_t *err)
     if (s_go(self, err) || s_warm_up(self, err))
         return -1;
     trial_read_threads(self, false); //  whose CPU time counts for whom
+    s_recording(self, 1); //  latency samples count from the same moment
     if (trial_snapshot(self, &self->s0, err))
         return -1;
     trial_read_threads(self, true);

@@ -381,7 +381,7 @@ void trial_make_latency(trial_t *self)
         return;
     for (int s = 1; s < pl->nstages - 1 && !reqrep && !connect; s++)
         if (pipeline_sees_origins(pl, pl->first[s])) {
-            char hop[8];
+            char hop[12]; //  any int: -Wformat-truncation
             snprintf(hop, sizeof hop, "%d", s);
             s_add_latency(self, hop, s);
         }
