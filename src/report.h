@@ -13,8 +13,9 @@
 
 #include "errbuf.h"
 #include "results.h"
+#include "sweep.h"
 
-#define REPORT_MAX_SWEEP 8
+#define REPORT_MAX_SWEEP SWEEP_MAX_KEYS //  one column per swept key
 
 //  What every row of a run shares
 typedef struct {

@@ -212,12 +212,9 @@ static int s_write_config(run_t *self, int c, char *path, size_t len,
 
 static int s_combination(run_t *self, int c, errbuf_t *err)
 {
-    const sweep_t *sweep = self->options->sweep;
-    char text[256] = "";
-    sweep_values(sweep, c, self->info.sweep_value);
-    for (int k = 0; k < sweep->nkeys; k++)
-        snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s=%s",
-                 k ? " " : "", sweep->key[k], self->info.sweep_value[k]);
+    char text[256];
+    sweep_values(self->options->sweep, c, self->info.sweep_value);
+    sweep_describe(self->options->sweep, c, text, sizeof text);
     progress_combination(&self->progress, c + 1, text);
     self->current = self->pl[c];
     char config[512];
@@ -291,13 +288,9 @@ static int s_plan(run_t *self, errbuf_t *err)
         errbuf_t why;
         if (!(self->pl[c] =
                   pipeline_new(self->topos[c], self->machine, &why))) {
-            const char *values[SWEEP_MAX_KEYS];
-            char text[256] = "";
-            sweep_values(self->options->sweep, c, values);
-            for (int k = 0; k < self->options->sweep->nkeys; k++)
-                snprintf(text + strlen(text), sizeof text - strlen(text),
-                         "%s=%s: ", self->options->sweep->key[k], values[k]);
-            return err_set(err, "%s%s", text, why.msg);
+            char text[256];
+            sweep_describe(self->options->sweep, c, text, sizeof text);
+            return err_set(err, "%s%s%s", text, text[0] ? ": " : "", why.msg);
         }
         s_note_curve(self, self->pl[c]);
         if (zones_wanted(self->pl[c]) && geteuid() != 0)

@@ -73,6 +73,17 @@ void sweep_values(const sweep_t *self, int index, const char **values)
     }
 }
 
+void sweep_describe(const sweep_t *self, int index, char *buf, size_t len)
+{
+    const char *values[SWEEP_MAX_KEYS];
+    size_t used = 0;
+    sweep_values(self, index, values);
+    buf[0] = 0;
+    for (int k = 0; k < self->nkeys && used < len; k++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%s",
+                                 k ? " " : "", self->key[k], values[k]);
+}
+
 void sweep_assignment(const sweep_t *self, int index, int k, char *buf,
                       size_t len)
 {
@@ -97,8 +108,12 @@ int sweep_test(bool verbose)
     char buf[200];
     sweep_assignment(&sweep, 3, 0, buf, sizeof buf);
     CHECK(strcmp(buf, "transport=ipc") == 0);
+    sweep_describe(&sweep, 3, buf, sizeof buf);
+    CHECK(strcmp(buf, "transport=ipc hwm=1000") == 0);
 
     CHECK(sweep_parse(&sweep, NULL, 0, &err) == 0 && sweep_count(&sweep) == 1);
+    sweep_describe(&sweep, 0, buf, sizeof buf);
+    CHECK(buf[0] == 0);
     const char *bad[][1] = {{"transport"}, {"=a"}, {"k="}, {"k=a,,b"}};
     for (int i = 0; i < 4; i++)
         CHECK(sweep_parse(&sweep, bad[i], 1, &err) == -1);

@@ -29,6 +29,8 @@ int sweep_parse(sweep_t *self, const char *const *specs, int n, errbuf_t *err);
 int sweep_count(const sweep_t *self);
 //  The values of combination 'index' (the last key varies fastest)
 void sweep_values(const sweep_t *self, int index, const char **values);
+//  Combination 'index' as "KEY=VALUE KEY=VALUE" ("" when nothing is swept)
+void sweep_describe(const sweep_t *self, int index, char *buf, size_t len);
 //  "KEY=VALUE" for key k of combination 'index'
 void sweep_assignment(const sweep_t *self, int index, int k, char *buf,
                       size_t len);
