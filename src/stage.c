@@ -233,7 +233,7 @@ void stage_reset(stage_t *self, uint32_t size)
     }
 }
 
-stage_shared_t *stage_shared_new(void)
+static stage_shared_t *s_shared_new(void)
 {
     //  aligned: the counters sit on cache lines of their own
     size_t size = (sizeof(stage_shared_t) + 63) & ~(size_t)63;
@@ -251,7 +251,7 @@ stage_t *stage_new(const pipeline_t *pl, int id, stage_shared_t *shared,
     self->inst = &pl->inst[id];
     self->ops = s_ops(self->inst);
     self->owns_shared = !shared;
-    self->shared = shared ? shared : stage_shared_new();
+    self->shared = shared ? shared : s_shared_new();
     errbuf_t why = {"out of memory"};
     if (self->shared) {
         stage_reset(self, 0);

@@ -114,7 +114,6 @@ extern const stage_ops_t sender_ops, receiver_ops, requester_ops, replier_ops,
 //  NULL: its own
 stage_t *stage_new(const pipeline_t *pl, int id, stage_shared_t *shared,
                    errbuf_t *err);
-stage_shared_t *stage_shared_new(void);
 //  Before each trial, while the thread waits for a command: counters,
 //  targets and flags back to their start, and the message size
 void stage_reset(stage_t *self, uint32_t size);
