@@ -20,7 +20,7 @@ DESTDIR ?=
 CC      ?= cc
 PKGS     = libzmq libczmq numa
 OPT     ?= -O2 -g
-CFLAGS  += $(OPT) -std=gnu11 -Wall -Wextra -pthread -MMD -MP
+CFLAGS  += $(OPT) -std=gnu11 -Wall -Wextra -pthread -MMD -MP -Isrc
 CFLAGS  += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 VERSION  = 0.1.0
@@ -42,7 +42,8 @@ FLAVOUR  = normal
 endif
 
 B        = build/$(FLAVOUR)
-LIB_SRC  = $(filter-out src/main.c src/selftest.c,$(wildcard src/*.c))
+# src/LAYER/FILE.c; every layer but app/ goes into both programs
+LIB_SRC  = $(filter-out src/app/main.c src/app/selftest.c,$(wildcard src/*/*.c))
 LIB_OBJ  = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC))
 
 # Debian packages: to build and run, and what the tests use on top
@@ -78,12 +79,13 @@ build/flavour: FORCE
 	@echo $(FLAVOUR) | cmp -s - $@ || echo $(FLAVOUR) >$@
 
 $(B)/%.o: src/%.c $(B)/flags
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(B)/hopbench: $(LIB_OBJ) $(B)/main.o
+$(B)/hopbench: $(LIB_OBJ) $(B)/app/main.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/selftest: $(LIB_OBJ) $(B)/selftest.o
+$(B)/selftest: $(LIB_OBJ) $(B)/app/selftest.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 hopbench: $(B)/hopbench build/flavour
@@ -131,7 +133,7 @@ fuzz-build: $(FUZZ_BINS)
 .SECONDARY: $(FUZZ_OBJ) $(FUZZ_TARGETS:%=build/fuzz/fuzz_%.o)
 
 build/fuzz/%.o: src/%.c
-	@mkdir -p build/fuzz
+	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
 build/fuzz/%.o: tests/fuzz/%.c
@@ -156,10 +158,10 @@ install: hopbench
 	cp -r topologies numa $(DESTDIR)$(PREFIX)/share/hopbench/
 
 format:
-	clang-format -i src/*.c src/*.h tests/bench/*.c
+	clang-format -i src/*/*.c src/*/*.h tests/bench/*.c tests/fuzz/*.c tests/fuzz/*.h
 
 clean:
 	rm -rf hopbench tests/selftest tests/bench/raw tests/bench/*.d build \
-	    src/*.o src/*.d $(FUZZ_BINS)
+	    $(FUZZ_BINS)
 
--include $(wildcard $(B)/*.d tests/bench/*.d build/fuzz/*.d)
+-include $(wildcard $(B)/*/*.d tests/bench/*.d build/fuzz/*.d build/fuzz/*/*.d)

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "machine.h"
+#include "machine/machine.h"
 
 //  libFuzzer's entry points; fuzz.c has the one-time setup (czmq without
 //  signal handlers and logging to stderr, the machines below)

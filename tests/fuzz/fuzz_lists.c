@@ -10,11 +10,11 @@
     that parses to the same value (config.cfg is written with
     params_format, plans print cpuset_format).
 */
-#include "cpuset.h"
+#include "machine/cpuset.h"
 #include "fuzz.h"
-#include "params.h"
-#include "sizes.h"
-#include "topology.h"
+#include "config/params.h"
+#include "config/sizes.h"
+#include "config/topology.h"
 
 #include <stdlib.h>
 #include <string.h>

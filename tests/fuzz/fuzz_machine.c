@@ -12,8 +12,8 @@
     in ascending id order with distance 10 to themselves.
 */
 #include "fuzz.h"
-#include "pipeline.h"
-#include "topology.h"
+#include "pipeline/pipeline.h"
+#include "config/topology.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,8 +15,8 @@
       text (DESIGN: config.cfg is a topology hopbench check accepts).
 */
 #include "fuzz.h"
-#include "pipeline.h"
-#include "topology.h"
+#include "pipeline/pipeline.h"
+#include "config/topology.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,211 @@
+/*  hopbench: measure ZeroMQ messages per second per hop through
+    publish/subscribe pipelines.  main only dispatches the commands; the
+    work is in run (the sweep), trial (one measurement), stage and its
+    roles (publisher, proxy, subscriber), placement and report_*.
+*/
+#include "app/cli.h"
+#include "machine/machine.h"
+#include "config/params.h"
+#include "pipeline/pipeline.h"
+#include "report/plot.h"
+#include "report/report_plan.h"
+#include "base/interrupt.h"
+#include "crew/stage_process.h"
+#include "run/run.h"
+#include "config/sweep.h"
+#include "config/topology.h"
+
+#include <czmq.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+//  A topology-level --set or --sweep that some stage or hop overrides in
+//  the file would silently not reach it: say so
+static void s_warn_shadowed(const topology_t *topo, const char *assignment,
+                            const char *option)
+{
+    char names[512];
+    topology_shadowed(topo, assignment, names, sizeof names);
+    if (names[0])
+        fprintf(stderr,
+                "hopbench: warning: %s %s does not reach %s, which set their "
+                "own (use NAME.KEY=VALUE)\n",
+                option, assignment, names);
+}
+
+//  Load, apply --set in order, validate: NULL after printing why
+static topology_t *s_topology(const cli_t *cli, bool warn)
+{
+    errbuf_t err;
+    topology_t *topo = topology_load(cli->target, &err);
+    for (int i = 0; topo && i < cli->nsets; i++) {
+        if (topology_set(topo, cli->sets[i], &err))
+            topology_destroy(&topo);
+        else if (warn && !cli->quiet)
+            s_warn_shadowed(topo, cli->sets[i], "--set");
+    }
+    if (topo && topology_validate(topo, &err))
+        topology_destroy(&topo);
+    if (!topo)
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+    return topo;
+}
+
+static machine_t *s_machine(const cli_t *cli)
+{
+    errbuf_t err;
+    machine_t *machine = cli->machine ? machine_new_file(cli->machine, &err)
+                                      : machine_new_live(&err);
+    if (!machine)
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+    return machine;
+}
+
+//  One topology per combination of the sweep, every one valid, or none
+static int s_combinations(const cli_t *cli, const sweep_t *sweep,
+                          topology_t **topos)
+{
+    int n = sweep_count(sweep);
+    for (int c = 0; c < n; c++) {
+        errbuf_t err;
+        if (!(topos[c] = s_topology(cli, c == 0)))
+            return -1;
+        for (int k = 0; k < sweep->nkeys; k++) {
+            char assignment[256];
+            sweep_assignment(sweep, c, k, assignment, sizeof assignment);
+            if (c == 0 && !cli->quiet)
+                s_warn_shadowed(topos[c], assignment, "--sweep");
+            if (topology_set(topos[c], assignment, &err) ||
+                topology_validate(topos[c], &err)) {
+                fprintf(stderr, "hopbench: --sweep: %s\n", err.msg);
+                return -1;
+            }
+        }
+    }
+    return n;
+}
+
+static int s_run(const cli_t *cli, const machine_t *machine)
+{
+    static topology_t *topos[SWEEP_MAX_COMBOS];
+    sweep_t sweep;
+    errbuf_t err;
+    if (sweep_parse(&sweep, cli->sweeps, cli->nsweeps, &err)) {
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+        return 2;
+    }
+    int n = s_combinations(cli, &sweep, topos), rc = 2;
+    if (n > 0) {
+        bool stages_left = false;
+        run_options_t options = {.format = cli->format,
+                                 .output = cli->output,
+                                 .quiet = cli->quiet,
+                                 .command_line = cli->command_line,
+                                 .sweep = &sweep,
+                                 .stages_left = &stages_left,
+                                 .plot = cli->plot};
+        rc = run_topologies(topos, n, machine, &options);
+        if (stages_left) {
+            //  a stage thread is stuck: czmq's exit handler would wait
+            //  for it, or trip over its pipe
+            fflush(NULL);
+            _exit(rc);
+        }
+    }
+    for (int c = 0; c < SWEEP_MAX_COMBOS && topos[c]; c++)
+        topology_destroy(&topos[c]);
+    return rc;
+}
+
+//  plan, check: a valid topology and its placed pipeline
+static int s_plan(const cli_t *cli, const machine_t *machine)
+{
+    errbuf_t err;
+    topology_t *topo = s_topology(cli, true);
+    pipeline_t *pl = topo ? pipeline_new(topo, machine, &err) : NULL;
+    if (topo && !pl)
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+    else if (pl && strcmp(cli->command, "plan") == 0)
+        report_plan(stdout, pl, machine, cli->format == FORMAT_CSV);
+    else if (pl)
+        printf("%s: ok (%s, %d stages, %d hops, %d threads)\n", topo->path,
+               params_pattern_names[topo->params.pattern], topo->nstages,
+               topo->nstages - 1, pl->n);
+    int rc = pl ? 0 : 2;
+    pipeline_destroy(&pl);
+    topology_destroy(&topo);
+    return rc;
+}
+
+static int s_topology_command(const cli_t *cli)
+{
+    if (strcmp(cli->command, "run") == 0 && cli->machine) {
+        fprintf(stderr, "hopbench: --machine plans for a described machine; "
+                        "run uses this one (try plan)\n");
+        return 2;
+    }
+    machine_t *machine = s_machine(cli);
+    int rc = !machine                           ? 2
+             : strcmp(cli->command, "run") == 0 ? s_run(cli, machine)
+                                                : s_plan(cli, machine);
+    machine_destroy(&machine);
+    return rc;
+}
+
+static int s_dispatch(const cli_t *cli)
+{
+    if (strcmp(cli->command, "help") == 0) {
+        cli_usage(stdout);
+        return 0;
+    }
+    if (strcmp(cli->command, "version") == 0) {
+        int major, minor, patch;
+        zmq_version(&major, &minor, &patch);
+        printf("hopbench %s (libzmq %d.%d.%d)\n", HOPBENCH_VERSION, major,
+               minor, patch);
+        return 0;
+    }
+    if (strcmp(cli->command, "help-keys") == 0) {
+        params_print_reference(stdout);
+        return 0;
+    }
+    if (strcmp(cli->command, "machine") == 0) {
+        machine_t *machine = s_machine(cli);
+        int rc = machine ? 0 : 2;
+        if (machine)
+            machine_print(machine, stdout);
+        machine_destroy(&machine); //  sets machine to NULL
+        return rc;
+    }
+    if (strcmp(cli->command, "plot") == 0) {
+        errbuf_t err;
+        int rc = plot_results(cli->target, stdout, &err);
+        if (rc)
+            fprintf(stderr, "hopbench: %s\n", err.msg);
+        return rc;
+    }
+    return s_topology_command(cli);
+}
+
+int main(int argc, char **argv)
+{
+    //  czmq: logs to stderr, and no signal handler of its own
+    zsys_handler_set(NULL);
+    zsys_init();
+    interrupt_install();
+    zsys_set_logstream(stderr);
+    zsys_set_linger(0);
+    //  a stage in its own process (remote.c), started by a run
+    if (argc > 1 && strcmp(argv[1], "stage") == 0)
+        return remote_host_main(argc, argv);
+    static cli_t cli;
+    errbuf_t err;
+    if (cli_parse(argc, argv, &cli, &err)) {
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+        return 2;
+    }
+    int rc = s_dispatch(&cli);
+    zsys_shutdown();
+    return rc;
+}

@@ -1,0 +1,38 @@
+/*  selftests: the list of module selftests that tests/selftest runs.  */
+#ifndef HOPBENCH_SELFTESTS_H
+#define HOPBENCH_SELFTESTS_H
+
+#include <stdbool.h>
+
+#include "machine/cpuset.h"
+#include "config/zpl.h"
+#include "config/sizes.h"
+#include "config/params.h"
+#include "config/topology.h"
+#include "pipeline/pipeline.h"
+#include "machine/threads.h"
+#include "app/cli.h"
+#include "stages/zcpool.h"
+#include "config/sweep.h"
+#include "pipeline/zones.h"
+#include "base/actor.h"
+#include "base/histogram.h"
+#include "machine/machine.h"
+#include "machine/placement.h"
+#include "report/plot_data.h"
+
+static const struct {
+    const char *name;
+    int (*test)(bool verbose);
+} selftests[] = {
+    {"cpuset", cpuset_test},       {"zpl", zpl_test},
+    {"sizes", sizes_test},         {"params", params_test},
+    {"topology", topology_test},   {"pipeline", pipeline_test},
+    {"threads", threads_test},     {"cli", cli_test},
+    {"zcpool", zcpool_test},       {"sweep", sweep_test},
+    {"zones", zones_test},         {"actor", actor_test},
+    {"histogram", histogram_test}, {"machine", machine_test},
+    {"placement", placement_test}, {"plot_data", plot_data_test},
+};
+
+#endif

@@ -1,0 +1,142 @@
+/*  params: every topology key, in one table (name, where it may appear,
+    type, default, help), and the struct that holds their values.
+
+    The same table serves the topology file, --set, --sweep, the effective
+    config that a run writes, and `hopbench --help-keys` (README's reference
+    is checked against it).  A params_t is kept at each level (topology,
+    stage, hop) with a mark for the keys given there; the effective value
+    for a stage or hop is its own, else the topology's, else the default.
+*/
+#ifndef HOPBENCH_PARAMS_H
+#define HOPBENCH_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/errbuf.h"
+#include "config/sizes.h"
+
+typedef enum {
+    PATTERN_PUBSUB,
+    PATTERN_PUSHPULL,
+    PATTERN_REQREP,
+    PATTERN_CONNECT
+} pattern_t;
+typedef enum { TRANSPORT_INPROC, TRANSPORT_IPC, TRANSPORT_TCP } transport_t;
+typedef enum { ENGINE_STEERABLE, ENGINE_ZPROXY, ENGINE_FORWARDER } engine_t;
+typedef enum { PROCESS_THREAD, PROCESS_OWN } process_t;
+
+//  Where a key may be given
+enum {
+    LEVEL_TOPOLOGY = 1, //  children of "topology = NAME", and --set KEY=...
+    LEVEL_STAGE = 2,    //  children of a stage, and --set STAGE.KEY=...
+    LEVEL_HOP = 4       //  children of "hop", and --set hopN.KEY=...
+};
+
+typedef enum {
+    KEY_PATTERN,
+    KEY_SIZES,
+    KEY_MESSAGES,
+    KEY_DURATION,
+    KEY_WARMUP,
+    KEY_REPEAT,
+    KEY_TIMEOUT,
+    KEY_TRANSPORT,
+    KEY_ENDPOINT,
+    KEY_HWM,
+    KEY_NODROP,
+    KEY_PLACEMENT,
+    KEY_SIBLINGS,
+    KEY_IO_THREADS,
+    KEY_NODE,
+    KEY_CPUS,
+    KEY_COUNT,
+    KEY_ENGINE,
+    KEY_RATE,
+    KEY_ZEROCOPY,
+    KEY_PROCESS,
+    KEY_NETNS,
+    KEY_CURVE,
+    KEY_COUNT_OF_KEYS
+} param_key_t;
+
+typedef struct {
+    int pattern;
+    sizes_t sizes;
+    uint64_t messages;
+    double duration;
+    double warmup;
+    int repeat;
+    double timeout;
+    int transport;
+    char endpoint[200];
+    int hwm;
+    bool nodrop;
+    int placement;
+    bool siblings;
+    int io_threads;
+    int node;
+    char cpus[128];
+    int count;
+    int engine;
+    double rate;
+    bool zerocopy;
+    int process;
+    char netns[16];
+    bool curve;
+    bool set[KEY_COUNT_OF_KEYS]; //  given at this level
+} params_t;
+
+typedef enum {
+    TYPE_BOOL,
+    TYPE_INT,
+    TYPE_U64,
+    TYPE_DOUBLE,
+    TYPE_ENUM,
+    TYPE_STRING,
+    TYPE_SIZES
+} type_t;
+
+typedef struct {
+    const char *name;
+    unsigned levels;
+    type_t type;
+    size_t offset;
+    size_t length;              //  TYPE_STRING buffer size
+    const char *const *choices; //  TYPE_ENUM names, NULL-terminated
+    double min, max;            //  TYPE_INT, TYPE_U64, TYPE_DOUBLE
+    const char *fallback;       //  default, as it would be written
+    const char *help;
+} option_t;
+
+extern const option_t params_options[KEY_COUNT_OF_KEYS];
+extern const char *const params_pattern_names[];
+extern const char *const params_transport_names[];
+extern const char *const params_engine_names[];
+extern const char *const params_placement_names[];
+extern const char *const params_process_names[];
+
+//  The option called 'name', or NULL
+const option_t *params_option(const char *name);
+//  Every key at its default, none marked as given
+void params_defaults(params_t *params);
+//  Parse 'value' for 'opt' into params and mark it given; errors say
+//  "KEY: why" (callers add file:line or --set)
+int params_set(params_t *params, const option_t *opt, const char *value,
+               errbuf_t *err);
+//  The value as text, as params_set would read it back
+void params_format(const params_t *params, const option_t *opt, char *buf,
+                   size_t len);
+//  inner's given keys over outer: the effective values for a stage/hop
+void params_overlay(params_t *out, const params_t *outer,
+                    const params_t *inner);
+//  Reference of every key for --help-keys and README
+void params_print_reference(FILE *out);
+//  "levels" as words: "topology, hop"
+const char *params_levels_text(unsigned levels);
+
+int params_test(bool verbose);
+
+#endif

@@ -1,0 +1,124 @@
+/*  sweep: parse --sweep options and walk their product (see sweep.h).  */
+#include "config/sweep.h"
+
+#include "base/check.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int s_parse_one(sweep_t *self, const char *spec, errbuf_t *err)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1])
+        return err_set(err, "--sweep %s: expected KEY=V1,V2,...", spec);
+    int k = self->nkeys;
+    if (k == SWEEP_MAX_KEYS)
+        return err_set(err, "--sweep: more than %d keys", SWEEP_MAX_KEYS);
+    if ((size_t)(eq - spec) >= sizeof self->key[k])
+        return err_set(err, "--sweep %s: key too long", spec);
+    snprintf(self->key[k], sizeof self->key[k], "%.*s", (int)(eq - spec), spec);
+    for (int j = 0; j < k; j++)
+        if (strcmp(self->key[j], self->key[k]) == 0)
+            return err_set(err, "--sweep %s: %s is swept twice", spec,
+                           self->key[k]);
+    for (const char *p = eq + 1;;) {
+        size_t len = strcspn(p, ",");
+        int n = self->nvalues[k];
+        if (len == 0)
+            return err_set(err, "--sweep %s: an empty value", spec);
+        if (n == SWEEP_MAX_VALUES || len >= sizeof self->value[k][n])
+            return err_set(err,
+                           "--sweep %s: more than %d values, or one "
+                           "too long",
+                           spec, SWEEP_MAX_VALUES);
+        snprintf(self->value[k][n], sizeof self->value[k][n], "%.*s", (int)len,
+                 p);
+        self->nvalues[k]++;
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    self->nkeys++;
+    return 0;
+}
+
+int sweep_parse(sweep_t *self, const char *const *specs, int n, errbuf_t *err)
+{
+    memset(self, 0, sizeof *self);
+    for (int i = 0; i < n; i++)
+        if (s_parse_one(self, specs[i], err))
+            return -1;
+    if (sweep_count(self) > SWEEP_MAX_COMBOS)
+        return err_set(err, "--sweep: %d combinations, more than %d",
+                       sweep_count(self), SWEEP_MAX_COMBOS);
+    return 0;
+}
+
+int sweep_count(const sweep_t *self)
+{
+    long count = 1;
+    for (int k = 0; k < self->nkeys; k++) {
+        count *= self->nvalues[k];
+        if (count > SWEEP_MAX_COMBOS)
+            return SWEEP_MAX_COMBOS + 1;
+    }
+    return (int)count;
+}
+
+void sweep_values(const sweep_t *self, int index, const char **values)
+{
+    for (int k = self->nkeys - 1; k >= 0; k--) {
+        values[k] = self->value[k][index % self->nvalues[k]];
+        index /= self->nvalues[k];
+    }
+}
+
+void sweep_describe(const sweep_t *self, int index, char *buf, size_t len)
+{
+    const char *values[SWEEP_MAX_KEYS];
+    size_t used = 0;
+    sweep_values(self, index, values);
+    buf[0] = 0;
+    for (int k = 0; k < self->nkeys && used < len; k++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%s",
+                                 k ? " " : "", self->key[k], values[k]);
+}
+
+void sweep_assignment(const sweep_t *self, int index, int k, char *buf,
+                      size_t len)
+{
+    const char *values[SWEEP_MAX_KEYS];
+    sweep_values(self, index, values);
+    snprintf(buf, len, "%s=%s", self->key[k], values[k]);
+}
+
+int sweep_test(bool verbose)
+{
+    (void)verbose;
+    sweep_t sweep;
+    errbuf_t err;
+    const char *specs[] = {"transport=inproc,ipc,tcp", "hwm=10,1000"};
+    CHECK(sweep_parse(&sweep, specs, 2, &err) == 0);
+    CHECK(sweep.nkeys == 2 && sweep_count(&sweep) == 6);
+    const char *values[SWEEP_MAX_KEYS];
+    sweep_values(&sweep, 0, values);
+    CHECK(strcmp(values[0], "inproc") == 0 && strcmp(values[1], "10") == 0);
+    sweep_values(&sweep, 5, values);
+    CHECK(strcmp(values[0], "tcp") == 0 && strcmp(values[1], "1000") == 0);
+    char buf[200];
+    sweep_assignment(&sweep, 3, 0, buf, sizeof buf);
+    CHECK(strcmp(buf, "transport=ipc") == 0);
+    sweep_describe(&sweep, 3, buf, sizeof buf);
+    CHECK(strcmp(buf, "transport=ipc hwm=1000") == 0);
+
+    CHECK(sweep_parse(&sweep, NULL, 0, &err) == 0 && sweep_count(&sweep) == 1);
+    sweep_describe(&sweep, 0, buf, sizeof buf);
+    CHECK(buf[0] == 0);
+    const char *bad[][1] = {{"transport"}, {"=a"}, {"k="}, {"k=a,,b"}};
+    for (int i = 0; i < 4; i++)
+        CHECK(sweep_parse(&sweep, bad[i], 1, &err) == -1);
+    const char *twice[] = {"hwm=1", "hwm=2"};
+    CHECK(sweep_parse(&sweep, twice, 2, &err) == -1);
+    CHECK(strstr(err.msg, "swept twice"));
+    return 0;
+}

@@ -1,0 +1,720 @@
+/*  topology: load a pipeline from ZPL, apply --set, validate its shape.
+
+    Loading walks the file's top-level names in order.  "topology" holds
+    topology-level keys; a stage name starts a stage; "hop" joins the stage
+    before it to the stage after it.  Each key is checked against the level
+    where it appears (params' table says where a key may go), and every
+    error carries file:line.  The shape (first stage a source, last a sink,
+    proxies between, a hop between each two) is checked by
+    topology_validate, after --set overrides, since those can change it.
+*/
+#include "config/topology.h"
+
+#include "base/check.h"
+#include "config/zpl.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const topology_role_names[] = {
+    "publisher", "subscriber", "proxy",   "pusher",
+    "puller",    "requester",  "replier", NULL};
+
+//  Which roles a pattern uses at its ends
+static const struct {
+    role_t source, sink;
+} s_pattern_roles[] = {
+    [PATTERN_PUBSUB] = {ROLE_PUBLISHER, ROLE_SUBSCRIBER},
+    [PATTERN_PUSHPULL] = {ROLE_PUSHER, ROLE_PULLER},
+    [PATTERN_REQREP] = {ROLE_REQUESTER, ROLE_REPLIER},
+    [PATTERN_CONNECT] = {ROLE_PUBLISHER, ROLE_SUBSCRIBER},
+};
+
+static int s_role(const char *name)
+{
+    for (int r = 0; topology_role_names[r]; r++)
+        if (strcmp(topology_role_names[r], name) == 0)
+            return r;
+    return -1;
+}
+
+//  Edit distance, to suggest a key for a typo
+static int s_distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b);
+    if (la > 30 || lb > 30)
+        return 99;
+    int row[32];
+    for (int j = 0; j <= lb; j++)
+        row[j] = j;
+    for (int i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = i;
+        for (int j = 1; j <= lb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+static const char *s_suggest(const char *name, unsigned level)
+{
+    const char *best = NULL;
+    int best_distance = 3;
+    for (int k = 0; k < KEY_COUNT_OF_KEYS; k++) {
+        const option_t *opt = &params_options[k];
+        int d = s_distance(name, opt->name);
+        if ((opt->levels & level) && d < best_distance)
+            best = opt->name, best_distance = d;
+    }
+    return best;
+}
+
+static int s_unknown_key(const char *where, const char *key, unsigned level,
+                         errbuf_t *err)
+{
+    const option_t *opt = params_option(key);
+    if (opt)
+        return err_set(err, "%s'%s' is a %s key, not a %s key", where, key,
+                       params_levels_text(opt->levels),
+                       params_levels_text(level));
+    const char *hint = s_suggest(key, level);
+    if (hint)
+        return err_set(err, "%sunknown key '%s' (did you mean '%s'?)", where,
+                       key, hint);
+    return err_set(err, "%sunknown key '%s' (hopbench --help-keys lists them)",
+                   where, key);
+}
+
+//  Set one key at a level; 'where' prefixes messages ("file:7: ")
+static int s_set_key(params_t *params, unsigned level, const char *key,
+                     const char *value, const char *where, errbuf_t *err)
+{
+    const option_t *opt = params_option(key);
+    if (!opt || !(opt->levels & level))
+        return s_unknown_key(where, key, level, err);
+    errbuf_t why;
+    if (params_set(params, opt, value, &why))
+        return err_set(err, "%s%s", where, why.msg);
+    return 0;
+}
+
+//  The keys under one node
+static int s_load_keys(zpl_t *zpl, zconfig_t *node, params_t *params,
+                       unsigned level, errbuf_t *err)
+{
+    for (zconfig_t *child = zconfig_child(node); child;
+         child = zconfig_next(child)) {
+        char where[300];
+        const char *key = zconfig_name(child);
+        snprintf(where, sizeof where, "%s:%d: ", zpl_path(zpl),
+                 zpl_line(zpl, child));
+        if (zconfig_child(child))
+            return err_set(err, "%s'%s' takes no indented lines below it",
+                           where, key);
+        for (zconfig_t *prev = zconfig_child(node); prev != child;
+             prev = zconfig_next(prev))
+            if (strcmp(zconfig_name(prev), key) == 0)
+                return err_set(err, "%s'%s' given twice (also at line %d)",
+                               where, key, zpl_line(zpl, prev));
+        if (level == LEVEL_HOP && strcmp(key, "transport") == 0)
+            return err_set(err,
+                           "%sgive a hop's transport as its value "
+                           "('hop = ipc')",
+                           where);
+        if (s_set_key(params, level, key, zconfig_value(child), where, err))
+            return -1;
+    }
+    return 0;
+}
+
+static int s_check_name(const char *where, const char *name, errbuf_t *err)
+{
+    size_t len = strlen(name);
+    if (len == 0 || len > TOPO_NAME_MAX)
+        return err_set(err, "%sa name needs 1 to %d characters", where,
+                       TOPO_NAME_MAX);
+    for (const char *p = name; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-')
+            return err_set(err, "%sname '%s': use letters, digits, _ and -",
+                           where, name);
+    if (strncmp(name, "hop", 3) == 0 && isdigit((unsigned char)name[3]))
+        return err_set(err, "%sname '%s' would clash with --set hopN.KEY",
+                       where, name);
+    return 0;
+}
+
+static int s_load_topology(topology_t *self, zpl_t *zpl, zconfig_t *node,
+                           const char *where, errbuf_t *err)
+{
+    if (self->line)
+        return err_set(err, "%sa second 'topology' (the first is at line %d)",
+                       where, self->line);
+    if (s_check_name(where, zconfig_value(node), err))
+        return -1;
+    snprintf(self->name, sizeof self->name, "%s", zconfig_value(node));
+    self->line = zpl_line(zpl, node);
+    return s_load_keys(zpl, node, &self->params, LEVEL_TOPOLOGY, err);
+}
+
+static int s_load_stage(topology_t *self, zpl_t *zpl, zconfig_t *node,
+                        role_t role, int *hops_seen, const char *where,
+                        errbuf_t *err)
+{
+    if (self->nstages == TOPO_MAX_STAGES)
+        return err_set(err, "%smore than %d stages", where, TOPO_MAX_STAGES);
+    if (self->nstages > 0 && *hops_seen < self->nstages)
+        return err_set(err,
+                       "%sno hop between '%s' and this stage (add a "
+                       "'hop' line)",
+                       where, self->stages[self->nstages - 1].name);
+    const char *name = zconfig_value(node);
+    if (s_check_name(where, name, err))
+        return -1;
+    if (topology_stage_index(self, name) >= 0)
+        return err_set(err, "%sa second stage called '%s'", where, name);
+    topo_stage_t *stage = &self->stages[self->nstages++];
+    snprintf(stage->name, sizeof stage->name, "%s", name);
+    stage->role = role;
+    stage->line = zpl_line(zpl, node);
+    params_defaults(&stage->params);
+    return s_load_keys(zpl, node, &stage->params, LEVEL_STAGE, err);
+}
+
+static int s_load_hop(topology_t *self, zpl_t *zpl, zconfig_t *node,
+                      int *hops_seen, const char *where, errbuf_t *err)
+{
+    if (self->nstages == 0)
+        return err_set(err, "%sa hop before any stage", where);
+    if (*hops_seen == self->nstages)
+        return err_set(err, "%stwo hops in a row (after '%s')", where,
+                       self->stages[self->nstages - 1].name);
+    topo_hop_t *hop = &self->hops[(*hops_seen)++];
+    hop->line = zpl_line(zpl, node);
+    params_defaults(&hop->params);
+    const char *transport = zconfig_value(node);
+    if (*transport &&
+        s_set_key(&hop->params, LEVEL_HOP, "transport", transport, where, err))
+        return -1;
+    return s_load_keys(zpl, node, &hop->params, LEVEL_HOP, err);
+}
+
+static int s_load(topology_t *self, zpl_t *zpl, errbuf_t *err)
+{
+    int hops_seen = 0;
+    for (zconfig_t *node = zconfig_child(zpl_root(zpl)); node;
+         node = zconfig_next(node)) {
+        char where[300];
+        const char *name = zconfig_name(node);
+        snprintf(where, sizeof where, "%s:%d: ", zpl_path(zpl),
+                 zpl_line(zpl, node));
+        int role = s_role(name), rc;
+        if (strcmp(name, "topology") == 0)
+            rc = s_load_topology(self, zpl, node, where, err);
+        else if (strcmp(name, "hop") == 0)
+            rc = s_load_hop(self, zpl, node, &hops_seen, where, err);
+        else if (role >= 0)
+            rc = s_load_stage(self, zpl, node, role, &hops_seen, where, err);
+        else
+            rc = err_set(err,
+                         "%sunknown name '%s' (topology, hop, publisher, "
+                         "subscriber, proxy, pusher, puller, requester, "
+                         "replier)",
+                         where, name);
+        if (rc)
+            return -1;
+    }
+    if (!self->line)
+        return err_set(err, "%s: no 'topology = NAME' line", zpl_path(zpl));
+    if (hops_seen == self->nstages && self->nstages > 0)
+        return err_set(err, "%s:%d: a hop after the last stage", zpl_path(zpl),
+                       self->hops[hops_seen - 1].line);
+    //  Without a pattern key, the first stage says which pattern it is
+    if (!self->params.set[KEY_PATTERN] && self->nstages > 0)
+        self->params.pattern =
+            self->stages[0].role == ROLE_PUSHER      ? PATTERN_PUSHPULL
+            : self->stages[0].role == ROLE_REQUESTER ? PATTERN_REQREP
+                                                     : PATTERN_PUBSUB;
+    return 0;
+}
+
+topology_t *topology_load_text(const char *path, const char *text,
+                               errbuf_t *err)
+{
+    zpl_t *zpl = text ? zpl_load_text(path, text, err) : zpl_load(path, err);
+    if (!zpl)
+        return NULL;
+    topology_t *self = calloc(1, sizeof *self);
+    snprintf(self->path, sizeof self->path, "%s", path);
+    params_defaults(&self->params);
+    if (s_load(self, zpl, err))
+        topology_destroy(&self);
+    zpl_destroy(&zpl);
+    return self;
+}
+
+topology_t *topology_load(const char *path, errbuf_t *err)
+{
+    return topology_load_text(path, NULL, err);
+}
+
+void topology_destroy(topology_t **self_p)
+{
+    free(*self_p);
+    *self_p = NULL;
+}
+
+int topology_stage_index(const topology_t *self, const char *name)
+{
+    for (int i = 0; i < self->nstages; i++)
+        if (strcmp(self->stages[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+//  Which params a --set target names: the topology, a stage, or a hop
+static params_t *s_set_target(topology_t *self, const char *target,
+                              unsigned *level, const char *where, errbuf_t *err)
+{
+    int hop;
+    char tail;
+    if (sscanf(target, "hop%d%c", &hop, &tail) == 1) {
+        if (hop < 1 || hop >= self->nstages)
+            return err_set(err, "%sthere is no hop %d (hops 1..%d)", where, hop,
+                           self->nstages - 1),
+                   NULL;
+        *level = LEVEL_HOP;
+        return &self->hops[hop - 1].params;
+    }
+    int stage = topology_stage_index(self, target);
+    if (stage < 0) {
+        char names[200] = "";
+        for (int i = 0; i < self->nstages; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names),
+                     "%s%s", i ? ", " : "", self->stages[i].name);
+        return err_set(err,
+                       "%sno stage called '%s' (stages: %s; hops: "
+                       "hop1..hop%d)",
+                       where, target, names, self->nstages - 1),
+               NULL;
+    }
+    *level = LEVEL_STAGE;
+    return &self->stages[stage].params;
+}
+
+int topology_set(topology_t *self, const char *assignment, errbuf_t *err)
+{
+    char where[300], target[128] = "";
+    snprintf(where, sizeof where, "--set %.200s: ", assignment);
+    const char *eq = strchr(assignment, '=');
+    if (!eq || eq == assignment)
+        return err_set(err, "%sexpected KEY=VALUE", where);
+    const char *key = assignment, *dot = memchr(key, '.', (size_t)(eq - key));
+    unsigned level = LEVEL_TOPOLOGY;
+    params_t *params = &self->params;
+    if (dot) {
+        snprintf(target, sizeof target, "%.*s", (int)(dot - key), key);
+        params = s_set_target(self, target, &level, where, err);
+        if (!params)
+            return -1;
+        key = dot + 1;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(eq - key), key);
+    const option_t *opt = params_option(name);
+    if (opt && level == LEVEL_TOPOLOGY && !(opt->levels & LEVEL_TOPOLOGY))
+        return err_set(err, "%s'%s' is a %s key: use %s.%s=VALUE", where, name,
+                       params_levels_text(opt->levels),
+                       opt->levels & LEVEL_STAGE ? "STAGE" : "hopN", name);
+    return s_set_key(params, level, name, eq + 1, where, err);
+}
+
+void topology_shadowed(const topology_t *self, const char *assignment,
+                       char *names, size_t len)
+{
+    char key[64];
+    names[0] = 0;
+    snprintf(key, sizeof key, "%.*s", (int)strcspn(assignment, "="),
+             assignment);
+    const option_t *opt = params_option(key);
+    if (!opt || strchr(key, '.'))
+        return;
+    int k = (int)(opt - params_options);
+    for (int i = 0; i < self->nstages; i++)
+        if (self->stages[i].params.set[k])
+            snprintf(names + strlen(names), len - strlen(names), "%s%s",
+                     names[0] ? ", " : "", self->stages[i].name);
+    for (int h = 0; h < self->nstages - 1; h++)
+        if (self->hops[h].params.set[k])
+            snprintf(names + strlen(names), len - strlen(names), "%shop%d",
+                     names[0] ? ", " : "", h + 1);
+}
+
+void topology_stage_params(const topology_t *self, int stage, params_t *out)
+{
+    params_overlay(out, &self->params, &self->stages[stage].params);
+}
+
+void topology_hop_params(const topology_t *self, int hop, params_t *out)
+{
+    params_overlay(out, &self->params, &self->hops[hop].params);
+}
+
+static int s_validate_shape(const topology_t *self, errbuf_t *err)
+{
+    if (self->nstages < 2)
+        return err_set(err,
+                       "%s:%d: a pipeline needs at least two stages "
+                       "(e.g. a publisher and a subscriber)",
+                       self->path, self->line);
+    int pattern = self->params.pattern;
+    role_t source = s_pattern_roles[pattern].source;
+    role_t sink = s_pattern_roles[pattern].sink;
+    for (int i = 0; i < self->nstages; i++) {
+        const topo_stage_t *stage = &self->stages[i];
+        role_t want = i == 0                   ? source
+                      : i == self->nstages - 1 ? sink
+                                               : ROLE_PROXY;
+        if (stage->role != want)
+            return err_set(err,
+                           "%s:%d: stage %d of a %s pipeline is a %s, not a "
+                           "%s ('%s')",
+                           self->path, stage->line, i + 1,
+                           params_pattern_names[pattern],
+                           topology_role_names[want],
+                           topology_role_names[stage->role], stage->name);
+        if (stage->role == ROLE_PROXY && stage->params.set[KEY_COUNT] &&
+            stage->params.count != 1)
+            return err_set(err,
+                           "%s:%d: count is for the first and last "
+                           "stages; proxy '%s' runs once",
+                           self->path, stage->line, stage->name);
+        if (stage->role != ROLE_PROXY && stage->params.set[KEY_ENGINE])
+            return err_set(err, "%s:%d: engine is a proxy key; '%s' is a %s",
+                           self->path, stage->line, stage->name,
+                           topology_role_names[stage->role]);
+    }
+    return 0;
+}
+
+static int s_validate_hop(const topology_t *self, int h, errbuf_t *err)
+{
+    params_t hop;
+    topology_hop_params(self, h, &hop);
+    const char *scheme = params_transport_names[hop.transport];
+    int line = self->hops[h].line;
+    if (*hop.endpoint) {
+        size_t len = strlen(scheme);
+        if (strncmp(hop.endpoint, scheme, len) ||
+            strncmp(hop.endpoint + len, "://", 3) || !hop.endpoint[len + 3])
+            return err_set(err,
+                           "%s:%d: hop %d endpoint '%s' does not fit "
+                           "its transport (%s://...)",
+                           self->path, line, h + 1, hop.endpoint, scheme);
+        for (int other = 0; other < h; other++) {
+            params_t before;
+            topology_hop_params(self, other, &before);
+            if (strcmp(before.endpoint, hop.endpoint) == 0)
+                return err_set(err, "%s:%d: hop %d uses hop %d's endpoint %s",
+                               self->path, line, h + 1, other + 1,
+                               hop.endpoint);
+        }
+    }
+    return 0;
+}
+
+//  zproxy takes no HWM or NODROP, lives in czmq's context (no inproc), and
+//  hopbench counts it through CAPTURE, which cannot tell reqrep apart
+static int s_validate_zproxy(const topology_t *self, int i, errbuf_t *err)
+{
+    const char *where = self->path;
+    int line = self->stages[i].line;
+    const params_t *p = &self->params;
+    if (p->pattern == PATTERN_REQREP)
+        return err_set(err,
+                       "%s:%d: engine zproxy: reqrep through zproxy is "
+                       "not counted (use steerable or forwarder)",
+                       where, line);
+    if (p->nodrop)
+        return err_set(err, "%s:%d: engine zproxy has no NODROP setting", where,
+                       line);
+    for (int h = i - 1; h <= i; h++) {
+        params_t hop;
+        topology_hop_params(self, h, &hop);
+        if (hop.transport == TRANSPORT_INPROC)
+            return err_set(err,
+                           "%s:%d: engine zproxy runs in czmq's own "
+                           "context: hop %d cannot be inproc",
+                           where, line, h + 1);
+        if (hop.hwm != 1000)
+            return err_set(err,
+                           "%s:%d: engine zproxy keeps libzmq's HWM of "
+                           "1000; hop %d asks for %d",
+                           where, line, h + 1, hop.hwm);
+        if (hop.curve)
+            return err_set(err,
+                           "%s:%d: engine zproxy: hopbench does not give it "
+                           "CURVE keys (hop %d has curve)",
+                           where, line, h + 1);
+    }
+    return 0;
+}
+
+//  A stage in its own process cannot share a context: no inproc hops
+static int s_validate_process(const topology_t *self, int i, errbuf_t *err)
+{
+    for (int h = i - 1; h <= i; h++) {
+        params_t hop;
+        if (h < 0 || h >= self->nstages - 1)
+            continue;
+        topology_hop_params(self, h, &hop);
+        if (hop.transport == TRANSPORT_INPROC)
+            return err_set(err,
+                           "%s:%d: stage '%s' runs in its own process: "
+                           "hop %d cannot be inproc (use ipc or tcp)",
+                           self->path, self->stages[i].line,
+                           self->stages[i].name, h + 1);
+    }
+    return 0;
+}
+
+//  A zone's name becomes part of a namespace's; inproc cannot leave one
+static int s_validate_zone(const topology_t *self, int i, const params_t *stage,
+                           errbuf_t *err)
+{
+    const char *zone = stage->netns;
+    size_t len = strlen(zone);
+    if (len > 10 || strspn(zone, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+                                 "OPQRSTUVWXYZ0123456789_-") != len)
+        return err_set(err,
+                       "%s:%d: zone '%s': up to 10 letters, digits, _ "
+                       "and -",
+                       self->path, self->stages[i].line, zone);
+    if (i == 0)
+        return 0;
+    params_t before, hop;
+    topology_stage_params(self, i - 1, &before);
+    topology_hop_params(self, i - 1, &hop);
+    if (hop.transport == TRANSPORT_INPROC && strcmp(before.netns, zone))
+        return err_set(err,
+                       "%s:%d: hop %d is inproc, which cannot cross "
+                       "from zone '%s' to zone '%s'",
+                       self->path, self->hops[i - 1].line, i, before.netns,
+                       zone);
+    return 0;
+}
+
+static int s_validate_params(const topology_t *self, errbuf_t *err)
+{
+    const params_t *p = &self->params;
+    for (int i = 0; i < self->nstages; i++) {
+        params_t stage;
+        topology_stage_params(self, i, &stage);
+        if (self->stages[i].role == ROLE_PROXY &&
+            stage.engine == ENGINE_ZPROXY && s_validate_zproxy(self, i, err))
+            return -1;
+        if (stage.process == PROCESS_OWN && s_validate_process(self, i, err))
+            return -1;
+        if (s_validate_zone(self, i, &stage, err))
+            return -1;
+    }
+    if (p->pattern == PATTERN_REQREP && (p->rate > 0 || p->zerocopy))
+        return err_set(err,
+                       "%s:%d: reqrep times its own round trips: rate "
+                       "and zerocopy are for pubsub and pushpull",
+                       self->path, self->line);
+    if (p->rate > 0 && p->zerocopy)
+        return err_set(err,
+                       "%s:%d: zerocopy is for throughput runs (rate = "
+                       "0)",
+                       self->path, self->line);
+    if (p->rate > 0)
+        for (int i = 0; i < p->sizes.n; i++)
+            if (p->sizes.size[i] < 16)
+                return err_set(err,
+                               "%s:%d: rate needs sizes of at least 16 "
+                               "bytes (sequence and send time); sizes "
+                               "has %u",
+                               self->path, self->line, p->sizes.size[i]);
+    return 0;
+}
+
+int topology_validate(const topology_t *self, errbuf_t *err)
+{
+    if (s_validate_shape(self, err))
+        return -1;
+    for (int h = 0; h < self->nstages - 1; h++)
+        if (s_validate_hop(self, h, err))
+            return -1;
+    return s_validate_params(self, err);
+}
+
+//  One "    key = value" line; values are always quoted
+static void s_save_key(FILE *out, const params_t *params, int k)
+{
+    char value[1024];
+    params_format(params, &params_options[k], value, sizeof value);
+    fprintf(out, "    %s = \"%s\"\n", params_options[k].name, value);
+}
+
+void topology_save(const topology_t *self, FILE *out)
+{
+    fprintf(out, "# effective configuration of %s\n", self->path);
+    fprintf(out, "topology = %s\n", self->name);
+    for (int k = 0; k < KEY_COUNT_OF_KEYS; k++)
+        if (params_options[k].levels & LEVEL_TOPOLOGY)
+            s_save_key(out, &self->params, k);
+    for (int i = 0; i < self->nstages; i++) {
+        const topo_stage_t *stage = &self->stages[i];
+        params_t effective;
+        topology_stage_params(self, i, &effective);
+        fprintf(out, "%s = %s\n", topology_role_names[stage->role],
+                stage->name);
+        for (int k = 0; k < KEY_COUNT_OF_KEYS; k++)
+            if ((params_options[k].levels & LEVEL_STAGE) &&
+                (stage->role == ROLE_PROXY || k != KEY_ENGINE) &&
+                (stage->role != ROLE_PROXY || k != KEY_COUNT))
+                s_save_key(out, &effective, k);
+        if (i == self->nstages - 1)
+            break;
+        topology_hop_params(self, i, &effective);
+        fprintf(out, "hop = %s\n", params_transport_names[effective.transport]);
+        for (int k = 0; k < KEY_COUNT_OF_KEYS; k++)
+            if ((params_options[k].levels & LEVEL_HOP) && k != KEY_TRANSPORT)
+                s_save_key(out, &effective, k);
+    }
+}
+
+//  Loads text, applies sets, validates; expects an error containing 'want'
+static int s_expect(const char *text, const char *set, const char *want)
+{
+    errbuf_t err = {{0}};
+    topology_t *topo = topology_load_text("t.cfg", text, &err);
+    int rc = topo ? 0 : -1;
+    if (topo && set)
+        rc = topology_set(topo, set, &err);
+    if (topo && rc == 0)
+        rc = topology_validate(topo, &err);
+    topology_destroy(&topo);
+    if (rc == 0 || !strstr(err.msg, want)) {
+        fprintf(stderr, "topology: wanted '%s', got '%s'\n", want,
+                rc ? err.msg : "success");
+        return -1;
+    }
+    return 0;
+}
+
+static const char *s_chain = "topology = chain\n"
+                             "    transport = ipc\n"
+                             "    sizes = 64,4096\n"
+                             "publisher = pub\n"
+                             "hop = tcp\n"
+                             "    hwm = 5000\n"
+                             "proxy = p1\n"
+                             "hop\n"
+                             "subscriber = sub\n"
+                             "    count = 4\n";
+
+static int s_test_load(void)
+{
+    errbuf_t err;
+    params_t p;
+    topology_t *topo = topology_load_text("t.cfg", s_chain, &err);
+    CHECK(topo && topology_validate(topo, &err) == 0);
+    CHECK(topo->nstages == 3 && strcmp(topo->name, "chain") == 0);
+    CHECK(topo->params.pattern == PATTERN_PUBSUB);
+    topology_hop_params(topo, 0, &p);
+    CHECK(p.transport == TRANSPORT_TCP && p.hwm == 5000);
+    topology_hop_params(topo, 1, &p);
+    CHECK(p.transport == TRANSPORT_IPC && p.hwm == 1000);
+    topology_stage_params(topo, 2, &p);
+    CHECK(p.count == 4 && p.sizes.n == 2);
+
+    //  --set: the topology's transport moves hops that name none
+    CHECK(topology_set(topo, "transport=inproc", &err) == 0);
+    CHECK(topology_set(topo, "sub.count=2", &err) == 0);
+    CHECK(topology_set(topo, "hop1.hwm=7", &err) == 0);
+    topology_hop_params(topo, 1, &p);
+    CHECK(p.transport == TRANSPORT_INPROC);
+    topology_hop_params(topo, 0, &p);
+    CHECK(p.transport == TRANSPORT_TCP && p.hwm == 7);
+    topology_stage_params(topo, 2, &p);
+    CHECK(p.count == 2);
+    CHECK(topology_set(topo, "node=1", &err) == -1);
+    CHECK(strstr(err.msg, "use STAGE.node=VALUE"));
+    CHECK(topology_set(topo, "nosuch.hwm=1", &err) == -1);
+    CHECK(strstr(err.msg, "no stage called 'nosuch'"));
+    CHECK(topology_set(topo, "hop9.hwm=1", &err) == -1);
+    CHECK(topology_set(topo, "hwm", &err) == -1);
+
+    //  The effective config loads back to the same values
+    char *saved = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&saved, &len);
+    topology_save(topo, out);
+    fclose(out);
+    topology_t *again = topology_load_text("saved.cfg", saved, &err);
+    free(saved);
+    CHECK(again && topology_validate(again, &err) == 0);
+    topology_hop_params(again, 0, &p);
+    CHECK(p.transport == TRANSPORT_TCP && p.hwm == 7);
+    topology_stage_params(again, 2, &p);
+    CHECK(p.count == 2);
+    topology_destroy(&again);
+    topology_destroy(&topo);
+    return 0;
+}
+
+int topology_test(bool verbose)
+{
+    (void)verbose;
+    CHECK(s_test_load() == 0);
+    const char *head = "topology = t\n";
+    char text[512];
+    snprintf(text, sizeof text, "%spublisher = a\nhop = tpc\nsubscriber = b\n",
+             head);
+    CHECK(s_expect(text, NULL, "t.cfg:3: unknown transport 'tpc'") == 0);
+    snprintf(text, sizeof text, "%s    hwn = 5\npublisher = a\n", head);
+    CHECK(s_expect(text, NULL,
+                   "t.cfg:2: unknown key 'hwn' (did you mean "
+                   "'hwm'?)") == 0);
+    snprintf(text, sizeof text, "%s    sizes = 0..-5\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:2: sizes '0..-5'") == 0);
+    snprintf(text, sizeof text, "%spublisher = a\nsubscriber = b\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:3: no hop between 'a'") == 0);
+    snprintf(text, sizeof text, "%ssubscriber = a\nhop\npublisher = b\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:2: stage 1 of a pubsub pipeline") == 0);
+    snprintf(text, sizeof text,
+             "%spublisher = a\nhop\nproxy = p\n"
+             "    count = 2\nhop\nsubscriber = b\n",
+             head);
+    CHECK(s_expect(text, NULL, "t.cfg:4: count is for the first") == 0);
+    snprintf(text, sizeof text, "%spublisher = a\n    endpoint = x\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:3: 'endpoint' is a hop key") == 0);
+    snprintf(text, sizeof text,
+             "%spublisher = a\nhop = ipc\n    endpoint = "
+             "tcp://127.0.0.1:1\nsubscriber = b\n",
+             head);
+    CHECK(s_expect(text, NULL, "t.cfg:3: hop 1 endpoint") == 0);
+    snprintf(text, sizeof text, "%spublisher = a\nhop\nsubscriber = a\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:4: a second stage called 'a'") == 0);
+    snprintf(text, sizeof text, "%spublisher = a\nhop\nsubscriber = b\nhop\n",
+             head);
+    CHECK(s_expect(text, NULL, "t.cfg:5: a hop after the last stage") == 0);
+    snprintf(text, sizeof text, "%spublisher = a\nhop\nsubscriber = b\n", head);
+    CHECK(s_expect(text, "transport=tpc",
+                   "--set transport=tpc: unknown "
+                   "transport 'tpc'") == 0);
+    CHECK(s_expect("publisher = a\n", NULL, "no 'topology = NAME'") == 0);
+    CHECK(s_expect("topology = a b\n", NULL, "t.cfg:1: value 'a b'") == 0);
+    CHECK(s_expect("bogus = 1\n", NULL, "t.cfg:1: unknown name 'bogus'") == 0);
+    return 0;
+}

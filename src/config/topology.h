@@ -1,0 +1,95 @@
+/*  topology: a pipeline as the user wrote it, loaded from a ZPL file.
+
+        # chain3: publisher -> 3 proxies -> subscriber
+        topology = chain3
+            sizes = 8..131072
+            transport = ipc             # default for hops that name none
+        publisher = pub
+        hop = tcp
+        proxy = p1
+            engine = steerable
+        hop
+        proxy = p2
+        ...
+        subscriber = sub
+            count = 4
+
+    Top-level names, in pipeline order: one "topology", then stages
+    (publisher/subscriber, pusher/puller, requester/replier, proxy) with a
+    "hop" between each two.  Every key lives in params (one table); this
+    module checks where keys may appear, the shape of the pipeline, and
+    applies --set overrides.  Errors name file:line, or the --set.
+*/
+#ifndef HOPBENCH_TOPOLOGY_H
+#define HOPBENCH_TOPOLOGY_H
+
+#include <stdio.h>
+
+#include "base/errbuf.h"
+#include "config/params.h"
+
+#define TOPO_MAX_STAGES 16
+#define TOPO_NAME_MAX   24
+
+typedef enum {
+    ROLE_PUBLISHER,
+    ROLE_SUBSCRIBER,
+    ROLE_PROXY,
+    ROLE_PUSHER,
+    ROLE_PULLER,
+    ROLE_REQUESTER,
+    ROLE_REPLIER
+} role_t;
+
+extern const char *const topology_role_names[];
+
+typedef struct {
+    char name[TOPO_NAME_MAX + 1];
+    role_t role;
+    int line;
+    params_t params; //  keys given on this stage
+} topo_stage_t;
+
+typedef struct {
+    int line;
+    params_t params; //  keys given on this hop ("hop = ipc" gives transport)
+} topo_hop_t;
+
+typedef struct {
+    char path[256];
+    char name[TOPO_NAME_MAX + 1];
+    int line;
+    params_t params; //  topology level: defaults, then the file, then --set
+    int nstages;
+    topo_stage_t stages[TOPO_MAX_STAGES];
+    topo_hop_t hops[TOPO_MAX_STAGES - 1]; //  hops[i] joins stage i and i+1
+} topology_t;
+
+//  Load and check the file's keys; call topology_validate after --set
+topology_t *topology_load(const char *path, errbuf_t *err);
+topology_t *topology_load_text(const char *path, const char *text,
+                               errbuf_t *err);
+void topology_destroy(topology_t **self_p);
+
+//  "KEY=VALUE", "STAGE.KEY=VALUE" or "hopN.KEY=VALUE"
+int topology_set(topology_t *self, const char *assignment, errbuf_t *err);
+//  After a topology-level "KEY=VALUE": the stages and hops that keep a
+//  value of their own for KEY, so the assignment does not reach them
+//  ("broker, hop2"); empty when it reaches everything
+void topology_shadowed(const topology_t *self, const char *assignment,
+                       char *names, size_t len);
+//  The pipeline's shape and the keys' combinations
+int topology_validate(const topology_t *self, errbuf_t *err);
+
+//  Effective values for a stage / for hop h (0-based: stage h to h+1)
+void topology_stage_params(const topology_t *self, int stage, params_t *out);
+void topology_hop_params(const topology_t *self, int hop, params_t *out);
+//  Index of the stage called name, -1 if none
+int topology_stage_index(const topology_t *self, const char *name);
+
+//  The effective configuration as ZPL (loads back to the same topology)
+void topology_save(const topology_t *self, FILE *out);
+
+int topology_test(bool verbose);
+
+#endif

@@ -1,0 +1,33 @@
+/*  crew: the stage threads of one pipeline, kept for every trial of a
+    combination (every size and repetition).
+
+    Keeping them matters on NUMA machines: a memory policy rules only pages
+    touched after it is set, and glibc hands a new thread the malloc arena
+    of a thread that has ended, pages and all.  A stage thread that pins
+    itself before its first allocation and then lives for the whole run
+    keeps its arena, and its context's I/O threads, on its node.  Each trial
+    opens and closes the sockets; the contexts end with the crew.
+*/
+#ifndef HOPBENCH_CREW_H
+#define HOPBENCH_CREW_H
+
+#include "base/errbuf.h"
+#include "pipeline/pipeline.h"
+#include "stages/stage.h"
+
+typedef struct {
+    pipeline_t *pl;
+    stage_t *stage[PIPELINE_MAX_INSTANCES];
+    bool broken; //  a trial was aborted: contexts are shut down
+} crew_t;
+
+//  Start every stage's thread (each pins itself first), or its process
+//  (process = own: it loads 'config', the run's effective topology, and
+//  talks over ipc in 'ipc_dir')
+crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
+                 errbuf_t *err);
+//  End the threads and their contexts; -1 if a thread did not answer
+//  within timeout_ms and was left behind
+int crew_destroy(crew_t **self_p, int timeout_ms);
+
+#endif

@@ -1,0 +1,146 @@
+/*  threads: read this process's threads from /proc/self/task.
+
+    CPU time comes from the thread's CPU clock, which Linux lets a process
+    read for any of its threads by TID (the clock id pthread_getcpuclockid
+    builds): nanoseconds, where /proc's utime and stime count 10 ms ticks.
+*/
+#define _GNU_SOURCE
+#include "machine/threads.h"
+
+#include "base/check.h"
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+//  Linux's per-thread CPU clock id: (~tid << 3) | PERTHREAD | SCHED
+#define THREAD_CPU_CLOCK(tid) ((clockid_t)((~(unsigned)(tid)) << 3) | 6)
+
+static void s_read_line(const char *path, const char *key, char *out,
+                        size_t len)
+{
+    FILE *file = fopen(path, "r");
+    char line[512];
+    size_t klen = strlen(key);
+    out[0] = 0;
+    while (file && fgets(line, sizeof line, file))
+        if (strncmp(line, key, klen) == 0) {
+            char *value = line + klen + strspn(line + klen, " \t");
+            value[strcspn(value, "\n")] = 0;
+            snprintf(out, len, "%s", value);
+            break;
+        }
+    if (file)
+        fclose(file);
+}
+
+//  Field 39 of stat, counted after the ")" that ends the name
+static int s_last_cpu(pid_t pid, pid_t tid)
+{
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+    FILE *file = fopen(path, "r");
+    size_t len = file ? fread(text, 1, sizeof text - 1, file) : 0;
+    if (file)
+        fclose(file);
+    text[len] = 0;
+    char *p = strrchr(text, ')');
+    if (!p)
+        return -1;
+    int field = 2;
+    for (p++; *p && field < 39; p++)
+        if (*p == ' ')
+            field++;
+    return field == 39 ? atoi(p) : -1;
+}
+
+static void s_read_task(pid_t pid, pid_t tid, task_t *task)
+{
+    char path[64];
+    task->tid = tid;
+    snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+    s_read_line(path, "", task->name, sizeof task->name);
+    snprintf(path, sizeof path, "/proc/%d/task/%d/status", (int)pid, (int)tid);
+    s_read_line(path, "Cpus_allowed_list:", task->allowed,
+                sizeof task->allowed);
+    task->last_cpu = s_last_cpu(pid, tid);
+}
+
+int threads_scan(pid_t pid, task_t *out, int max)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *dir = opendir(path);
+    if (!dir)
+        return -1;
+    int n = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) && n < max) {
+        pid_t tid = (pid_t)atoi(entry->d_name);
+        if (tid > 0)
+            s_read_task(pid, tid, &out[n++]);
+    }
+    closedir(dir);
+    return n;
+}
+
+uint64_t threads_cpu_ns(pid_t tid)
+{
+    struct timespec ts;
+    if (clock_gettime(THREAD_CPU_CLOCK(tid), &ts) == 0)
+        return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    //  a thread of another process (a stage's own): its schedstat, also ns
+    char path[64], text[128] = "";
+    unsigned long long ns = 0;
+    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)tid);
+    FILE *file = fopen(path, "r");
+    if (file && fgets(text, sizeof text, file))
+        sscanf(text, "%llu", &ns);
+    if (file)
+        fclose(file);
+    return ns;
+}
+
+int threads_zmq_prefix(const char *name, const char **rest)
+{
+    char *end;
+    long prefix = strtol(name, &end, 10);
+    if (end == name || *end != '/' || strncmp(end + 1, "ZMQbg/", 6) != 0)
+        return -1;
+    *rest = end + 1;
+    return (int)prefix;
+}
+
+int threads_test(bool verbose)
+{
+    (void)verbose;
+    task_t tasks[THREADS_MAX];
+    int n = threads_scan(getpid(), tasks, THREADS_MAX);
+    CHECK(n >= 1);
+    bool found = false;
+    for (int i = 0; i < n; i++)
+        if (tasks[i].tid == gettid()) {
+            found = true;
+            CHECK(tasks[i].last_cpu >= 0 && tasks[i].allowed[0]);
+        }
+    CHECK(found);
+    //  CPU time moves when this thread works
+    uint64_t before = threads_cpu_ns(gettid());
+    volatile uint64_t sink = 0;
+    for (int i = 0; i < 20000000; i++)
+        sink += (uint64_t)i;
+    CHECK(threads_cpu_ns(gettid()) > before);
+    CHECK(threads_cpu_ns(gettid()) > 0);
+
+    const char *rest;
+    CHECK(threads_zmq_prefix("3/ZMQbg/IO/0", &rest) == 3);
+    CHECK(strcmp(rest, "ZMQbg/IO/0") == 0);
+    CHECK(threads_zmq_prefix("12/ZMQbg/Reaper", &rest) == 12);
+    CHECK(threads_zmq_prefix("ZMQbg/IO/0", &rest) == -1);
+    CHECK(threads_zmq_prefix("hopbench", &rest) == -1);
+    return 0;
+}

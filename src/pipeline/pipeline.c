@@ -1,0 +1,304 @@
+/*  pipeline: expand a topology into instances, contexts, hops and places.
+    See pipeline.h for the rules.
+*/
+#include "pipeline/pipeline.h"
+
+#include "base/check.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <zmq.h>
+
+static int s_expand(pipeline_t *self, const topology_t *topo, errbuf_t *err)
+{
+    for (int s = 0; s < topo->nstages; s++) {
+        params_t params;
+        topology_stage_params(topo, s, &params);
+        self->first[s] = self->n;
+        self->count[s] = params.count;
+        if (self->n + params.count > PIPELINE_MAX_INSTANCES)
+            return err_set(err, "%s: more than %d stage instances", topo->path,
+                           PIPELINE_MAX_INSTANCES);
+        for (int i = 0; i < params.count; i++) {
+            instance_t *inst = &self->inst[self->n];
+            inst->id = self->n++;
+            inst->stage = s;
+            inst->instance = i;
+            inst->role = topo->stages[s].role;
+            inst->params = params;
+            if (params.count == 1)
+                snprintf(inst->name, sizeof inst->name, "%s",
+                         topo->stages[s].name);
+            else
+                snprintf(inst->name, sizeof inst->name, "%s.%d",
+                         topo->stages[s].name, i + 1);
+        }
+    }
+    self->nstages = topo->nstages;
+    return 0;
+}
+
+//  Which end of each hop binds, and how many endpoints it has
+static int s_hops(pipeline_t *self, const topology_t *topo, errbuf_t *err)
+{
+    for (int h = 0; h < topo->nstages - 1; h++) {
+        hop_plan_t *hop = &self->hops[h];
+        topology_hop_params(topo, h, &hop->params);
+        bool up_proxy = topo->stages[h].role == ROLE_PROXY;
+        bool down_proxy = topo->stages[h + 1].role == ROLE_PROXY;
+        int ups = self->count[h], downs = self->count[h + 1];
+        hop->upstream_binds = up_proxy || (!down_proxy && ups <= downs);
+        hop->nendpoints = hop->upstream_binds ? ups : downs;
+        if (*hop->params.endpoint && hop->nendpoints > 1)
+            return err_set(err,
+                           "%s:%d: hop %d names one endpoint, but %d "
+                           "instances would bind it",
+                           topo->path, topo->hops[h].line, h + 1,
+                           hop->nendpoints);
+    }
+    return 0;
+}
+
+//  curve on a tcp hop: a server keypair (the binding end) and one for its
+//  clients, made now, for this run only
+static int s_keys(pipeline_t *self, errbuf_t *err)
+{
+    for (int h = 0; h < self->nstages - 1; h++) {
+        hop_plan_t *hop = &self->hops[h];
+        if (!hop->params.curve || hop->params.transport != TRANSPORT_TCP)
+            continue;
+        if (!zmq_has("curve"))
+            return err_set(err,
+                           "hop %d: curve = true, but this libzmq has no "
+                           "CURVE",
+                           h + 1);
+        if (zmq_curve_keypair(hop->server_public, hop->server_secret) ||
+            zmq_curve_keypair(hop->client_public, hop->client_secret))
+            return err_set(err, "hop %d: zmq_curve_keypair: %s", h + 1,
+                           zmq_strerror(zmq_errno()));
+    }
+    return 0;
+}
+
+//  Stages joined by inproc hops share a context; the group's first
+//  instance owns it.  Other instances each own one.
+static void s_contexts(pipeline_t *self)
+{
+    int group = -1;
+    for (int s = 0; s < self->nstages; s++) {
+        bool joined_prev =
+            s > 0 && self->hops[s - 1].params.transport == TRANSPORT_INPROC;
+        bool joined_next = s < self->nstages - 1 &&
+                           self->hops[s].params.transport == TRANSPORT_INPROC;
+        for (int i = 0; i < self->count[s]; i++) {
+            instance_t *inst = &self->inst[self->first[s] + i];
+            if (joined_prev || (joined_next && i > 0)) {
+                inst->ctx = group;
+                continue;
+            }
+            context_plan_t *ctx = &self->ctx[self->nctx];
+            ctx->owner = inst->id;
+            ctx->io_threads = inst->params.io_threads;
+            ctx->prefix = self->nctx + 1;
+            inst->ctx = self->nctx++;
+            group = inst->ctx;
+        }
+    }
+}
+
+static int s_place(pipeline_t *self, const machine_t *machine, errbuf_t *err)
+{
+    place_request_t requests[PIPELINE_MAX_INSTANCES];
+    place_t places[PIPELINE_MAX_INSTANCES];
+    for (int i = 0; i < self->n; i++) {
+        const instance_t *inst = &self->inst[i];
+        requests[i] = (place_request_t){inst->name, inst->stage,
+                                        inst->params.node, inst->params.cpus};
+    }
+    if (placement_plan(machine, self->params.placement, self->params.siblings,
+                       requests, self->n, places, err))
+        return -1;
+    for (int i = 0; i < self->n; i++)
+        self->inst[i].place = places[i];
+    return 0;
+}
+
+pipeline_t *pipeline_new(const topology_t *topo, const machine_t *machine,
+                         errbuf_t *err)
+{
+    pipeline_t *self = calloc(1, sizeof *self);
+    self->topo = topo;
+    self->params = topo->params;
+    if (s_expand(self, topo, err) || s_hops(self, topo, err) ||
+        s_keys(self, err) || (s_contexts(self), s_place(self, machine, err))) {
+        free(self);
+        return NULL;
+    }
+    return self;
+}
+
+void pipeline_destroy(pipeline_t **self_p)
+{
+    free(*self_p);
+    *self_p = NULL;
+}
+
+//  Free loopback ports: all probes stay open until all are chosen, so the
+//  kernel cannot hand out the same port twice
+static int s_free_ports(int *ports, int n, errbuf_t *err)
+{
+    int fds[PIPELINE_MAX_BINDERS * TOPO_MAX_STAGES], rc = 0, opened = 0;
+    for (; opened < n && rc == 0; opened++) {
+        struct sockaddr_in addr = {.sin_family = AF_INET,
+                                   .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+        socklen_t len = sizeof addr;
+        fds[opened] = socket(AF_INET, SOCK_STREAM, 0);
+        if (fds[opened] < 0 ||
+            bind(fds[opened], (struct sockaddr *)&addr, sizeof addr) ||
+            getsockname(fds[opened], (struct sockaddr *)&addr, &len))
+            rc = err_set(err, "finding a free tcp port on 127.0.0.1: %s",
+                         strerror(errno));
+        ports[opened] = ntohs(addr.sin_port);
+    }
+    for (int i = 0; i < opened; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    return rc;
+}
+
+int pipeline_resolve(pipeline_t *self, const char *ipc_dir, int trial,
+                     errbuf_t *err)
+{
+    int ports[PIPELINE_MAX_BINDERS * TOPO_MAX_STAGES], nports = 0, used = 0;
+    for (int h = 0; h < self->nstages - 1; h++)
+        if (self->hops[h].params.transport == TRANSPORT_TCP &&
+            !*self->hops[h].params.endpoint)
+            nports += self->hops[h].nendpoints;
+    if (nports && s_free_ports(ports, nports, err))
+        return -1;
+    for (int h = 0; h < self->nstages - 1; h++) {
+        hop_plan_t *hop = &self->hops[h];
+        for (int e = 0; e < hop->nendpoints; e++) {
+            char *ep = hop->endpoint[e];
+            if (*hop->params.endpoint)
+                snprintf(ep, PIPELINE_ENDPOINT_MAX, "%s", hop->params.endpoint);
+            else if (hop->params.transport == TRANSPORT_TCP)
+                //  across zones: the binding end's link address
+                snprintf(ep, PIPELINE_ENDPOINT_MAX, "tcp://%s:%d",
+                         !hop->crosses         ? "127.0.0.1"
+                         : hop->upstream_binds ? hop->address[0]
+                                               : hop->address[1],
+                         ports[used++]);
+            else if (hop->params.transport == TRANSPORT_IPC)
+                snprintf(ep, PIPELINE_ENDPOINT_MAX, "ipc://%s/hop%d-%d.ipc",
+                         ipc_dir, h + 1, e + 1);
+            else
+                snprintf(ep, PIPELINE_ENDPOINT_MAX,
+                         "inproc://hopbench-%d-hop%d-%d", trial, h + 1, e + 1);
+        }
+    }
+    return 0;
+}
+
+bool pipeline_binds(const pipeline_t *self, int h, int id, int *endpoint)
+{
+    const instance_t *inst = &self->inst[id];
+    const hop_plan_t *hop = &self->hops[h];
+    int side = hop->upstream_binds ? h : h + 1;
+    if (inst->stage != side)
+        return false;
+    *endpoint = inst->instance;
+    return true;
+}
+
+int pipeline_hop_in(const pipeline_t *self, int id)
+{
+    return self->inst[id].stage > 0 ? self->inst[id].stage - 1 : -1;
+}
+
+int pipeline_hop_out(const pipeline_t *self, int id)
+{
+    return self->inst[id].stage < self->nstages - 1 ? self->inst[id].stage : -1;
+}
+
+bool pipeline_is_source(const pipeline_t *self, int id)
+{
+    return self->inst[id].stage == 0;
+}
+
+bool pipeline_is_sink(const pipeline_t *self, int id)
+{
+    return self->inst[id].stage == self->nstages - 1;
+}
+
+bool pipeline_sees_origins(const pipeline_t *self, int id)
+{
+    const instance_t *inst = &self->inst[id];
+    if (self->params.pattern == PATTERN_CONNECT)
+        return inst->role == ROLE_PROXY &&
+               inst->params.engine == ENGINE_FORWARDER;
+    return pipeline_is_sink(self, id) ||
+           (inst->role == ROLE_PROXY &&
+            inst->params.engine == ENGINE_FORWARDER);
+}
+
+int pipeline_test(bool verbose)
+{
+    (void)verbose;
+    errbuf_t err;
+    const char *text = "topology = t\n"
+                       "publisher = pub\n    count = 2\n"
+                       "hop = tcp\n"
+                       "proxy = p\n"
+                       "hop = inproc\n"
+                       "subscriber = sub\n    count = 3\n";
+    topology_t *topo = topology_load_text("t.cfg", text, &err);
+    CHECK(topo && topology_validate(topo, &err) == 0);
+    machine_t *machine = machine_new_live(&err);
+    CHECK(machine);
+    pipeline_t *pl = pipeline_new(topo, machine, &err);
+    CHECK(pl);
+    CHECK(pl->n == 6 && strcmp(pl->inst[0].name, "pub.1") == 0);
+    CHECK(strcmp(pl->inst[2].name, "p") == 0);
+    CHECK(strcmp(pl->inst[5].name, "sub.3") == 0);
+    //  The proxy binds both hops; the subscribers share its context
+    CHECK(!pl->hops[0].upstream_binds && pl->hops[0].nendpoints == 1);
+    CHECK(pl->hops[1].upstream_binds && pl->hops[1].nendpoints == 1);
+    CHECK(pl->nctx == 3 && pl->inst[5].ctx == pl->inst[2].ctx);
+    CHECK(pl->ctx[pl->inst[2].ctx].owner == 2);
+    CHECK(pipeline_resolve(pl, "/tmp/x", 7, &err) == 0);
+    CHECK(strncmp(pl->hops[0].endpoint[0], "tcp://127.0.0.1:", 16) == 0);
+    CHECK(strcmp(pl->hops[1].endpoint[0], "inproc://hopbench-7-hop2-1") == 0);
+    int e;
+    CHECK(pipeline_binds(pl, 0, 2, &e) && e == 0);
+    CHECK(!pipeline_binds(pl, 0, 0, &e));
+    CHECK(pipeline_hop_in(pl, 0) == -1 && pipeline_hop_out(pl, 0) == 0);
+    CHECK(pipeline_hop_in(pl, 5) == 1 && pipeline_hop_out(pl, 5) == -1);
+    pipeline_destroy(&pl);
+
+    //  Fan-in over inproc: all publishers share one context
+    CHECK(topology_set(topo, "hop1.transport=inproc", &err) == 0);
+    CHECK((pl = pipeline_new(topo, machine, &err)));
+    CHECK(pl->nctx == 1 && pl->inst[1].ctx == 0 && pl->inst[5].ctx == 0);
+    pipeline_destroy(&pl);
+    topology_destroy(&topo);
+
+    //  Direct fan-out: the single publisher binds
+    topo = topology_load_text("t.cfg",
+                              "topology = t\npublisher = a\nhop = ipc\n"
+                              "subscriber = b\n    count = 4\n",
+                              &err);
+    CHECK(topo && (pl = pipeline_new(topo, machine, &err)));
+    CHECK(pl->hops[0].upstream_binds && pl->nctx == 5);
+    CHECK(pipeline_resolve(pl, "/tmp/d", 1, &err) == 0);
+    CHECK(strcmp(pl->hops[0].endpoint[0], "ipc:///tmp/d/hop1-1.ipc") == 0);
+    pipeline_destroy(&pl);
+    topology_destroy(&topo);
+    machine_destroy(&machine);
+    return 0;
+}

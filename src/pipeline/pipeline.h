@@ -1,0 +1,101 @@
+/*  pipeline: a topology expanded into what will run.
+
+        topology (as written)  ->  pipeline (as run)
+        publisher pub count 2      instances pub.1 pub.2
+        hop tcp                    hop 1: proxy binds tcp://127.0.0.1:PORT
+        proxy p1                   instance p1, its own libzmq context
+        hop inproc                 hop 2: shared context (inproc needs one)
+        subscriber sub             instance sub, in p1's context
+
+    Every stage instance gets its effective params, its place (placement),
+    its context, and for each hop the side that binds and the endpoints.
+    Stages joined by inproc hops share one context, created by the group's
+    first instance (the owner) and terminated by it last; every other
+    instance owns a context of its own.  A hop binds at its proxy end (the
+    upstream one if both are proxies), else at its end with fewer instances
+    (upstream on a tie); each binding instance has its own endpoint and
+    every instance of the other end connects to all of them.
+*/
+#ifndef HOPBENCH_PIPELINE_H
+#define HOPBENCH_PIPELINE_H
+
+#include "base/errbuf.h"
+#include "machine/machine.h"
+#include "config/params.h"
+#include "machine/placement.h"
+#include "config/topology.h"
+
+#define PIPELINE_MAX_INSTANCES 128
+#define PIPELINE_MAX_BINDERS   64
+#define PIPELINE_ENDPOINT_MAX  224
+
+typedef struct {
+    char name[TOPO_NAME_MAX + 8]; //  "sub.2", or "sub" when count is 1
+    int id;                       //  index in pipeline.inst
+    int stage;                    //  topology stage index
+    int instance;                 //  index within the stage
+    role_t role;
+    params_t params; //  effective
+    place_t place;
+    int ctx;             //  index in pipeline.ctx
+    char netns_path[64]; //  its zone's namespace (zones.h), or ""
+} instance_t;
+
+typedef struct {
+    int owner; //  instance that creates and terminates it
+    int io_threads;
+    int prefix; //  ZMQ_THREAD_NAME_PREFIX: "PREFIX/ZMQbg/IO/0"
+} context_plan_t;
+
+typedef struct {
+    params_t params;     //  effective (transport, endpoint, hwm)
+    bool crosses;        //  its ends are in different zones (zones.h)
+    char address[2][16]; //  ...then its link's upstream, downstream address
+    bool upstream_binds;
+    //  curve = true: Z85 keys made for the run (server, then client)
+    char server_public[41], server_secret[41];
+    char client_public[41], client_secret[41];
+    int nendpoints; //  one per binding instance
+    char endpoint[PIPELINE_MAX_BINDERS][PIPELINE_ENDPOINT_MAX];
+} hop_plan_t;
+
+typedef struct {
+    const topology_t *topo;
+    params_t params; //  topology level, effective
+    int n;
+    instance_t inst[PIPELINE_MAX_INSTANCES];
+    int first[TOPO_MAX_STAGES]; //  first instance of each stage
+    int count[TOPO_MAX_STAGES]; //  instances of each stage
+    int nstages;
+    hop_plan_t hops[TOPO_MAX_STAGES - 1];
+    int nctx;
+    context_plan_t ctx[PIPELINE_MAX_INSTANCES];
+} pipeline_t;
+
+//  Expand and place; the topology must be validated.  -1: err says why
+//  (a placement the machine cannot honour, too many instances)
+pipeline_t *pipeline_new(const topology_t *topo, const machine_t *machine,
+                         errbuf_t *err);
+void pipeline_destroy(pipeline_t **self_p);
+
+//  Endpoints for one trial: unique inproc names, ipc paths in ipc_dir,
+//  free 127.0.0.1 ports; endpoints named in the topology are kept
+int pipeline_resolve(pipeline_t *self, const char *ipc_dir, int trial,
+                     errbuf_t *err);
+
+//  Does instance id bind on hop h (0-based)?  Which endpoint index?
+bool pipeline_binds(const pipeline_t *self, int h, int id, int *endpoint);
+//  The hop an instance receives from / sends to, -1 if none
+int pipeline_hop_in(const pipeline_t *self, int id);
+int pipeline_hop_out(const pipeline_t *self, int id);
+//  First stage (publisher, pusher, requester), last stage (subscriber,
+//  puller, replier)
+bool pipeline_is_source(const pipeline_t *self, int id);
+bool pipeline_is_sink(const pipeline_t *self, int id);
+//  Does this receiving instance tell its messages' origins apart (it reads
+//  every header: sinks and the forwarder engine)?
+bool pipeline_sees_origins(const pipeline_t *self, int id);
+
+int pipeline_test(bool verbose);
+
+#endif

@@ -1,0 +1,29 @@
+/*  plot: `hopbench plot RESULTS_DIR`, PNG charts of a results directory,
+    drawn by gnuplot.
+
+        results.csv --plot_data--> rows --plot_chart--> plot-*.dat, charts
+                        --plot_script--> plot.gp --gnuplot--> *.png
+
+    Everything lands in the results directory beside results.csv: the data
+    files, the script (rerun it by hand, or edit it), gnuplot's messages in
+    plot.log, and the charts.  hopbench draws nothing itself.  gnuplot is
+    found on PATH (Debian package gnuplot-nox) and gets a few minutes.
+*/
+#ifndef HOPBENCH_PLOT_H
+#define HOPBENCH_PLOT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "base/errbuf.h"
+
+//  Read DIR/results.csv, write the charts, list their paths on listing
+//  (NULL: quiet).  Returns the exit status: 0 done; 1 gnuplot is missing
+//  or failed (the data files and script are written); 2 the directory or
+//  its results.csv is bad.
+int plot_results(const char *dir, FILE *listing, errbuf_t *err);
+
+//  Is there a gnuplot on PATH?
+bool plot_have_gnuplot(void);
+
+#endif

@@ -1,0 +1,457 @@
+/*  plot_chart: the chart list and the data files; see plot_chart.h.
+
+    Works on a sorted copy of the table's rows, so that a topology and
+    combination (a panel), a link within it, and a size within that are
+    each one run of consecutive rows; s_end finds where a run stops.
+*/
+#include "report/plot_chart.h"
+
+#include "report/report.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const plot_table_t *table;
+    const char *dir;
+    plot_charts_t *charts;
+    plot_row_t *rows; //  sorted copy
+    int nrows;
+} writer_t;
+
+//  What a run of rows shares
+typedef enum { SAME_PANEL, SAME_LINK, SAME_LINK_SIZE, SAME_SIZE } same_t;
+
+static bool s_same(const plot_row_t *a, const plot_row_t *b, same_t same)
+{
+    if (a->topo != b->topo || a->combo != b->combo)
+        return false;
+    if (same == SAME_SIZE)
+        return a->size == b->size;
+    if (same == SAME_PANEL)
+        return true;
+    return a->link == b->link && (same == SAME_LINK || a->size == b->size);
+}
+
+static int s_end(const plot_row_t *rows, int n, int i, same_t same)
+{
+    int j = i + 1;
+    while (j < n && s_same(&rows[i], &rows[j], same))
+        j++;
+    return j;
+}
+
+//  ---------------------------------------------------------------------
+//  Files and names
+
+//  Letters, digits and .+- stay; '=' becomes '-', anything else '_'
+static void s_safe(char *out, size_t len, const char *text)
+{
+    size_t i = 0;
+    for (; *text && i + 1 < len; text++) {
+        int c = (unsigned char)*text;
+        out[i++] = isalnum(c) || strchr(".+-", c) ? (char)c
+                   : c == '='                     ? '-'
+                                                  : '_';
+    }
+    out[i] = 0;
+}
+
+static FILE *s_create(const writer_t *self, const char *name, errbuf_t *err)
+{
+    char path[800];
+    snprintf(path, sizeof path, "%s/%s", self->dir, name);
+    FILE *file = fopen(path, "w");
+    if (!file)
+        err_set(err, "cannot write %s: %s", path, strerror(errno));
+    return file;
+}
+
+static int s_close(const writer_t *self, FILE *file, const char *name, int rc,
+                   errbuf_t *err)
+{
+    bool failed = ferror(file) != 0;
+    failed |= fclose(file) != 0;
+    if (failed && rc == 0)
+        rc = err_set(err, "cannot write %s/%s: %s", self->dir, name,
+                     strerror(errno));
+    return rc;
+}
+
+//  ---------------------------------------------------------------------
+//  Charts
+
+static plot_chart_t *s_chart(writer_t *self, plot_kind_t kind, errbuf_t *err)
+{
+    plot_charts_t *charts = self->charts;
+    if (charts->n == charts->cap) {
+        int cap = charts->cap ? charts->cap * 2 : 8;
+        plot_chart_t *v = realloc(charts->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            err_set(err, "out of memory");
+            return NULL;
+        }
+        charts->v = v;
+        charts->cap = cap;
+    }
+    plot_chart_t *chart = &charts->v[charts->n++];
+    memset(chart, 0, sizeof *chart);
+    chart->kind = kind;
+    return chart;
+}
+
+static int s_compare_size(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return x < y ? -1 : x > y;
+}
+
+//  The distinct sizes of n rows, ascending
+static int s_sizes(plot_chart_t *chart, const plot_row_t *rows, int n,
+                   errbuf_t *err)
+{
+    chart->sizes = malloc((size_t)n * sizeof *chart->sizes);
+    if (!chart->sizes)
+        return err_set(err, "out of memory");
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        while (k < chart->nsizes && chart->sizes[k] != rows[i].size)
+            k++;
+        if (k == chart->nsizes)
+            chart->sizes[chart->nsizes++] = rows[i].size;
+    }
+    qsort(chart->sizes, (size_t)chart->nsizes, sizeof *chart->sizes,
+          s_compare_size);
+    return 0;
+}
+
+//  Another chart of the same data (MB/s beside msgs/s)
+static int s_copy(writer_t *self, int index, plot_kind_t kind, const char *png,
+                  errbuf_t *err)
+{
+    plot_chart_t *copy = s_chart(self, kind, err);
+    if (!copy)
+        return -1;
+    const plot_chart_t *from = &self->charts->v[index];
+    *copy = *from;
+    copy->kind = kind;
+    snprintf(copy->png, sizeof copy->png, "%.240s", png);
+    memset(&copy->series, 0, sizeof copy->series);
+    copy->sizes = malloc((size_t)from->nsizes * sizeof *copy->sizes);
+    if (!copy->sizes)
+        return err_set(err, "out of memory");
+    memcpy(copy->sizes, from->sizes,
+           (size_t)from->nsizes * sizeof *from->sizes);
+    for (int i = 0; i < from->series.n; i++)
+        if (plot_names_add(&copy->series, from->series.v[i]) < 0)
+            return err_set(err, "out of memory");
+    return 0;
+}
+
+//  ---------------------------------------------------------------------
+//  Data
+
+static void s_point_line(FILE *file, const plot_point_t *p)
+{
+    double loss = p->sent > 0 ? 100 * p->lost / p->sent : 0;
+    fprintf(file, "%u %.1f %.1f %.1f %.3f %.3f %.3f %.0f %.0f %.2f %d\n",
+            p->size, p->rate[0], p->rate[1], p->rate[2], p->mbps[0], p->mbps[1],
+            p->mbps[2], p->sent, p->lost, loss, p->n);
+}
+
+//  What the chart draws so far: most rows per point, lowest and highest
+//  values (the ends of the error bars)
+static void s_extent(plot_chart_t *chart, const plot_point_t *point)
+{
+    bool first = chart->repeats == 0;
+    if (point->n > chart->repeats)
+        chart->repeats = point->n;
+    if (first || point->rate[1] < chart->rate[0])
+        chart->rate[0] = point->rate[1];
+    if (first || point->rate[2] > chart->rate[1])
+        chart->rate[1] = point->rate[2];
+    if (first || point->mbps[1] < chart->mbps[0])
+        chart->mbps[0] = point->mbps[1];
+    if (first || point->mbps[2] > chart->mbps[1])
+        chart->mbps[1] = point->mbps[2];
+}
+
+//  One data block: a point per run of rows in [a, b) that share `same`
+static int s_block(const plot_row_t *rows, int a, int b, same_t same,
+                   plot_chart_t *chart, FILE *file, errbuf_t *err)
+{
+    for (int i = a; i < b;) {
+        int j = s_end(rows, b, i, same);
+        plot_point_t point;
+        if (plot_point(rows + i, j - i, &point, err))
+            return -1;
+        s_point_line(file, &point);
+        s_extent(chart, &point);
+        i = j;
+    }
+    return 0;
+}
+
+//  msgs/s and MB/s against size: a block per link of the panel [a, b)
+static int s_sizes_data(writer_t *self, plot_chart_t *chart, int a, int b,
+                        errbuf_t *err)
+{
+    FILE *file = s_create(self, chart->data, err);
+    if (!file)
+        return -1;
+    fprintf(file, "# hopbench plot data: %s, one block per link\n# %s\n",
+            chart->name, PLOT_COLUMNS);
+    int rc = 0;
+    for (int i = a; i < b && rc == 0;) {
+        int j = s_end(self->rows, b, i, SAME_LINK);
+        const char *link = self->table->links.v[self->rows[i].link];
+        fprintf(file, "%s# %s\n", i > a ? "\n\n" : "", link);
+        if (plot_names_add(&chart->series, link) < 0)
+            rc = err_set(err, "out of memory");
+        if (rc == 0)
+            rc = s_block(self->rows, i, j, SAME_LINK_SIZE, chart, file, err);
+        i = j;
+    }
+    return s_close(self, file, chart->data, rc, err);
+}
+
+static int s_bar(const plot_row_t *rows, int a, int b, int x, FILE *file,
+                 errbuf_t *err)
+{
+    plot_point_t p;
+    if (plot_point(rows + a, b - a, &p, err))
+        return -1;
+    double loss = p.sent > 0 ? 100 * p.lost / p.sent : 0;
+    char rate[32];
+    report_short(p.rate[0], rate, sizeof rate);
+    fprintf(file, "%d %.1f %.1f %.1f %.2f \"%s/s\" \"%.1f%%\"\n", x, p.rate[0],
+            p.rate[1], p.rate[2], loss, rate, loss);
+    return p.n;
+}
+
+//  One bar per link of the panel [a, b) at chart->size
+static int s_bars_data(writer_t *self, plot_chart_t *chart, int a, int b,
+                       errbuf_t *err)
+{
+    FILE *file = s_create(self, chart->data, err);
+    if (!file)
+        return -1;
+    fprintf(file, "# hopbench plot data: %s, every link at %u bytes\n# %s\n",
+            chart->name, chart->size, PLOT_BAR_COLUMNS);
+    int rc = 0;
+    for (int i = a; i < b && rc >= 0;) {
+        int j = s_end(self->rows, b, i, SAME_LINK), k = i;
+        while (k < j && self->rows[k].size != chart->size)
+            k++;
+        if (k < j) {
+            int link = self->rows[k].link;
+            rc = s_bar(self->rows, k, s_end(self->rows, j, k, SAME_LINK_SIZE),
+                       chart->series.n, file, err);
+            if (rc > chart->repeats)
+                chart->repeats = rc;
+            if (rc >= 0 &&
+                plot_names_add(&chart->series, self->table->ticks.v[link]) < 0)
+                rc = err_set(err, "out of memory");
+        }
+        i = j;
+    }
+    return s_close(self, file, chart->data, rc < 0 ? -1 : 0, err);
+}
+
+//  1024 bytes when measured (the broker-sizing question), else the largest
+static unsigned s_bar_size(const plot_chart_t *chart)
+{
+    for (int i = 0; i < chart->nsizes; i++)
+        if (chart->sizes[i] == 1024)
+            return 1024;
+    return chart->sizes[chart->nsizes - 1];
+}
+
+//  The panel's file stem, "proxy" or "proxy-transport-ipc", unique
+static void s_stem(const writer_t *self, const plot_row_t *row, char *stem,
+                   size_t len)
+{
+    char topo[64], combo[128], data[PLOT_NAME + 16];
+    s_safe(topo, sizeof topo, self->table->topos.v[row->topo]);
+    s_safe(combo, sizeof combo, self->table->combos.v[row->combo]);
+    snprintf(stem, len, "%s%s%s", topo, *combo ? "-" : "", combo);
+    snprintf(data, sizeof data, "plot-%s.dat", stem);
+    for (int i = 0; i < self->charts->n; i++)
+        if (strcmp(self->charts->v[i].data, data) == 0) {
+            snprintf(stem, len, "%s-%s-%d", topo, combo, row->combo + 1);
+            break;
+        }
+}
+
+//  The panel [a, b): msgs/s, MB/s and bars
+static int s_panel(writer_t *self, int a, int b, errbuf_t *err)
+{
+    const plot_row_t *row = &self->rows[a];
+    const char *combo = self->table->combos.v[row->combo];
+    char stem[PLOT_NAME], name[PLOT_NAME], png[PLOT_NAME + 32];
+    s_stem(self, row, stem, sizeof stem);
+    snprintf(name, sizeof name, "%.120s%s%.120s%s",
+             self->table->topos.v[row->topo], *combo ? " (" : "", combo,
+             *combo ? ")" : "");
+    plot_chart_t *chart = s_chart(self, PLOT_RATE, err);
+    if (!chart)
+        return -1;
+    int index = self->charts->n - 1;
+    snprintf(chart->name, sizeof chart->name, "%s", name);
+    snprintf(chart->data, sizeof chart->data, "plot-%.200s.dat", stem);
+    snprintf(chart->png, sizeof chart->png, "%.200s-rate-vs-size.png", stem);
+    if (s_sizes(chart, self->rows + a, b - a, err) ||
+        s_sizes_data(self, chart, a, b, err))
+        return -1;
+    unsigned size = s_bar_size(chart);
+    snprintf(png, sizeof png, "%.200s-mbps-vs-size.png", stem);
+    if (s_copy(self, index, PLOT_MBPS, png, err) ||
+        !(chart = s_chart(self, PLOT_HOPS, err)))
+        return -1;
+    chart->size = size;
+    snprintf(chart->name, sizeof chart->name, "%s", name);
+    snprintf(chart->data, sizeof chart->data, "plot-%.200s-hops-at-%uB.dat",
+             stem, size);
+    snprintf(chart->png, sizeof chart->png, "%.200s-hops-at-%uB.png", stem,
+             size);
+    return s_bars_data(self, chart, a, b, err);
+}
+
+//  ---------------------------------------------------------------------
+//  Sweeps: the last hop of a topology, one line per combination
+
+//  The rows of topology topo on its last hop, sorted by combination and
+//  size; NULL when out of memory
+static plot_row_t *s_last_hop(const writer_t *self, int topo, int *n)
+{
+    int last = 0;
+    for (int i = 0; i < self->nrows; i++)
+        if (self->rows[i].topo == topo && self->rows[i].hop > last)
+            last = self->rows[i].hop;
+    plot_row_t *rows = malloc((size_t)self->nrows * sizeof *rows);
+    *n = 0;
+    for (int i = 0; rows && i < self->nrows; i++)
+        if (self->rows[i].topo == topo && self->rows[i].hop == last)
+            rows[(*n)++] = self->rows[i];
+    if (rows)
+        plot_rows_sort(rows, *n, false);
+    return rows;
+}
+
+//  "the last hop (hop 2 broker->sub), one line per transport"; a fan-out
+//  hop is a median over its links.  rows: one topology's last hop, sorted
+static void s_sweep_what(const writer_t *self, const plot_row_t *rows, int n,
+                         char *out, size_t len)
+{
+    int links = 0;
+    for (int i = 0; i < n && rows[i].combo == rows[0].combo; i++) {
+        int k = 0;
+        while (k < i && rows[k].link != rows[i].link)
+            k++;
+        links += k == i;
+    }
+    char hop[PLOT_NAME];
+    snprintf(hop, sizeof hop, "%s", self->table->ticks.v[rows[0].link]);
+    hop[strcspn(hop, "\n")] = ' ';
+    hop[strcspn(hop, "\n")] = 0; //  "hop 2 broker->sub", no transport
+    if (links > 1)
+        snprintf(hop, sizeof hop, "hop %d, median over its %d links",
+                 rows[0].hop, links);
+    snprintf(out, len, "the last hop (%.100s), one line per %.100s", hop,
+             self->table->sweep);
+}
+
+static int s_sweep_data(writer_t *self, plot_chart_t *chart,
+                        const plot_row_t *rows, int n, errbuf_t *err)
+{
+    FILE *file = s_create(self, chart->data, err);
+    if (!file)
+        return -1;
+    fprintf(file,
+            "# hopbench plot data: %s, %s, one block per combination\n"
+            "# %s\n",
+            chart->name, chart->what, PLOT_COLUMNS);
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0;) {
+        int j = s_end(rows, n, i, SAME_PANEL);
+        const char *combo = self->table->combos.v[rows[i].combo];
+        fprintf(file, "%s# %s\n", i ? "\n\n" : "", combo);
+        if (plot_names_add(&chart->series, combo) < 0)
+            rc = err_set(err, "out of memory");
+        if (rc == 0)
+            rc = s_block(rows, i, j, SAME_SIZE, chart, file, err);
+        i = j;
+    }
+    return s_close(self, file, chart->data, rc, err);
+}
+
+//  The swept keys for a file name: "hwm, my key" -> "hwm-my_key"
+static void s_keys(char *out, size_t len, const char *sweep)
+{
+    char joined[PLOT_NAME];
+    size_t n = 0;
+    for (const char *p = sweep; *p && n + 1 < sizeof joined; p++)
+        if (!(*p == ' ' && p > sweep && p[-1] == ','))
+            joined[n++] = *p == ',' ? '-' : *p;
+    joined[n] = 0;
+    s_safe(out, len, joined);
+}
+
+static int s_sweep(writer_t *self, int topo, errbuf_t *err)
+{
+    int n;
+    plot_row_t *rows = s_last_hop(self, topo, &n);
+    plot_chart_t *chart = rows ? s_chart(self, PLOT_SWEEP, err) : NULL;
+    if (!chart) {
+        free(rows);
+        return rows ? -1 : err_set(err, "out of memory");
+    }
+    char name[64], keys[128];
+    s_safe(name, sizeof name, self->table->topos.v[topo]);
+    s_keys(keys, sizeof keys, self->table->sweep);
+    snprintf(chart->name, sizeof chart->name, "%s", self->table->topos.v[topo]);
+    s_sweep_what(self, rows, n, chart->what, sizeof chart->what);
+    snprintf(chart->data, sizeof chart->data, "plot-%s-sweep.dat", name);
+    snprintf(chart->png, sizeof chart->png, "%s-sweep-%s-rate-vs-size.png",
+             name, keys);
+    int rc = s_sizes(chart, rows, n, err);
+    if (rc == 0)
+        rc = s_sweep_data(self, chart, rows, n, err);
+    free(rows);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------
+
+int plot_charts_write(const plot_table_t *table, const char *dir,
+                      plot_charts_t *charts, errbuf_t *err)
+{
+    writer_t self = {table, dir, charts, NULL, table->nrows};
+    self.rows = malloc((size_t)table->nrows * sizeof *self.rows);
+    if (!self.rows)
+        return err_set(err, "out of memory");
+    memcpy(self.rows, table->rows, (size_t)table->nrows * sizeof *self.rows);
+    plot_rows_sort(self.rows, self.nrows, true);
+    int rc = 0;
+    for (int i = 0; i < self.nrows && rc == 0;) {
+        int j = s_end(self.rows, self.nrows, i, SAME_PANEL);
+        rc = s_panel(&self, i, j, err);
+        i = j;
+    }
+    for (int t = 0; *table->sweep && t < table->topos.n && rc == 0; t++)
+        rc = s_sweep(&self, t, err);
+    free(self.rows);
+    return rc;
+}
+
+void plot_charts_free(plot_charts_t *charts)
+{
+    for (int i = 0; i < charts->n; i++) {
+        plot_names_free(&charts->v[i].series);
+        free(charts->v[i].sizes);
+    }
+    free(charts->v);
+    memset(charts, 0, sizeof *charts);
+}

@@ -1,0 +1,64 @@
+/*  plot_chart: which charts a results table makes, and their gnuplot data
+    files.
+
+    For each topology and sweep combination (a "panel"):
+
+        STEM-rate-vs-size.png    msgs/s against size, one line per link
+        STEM-mbps-vs-size.png    MB/s (and Gbit/s) against size, the same
+        STEM-hops-at-SIZEB.png   one bar per link at one size: msgs/s and
+                                 loss %; SIZE is 1024 when measured (the
+                                 broker-sizing question), else the largest
+
+    and for each topology with sweep_ columns:
+
+        TOPO-sweep-KEYS-rate-vs-size.png   the last hop's msgs/s against
+                                           size, one line per combination
+
+    STEM is the topology, then the combination ("proxy-transport-ipc").
+    Points are medians over the repetitions (and, on the sweep chart, over
+    the links of a fan-out hop), with the min and max beside them.  Data
+    files are plot-*.dat in the results directory: gnuplot reads them, and
+    so can a person.  This module decides and writes data; plot_script
+    turns the chart list into gnuplot commands.
+*/
+#ifndef HOPBENCH_PLOT_CHART_H
+#define HOPBENCH_PLOT_CHART_H
+
+#include "report/plot_data.h"
+
+typedef enum { PLOT_RATE, PLOT_MBPS, PLOT_HOPS, PLOT_SWEEP } plot_kind_t;
+
+//  Columns of a size chart's data file (1-based, as gnuplot counts)
+#define PLOT_COLUMNS                                                           \
+    "size rate rate_min rate_max mbps mbps_min mbps_max sent lost loss_pct "   \
+    "rows"
+//  and of a bar chart's: x, the bar's rate and range, loss, two labels
+#define PLOT_BAR_COLUMNS                                                       \
+    "x rate rate_min rate_max loss_pct rate_label loss_label"
+
+typedef struct {
+    plot_kind_t kind;
+    char name[PLOT_NAME]; //  for titles: "proxy", "proxy (transport=ipc)"
+    char what[PLOT_NAME]; //  PLOT_SWEEP: "the last hop (hop 2 broker->sub),
+                          //  one line per transport"
+    char data[PLOT_NAME]; //  data file, relative to the results directory
+    char png[PLOT_NAME];  //  the chart, relative to it
+    plot_names_t series;  //  block i of the data file (PLOT_HOPS: bar i)
+    unsigned *sizes;      //  the x axis (not PLOT_HOPS), ascending
+    int nsizes;
+    unsigned size;           //  PLOT_HOPS: the size shown
+    int repeats;             //  most rows behind one point
+    double rate[2], mbps[2]; //  smallest and largest value drawn
+} plot_chart_t;
+
+typedef struct {
+    plot_chart_t *v;
+    int n, cap;
+} plot_charts_t;
+
+//  Decide the charts and write their data files into dir
+int plot_charts_write(const plot_table_t *table, const char *dir,
+                      plot_charts_t *charts, errbuf_t *err);
+void plot_charts_free(plot_charts_t *charts);
+
+#endif

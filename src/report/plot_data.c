@@ -1,0 +1,492 @@
+/*  plot_data: results.csv as a table of rows; see plot_data.h.
+
+    Reading is line by line with getline (no limit on a line's length),
+    fields split in place (RFC 4180 quotes allowed, though hopbench writes
+    none in results.csv).  Every number is checked: a field that is not
+    one, or is out of range, stops the read with file:line and column.
+*/
+#include "report/plot_data.h"
+
+#include "base/check.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PLOT_MAX_SWEEP 16
+
+//  The columns the charts use, found by name
+enum {
+    C_TOPOLOGY,
+    C_SIZE,
+    C_HOP,
+    C_FROM,
+    C_TO,
+    C_TRANSPORT,
+    C_SENT,
+    C_LOST,
+    C_RATE,
+    C_MBPS,
+    C_NEEDED
+};
+
+//  Name, and for numbers the range and whether it must be whole
+static const struct {
+    const char *name;
+    double min, max;
+    bool integer;
+} s_columns[C_NEEDED] = {{"topology", 0, 0, false},
+                         {"size", 1, 1 << 30, true},
+                         {"hop", 1, 1e6, true},
+                         {"from", 0, 0, false},
+                         {"to", 0, 0, false},
+                         {"transport", 0, 0, false},
+                         {"sent", 0, 1e300, false},
+                         {"lost", -1e300, 1e300, false},
+                         {"msgs_per_sec", 0, 1e300, false},
+                         {"mb_per_sec", 0, 1e300, false}};
+
+typedef struct {
+    plot_table_t *table;
+    int col[C_NEEDED];         //  field index of each needed column
+    int sweep[PLOT_MAX_SWEEP]; //  field index of each sweep_ column
+    const char *key[PLOT_MAX_SWEEP];
+    char header[PLOT_MAX_SWEEP][PLOT_NAME];
+    int nsweep, ncolumns, line;
+    bool too_many; //  sweep_ columns beyond PLOT_MAX_SWEEP
+    char **field;
+    int nfields, cap;
+} reader_t;
+
+//  ---------------------------------------------------------------------
+//  Growth and interning
+
+static int s_grow(void *array_p, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    int cap2 = *cap ? *cap * 2 : 16;
+    while (cap2 < need)
+        cap2 *= 2;
+    void *bigger = realloc(*(void **)array_p, (size_t)cap2 * size);
+    if (!bigger)
+        return -1;
+    *(void **)array_p = bigger;
+    *cap = cap2;
+    return 0;
+}
+
+static int s_find(const plot_names_t *names, const char *name)
+{
+    for (int i = 0; i < names->n; i++)
+        if (strcmp(names->v[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int plot_names_add(plot_names_t *names, const char *name)
+{
+    if (s_grow(&names->v, &names->cap, names->n + 1, sizeof *names->v))
+        return -1;
+    snprintf(names->v[names->n], PLOT_NAME, "%s", name);
+    return names->n++;
+}
+
+void plot_names_free(plot_names_t *names)
+{
+    free(names->v);
+    memset(names, 0, sizeof *names);
+}
+
+static int s_intern(plot_names_t *names, const char *name)
+{
+    int index = s_find(names, name);
+    return index >= 0 ? index : plot_names_add(names, name);
+}
+
+//  ---------------------------------------------------------------------
+//  Splitting a line into fields
+
+//  Unquote the field at p in place; return where the next one starts
+//  (NULL after the last)
+static char *s_field(char *p)
+{
+    char *out = p;
+    bool quoted = *p == '"';
+    p += quoted;
+    while (*p && (quoted || *p != ',')) {
+        if (quoted && *p == '"') {
+            quoted = p[1] == '"';
+            p += quoted ? 2 : 1;
+            if (quoted)
+                *out++ = '"';
+            continue;
+        }
+        *out++ = *p++;
+    }
+    char *next = *p == ',' ? p + 1 : NULL;
+    *out = 0;
+    return next;
+}
+
+static int s_split(reader_t *self, char *line)
+{
+    self->nfields = 0;
+    for (char *p = line; p;) {
+        if (s_grow(&self->field, &self->cap, self->nfields + 1,
+                   sizeof *self->field))
+            return -1;
+        self->field[self->nfields++] = p;
+        p = s_field(p);
+    }
+    return 0;
+}
+
+//  ---------------------------------------------------------------------
+//  The header
+
+static void s_sweep_column(reader_t *self, int index)
+{
+    const char *name = self->field[index];
+    if (strncmp(name, "sweep_", 6) || !name[6])
+        return;
+    if (self->nsweep == PLOT_MAX_SWEEP) {
+        self->too_many = true;
+        return;
+    }
+    snprintf(self->header[self->nsweep], PLOT_NAME, "%s", name + 6);
+    self->key[self->nsweep] = self->header[self->nsweep];
+    self->sweep[self->nsweep++] = index;
+}
+
+static int s_header(reader_t *self, errbuf_t *err)
+{
+    const char *path = self->table->path;
+    self->ncolumns = self->nfields;
+    for (int c = 0; c < C_NEEDED; c++)
+        self->col[c] = -1;
+    for (int i = self->nfields - 1; i >= 0; i--) { //  first of a name wins
+        for (int c = 0; c < C_NEEDED; c++)
+            if (strcmp(self->field[i], s_columns[c].name) == 0)
+                self->col[c] = i;
+    }
+    for (int i = 0; i < self->nfields; i++)
+        s_sweep_column(self, i);
+    for (int c = 0; c < C_NEEDED; c++)
+        if (self->col[c] < 0)
+            return err_set(err,
+                           "%s:1: no column '%s' in the header (is this a "
+                           "hopbench results.csv?)",
+                           path, s_columns[c].name);
+    if (self->too_many)
+        return err_set(err, "%s:1: more than %d sweep_ columns", path,
+                       PLOT_MAX_SWEEP);
+    size_t used = 0;
+    for (int s = 0; s < self->nsweep; s++)
+        used += (size_t)snprintf(self->table->sweep + used,
+                                 used < PLOT_NAME ? PLOT_NAME - used : 0,
+                                 "%s%s", s ? ", " : "", self->key[s]);
+    return 0;
+}
+
+//  ---------------------------------------------------------------------
+//  A row
+
+static int s_number(const reader_t *self, int c, double *out, errbuf_t *err)
+{
+    const char *text = self->field[self->col[c]];
+    char *end;
+    errno = 0;
+    *out = strtod(text, &end);
+    if (!*text || *end || errno || !isfinite(*out))
+        return err_set(err, "%s:%d: %s '%.40s' is not a number",
+                       self->table->path, self->line, s_columns[c].name, text);
+    if (*out < s_columns[c].min || *out > s_columns[c].max ||
+        (s_columns[c].integer && *out != floor(*out)))
+        return err_set(err, "%s:%d: %s '%.40s' is out of range",
+                       self->table->path, self->line, s_columns[c].name, text);
+    return 0;
+}
+
+static const char *s_text(const reader_t *self, int c)
+{
+    return self->field[self->col[c]];
+}
+
+//  topology, combination and link of the row, interned
+static int s_names(reader_t *self, plot_row_t *row)
+{
+    plot_table_t *t = self->table;
+    char combo[PLOT_NAME] = "", title[PLOT_NAME], tick[PLOT_NAME];
+    size_t used = 0;
+    for (int s = 0; s < self->nsweep && used < sizeof combo; s++)
+        used += (size_t)snprintf(combo + used, sizeof combo - used, "%s%s=%s",
+                                 s ? " " : "", self->key[s],
+                                 self->field[self->sweep[s]]);
+    snprintf(title, sizeof title, "hop %d %s->%s (%s)", row->hop,
+             s_text(self, C_FROM), s_text(self, C_TO),
+             s_text(self, C_TRANSPORT));
+    snprintf(tick, sizeof tick, "hop %d\n%s->%s\n%s", row->hop,
+             s_text(self, C_FROM), s_text(self, C_TO),
+             s_text(self, C_TRANSPORT));
+    row->topo = s_intern(&t->topos, s_text(self, C_TOPOLOGY));
+    row->combo = s_intern(&t->combos, combo);
+    row->link = s_find(&t->links, title);
+    if (row->link < 0 && (row->link = plot_names_add(&t->links, title)) >= 0)
+        plot_names_add(&t->ticks, tick);
+    return row->topo < 0 || row->combo < 0 || row->link < 0 ||
+                   t->ticks.n != t->links.n
+               ? -1
+               : 0;
+}
+
+static int s_row(reader_t *self, errbuf_t *err)
+{
+    plot_table_t *t = self->table;
+    if (self->nfields != self->ncolumns)
+        return err_set(err, "%s:%d: %d fields, but the header has %d", t->path,
+                       self->line, self->nfields, self->ncolumns);
+    if (!*s_text(self, C_TOPOLOGY))
+        return err_set(err, "%s:%d: empty topology", t->path, self->line);
+    plot_row_t row = {0};
+    double size, hop;
+    if (s_number(self, C_SIZE, &size, err) ||
+        s_number(self, C_HOP, &hop, err) ||
+        s_number(self, C_SENT, &row.sent, err) ||
+        s_number(self, C_LOST, &row.lost, err) ||
+        s_number(self, C_RATE, &row.rate, err) ||
+        s_number(self, C_MBPS, &row.mbps, err))
+        return -1;
+    row.size = (unsigned)size;
+    row.hop = (int)hop;
+    if (s_names(self, &row) ||
+        s_grow(&t->rows, &t->cap, t->nrows + 1, sizeof *t->rows))
+        return err_set(err, "%s:%d: out of memory", t->path, self->line);
+    t->rows[t->nrows++] = row;
+    return 0;
+}
+
+//  ---------------------------------------------------------------------
+//  The file
+
+static int s_read(reader_t *self, FILE *file, errbuf_t *err)
+{
+    const char *path = self->table->path;
+    char *line = NULL;
+    size_t len = 0;
+    ssize_t got;
+    int rc = 0;
+    while (rc == 0 && (got = getline(&line, &len, file)) >= 0) {
+        self->line++;
+        while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))
+            line[--got] = 0;
+        if (got == 0 && self->line > 1)
+            continue; //  a blank line
+        char *start = line;
+        if (self->line == 1 && strncmp(line, "\xEF\xBB\xBF", 3) == 0)
+            start += 3; //  a UTF-8 byte order mark, from a spreadsheet
+        if (s_split(self, start))
+            rc = err_set(err, "%s:%d: out of memory", path, self->line);
+        else if (self->line == 1)
+            rc = s_header(self, err);
+        else
+            rc = s_row(self, err);
+    }
+    free(line);
+    if (rc == 0 && self->line == 0)
+        rc = err_set(err, "%s: empty file (no header line)", path);
+    else if (rc == 0 && self->table->nrows == 0)
+        rc = err_set(err, "%s: no rows, only the header", path);
+    return rc;
+}
+
+plot_table_t *plot_table_read(const char *dir, errbuf_t *err)
+{
+    plot_table_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        err_set(err, "out of memory");
+        return NULL;
+    }
+    snprintf(self->path, sizeof self->path, "%s/results.csv", dir);
+    FILE *file = fopen(self->path, "r");
+    reader_t reader = {.table = self};
+    int rc = file ? s_read(&reader, file, err)
+                  : err_set(err, "%s: %s", self->path, strerror(errno));
+    if (file && ferror(file) && rc == 0)
+        rc = err_set(err, "%s: %s", self->path, strerror(errno));
+    if (file)
+        fclose(file);
+    free(reader.field);
+    if (rc)
+        plot_table_destroy(&self);
+    return self;
+}
+
+void plot_table_destroy(plot_table_t **self_p)
+{
+    plot_table_t *self = *self_p;
+    if (!self)
+        return;
+    free(self->rows);
+    plot_names_free(&self->topos);
+    plot_names_free(&self->combos);
+    plot_names_free(&self->links);
+    plot_names_free(&self->ticks);
+    free(self);
+    *self_p = NULL;
+}
+
+//  ---------------------------------------------------------------------
+//  Ordering and reduction
+
+static int s_compare_int(long a, long b)
+{
+    return a < b ? -1 : a > b;
+}
+
+static int s_by_link(const void *a, const void *b)
+{
+    const plot_row_t *x = a, *y = b;
+    int c = s_compare_int(x->topo, y->topo);
+    c = c ? c : s_compare_int(x->combo, y->combo);
+    c = c ? c : s_compare_int(x->hop, y->hop);
+    c = c ? c : s_compare_int(x->link, y->link);
+    return c ? c : s_compare_int(x->size, y->size);
+}
+
+static int s_by_size(const void *a, const void *b)
+{
+    const plot_row_t *x = a, *y = b;
+    int c = s_compare_int(x->topo, y->topo);
+    c = c ? c : s_compare_int(x->combo, y->combo);
+    return c ? c : s_compare_int(x->size, y->size);
+}
+
+void plot_rows_sort(plot_row_t *rows, int n, bool by_link)
+{
+    qsort(rows, (size_t)n, sizeof *rows, by_link ? s_by_link : s_by_size);
+}
+
+static int s_compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+//  median, min, max (sorts values)
+static void s_stats(double *values, int n, double out[3])
+{
+    qsort(values, (size_t)n, sizeof *values, s_compare_double);
+    out[0] = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    out[1] = values[0];
+    out[2] = values[n - 1];
+}
+
+int plot_point(const plot_row_t *rows, int n, plot_point_t *point,
+               errbuf_t *err)
+{
+    double *values = n > 0 ? malloc(2 * (size_t)n * sizeof *values) : NULL;
+    if (!values)
+        return err_set(err, "out of memory (%d rows)", n);
+    memset(point, 0, sizeof *point);
+    point->size = rows[0].size;
+    point->n = n;
+    for (int i = 0; i < n; i++) {
+        values[i] = rows[i].rate;
+        values[n + i] = rows[i].mbps;
+        point->sent += rows[i].sent;
+        point->lost += rows[i].lost;
+    }
+    s_stats(values, n, point->rate);
+    s_stats(values + n, n, point->mbps);
+    free(values);
+    return 0;
+}
+
+//  ---------------------------------------------------------------------
+//  Selftest: how to read a results directory, and what a bad one says
+
+//  Write text as DIR/results.csv and read it; NULL and err on failure
+static plot_table_t *s_try(const char *dir, const char *text, errbuf_t *err)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    FILE *file = fopen(path, "w");
+    if (!file)
+        return NULL;
+    fputs(text, file);
+    fclose(file);
+    return plot_table_read(dir, err);
+}
+
+static int s_test_bad(const char *dir)
+{
+    static const char *const cases[][2] = {
+        {"", "empty file"},
+        {"topology,size\n", "no column 'hop'"},
+        {"topology,size,hop,from,to,transport,sent,lost,msgs_per_sec,"
+         "mb_per_sec\n",
+         "no rows"},
+        {"topology,size,hop,from,to,transport,sent,lost,msgs_per_sec,"
+         "mb_per_sec\np,64,1,a,b,tcp,10,0,fast,1\n",
+         "results.csv:2: msgs_per_sec 'fast' is not a number"},
+        {"topology,size,hop,from,to,transport,sent,lost,msgs_per_sec,"
+         "mb_per_sec\np,64,1,a,b,tcp,10,0,5\n",
+         "results.csv:2: 9 fields, but the header has 10"},
+        {"topology,size,hop,from,to,transport,sent,lost,msgs_per_sec,"
+         "mb_per_sec\np,6.5,1,a,b,tcp,10,0,5,1\n",
+         "size '6.5' is out of range"}};
+    errbuf_t err;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        plot_table_t *t = s_try(dir, cases[i][0], &err);
+        CHECK(t == NULL);
+        CHECK(strstr(err.msg, cases[i][1]));
+    }
+    return 0;
+}
+
+static int s_test_good(const char *dir)
+{
+    errbuf_t err;
+    plot_table_t *t = s_try(
+        dir,
+        "mb_per_sec,msgs_per_sec,topology,size,hop,from,to,transport,sent,"
+        "lost,sweep_transport\n"
+        "1,300,p,64,1,a,\"b\",tcp,10,0,tcp\n"
+        "1,100,p,64,1,a,b,tcp,10,2,tcp\n"
+        "1,200,p,64,1,a,b,tcp,10,1,tcp\n"
+        "1,50,p,64,1,a,b,ipc,10,0,ipc\n",
+        &err);
+    CHECK(t && t->nrows == 4 && t->topos.n == 1 && t->combos.n == 2);
+    CHECK(strcmp(t->combos.v[1], "transport=ipc") == 0);
+    CHECK(strcmp(t->links.v[0], "hop 1 a->b (tcp)") == 0);
+    CHECK(strcmp(t->ticks.v[1], "hop 1\na->b\nipc") == 0);
+    CHECK(strcmp(t->sweep, "transport") == 0);
+    plot_rows_sort(t->rows, t->nrows, true);
+    plot_point_t point;
+    CHECK(plot_point(t->rows, 3, &point, &err) == 0);
+    CHECK(point.rate[0] == 200 && point.rate[1] == 100 && point.rate[2] == 300);
+    CHECK(point.sent == 30 && point.lost == 3 && point.size == 64);
+    plot_table_destroy(&t);
+    CHECK(t == NULL);
+    return 0;
+}
+
+int plot_data_test(bool verbose)
+{
+    (void)verbose;
+    char dir[] = "/tmp/hopbench-plot-test.XXXXXX";
+    if (!mkdtemp(dir))
+        return -1;
+    int rc = s_test_bad(dir) || s_test_good(dir) ? -1 : 0;
+    char path[600];
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    unlink(path);
+    rmdir(dir);
+    errbuf_t err;
+    CHECK(plot_table_read(dir, &err) == NULL);
+    CHECK(strstr(err.msg, "results.csv: No such file or directory"));
+    return rc;
+}

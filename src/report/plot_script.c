@@ -1,0 +1,262 @@
+/*  plot_script: DIR/plot.gp from the chart list; see plot_script.h.
+
+    Line charts (msgs/s, MB/s, sweep) share one shape: a log2 size axis
+    labelled with the measured sizes, medians joined by lines, min-max
+    error bars.  MB/s gets a linked right axis in Gbit/s, the unit of
+    libzmq's own graphs.  The bar chart puts msgs/s (left axis) beside
+    loss % (right axis, 0-100) for every link at one size.
+*/
+#include "report/plot_script.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#define PLOT_LOG_SPAN 20
+
+//  A gnuplot double-quoted string: \ and " escaped, newline as \n
+static void s_quote(FILE *out, const char *text)
+{
+    fputc('"', out);
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n')
+            fputs("\\n", out);
+        else if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if ((unsigned char)*p >= ' ')
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static void s_set_quoted(FILE *out, const char *what, const char *text)
+{
+    fprintf(out, "set %s ", what);
+    s_quote(out, text);
+    fputc('\n', out);
+}
+
+static void s_prologue(FILE *out)
+{
+    fputs("# hopbench charts: written by `hopbench plot`, paths relative to "
+          "this directory.\n"
+          "# Rerun by hand: gnuplot " PLOT_SCRIPT "\n"
+          "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+          "    set terminal pngcairo size 1100,650 noenhanced "
+          "font \"sans,11\"\n"
+          "} else {\n"
+          "    set terminal png size 1100,650 noenhanced\n"
+          "}\n"
+          "set datafile commentschars \"#\"\n",
+          out);
+}
+
+//  8, 512, 1K, 16K, 1M: how --sizes spells them
+static void s_size_label(unsigned size, char *buf, size_t len)
+{
+    if (size >= 1u << 20 && size % (1u << 20) == 0)
+        snprintf(buf, len, "%uM", size >> 20);
+    else if (size >= 1024 && size % 1024 == 0)
+        snprintf(buf, len, "%uK", size >> 10);
+    else
+        snprintf(buf, len, "%u", size);
+}
+
+//  The log2 size axis, a tick at each measured size
+static void s_size_axis(FILE *out, const plot_chart_t *chart)
+{
+    unsigned first = chart->sizes[0], last = chart->sizes[chart->nsizes - 1];
+    fputs("set logscale x 2\n"
+          "set xlabel \"message size (bytes, K = 1024, log scale)\"\n",
+          out);
+    fprintf(out, "set xrange [%g:%g]\nset xtics (", first / 1.4, last * 1.4);
+    for (int i = 0; i < chart->nsizes; i++) {
+        char label[32];
+        s_size_label(chart->sizes[i], label, sizeof label);
+        fprintf(out, "%s\"%s\" %u", i ? ", " : "", label, chart->sizes[i]);
+    }
+    fputs(")\nset mxtics 1\n", out);
+}
+
+static void s_title(FILE *out, const plot_chart_t *chart, const char *what)
+{
+    char title[3 * PLOT_NAME], note[128];
+    if (chart->repeats > 1)
+        snprintf(note, sizeof note,
+                 "median of %d measurements per point; %s: min to max",
+                 chart->repeats,
+                 chart->kind == PLOT_HOPS ? "whiskers" : "error bars");
+    else
+        snprintf(note, sizeof note, "one measurement per point");
+    snprintf(title, sizeof title, "%s: %s\n(%s)", chart->name, what, note);
+    s_set_quoted(out, "title", title);
+}
+
+static void s_output(FILE *out, const plot_chart_t *chart)
+{
+    fputs("\nreset\n", out);
+    s_set_quoted(out, "output", chart->png);
+}
+
+//  One line per block of the data file, from column (median, min, max).
+//  With error bars, each line is nudged sideways (a few % of an octave)
+//  so that bars of lines at the same size do not hide each other.
+static void s_lines(FILE *out, const plot_chart_t *chart, int column)
+{
+    int n = chart->series.n;
+    double step = chart->repeats > 1 && n > 1 ? fmin(0.04, 0.3 / (n - 1)) : 0;
+    fputs("plot ", out);
+    for (int i = 0; i < n; i++) {
+        fputs(i ? ", \\\n     " : "", out);
+        s_quote(out, i ? "" : chart->data);
+        fprintf(out,
+                " index %d using ($1*%.4f):%d:%d:%d with yerrorlines lw 2 "
+                "pt 7 ps 0.9 title ",
+                i, pow(2, (i - (n - 1) / 2.0) * step), column, column + 1,
+                column + 2);
+        s_quote(out, chart->series.v[i]);
+    }
+    fputc('\n', out);
+}
+
+//  Ticks at 1, 2, 5 x 10^k over [lo, hi]: a log axis with only decades
+//  labelled is hard to read.  si: 20k, 5M; else %g
+static void s_log_tics(FILE *out, const char *axis, double lo, double hi,
+                       bool si)
+{
+    fprintf(out, "set logscale %s\nset %srange [%g:%g]\nset %stics (", axis,
+            axis, lo, hi, axis);
+    static const int steps[] = {1, 2, 5};
+    int n = 0;
+    for (double decade = pow(10, floor(log10(lo))); decade <= hi; decade *= 10)
+        for (int i = 0; i < 3; i++) {
+            double v = steps[i] * decade;
+            if (v < lo || v > hi)
+                continue;
+            fprintf(out, "%s", n++ ? ", " : "");
+            if (si && v >= 1e6)
+                fprintf(out, "\"%gM\" %g", v / 1e6, v);
+            else if (si && v >= 1e3)
+                fprintf(out, "\"%gk\" %g", v / 1e3, v);
+            else
+                fprintf(out, "\"%g\" %g", v, v);
+        }
+    fputs(")\n", out);
+}
+
+//  The y axis from 0, or a log one when the values span more than
+//  PLOT_LOG_SPAN times: on a linear axis the large sizes would lie flat.
+//  scale: the right axis in the left one's units (0: none)
+static void s_y_axis(FILE *out, const double range[2], const char *label,
+                     bool si, double scale)
+{
+    bool log = range[0] > 0 && range[1] > PLOT_LOG_SPAN * range[0];
+    char text[PLOT_NAME];
+    snprintf(text, sizeof text, "%s%s", label, log ? ", log scale" : "");
+    s_set_quoted(out, "ylabel", text);
+    if (log) {
+        s_log_tics(out, "y", range[0] / 1.5, range[1] * 1.5, si);
+        if (scale > 0)
+            s_log_tics(out, "y2", range[0] / 1.5 * scale,
+                       range[1] * 1.5 * scale, false);
+        return;
+    }
+    fprintf(out, "set yrange [0:*]\nset format y \"%s\"\n",
+            si ? "%.1s%c" : "%g");
+    if (scale > 0)
+        fprintf(out, "set y2tics\nset link y2 via y*%g inverse y/%g\n", scale,
+                scale);
+}
+
+static void s_line_chart(FILE *out, const plot_chart_t *chart)
+{
+    s_output(out, chart);
+    s_size_axis(out, chart);
+    fputs("set grid xtics ytics\nset ytics nomirror\n", out);
+    if (chart->kind == PLOT_MBPS) {
+        s_title(out, chart, "throughput of each hop against message size");
+        s_y_axis(out, chart->mbps, "MB/s received (1 MB = 10^6 bytes)", false,
+                 0.008);
+        fputs("set y2label \"Gbit/s\"\nset format y2 \"%g\"\n"
+              "set key top left opaque box\n",
+              out);
+        s_lines(out, chart, 5);
+        return;
+    }
+    s_title(out, chart,
+            chart->kind == PLOT_SWEEP ? chart->what
+                                      : "messages per second of each hop "
+                                        "against message size");
+    s_y_axis(out, chart->rate, "messages/s received (k = 10^3, M = 10^6)", true,
+             0);
+    fputs("set key top right opaque box\n", out);
+    s_lines(out, chart, 2);
+}
+
+static void s_bar_axes(FILE *out, const plot_chart_t *chart)
+{
+    fputs("set style fill solid 0.85 border -1\nset boxwidth 0.36\n"
+          "set grid ytics\nset yrange [0:*]\nset offsets 0, 0, graph 0.15, 0\n"
+          "set format y \"%.1s%c\"\nset ytics nomirror\n"
+          "set ylabel \"messages/s received (k = 10^3, M = 10^6)\"\n"
+          "set y2range [0:115]\nset y2tics 0, 20, 100\nset format y2 \"%g%%\"\n"
+          "set y2label \"lost (% of what the hop was sent)\"\n"
+          "set key top right opaque box\nset bmargin 6\n",
+          out);
+    fprintf(out, "set xrange [-0.6:%g]\nset xtics nomirror (",
+            chart->series.n - 0.4);
+    for (int i = 0; i < chart->series.n; i++) {
+        fputs(i ? ", " : "", out);
+        s_quote(out, chart->series.v[i]);
+        fprintf(out, " %d", i);
+    }
+    fputs(")\n", out);
+}
+
+//  msgs/s bars (left) beside loss % bars (right axis), one pair per link
+static void s_bar_chart(FILE *out, const plot_chart_t *chart)
+{
+    char what[PLOT_NAME];
+    snprintf(what, sizeof what, "every hop at %u-byte messages", chart->size);
+    s_output(out, chart);
+    s_title(out, chart, what);
+    s_bar_axes(out, chart);
+    fputs("plot ", out);
+    s_quote(out, chart->data);
+    fputs(" using ($1-0.19):2 with boxes lc rgb \"#4472c4\" "
+          "title \"messages/s received (median)\", \\\n",
+          out);
+    if (chart->repeats > 1)
+        fputs("     \"\" using ($1-0.19):3:(0):($4-$3) with vectors heads "
+              "size screen 0.008,90 lc rgb \"black\" lw 1.5 "
+              "title \"min to max\", \\\n",
+              out);
+    fputs("     \"\" using ($1-0.19):4:6 with labels offset 0,0.8 notitle, \\\n"
+          "     \"\" using ($1+0.19):5 axes x1y2 with boxes lc rgb \"#d9534f\" "
+          "title \"lost, % of sent (right axis)\", \\\n"
+          "     \"\" using ($1+0.19):5:7 axes x1y2 with labels offset 0,0.8 "
+          "notitle\n",
+          out);
+}
+
+int plot_script_write(const char *dir, const plot_charts_t *charts,
+                      errbuf_t *err)
+{
+    char path[800];
+    snprintf(path, sizeof path, "%s/%s", dir, PLOT_SCRIPT);
+    FILE *out = fopen(path, "w");
+    if (!out)
+        return err_set(err, "cannot write %s: %s", path, strerror(errno));
+    s_prologue(out);
+    for (int i = 0; i < charts->n; i++) {
+        if (charts->v[i].kind == PLOT_HOPS)
+            s_bar_chart(out, &charts->v[i]);
+        else
+            s_line_chart(out, &charts->v[i]);
+    }
+    fputs("\nunset output\n", out);
+    bool failed = ferror(out) != 0;
+    failed |= fclose(out) != 0;
+    return failed ? err_set(err, "cannot write %s: %s", path, strerror(errno))
+                  : 0;
+}

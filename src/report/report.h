@@ -1,0 +1,61 @@
+/*  report: the output formats, each a function over trial results.
+
+    Measurement fills trial_result_t; these functions only print it.  CSV
+    rows are written (and flushed) as each trial ends, so an interrupted
+    run keeps what it measured; the table prints one block per size once
+    its repetitions are done.
+*/
+#ifndef HOPBENCH_REPORT_H
+#define HOPBENCH_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "base/errbuf.h"
+#include "trial/results.h"
+#include "config/sweep.h"
+
+#define REPORT_MAX_SWEEP SWEEP_MAX_KEYS //  one column per swept key
+
+//  What every row of a run shares
+typedef struct {
+    const char *topology;
+    const char *pattern;
+    int nsweep;                              //  swept keys, and this
+    const char *sweep_key[REPORT_MAX_SWEEP]; //  combination's values
+    const char *sweep_value[REPORT_MAX_SWEEP];
+} report_info_t;
+
+//  The contract columns of results.csv, in order
+#define REPORT_CSV_COLUMNS                                                     \
+    "topology,pattern,size,repeat,hop,from,to,transport,sent,received,lost,"   \
+    "seconds,msgs_per_sec,mb_per_sec,from_cpu,to_cpu,from_node,to_node"
+
+void report_csv_header(FILE *out, const report_info_t *info);
+void report_csv_rows(FILE *out, const report_info_t *info,
+                     const trial_result_t *trial);
+//  latency.csv: one row per distribution; repeat is "1".."N", or "all"
+//  for the repetitions merged
+void report_latency_header(FILE *out, const report_info_t *info);
+void report_latency_rows(FILE *out, const report_info_t *info, uint32_t size,
+                         const char *repeat, const latency_row_t *rows,
+                         int nrows);
+void report_threads_header(FILE *out);
+void report_threads_rows(FILE *out, const trial_result_t *trial);
+
+//  One size: every hop's median msgs/s and MB/s (min-max over repeats),
+//  loss, CPU per message
+void report_table_size(FILE *out, const report_info_t *info,
+                       const trial_result_t *trials, int ntrials);
+//  A rate for people: 1234567 -> "1.23M", 12345 -> "12.3k"
+const char *report_short(double value, char *buf, size_t len);
+
+//  The run's files as one JSON document: metadata, rows, latency
+int report_json(FILE *out, const char *dir, errbuf_t *err);
+
+//  Latency lines under a size's block (the repetitions merged)
+//  e2e: what the end-to-end row measures ("round trip", "end to end")
+void report_table_latency(FILE *out, const latency_row_t *rows, int nrows,
+                          const char *e2e);
+
+#endif

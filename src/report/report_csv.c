@@ -1,0 +1,118 @@
+/*  report_csv: results.csv and threads.csv.
+
+    results.csv: the contract columns (REPORT_CSV_COLUMNS), then
+    from_cpu_ns_per_msg, to_cpu_ns_per_msg (CPU time of the stage's thread
+    and its libzmq I/O threads over the window, per message it handled;
+    empty when unknown), seq_lost (loss proven by the receiver's sequence
+    numbers on the way from the publishers, on rows that end at a
+    subscriber; empty elsewhere), sent_per_sec (what the sending end handed
+    to the hop during the window, per second: the offered load), then one
+    sweep_KEY column per swept key.
+*/
+#include "report/report.h"
+
+#include "config/params.h"
+
+#include <ctype.h>
+
+//  "sweep_" and the key with non-alphanumerics turned into '_'
+static void s_sweep_column(FILE *out, const char *key)
+{
+    fputs(",sweep_", out);
+    for (const char *p = key; *p; p++)
+        fputc(isalnum((unsigned char)*p) ? *p : '_', out);
+}
+
+void report_csv_header(FILE *out, const report_info_t *info)
+{
+    fputs(REPORT_CSV_COLUMNS, out);
+    fputs(",from_cpu_ns_per_msg,to_cpu_ns_per_msg,seq_lost,sent_per_sec", out);
+    for (int i = 0; i < info->nsweep; i++)
+        s_sweep_column(out, info->sweep_key[i]);
+    fputc('\n', out);
+    fflush(out);
+}
+
+static void s_optional(FILE *out, double value, const char *format)
+{
+    fputc(',', out);
+    if (value >= 0)
+        fprintf(out, format, value);
+}
+
+void report_csv_rows(FILE *out, const report_info_t *info,
+                     const trial_result_t *trial)
+{
+    for (int l = 0; l < trial->nlinks; l++) {
+        const link_row_t *row = &trial->links[l];
+        double rate = link_rate(row);
+        fprintf(
+            out,
+            "%s,%s,%u,%d,%d,%s,%s,%s,%llu,%llu,%lld,%.6f,%.1f,%.3f,"
+            "%d,%d,%d,%d",
+            info->topology, info->pattern, trial->size, trial->repeat, row->hop,
+            row->from, row->to, params_transport_names[row->transport],
+            (unsigned long long)row->sent, (unsigned long long)row->received,
+            (long long)(row->sent - row->received), row->seconds, rate,
+            rate * trial->size / 1e6, row->from_cpu, row->to_cpu,
+            row->from_node, row->to_node);
+        s_optional(out, row->from_cpu_ns, "%.1f");
+        s_optional(out, row->to_cpu_ns, "%.1f");
+        s_optional(out, (double)row->seq_lost, "%.0f");
+        fprintf(out, ",%.1f",
+                row->seconds > 0 ? row->window_sent / row->seconds : 0.0);
+        for (int i = 0; i < info->nsweep; i++)
+            fprintf(out, ",%s", info->sweep_value[i]);
+        fputc('\n', out);
+    }
+    fflush(out);
+}
+
+void report_latency_header(FILE *out, const report_info_t *info)
+{
+    fputs("topology,pattern,size,repeat,hop,samples,mean_us,p50_us,p90_us,"
+          "p99_us,p999_us,max_us",
+          out);
+    for (int i = 0; i < info->nsweep; i++)
+        s_sweep_column(out, info->sweep_key[i]);
+    fputc('\n', out);
+    fflush(out);
+}
+
+void report_latency_rows(FILE *out, const report_info_t *info, uint32_t size,
+                         const char *repeat, const latency_row_t *rows,
+                         int nrows)
+{
+    for (int r = 0; r < nrows; r++) {
+        const histogram_t *h = &rows[r].histogram;
+        fprintf(out, "%s,%s,%u,%s,%s,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f",
+                info->topology, info->pattern, size, repeat, rows[r].hop,
+                (unsigned long long)histogram_count(h), histogram_mean(h) / 1e3,
+                histogram_percentile(h, 50) / 1e3,
+                histogram_percentile(h, 90) / 1e3,
+                histogram_percentile(h, 99) / 1e3,
+                histogram_percentile(h, 99.9) / 1e3, histogram_max(h) / 1e3);
+        for (int i = 0; i < info->nsweep; i++)
+            fprintf(out, ",%s", info->sweep_value[i]);
+        fputc('\n', out);
+    }
+    fflush(out);
+}
+
+void report_threads_header(FILE *out)
+{
+    fputs("stage,thread,tid,allowed_cpus,last_cpu,node,size,repeat,mem_node\n",
+          out);
+    fflush(out);
+}
+
+void report_threads_rows(FILE *out, const trial_result_t *trial)
+{
+    for (int t = 0; t < trial->nthreads; t++) {
+        const thread_row_t *row = &trial->threads[t];
+        fprintf(out, "%s,%s,%d,\"%s\",%d,%d,%u,%d,%d\n", row->stage,
+                row->thread, (int)row->tid, row->allowed, row->last_cpu,
+                row->node, trial->size, trial->repeat, row->mem_node);
+    }
+    fflush(out);
+}

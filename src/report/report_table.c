@@ -1,0 +1,145 @@
+/*  report_table: the human table, one block per message size.
+
+        proxy (pubsub)  size 1024 B  window 1.00 s  3 repeats
+        hop  from -> to      transport       msgs/s   (min - max)          MB/s
+   lost  lost%  cpu ns/msg from/to 1  pub -> broker   tcp          1,234,567
+   (1.20M - 1.25M)     1264.2       0  0.00%         310 / 402
+
+    msgs/s and MB/s are medians over the repetitions; lost and lost% add
+    up every repetition; CPU per message is the median.
+*/
+#include "report/report.h"
+
+#include "config/params.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int s_compare(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double s_median(double *values, int n)
+{
+    qsort(values, (size_t)n, sizeof *values, s_compare);
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+//  1234567 -> "1,234,567"
+static const char *s_grouped(double value, char *buf, size_t len)
+{
+    char digits[32];
+    snprintf(digits, sizeof digits, "%.0f", value);
+    int n = (int)strlen(digits), out = 0;
+    for (int i = 0; i < n && out + 2 < (int)len; i++) {
+        if (i && (n - i) % 3 == 0 && digits[i - 1] != '-')
+            buf[out++] = ',';
+        buf[out++] = digits[i];
+    }
+    buf[out] = 0;
+    return buf;
+}
+
+const char *report_short(double value, char *buf, size_t len)
+{
+    if (value >= 1e6)
+        snprintf(buf, len, "%.2fM", value / 1e6);
+    else if (value >= 1e3)
+        snprintf(buf, len, "%.1fk", value / 1e3);
+    else
+        snprintf(buf, len, "%.0f", value);
+    return buf;
+}
+
+static void s_cpu(double from, double to, char *buf, size_t len)
+{
+    char a[16] = "-", b[16] = "-";
+    if (from >= 0)
+        snprintf(a, sizeof a, "%.0f", from);
+    if (to >= 0)
+        snprintf(b, sizeof b, "%.0f", to);
+    snprintf(buf, len, "%s / %s", a, b);
+}
+
+static void s_row(FILE *out, const trial_result_t *trials, int ntrials, int l)
+{
+    double rate[ntrials], mb[ntrials], from_ns[ntrials], to_ns[ntrials];
+    uint64_t sent = 0, lost = 0;
+    for (int t = 0; t < ntrials; t++) {
+        const link_row_t *row = &trials[t].links[l];
+        rate[t] = link_rate(row);
+        mb[t] = rate[t] * trials[t].size / 1e6;
+        from_ns[t] = row->from_cpu_ns;
+        to_ns[t] = row->to_cpu_ns;
+        sent += row->sent;
+        lost += row->sent - row->received;
+    }
+    const link_row_t *row = &trials[0].links[l];
+    char link[2 * RESULTS_NAME_MAX + 8], rates[32], lo[16], hi[16], spread[40],
+        lost_text[32], cpu[48];
+    snprintf(link, sizeof link, "%s -> %s", row->from, row->to);
+    double median = s_median(rate, ntrials); //  sorts rate[]
+    snprintf(spread, sizeof spread, " ");
+    if (ntrials > 1) {
+        char range[32];
+        snprintf(range, sizeof range, "(%s - %s)",
+                 report_short(rate[0], lo, sizeof lo),
+                 report_short(rate[ntrials - 1], hi, sizeof hi));
+        snprintf(spread, sizeof spread, " %-19s", range);
+    }
+    s_cpu(s_median(from_ns, ntrials), s_median(to_ns, ntrials), cpu,
+          sizeof cpu);
+    fprintf(out, "%4d  %-22s %-9s %11s %s%10.1f %12s %6.2f%% %17s\n", row->hop,
+            link, params_transport_names[row->transport],
+            s_grouped(median, rates, sizeof rates), spread,
+            s_median(mb, ntrials),
+            s_grouped((double)lost, lost_text, sizeof lost_text),
+            sent ? 100.0 * (double)lost / (double)sent : 0.0, cpu);
+}
+
+void report_table_size(FILE *out, const report_info_t *info,
+                       const trial_result_t *trials, int ntrials)
+{
+    if (ntrials == 0)
+        return;
+    fprintf(out, "\n%s (%s)  size %u B  window %.2f s", info->topology,
+            info->pattern, trials[0].size,
+            trials[0].nlinks ? trials[0].links[0].seconds : 0.0);
+    if (ntrials > 1)
+        fprintf(out, "  median of %d repeats", ntrials);
+    for (int i = 0; i < info->nsweep; i++)
+        fprintf(out, "  %s=%s", info->sweep_key[i], info->sweep_value[i]);
+    fprintf(out, "\n%4s  %-22s %-9s %11s %s%10s %12s %7s %17s\n", "hop",
+            "from -> to", "transport", "msgs/s",
+            ntrials > 1 ? " (min - max)        " : " ", "MB/s", "lost", "lost%",
+            "cpu ns/msg fr/to");
+    for (int l = 0; l < trials[0].nlinks; l++)
+        s_row(out, trials, ntrials, l);
+    fflush(out);
+}
+
+void report_table_latency(FILE *out, const latency_row_t *rows, int nrows,
+                          const char *e2e)
+{
+    for (int r = 0; r < nrows; r++) {
+        const histogram_t *h = &rows[r].histogram;
+        char samples[32], what[32];
+        if (strcmp(rows[r].hop, "e2e") == 0)
+            snprintf(what, sizeof what, "%s", e2e);
+        else
+            snprintf(what, sizeof what, "to end of hop %s", rows[r].hop);
+        fprintf(out,
+                "      latency %-15s %s samples  mean %.1f  p50 %.1f  p90 "
+                "%.1f  p99 %.1f  p99.9 %.1f  max %.1f us\n",
+                what,
+                s_grouped((double)histogram_count(h), samples, sizeof samples),
+                histogram_mean(h) / 1e3, histogram_percentile(h, 50) / 1e3,
+                histogram_percentile(h, 90) / 1e3,
+                histogram_percentile(h, 99) / 1e3,
+                histogram_percentile(h, 99.9) / 1e3, histogram_max(h) / 1e3);
+    }
+    fflush(out);
+}

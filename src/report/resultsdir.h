@@ -1,0 +1,45 @@
+/*  resultsdir: where a run's files go, and the metadata that says what
+    produced them (versions, kernel, CPU, NUMA nodes and distances,
+    command line, times, status, warnings).
+
+        results/20261130T072109Z-proxy/
+            results.csv   threads.csv   config.cfg   metadata.json
+
+    Also the run's private directory for ipc endpoints (mode 0700, under
+    $TMPDIR or /tmp), removed with everything in it when the run ends.
+*/
+#ifndef HOPBENCH_RESULTSDIR_H
+#define HOPBENCH_RESULTSDIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/errbuf.h"
+#include "machine/machine.h"
+
+typedef struct {
+    char command_line[2048];
+    char started[32]; //  UTC, ISO 8601
+    char topology[64];
+    char file[256];
+    char status[16]; //  running, ok, failed, interrupted
+    char error[512];
+    char warnings[4096]; //  one per line
+    char curve[128];     //  the encrypted hops, "hop1 hop2"
+    char sweep[512];     //  "transport=inproc,ipc,tcp hwm=10,1000"
+} run_meta_t;
+
+//  Make the directory (and its parents); path NULL: results/<UTC>-<name>
+int resultsdir_create(const char *path, const char *name, char *out, size_t len,
+                      errbuf_t *err);
+//  Write (or rewrite) metadata.json in dir
+int resultsdir_metadata(const char *dir, const run_meta_t *meta,
+                        const machine_t *machine, errbuf_t *err);
+//  A private 0700 directory for ipc endpoints
+int resultsdir_ipc_create(char *out, size_t len, errbuf_t *err);
+//  Remove it and every socket file in it
+void resultsdir_ipc_remove(const char *dir);
+//  Now, UTC: "2026-11-30T07:21:09Z" (compact: "20261130T072109Z")
+void resultsdir_utc(char *out, size_t len, bool compact);
+
+#endif

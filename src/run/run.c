@@ -1,0 +1,402 @@
+/*  run: combinations x sizes x repetitions (see run.h).
+
+    Owns the run's files: results.csv and threads.csv (rows flushed per
+    trial), latency.csv (latency workloads), config.cfg (the effective
+    topology), metadata.json (rewritten at the end with the status),
+    results.json (--format json), and the private ipc directory, removed
+    whatever happens.  Every pipeline is planned before anything runs, so
+    a plan the machine cannot honour stops the run before its first trial.
+*/
+#include "run/run.h"
+
+#include "crew/crew.h"
+#include "base/interrupt.h"
+#include "pipeline/pipeline.h"
+#include "report/plot.h"
+#include "report/progress.h"
+#include "report/report.h"
+#include "report/resultsdir.h"
+#include "trial/trial.h"
+#include "pipeline/zones.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+    topology_t *const *topos;
+    int ntopos;
+    const machine_t *machine;
+    const run_options_t *options;
+    pipeline_t *pl[SWEEP_MAX_COMBOS];
+    pipeline_t *current;
+    crew_t *crew;   //  the current combination's stage threads
+    zones_t *zones; //  and its network namespaces, if it has any
+    char dir[512];
+    char ipc_dir[256];
+    FILE *results, *threads, *latency;
+    int trials; //  started so far: makes inproc names unique
+    run_meta_t meta;
+    report_info_t info;
+    progress_t progress;
+} run_t;
+
+static FILE *s_open(const run_t *self, const char *name, errbuf_t *err)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", self->dir, name);
+    FILE *file = fopen(path, "w");
+    if (!file)
+        err_set(err, "cannot write %s: %s", path, strerror(errno));
+    return file;
+}
+
+static int s_open_files(run_t *self, errbuf_t *err)
+{
+    const topology_t *topo = self->topos[0];
+    if (resultsdir_create(self->options->output, topo->name, self->dir,
+                          sizeof self->dir, err))
+        return -1;
+    FILE *config = s_open(self, "config.cfg", err);
+    if (!config)
+        return -1;
+    if (self->ntopos > 1)
+        fprintf(config, "# swept (%s): this is the first combination\n",
+                self->meta.sweep);
+    topology_save(topo, config);
+    fclose(config);
+    if (!(self->results = s_open(self, "results.csv", err)) ||
+        !(self->threads = s_open(self, "threads.csv", err)))
+        return -1;
+    report_csv_header(self->results, &self->info);
+    report_threads_header(self->threads);
+    return resultsdir_metadata(self->dir, &self->meta, self->machine, err);
+}
+
+static void s_add_warnings(run_t *self, const char *warnings)
+{
+    for (const char *p = warnings; *p;) {
+        size_t len = strcspn(p, "\n");
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)len, p);
+        if (!strstr(self->meta.warnings, line)) {
+            progress_end(&self->progress);
+            fprintf(stderr, "hopbench: warning: %s\n", line);
+            size_t used = strlen(self->meta.warnings);
+            snprintf(self->meta.warnings + used,
+                     sizeof self->meta.warnings - used, "%s\n", line);
+        }
+        p += len + (p[len] == '\n');
+    }
+}
+
+//  latency.csv exists for latency workloads only: opened with its first row
+static int s_latency_rows(run_t *self, const trial_result_t *trial,
+                          const char *repeat, errbuf_t *err)
+{
+    if (!self->latency) {
+        if (!(self->latency = s_open(self, "latency.csv", err)))
+            return -1;
+        report_latency_header(self->latency, &self->info);
+    }
+    report_latency_rows(self->latency, &self->info, trial->size, repeat,
+                        trial->latency, trial->nlatency);
+    return 0;
+}
+
+//  Repetitions merge into one distribution per hop label
+static void s_merge_latency(trial_result_t *merged, const trial_result_t *one)
+{
+    for (int r = 0; r < one->nlatency; r++) {
+        int m = 0;
+        while (m < merged->nlatency &&
+               strcmp(merged->latency[m].hop, one->latency[r].hop))
+            m++;
+        if (m == merged->nlatency)
+            merged->latency[merged->nlatency++] = one->latency[r];
+        else
+            histogram_merge(&merged->latency[m].histogram,
+                            &one->latency[r].histogram);
+    }
+}
+
+//  One trial's rows, everywhere they go
+static int s_report_trial(run_t *self, trial_result_t *trial,
+                          trial_result_t *merged, errbuf_t *err)
+{
+    char repeat[16];
+    report_csv_rows(self->results, &self->info, trial);
+    report_threads_rows(self->threads, trial);
+    if (self->options->format == FORMAT_CSV)
+        report_csv_rows(stdout, &self->info, trial);
+    if (trial->nlatency == 0)
+        return 0;
+    snprintf(repeat, sizeof repeat, "%d", trial->repeat);
+    s_merge_latency(merged, trial);
+    return s_latency_rows(self, trial, repeat, err);
+}
+
+static int s_trial(run_t *self, uint32_t size, int r, trial_result_t *result,
+                   errbuf_t *err)
+{
+    char warnings[4096];
+    pipeline_t *pl = self->current;
+    int rc = pipeline_resolve(pl, self->ipc_dir, ++self->trials, err);
+    if (rc == 0)
+        rc = trial_run(self->crew, self->machine, size, r, result, warnings,
+                       sizeof warnings, err);
+    progress_trial_done(&self->progress);
+    if (rc == 0)
+        s_add_warnings(self, warnings);
+    else
+        trial_result_free(result); //  a failed trial's rows are not kept
+    return rc;
+}
+
+//  The table block of one size, once its repetitions are done
+static void s_table(run_t *self, trial_result_t *trials, int done,
+                    const trial_result_t *merged)
+{
+    if (self->options->format != FORMAT_TABLE)
+        return;
+    progress_end(&self->progress);
+    report_table_size(stdout, &self->info, trials, done);
+    int pattern = self->current->params.pattern;
+    report_table_latency(stdout, merged->latency, merged->nlatency,
+                         pattern == PATTERN_REQREP    ? "round trip"
+                         : pattern == PATTERN_CONNECT ? "to 1st message"
+                                                      : "end to end");
+}
+
+//  All repetitions of one size
+static int s_size(run_t *self, int index, errbuf_t *err)
+{
+    const params_t *params = &self->current->params;
+    uint32_t size = params->sizes.size[index];
+    int repeat = params->repeat, done = 0, rc = 0;
+    trial_result_t *trials = calloc((size_t)repeat, sizeof *trials);
+    trial_result_t merged = {.size = size};
+    merged.latency = calloc(RESULTS_MAX_LATENCY, sizeof(latency_row_t));
+    for (int r = 1; r <= repeat && rc == 0; r++) {
+        progress_trial(&self->progress, size, index + 1, params->sizes.n, r,
+                       repeat);
+        rc = s_trial(self, size, r, &trials[done], err);
+        if (rc == 0)
+            rc = s_report_trial(self, &trials[done++], &merged, err);
+    }
+    if (rc == 0 && repeat > 1 && merged.nlatency)
+        rc = s_latency_rows(self, &merged, "all", err);
+    if (rc == 0) {
+        s_table(self, trials, done, &merged);
+        progress_size_done(&self->progress, size);
+    }
+    for (int t = 0; t < done; t++)
+        trial_result_free(&trials[t]);
+    free(trials);
+    free(merged.latency);
+    return rc;
+}
+
+//  The combination's effective topology, for stages in their own process
+static int s_write_config(run_t *self, int c, char *path, size_t len,
+                          errbuf_t *err)
+{
+    snprintf(path, len, "%s/combination%d.cfg", self->ipc_dir, c + 1);
+    FILE *file = fopen(path, "w");
+    if (!file)
+        return err_set(err, "cannot write %s: %s", path, strerror(errno));
+    topology_save(self->topos[c], file);
+    return fclose(file) ? err_set(err, "cannot write %s", path) : 0;
+}
+
+static int s_combination(run_t *self, int c, errbuf_t *err)
+{
+    char text[256];
+    sweep_values(self->options->sweep, c, self->info.sweep_value);
+    sweep_describe(self->options->sweep, c, text, sizeof text);
+    progress_combination(&self->progress, c + 1, text);
+    self->current = self->pl[c];
+    char config[512];
+    if (zones_wanted(self->current) &&
+        !(self->zones = zones_create(self->current, err)))
+        return -1;
+    if (s_write_config(self, c, config, sizeof config, err) ||
+        !(self->crew = crew_new(self->current, config, self->ipc_dir, err)))
+        return -1;
+    int rc = 0;
+    for (int i = 0; i < self->current->params.sizes.n && rc == 0; i++)
+        rc = s_size(self, i, err);
+    if (crew_destroy(&self->crew,
+                     (int)(self->current->params.timeout * 1000))) {
+        *self->options->stages_left = true;
+        if (rc == 0)
+            rc = err_set(err, "a stage thread did not end");
+    }
+    zones_destroy(&self->zones);
+    return rc;
+}
+
+static void s_init(run_t *self, const run_options_t *options)
+{
+    const topology_t *topo = self->topos[0];
+    const sweep_t *sweep = options->sweep;
+    self->info.topology = topo->name;
+    self->info.pattern = params_pattern_names[topo->params.pattern];
+    self->info.nsweep = sweep->nkeys;
+    int trials = 0;
+    for (int k = 0; k < sweep->nkeys; k++) {
+        self->info.sweep_key[k] = sweep->key[k];
+        size_t used = strlen(self->meta.sweep);
+        snprintf(self->meta.sweep + used, sizeof self->meta.sweep - used,
+                 "%s%s=", k ? " " : "", sweep->key[k]);
+        for (int v = 0; v < sweep->nvalues[k]; v++) {
+            used = strlen(self->meta.sweep);
+            snprintf(self->meta.sweep + used, sizeof self->meta.sweep - used,
+                     "%s%s", v ? "," : "", sweep->value[k][v]);
+        }
+    }
+    for (int c = 0; c < self->ntopos; c++)
+        trials +=
+            self->topos[c]->params.sizes.n * self->topos[c]->params.repeat;
+    progress_init(&self->progress, options->quiet, trials, self->ntopos);
+    snprintf(self->meta.command_line, sizeof self->meta.command_line, "%s",
+             options->command_line);
+    snprintf(self->meta.topology, sizeof self->meta.topology, "%s", topo->name);
+    snprintf(self->meta.file, sizeof self->meta.file, "%s", topo->path);
+    snprintf(self->meta.status, sizeof self->meta.status, "running");
+    resultsdir_utc(self->meta.started, sizeof self->meta.started, false);
+}
+
+//  metadata's "curve": the hops that are encrypted ("hop2 hop3")
+static void s_note_curve(run_t *self, const pipeline_t *pl)
+{
+    for (int h = 0; h < pl->nstages - 1; h++) {
+        char hop[16];
+        snprintf(hop, sizeof hop, "hop%d", h + 1);
+        if (pl->hops[h].server_public[0] && !strstr(self->meta.curve, hop))
+            snprintf(self->meta.curve + strlen(self->meta.curve),
+                     sizeof self->meta.curve - strlen(self->meta.curve), "%s%s",
+                     self->meta.curve[0] ? " " : "", hop);
+    }
+}
+
+//  Every combination's pipeline, placed, before anything runs
+static int s_plan(run_t *self, errbuf_t *err)
+{
+    for (int c = 0; c < self->ntopos; c++) {
+        errbuf_t why;
+        if (!(self->pl[c] =
+                  pipeline_new(self->topos[c], self->machine, &why))) {
+            char text[256];
+            sweep_describe(self->options->sweep, c, text, sizeof text);
+            return err_set(err, "%s%s%s", text, text[0] ? ": " : "", why.msg);
+        }
+        s_note_curve(self, self->pl[c]);
+        if (zones_wanted(self->pl[c]) && geteuid() != 0)
+            return err_set(err, "zones (netns = ...) need root: hopbench "
+                                "makes network namespaces and veth links");
+    }
+    return 0;
+}
+
+static int s_run(run_t *self, errbuf_t *err)
+{
+    if (resultsdir_ipc_create(self->ipc_dir, sizeof self->ipc_dir, err) ||
+        s_open_files(self, err))
+        return -1;
+    if (!self->options->quiet)
+        fprintf(stderr, "hopbench: results in %s\n", self->dir);
+    if (self->options->format == FORMAT_CSV)
+        report_csv_header(stdout, &self->info);
+    for (int c = 0; c < self->ntopos; c++)
+        if (s_combination(self, c, err))
+            return -1;
+    return 0;
+}
+
+//  The exit status, and the status line of the metadata
+static int s_status(run_t *self, int rc, const errbuf_t *err)
+{
+    int sig = interrupt_signal();
+    progress_end(&self->progress);
+    if (sig) {
+        snprintf(self->meta.status, sizeof self->meta.status, "interrupted");
+        snprintf(self->meta.error, sizeof self->meta.error, "interrupted by %s",
+                 sig == 2 ? "SIGINT" : "SIGTERM");
+        fprintf(stderr, "hopbench: %s; what finished is in %s\n",
+                self->meta.error, self->dir[0] ? self->dir : "(nothing)");
+        return 128 + sig;
+    }
+    snprintf(self->meta.status, sizeof self->meta.status, rc ? "failed" : "ok");
+    snprintf(self->meta.error, sizeof self->meta.error, "%s",
+             rc ? err->msg : "");
+    if (rc)
+        fprintf(stderr, "hopbench: %s\n", err->msg);
+    return rc ? 1 : 0;
+}
+
+static void s_finish(run_t *self)
+{
+    errbuf_t err;
+    FILE *files[] = {self->results, self->threads, self->latency};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (files[i])
+            fclose(files[i]);
+    if (self->results) {
+        if (resultsdir_metadata(self->dir, &self->meta, self->machine, &err))
+            fprintf(stderr, "hopbench: %s\n", err.msg);
+        char path[700];
+        snprintf(path, sizeof path, "%s/results.json", self->dir);
+        FILE *json =
+            self->options->format == FORMAT_JSON ? fopen(path, "w") : NULL;
+        if (json && (report_json(json, self->dir, &err) ||
+                     report_json(stdout, self->dir, &err)))
+            fprintf(stderr, "hopbench: %s\n", err.msg);
+        if (json)
+            fclose(json);
+    }
+    if (self->ipc_dir[0])
+        resultsdir_ipc_remove(self->ipc_dir);
+}
+
+//  --plot: charts of the finished run; never changes the run's status
+static void s_plot(const run_t *self)
+{
+    errbuf_t err;
+    if (!plot_have_gnuplot())
+        fprintf(stderr,
+                "hopbench: --plot: no gnuplot on PATH (Debian: gnuplot-nox); "
+                "later: hopbench plot %s\n",
+                self->dir);
+    else if (plot_results(self->dir, self->options->quiet ? NULL : stderr,
+                          &err))
+        fprintf(stderr, "hopbench: --plot: %s\n", err.msg);
+}
+
+int run_topologies(topology_t *const *topos, int ntopos,
+                   const machine_t *machine, const run_options_t *options)
+{
+    run_t *self = calloc(1, sizeof *self);
+    errbuf_t err = {{0}};
+    self->topos = topos;
+    self->ntopos = ntopos;
+    self->machine = machine;
+    self->options = options;
+    s_init(self, options);
+    int status;
+    if (s_plan(self, &err)) {
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+        status = 2;
+    } else {
+        int rc = s_run(self, &err);
+        status = s_status(self, rc, &err);
+        s_finish(self);
+        if (status == 0 && options->plot)
+            s_plot(self);
+    }
+    for (int c = 0; c < ntopos; c++)
+        pipeline_destroy(&self->pl[c]);
+    free(self);
+    return status;
+}

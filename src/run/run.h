@@ -1,0 +1,34 @@
+/*  run: a whole run: every combination of a sweep (one when nothing is
+    swept), every size, every repetition, each a trial on a fresh pipeline;
+    results written as they come.
+
+    Exit status (DESIGN): 0 success; 1 the run failed (a stage died, a
+    timeout, a hop delivered nothing); 2 a plan the machine cannot honour;
+    130 / 143 interrupted by SIGINT / SIGTERM.  What finished before a
+    failure or an interrupt stays in results.csv.
+*/
+#ifndef HOPBENCH_RUN_H
+#define HOPBENCH_RUN_H
+
+#include <stdbool.h>
+
+#include "machine/machine.h"
+#include "config/sweep.h"
+#include "config/topology.h"
+
+typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } format_t;
+
+typedef struct {
+    format_t format;
+    const char *output; //  NULL: results/<UTC>-<topology>
+    bool quiet;
+    const char *command_line;
+    const sweep_t *sweep; //  keys and values; topos[i] is combination i
+    bool *stages_left;    //  out: a stage thread could not be ended
+    bool plot;            //  charts after a successful run (--plot)
+} run_options_t;
+
+int run_topologies(topology_t *const *topos, int ntopos,
+                   const machine_t *machine, const run_options_t *options);
+
+#endif

@@ -1,0 +1,95 @@
+/*  proxy_forwarder: hopbench's own proxy loop (engine = forwarder).
+
+        upstream --> [frontend] --poll, then up to FORWARD_BATCH
+                                  non-blocking receives--> [backend] -->
+   downstream
+
+    One zmq_poll, then a burst of ZMQ_DONTWAIT receives, each sent on at
+    once: the technique of libzmq PR #3440.  Unlike zmq_proxy_steerable it
+    reads every message's header on the way, so it counts per origin (a
+    fan-in hop gets a row per publisher) and, in rate mode, records each
+    hop's latency.  Multipart messages (reqrep envelopes) are forwarded
+    whole; the header is read from the last part.
+*/
+#include "stages/proxy.h"
+#include "stages/sequence.h"
+
+#include <errno.h>
+#include <zmq.h>
+
+#define FORWARD_BATCH 1000
+
+static int s_setup(stage_t *self, errbuf_t *err)
+{
+    return proxy_open_sockets(self, err);
+}
+
+//  Forward a burst from -> to; counting when it flows downstream.  1 when
+//  the burst ended (nothing left), -1 on an error
+static int s_burst(stage_t *self, void *from, void *to, bool downstream,
+                   uint64_t *total, errbuf_t *err)
+{
+    zmq_msg_t msg;
+    zmq_msg_init(&msg);
+    const bool latency = self->pl->params.rate > 0;
+    for (int i = 0; i < FORWARD_BATCH; i++) {
+        if (zmq_msg_recv(&msg, from, ZMQ_DONTWAIT) < 0)
+            break;
+        int more = zmq_msg_more(&msg);
+        if (downstream && !more) {
+            sequence_count(self, zmq_msg_data(&msg), zmq_msg_size(&msg));
+            ++*total;
+            if (latency && atomic_load_explicit(&self->shared->recording,
+                                                memory_order_relaxed))
+                sequence_latency(self, zmq_msg_data(&msg), zmq_msg_size(&msg));
+        }
+        if (zmq_msg_send(&msg, to, more ? ZMQ_SNDMORE : 0) < 0) {
+            zmq_msg_close(&msg);
+            return errno == ETERM
+                       ? 1
+                       : err_set(err, "zmq_msg_send: %s", zmq_strerror(errno));
+        }
+        if (downstream && !more)
+            atomic_store_explicit(&self->shared->sent, *total,
+                                  memory_order_relaxed);
+    }
+    zmq_msg_close(&msg);
+    if (errno != EAGAIN && errno != EINTR && errno != ETERM)
+        return err_set(err, "zmq_msg_recv: %s", zmq_strerror(errno));
+    return 1;
+}
+
+static int s_run(stage_t *self, errbuf_t *err)
+{
+    zmq_pollitem_t items[] = {{self->in, 0, ZMQ_POLLIN, 0},
+                              {self->out, 0, ZMQ_POLLIN, 0}};
+    uint64_t total = 0;
+    while (true) {
+        int rc = zmq_poll(items, 2, STAGE_IDLE_MS);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc < 0)
+            return errno == ETERM
+                       ? 0
+                       : err_set(err, "zmq_poll: %s", zmq_strerror(errno));
+        if (rc == 0 && atomic_load(&self->shared->stop))
+            return 0;
+        if ((items[0].revents & ZMQ_POLLIN) &&
+            s_burst(self, self->in, self->out, true, &total, err) < 0)
+            return -1;
+        if ((items[1].revents & ZMQ_POLLIN) &&
+            s_burst(self, self->out, self->in, false, &total, err) < 0)
+            return -1;
+    }
+}
+
+static int s_teardown(stage_t *self, errbuf_t *err)
+{
+    (void)err;
+    stage_close(&self->in);
+    stage_close(&self->out);
+    return 0;
+}
+
+const stage_ops_t proxy_forwarder_ops = {s_setup, NULL, s_run, s_teardown,
+                                         NULL};

@@ -1,0 +1,100 @@
+/*  receiver: the last stage of a stream pipeline, a subscriber (SUB) or a
+    puller (PULL).
+
+    A subscriber subscribes to everything, plus to a topic of its own
+    (0xFF 'R' id) that reaches the publishers through every proxy: when a
+    publisher has seen it, the whole path to this subscriber is in place.
+    The loop receives, checks the sequence (sequence.h) and counts; in rate
+    mode it also records receive time minus the publisher's intended send
+    time while the window is open.  It ends when the controller has set
+    stop and no message came for STAGE_IDLE_MS, so nothing in flight is cut.
+*/
+#include "stages/sequence.h"
+#include "stages/stage.h"
+
+#include <errno.h>
+#include <zmq.h>
+
+static int s_setup(stage_t *self, errbuf_t *err)
+{
+    int h = pipeline_hop_in(self->pl, self->inst->id);
+    const params_t *hop = &self->pl->hops[h].params;
+    int type = stage_socket_type(self, false);
+    if (stage_socket(self, type, hop->hwm, &self->in, err))
+        return -1;
+    uint8_t own[3] = {0xFF, 'R', (uint8_t)self->inst->id};
+    int idle = STAGE_IDLE_MS;
+    if (zmq_setsockopt(self->in, ZMQ_RCVTIMEO, &idle, sizeof idle))
+        return err_set(err, "zmq_setsockopt: %s", zmq_strerror(errno));
+    if (type == ZMQ_SUB &&
+        (zmq_setsockopt(self->in, ZMQ_SUBSCRIBE, "", 0) ||
+         zmq_setsockopt(self->in, ZMQ_SUBSCRIBE, own, sizeof own)))
+        return err_set(err, "ZMQ_SUBSCRIBE: %s", zmq_strerror(errno));
+    return stage_attach(self, self->in, h, err);
+}
+
+//  A failed receive: 1 to go on, 0 when stopped, -1 on an error
+static int s_recv_failed(stage_t *self, errbuf_t *err)
+{
+    if (errno == EINTR)
+        return 1;
+    if (errno == EAGAIN)
+        return !atomic_load_explicit(&self->shared->stop, memory_order_relaxed);
+    if (errno == ETERM)
+        return 0; //  the controller shut the context down: stop
+    return err_set(err, "zmq_msg_recv: %s", zmq_strerror(errno));
+}
+
+static int s_run_fast(stage_t *self, errbuf_t *err)
+{
+    void *sock = self->in;
+    int rc = 1;
+    zmq_msg_t msg;
+    zmq_msg_init(&msg);
+    while (rc > 0) {
+        int size = zmq_msg_recv(&msg, sock, 0);
+        if (size < 0)
+            rc = s_recv_failed(self, err);
+        else
+            sequence_count(self, zmq_msg_data(&msg), (size_t)size);
+    }
+    zmq_msg_close(&msg);
+    return rc;
+}
+
+static int s_run_latency(stage_t *self, errbuf_t *err)
+{
+    void *sock = self->in;
+    int rc = 1;
+    zmq_msg_t msg;
+    zmq_msg_init(&msg);
+    while (rc > 0) {
+        int size = zmq_msg_recv(&msg, sock, 0);
+        if (size < 0) {
+            rc = s_recv_failed(self, err);
+            continue;
+        }
+        sequence_count(self, zmq_msg_data(&msg), (size_t)size);
+        if (atomic_load_explicit(&self->shared->recording,
+                                 memory_order_relaxed))
+            sequence_latency(self, zmq_msg_data(&msg), zmq_msg_size(&msg));
+    }
+    zmq_msg_close(&msg);
+    return rc;
+}
+
+static int s_run(stage_t *self, errbuf_t *err)
+{
+    if (self->pl->params.rate > 0)
+        return s_run_latency(self, err);
+    return s_run_fast(self, err);
+}
+
+static int s_teardown(stage_t *self, errbuf_t *err)
+{
+    (void)err;
+    stage_close(&self->in);
+    return 0;
+}
+
+const stage_ops_t receiver_ops = {s_setup, NULL, s_run, s_teardown, NULL};

@@ -1,0 +1,243 @@
+/*  sender: the first stage of a stream pipeline, a publisher (XPUB) or a
+    pusher (PUSH).
+
+    XPUB rather than PUB: it shows subscriptions arriving, which is how the
+    handshake knows every subscriber is reachable, and it offers
+    ZMQ_XPUB_NODROP.  Each message starts with an 8-byte header, origin << 48
+    | sequence, that receivers check; the rest of the payload is left as
+    zmq_msg_init_size gives it, as libzmq's remote_thr does.  Three loops,
+    chosen once, so the fast one carries nothing it does not need:
+
+        fast      zmq_msg_init_size, header, send: as fast as possible
+        zerocopy  the same with buffers from a zcpool (zmq_msg_init_data)
+        paced     rate > 0: an open-loop schedule; each message carries its
+                  intended send time (bytes 8..15), so a stalled pipeline
+                  shows as latency instead of hiding it
+
+    Every loop sends while the sequence is below the target the controller
+    sets (UINT64_MAX until the window's end is known).
+*/
+#include "stages/stage.h"
+#include "stages/zcpool.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <zmq.h>
+
+static int s_setup(stage_t *self, errbuf_t *err)
+{
+    int h = pipeline_hop_out(self->pl, self->inst->id);
+    const params_t *hop = &self->pl->hops[h].params;
+    int type = stage_socket_type(self, false);
+    if (stage_socket(self, type, hop->hwm, &self->out, err))
+        return -1;
+    int one = 1, idle = STAGE_IDLE_MS;
+    if (type == ZMQ_XPUB && self->pl->params.nodrop &&
+        zmq_setsockopt(self->out, ZMQ_XPUB_NODROP, &one, sizeof one))
+        return err_set(err, "ZMQ_XPUB_NODROP: %s", zmq_strerror(errno));
+    if (zmq_setsockopt(self->out, ZMQ_SNDTIMEO, &idle, sizeof idle) ||
+        zmq_setsockopt(self->out, ZMQ_RCVTIMEO, &idle, sizeof idle))
+        return err_set(err, "zmq_setsockopt: %s", zmq_strerror(errno));
+    if (self->pl->params.zerocopy) {
+        //  the last trial's pool goes once libzmq has given back every
+        //  buffer (its sockets are closed, its queues being emptied)
+        zcpool_t *old = self->engine;
+        if (old && zcpool_wait_idle(old, 1000) == 0)
+            zcpool_destroy(&old);
+        if (old)
+            return err_set(err, "zerocopy: libzmq still holds buffers of "
+                                "the last trial");
+        int count = zcpool_count(self->shared->size, hop->hwm);
+        if (!(self->engine = zcpool_new(self->shared->size, count, err)))
+            return -1;
+    }
+    return stage_attach(self, self->out, h, err);
+}
+
+//  The first sink whose subscription has not arrived, -1 when all have
+static int s_missing(const stage_t *self, const bool *seen)
+{
+    for (int j = 0; j < self->pl->n; j++)
+        if (pipeline_is_sink(self->pl, j) && !seen[j])
+            return j;
+    return -1;
+}
+
+//  The path a subscription takes, for errors: "hop 1: pub -> sub" or
+//  "hops 1-3: pub -> p1 -> p2 -> sub"
+static void s_path(const stage_t *self, int sink, char *buf, size_t len)
+{
+    const pipeline_t *pl = self->pl;
+    int last = pl->nstages - 1;
+    size_t used =
+        (size_t)snprintf(buf, len, last > 1 ? "hops 1-%d:" : "hop %d:", last);
+    for (int s = 0; s <= last && used < len; s++)
+        used +=
+            (size_t)snprintf(buf + used, len - used, "%s %s", s ? " ->" : "",
+                             s == 0      ? self->inst->name
+                             : s == last ? pl->inst[sink].name
+                                         : pl->topo->stages[s].name);
+}
+
+//  Publishers wait for each subscriber's own topic (0xFF 'R' id)
+static int s_handshake(stage_t *self, errbuf_t *err)
+{
+    if (self->pl->params.pattern != PATTERN_PUBSUB)
+        return 0; //  connect's clients come and go: nobody to wait for
+    bool seen[PIPELINE_MAX_INSTANCES] = {false};
+    int64_t deadline =
+        zclock_mono() + (int64_t)(self->pl->params.timeout * 1000);
+    zmq_msg_t msg;
+    zmq_msg_init(&msg);
+    while (s_missing(self, seen) >= 0 && zclock_mono() < deadline &&
+           !atomic_load(&self->shared->stop)) {
+        if (zmq_msg_recv(&msg, self->out, 0) < 0) {
+            if (errno == EAGAIN || errno == EINTR)
+                continue;
+            zmq_msg_close(&msg);
+            return err_set(err, "waiting for subscriptions: %s",
+                           zmq_strerror(errno));
+        }
+        const uint8_t *data = zmq_msg_data(&msg);
+        if (zmq_msg_size(&msg) == 4 && data[0] == 1 && data[1] == 0xFF &&
+            data[2] == 'R' && data[3] < PIPELINE_MAX_INSTANCES)
+            seen[data[3]] = true;
+    }
+    zmq_msg_close(&msg);
+    int missing = s_missing(self, seen);
+    if (missing < 0)
+        return 0;
+    char path[256];
+    s_path(self, missing, path, sizeof path);
+    return err_set(err,
+                   "the subscription of %s did not arrive within %g s "
+                   "(%s)",
+                   self->pl->inst[missing].name, self->pl->params.timeout,
+                   path);
+}
+
+//  A failed send: EAGAIN (nodrop back-pressure, or the send timeout) and
+//  EINTR mean try again after checking the target; ETERM (the controller
+//  shut the context down) means stop; anything else is fatal
+static int s_send_failed(stage_t *self, zmq_msg_t *msg, errbuf_t *err)
+{
+    zmq_msg_close(msg);
+    if (errno == EAGAIN || errno == EINTR)
+        return 0;
+    if (errno == ETERM) {
+        atomic_store(&self->shared->target, 0);
+        return 0;
+    }
+    return err_set(err, "zmq_msg_send: %s", zmq_strerror(errno));
+}
+
+static int s_run_fast(stage_t *self, errbuf_t *err)
+{
+    void *sock = self->out;
+    const size_t size = self->shared->size;
+    const uint64_t origin = (uint64_t)self->inst->instance << STAGE_SEQ_BITS;
+    uint64_t seq = 0;
+    zmq_msg_t msg;
+    while (seq <
+           atomic_load_explicit(&self->shared->target, memory_order_relaxed)) {
+        if (zmq_msg_init_size(&msg, size))
+            return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
+        uint64_t header = origin | seq;
+        memcpy(zmq_msg_data(&msg), &header, sizeof header);
+        if (zmq_msg_send(&msg, sock, 0) < 0) {
+            if (s_send_failed(self, &msg, err))
+                return -1;
+            continue;
+        }
+        atomic_store_explicit(&self->shared->sent, ++seq, memory_order_relaxed);
+    }
+    return 0;
+}
+
+static int s_run_zerocopy(stage_t *self, errbuf_t *err)
+{
+    void *sock = self->out;
+    zcpool_t *pool = self->engine;
+    const uint64_t origin = (uint64_t)self->inst->instance << STAGE_SEQ_BITS;
+    uint64_t seq = 0;
+    zmq_msg_t msg;
+    while (seq <
+           atomic_load_explicit(&self->shared->target, memory_order_relaxed)) {
+        if (zcpool_msg(pool, &msg, origin | seq))
+            continue; //  every buffer in flight: check the target, retry
+        if (zmq_msg_send(&msg, sock, 0) < 0) {
+            if (s_send_failed(self, &msg, err))
+                return -1;
+            continue;
+        }
+        atomic_store_explicit(&self->shared->sent, ++seq, memory_order_relaxed);
+    }
+    return 0;
+}
+
+static void s_sleep_until(uint64_t ns)
+{
+    struct timespec ts = {(time_t)(ns / 1000000000ULL),
+                          (long)(ns % 1000000000ULL)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+
+static int s_run_paced(stage_t *self, errbuf_t *err)
+{
+    const double period = 1e9 / self->pl->params.rate;
+    const uint64_t origin = (uint64_t)self->inst->instance << STAGE_SEQ_BITS;
+    const uint64_t start = stage_now_ns();
+    uint64_t seq = 0;
+    zmq_msg_t msg;
+    while (seq <
+           atomic_load_explicit(&self->shared->target, memory_order_relaxed)) {
+        uint64_t intended = start + (uint64_t)(seq * period);
+        uint64_t now = stage_now_ns();
+        if (now < intended) { //  in slices: a new target is seen soon
+            uint64_t slice = now + STAGE_IDLE_MS * 1000000ULL;
+            s_sleep_until(intended < slice ? intended : slice);
+            continue;
+        }
+        if (zmq_msg_init_size(&msg, self->shared->size))
+            return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
+        uint64_t header = origin | seq;
+        memcpy(zmq_msg_data(&msg), &header, sizeof header);
+        memcpy((char *)zmq_msg_data(&msg) + 8, &intended, sizeof intended);
+        if (zmq_msg_send(&msg, self->out, 0) < 0) {
+            if (s_send_failed(self, &msg, err))
+                return -1;
+            continue;
+        }
+        atomic_store_explicit(&self->shared->sent, ++seq, memory_order_relaxed);
+    }
+    return 0;
+}
+
+static int s_run(stage_t *self, errbuf_t *err)
+{
+    if (self->pl->params.rate > 0)
+        return s_run_paced(self, err);
+    if (self->engine)
+        return s_run_zerocopy(self, err);
+    return s_run_fast(self, err);
+}
+
+static int s_teardown(stage_t *self, errbuf_t *err)
+{
+    (void)err;
+    stage_close(&self->out);
+    return 0;
+}
+
+//  After every context is gone: libzmq can no longer hold a buffer
+static void s_release(stage_t *self)
+{
+    zcpool_t *pool = self->engine;
+    zcpool_destroy(&pool);
+    self->engine = NULL;
+}
+
+const stage_ops_t sender_ops = {s_setup, s_handshake, s_run, s_teardown,
+                                s_release};

@@ -1,0 +1,62 @@
+/*  sequence: the check every receiving stage does per message.
+
+    A header is origin << 48 | sequence.  Per origin the receiver expects
+    the next sequence: a jump counts the skipped messages as gaps (lost,
+    and proven lost by the sequence); a step back counts as misordered.
+    The in-order case is the fast path; jumps go to a function of their
+    own.  The only store the controller reads is the origin's count, one
+    relaxed store per message: the controller adds the origins up for the
+    receiver's total (stage_received).
+*/
+#ifndef HOPBENCH_SEQUENCE_H
+#define HOPBENCH_SEQUENCE_H
+
+#include <string.h>
+
+#include "stages/stage.h"
+
+//  A sequence that is not the next one: a gap, or a step back
+__attribute__((noinline)) static void
+sequence_jump(stage_t *self, origin_t *from, uint64_t seq)
+{
+    if (seq > from->next) {
+        from->gaps += seq - from->next;
+        from->next = seq + 1;
+    } else
+        self->shared->misordered++;
+}
+
+//  size is what zmq_msg_recv returned
+static inline void sequence_count(stage_t *self, const void *data, size_t size)
+{
+    uint64_t header = 0;
+    if (size >= sizeof header)
+        memcpy(&header, data, sizeof header);
+    uint64_t origin = header >> STAGE_SEQ_BITS, seq = header & STAGE_SEQ_MASK;
+    if (origin >= STAGE_MAX_ORIGINS) {
+        self->shared->misordered++; //  not a header hopbench wrote
+        return;
+    }
+    origin_t *from = &self->shared->origins[origin];
+    if (__builtin_expect(seq == from->next, 1))
+        from->next = seq + 1;
+    else
+        sequence_jump(self, from, seq);
+    uint64_t n = atomic_load_explicit(&from->received, memory_order_relaxed);
+    atomic_store_explicit(&from->received, n + 1, memory_order_relaxed);
+}
+
+//  Rate mode: bytes 8..15 hold the publisher's intended send time
+static inline void sequence_latency(stage_t *self, const void *data,
+                                    size_t size)
+{
+    uint64_t intended;
+    if (size < 16)
+        return;
+    memcpy(&intended, (const char *)data + 8, sizeof intended);
+    uint64_t now = stage_now_ns();
+    histogram_record(&self->shared->latency,
+                     now > intended ? now - intended : 0);
+}
+
+#endif

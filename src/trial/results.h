@@ -1,0 +1,71 @@
+/*  results: what one trial measured, kept apart from how it is shown.
+
+    A trial is one size and repetition, run on a fresh pipeline.  Its
+    links are the rows of results.csv (one per hop, or per link when a hop
+    fans in or out); its threads are the rows of threads.csv.  Reports
+    (report_*.c) read these and nothing else.
+*/
+#ifndef HOPBENCH_RESULTS_H
+#define HOPBENCH_RESULTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/histogram.h"
+
+#define RESULTS_NAME_MAX 40
+
+typedef struct {
+    int hop; //  1-based; hop 1 starts at the publisher
+    char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
+    int transport;
+    uint64_t sent;            //  handed to the hop's socket, whole trial
+    uint64_t received;        //  taken from it, whole trial, after draining
+    double seconds;           //  the window's length
+    uint64_t window_received; //  received during the window
+    uint64_t window_sent;     //  sent during the window (offered load)
+    int from_cpu, to_cpu;     //  read back; -1 when not pinned
+    int from_node, to_node;
+    double from_cpu_ns, to_cpu_ns; //  CPU per message in the window, or -1
+    int64_t seq_lost; //  proven by sequence numbers, -1: not checked
+} link_row_t;
+
+typedef struct {
+    char stage[RESULTS_NAME_MAX];
+    char thread[32]; //  "main", or libzmq's name ("ZMQbg/IO/0")
+    pid_t tid;
+    char allowed[256];
+    int last_cpu;
+    int node;     //  of last_cpu
+    int mem_node; //  main threads: node of a message buffer it
+                  //  allocated; -1 otherwise
+} thread_row_t;
+
+//  A latency distribution: "e2e", or the hop (1-based) it ends at
+typedef struct {
+    char hop[8];
+    histogram_t histogram; //  nanoseconds
+} latency_row_t;
+
+#define RESULTS_MAX_LATENCY 16
+
+typedef struct {
+    uint32_t size;
+    int repeat; //  1-based
+    int nlinks;
+    link_row_t *links;
+    int nthreads;
+    thread_row_t *threads;
+    int nlatency;
+    latency_row_t *latency;
+} trial_result_t;
+
+static inline double link_rate(const link_row_t *link)
+{
+    return link->seconds > 0 ? link->window_received / link->seconds : 0;
+}
+
+void trial_result_free(trial_result_t *result);
+
+#endif

@@ -1,0 +1,569 @@
+/*  trial: drive the stages of one measurement (see trial.h for the steps).
+
+    The controller thread sleeps between polls of the stages' counters; it
+    never sits in the message path.  Streams (pubsub, pushpull) are timed by
+    the controller's snapshots; reqrep round trips are timed by the
+    requesters themselves.  What the counters mean is trial_counters.c.
+*/
+#define _GNU_SOURCE
+#include "trial/trial_internal.h"
+
+#include "crew/crew.h"
+#include "base/interrupt.h"
+#include "stages/proxy.h"
+#include "crew/stage_process.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zmq.h>
+
+#define TRIAL_POLL_MS  50  //  failure checks while the window is open
+#define TRIAL_QUIET_MS 250 //  no counter moved this long: drained
+
+double trial_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void s_sleep(double seconds)
+{
+    struct timespec ts = {(time_t)seconds,
+                          (long)((seconds - floor(seconds)) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+void trial_warn(trial_t *self, const char *line)
+{
+    size_t used = strlen(self->warnings);
+    snprintf(self->warnings + used, self->warnings_len - used, "%s\n", line);
+}
+
+static bool s_source(const trial_t *self, int id)
+{
+    return pipeline_is_source(self->pl, id);
+}
+
+//  Read what a running stage sends when its loop ends (DONE or ERR)
+static int s_collect(trial_t *self, int i, int timeout_ms, errbuf_t *err)
+{
+    stage_t *stage = self->stage[i];
+    if (stage->remote && remote_pid(stage) <= 0 && !stage_ended(stage)) {
+        self->running[i] = false; //  its process is gone: nothing will come
+        return err_set(err, "stage %s: its process has ended",
+                       self->pl->inst[i].name);
+    }
+    int rc = stage_wait(stage, timeout_ms, err);
+    if (rc == 0 || !interrupt_signal())
+        self->running[i] = false;
+    return rc;
+}
+
+//  Fail if a stage has ended on its own (an error) before being told to
+static int s_check_others(trial_t *self, int except, errbuf_t *err)
+{
+    if (interrupt_signal())
+        return err_set(err, "interrupted");
+    for (int i = 0; i < self->pl->n; i++) {
+        if (i == except || (self->sources_ending && s_source(self, i)))
+            continue;
+        if (stage_ended(self->stage[i])) {
+            if (s_collect(self, i, self->timeout_ms, err) == 0)
+                err_set(err, "stage %s stopped before it was told to",
+                        self->pl->inst[i].name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int s_check_stages(trial_t *self, errbuf_t *err)
+{
+    return s_check_others(self, -1, err);
+}
+
+//  A command to stage i, whose answer is awaited while the others are
+//  watched: a stage (or its process) that dies meanwhile ends the wait
+static int s_command(trial_t *self, int i, const char *command, int timeout_ms,
+                     errbuf_t *err)
+{
+    stage_t *stage = self->stage[i];
+    zsock_set_sndtimeo(stage->actor, timeout_ms);
+    if (zstr_send(stage->actor, command))
+        return err_set(err, "stage %s: cannot send %s", self->pl->inst[i].name,
+                       command);
+    double end = trial_now() + timeout_ms / 1000.0;
+    zmq_pollitem_t item = {zsock_resolve(stage->actor), 0, ZMQ_POLLIN, 0};
+    while (!stage_ended(stage)) {
+        if (s_check_others(self, i, err))
+            return -1;
+        if (trial_now() > end)
+            return err_set(err, "stage %s: no answer to %s within %g s",
+                           self->pl->inst[i].name, command,
+                           timeout_ms / 1000.0);
+        zmq_poll(&item, 1, 20);
+    }
+    return stage_wait(stage, timeout_ms, err);
+}
+
+//  RUN, and remember the stage is running
+static int s_run_stage(trial_t *self, int i, errbuf_t *err)
+{
+    if (s_command(self, i, "RUN", self->timeout_ms, err))
+        return -1;
+    self->running[i] = true;
+    return 0;
+}
+
+//  ------------------------------------------------------------------------
+//  Start and stop
+
+static int s_start(trial_t *self, uint32_t size, errbuf_t *err)
+{
+    pipeline_t *pl = self->pl;
+    for (int i = 0; i < pl->n; i++) {
+        stage_t *stage = self->stage[i];
+        int owner = pl->ctx[pl->inst[i].ctx].owner;
+        stage_reset(stage, size);
+        if (owner != i)
+            stage->ctx = self->stage[owner]->ctx;
+        if (s_command(self, i, "SETUP", self->timeout_ms, err))
+            return -1;
+        self->open[i] = true;
+        if (stage->inst->role == ROLE_PROXY &&
+            !(self->control[i] =
+                  proxy_control_open(stage, self->timeout_ms, err)) &&
+            stage->inst->params.engine == ENGINE_STEERABLE && !stage->remote)
+            return -1;
+    }
+    return 0;
+}
+
+//  Receivers and proxies first, then the handshake, then the sources
+static int s_go(trial_t *self, errbuf_t *err)
+{
+    for (int i = self->pl->n - 1; i >= 0; i--)
+        if (!s_source(self, i) && s_run_stage(self, i, err))
+            return -1;
+    for (int i = 0; i < self->pl->n; i++)
+        if (s_source(self, i) &&
+            s_command(self, i, "HANDSHAKE", self->timeout_ms + 1000, err))
+            return -1;
+    for (int i = 0; i < self->pl->n; i++)
+        if (s_source(self, i) && s_run_stage(self, i, err))
+            return -1;
+    return 0;
+}
+
+static void s_stop_sources(trial_t *self)
+{
+    self->sources_ending = true;
+    for (int i = 0; i < self->pl->n; i++)
+        if (self->stage[i] && s_source(self, i)) {
+            atomic_store(&self->stage[i]->shared->target, 0);
+            atomic_store(&self->stage[i]->shared->stop, 1);
+        }
+}
+
+//  Tell every stage to stop; collect the DONE of those in 'which'
+static int s_stop(trial_t *self, bool sources, errbuf_t *err)
+{
+    int rc = 0;
+    s_stop_sources(self);
+    for (int i = 0; i < self->pl->n; i++) {
+        stage_t *stage = self->stage[i];
+        if (stage && stage->inst->role == ROLE_PROXY)
+            rc |= proxy_stop(stage, self->control[i], err);
+        else if (stage)
+            atomic_store(&stage->shared->stop, 1);
+    }
+    for (int i = 0; i < self->pl->n; i++)
+        if (self->running[i] && (sources || !s_source(self, i)) &&
+            s_collect(self, i, self->timeout_ms, err))
+            rc = -1;
+    return rc;
+}
+
+//  Close every socket the trial opened; the threads and their contexts
+//  stay for the next trial (crew.h)
+static int s_teardown(trial_t *self, errbuf_t *err)
+{
+    int rc = 0;
+    for (int i = 0; i < self->pl->n; i++)
+        if (self->control[i]) {
+            zmq_close(self->control[i]);
+            self->control[i] = NULL;
+        }
+    for (int i = self->pl->n - 1; i >= 0; i--)
+        if (self->open[i]) {
+            if (stage_command(self->stage[i], "TEARDOWN", self->timeout_ms,
+                              err))
+                rc = -1;
+            self->open[i] = false;
+        }
+    return rc;
+}
+
+//  After a failure: unblock everything we can, then tear down
+static void s_abort(trial_t *self)
+{
+    errbuf_t ignored;
+    s_stop_sources(self);
+    for (int i = 0; i < self->pl->n; i++)
+        if (self->stage[i]) {
+            atomic_store(&self->stage[i]->shared->stop, 1);
+            if (self->stage[i]->inst->role == ROLE_PROXY)
+                proxy_stop(self->stage[i], self->control[i], &ignored);
+        }
+    for (int i = 0; i < self->pl->n; i++)
+        if (self->pl->ctx[self->pl->inst[i].ctx].owner == i &&
+            self->stage[i]->ctx)
+            zmq_ctx_shutdown(self->stage[i]->ctx);
+    self->crew->broken = true;
+    for (int i = 0; i < self->pl->n; i++)
+        if (self->running[i])
+            s_collect(self, i, self->timeout_ms, &ignored);
+    s_teardown(self, &ignored);
+}
+
+//  ------------------------------------------------------------------------
+//  Warm-up, window, drain
+
+static int s_silent_link(trial_t *self)
+{
+    for (int l = 0; l < self->nlinks; l++)
+        if (self->last.link_received[l] == 0)
+            return l;
+    return -1;
+}
+
+//  Until warmup has passed and every link has delivered something
+static int s_warm_up(trial_t *self, errbuf_t *err)
+{
+    double start = trial_now();
+    while (true) {
+        if (s_check_stages(self, err) || trial_snapshot(self, &self->last, err))
+            return -1;
+        int silent = s_silent_link(self);
+        double elapsed = trial_now() - start;
+        if (silent < 0 && elapsed >= self->pl->params.warmup)
+            return 0;
+        if (silent >= 0 && elapsed * 1000 > self->timeout_ms) {
+            char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
+            const link_t *link = &self->links[silent];
+            trial_link_name(self, link, from, to);
+            return err_set(err, "hop %d (%s -> %s) delivered nothing in %g s",
+                           link->hop + 1, from, to, self->pl->params.timeout);
+        }
+        s_sleep(TRIAL_POLL_MS / 1000.0);
+    }
+}
+
+//  Fail if a link took nothing for the timeout while its sender went on
+static int s_check_moving(trial_t *self, double *moved, errbuf_t *err)
+{
+    snapshot_t now;
+    if (s_check_stages(self, err) || trial_snapshot(self, &now, err))
+        return -1;
+    for (int l = 0; l < self->nlinks; l++) {
+        if (now.link_received[l] != self->last.link_received[l] ||
+            now.link_sent[l] == self->last.link_sent[l])
+            moved[l] = now.t;
+        else if ((now.t - moved[l]) * 1000 > self->timeout_ms) {
+            char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
+            trial_link_name(self, &self->links[l], from, to);
+            return err_set(err, "hop %d (%s -> %s) stopped moving for %g s",
+                           self->links[l].hop + 1, from, to,
+                           self->pl->params.timeout);
+        }
+    }
+    self->last = now;
+    return 0;
+}
+
+//  Messages still missing at the last stage: each of its receivers takes
+//  'messages' in the window
+static uint64_t s_remaining(trial_t *self)
+{
+    uint64_t n = self->pl->params.messages, remaining = 0;
+    for (int i = 0; i < self->pl->n; i++)
+        if (pipeline_is_sink(self->pl, i)) {
+            uint64_t taken =
+                stage_received(self->stage[i]) - self->s0.received[i];
+            remaining += taken < n ? n - taken : 0;
+        }
+    return remaining;
+}
+
+//  The last stage took nothing for the timeout while 'messages' were still
+//  missing: its senders are blocked (back-pressure), so no link counts as
+//  stopped.  Name a link into a receiver that is still short
+static int s_stalled(trial_t *self, double seconds, errbuf_t *err)
+{
+    uint64_t n = self->pl->params.messages;
+    int l = 0;
+    for (; l < self->nlinks - 1; l++) {
+        int to = self->links[l].to;
+        if (pipeline_is_sink(self->pl, to) &&
+            stage_received(self->stage[to]) - self->s0.received[to] < n)
+            break;
+    }
+    char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
+    trial_link_name(self, &self->links[l], from, to);
+    return err_set(err,
+                   "hop %d (%s -> %s) delivered nothing for %g s, before "
+                   "the window's %llu messages",
+                   self->links[l].hop + 1, from, to, seconds,
+                   (unsigned long long)n);
+}
+
+//  Messages mode: the window closes when every receiver at the end has
+//  taken 'messages' since it opened.  The controller sleeps about half the
+//  time that is left, so it wakes a few times near the end instead of
+//  polling all along.  It fails when the receivers took nothing for the
+//  timeout (plus a paced publisher's period)
+static int s_window_messages(trial_t *self, double *moved, errbuf_t *err)
+{
+    double last_check = trial_now(), prev_t = last_check, progress = prev_t;
+    double patience =
+        self->timeout_ms / 1000.0 +
+        (self->pl->params.rate > 0 ? 1 / self->pl->params.rate : 0);
+    uint64_t prev = 0, fewest = UINT64_MAX;
+    for (uint64_t left = s_remaining(self); left > 0;
+         left = s_remaining(self)) {
+        double now = trial_now();
+        if (now - last_check >= TRIAL_POLL_MS / 1000.0) {
+            if (s_check_moving(self, moved, err))
+                return -1;
+            last_check = now;
+        }
+        if (left < fewest)
+            fewest = left, progress = now;
+        else if (now - progress > patience)
+            return s_stalled(self, now - progress, err);
+        double rate = prev > left ? (prev - left) / (now - prev_t) : 0;
+        prev = left, prev_t = now;
+        double wait = rate > 0 ? left / rate / 2 : 0.001;
+        s_sleep(fmin(fmax(wait, 0.0001), TRIAL_POLL_MS / 1000.0));
+    }
+    return 0;
+}
+
+static void s_recording(trial_t *self, int on)
+{
+    for (int i = 0; i < self->pl->n; i++)
+        atomic_store(&self->stage[i]->shared->recording, on);
+}
+
+static int s_window(trial_t *self, errbuf_t *err)
+{
+    double moved[TRIAL_MAX_LINKS];
+    for (int l = 0; l < self->nlinks; l++)
+        moved[l] = self->s0.t;
+    self->last = self->s0;
+    if (self->pl->params.messages > 0) {
+        if (s_window_messages(self, moved, err))
+            return -1;
+    } else {
+        double end = self->s0.t + self->pl->params.duration;
+        while (trial_now() < end) {
+            s_sleep(fmin(TRIAL_POLL_MS / 1000.0, end - trial_now()));
+            if (s_check_moving(self, moved, err))
+                return -1;
+        }
+    }
+    s_recording(self, 0); //  just before the counters, as at the start
+    int rc = trial_snapshot(self, &self->s1, err);
+    self->window_seconds = self->s1.t - self->s0.t;
+    return rc;
+}
+
+//  After the sources stop: until every link has taken all it was sent, or
+//  nothing moved for TRIAL_QUIET_MS (what is left was dropped)
+static int s_drain(trial_t *self, errbuf_t *err)
+{
+    double start = trial_now(), quiet_since = start;
+    if (trial_snapshot(self, &self->last, err))
+        return -1;
+    while (trial_now() - start < self->timeout_ms / 1000.0) {
+        s_sleep(0.02);
+        snapshot_t now;
+        if (s_check_stages(self, err) || trial_snapshot(self, &now, err))
+            return -1;
+        bool complete = true, moved = false;
+        for (int l = 0; l < self->nlinks; l++) {
+            complete &= now.link_received[l] == now.link_sent[l];
+            moved |= now.link_received[l] != self->last.link_received[l] ||
+                     now.link_sent[l] != self->last.link_sent[l];
+        }
+        self->last = now;
+        if (moved)
+            quiet_since = now.t;
+        if (complete || (now.t - quiet_since) * 1000 >= TRIAL_QUIET_MS)
+            return 0;
+    }
+    return 0; //  still moving after the timeout: report what arrived
+}
+
+//  Rate mode: a source that could not keep its schedule is a warning
+static void s_check_rate(trial_t *self)
+{
+    double rate = self->pl->params.rate;
+    for (int i = 0; i < self->pl->n && rate > 0; i++) {
+        if (!s_source(self, i))
+            continue;
+        double achieved =
+            (self->s1.sent[i] - self->s0.sent[i]) / self->window_seconds;
+        if (fabs(achieved - rate) > rate * 0.01) {
+            char line[300];
+            snprintf(line, sizeof line,
+                     "stage %s sent %.0f msgs/s of the %.0f asked (the "
+                     "pipeline pushed back, or this machine could not keep "
+                     "the schedule)",
+                     self->pl->inst[i].name, achieved, rate);
+            trial_warn(self, line);
+        }
+    }
+}
+
+//  ------------------------------------------------------------------------
+//  The two ways to measure
+
+static int s_measure_stream(trial_t *self, errbuf_t *err)
+{
+    if (s_go(self, err) || s_warm_up(self, err))
+        return -1;
+    trial_read_threads(self, false); //  whose CPU time counts for whom
+    s_recording(self, 1); //  latency samples count from the same moment
+    if (trial_snapshot(self, &self->s0, err))
+        return -1;
+    trial_read_threads(self, true);
+    if (s_window(self, err))
+        return -1;
+    s_stop_sources(self);
+    //  connect's clients would only time out: no drain, the window's end
+    //  counts
+    bool connect = self->pl->params.pattern == PATTERN_CONNECT;
+    if (connect)
+        self->last = self->s1;
+    if ((!connect && s_drain(self, err)) || s_stop(self, true, err))
+        return -1;
+    s_check_rate(self);
+    trial_make_rows(self);
+    trial_make_latency(self);
+    return trial_verify(self, err);
+}
+
+//  Wait for every requester to finish its round trips; fail early if a
+//  stage dies or no round trip completes for the timeout
+static int s_wait_requesters(trial_t *self, errbuf_t *err)
+{
+    int left = self->pl->count[0];
+    bool done[PIPELINE_MAX_INSTANCES] = {false};
+    double moved = trial_now();
+    uint64_t last = 0;
+    while (left > 0) {
+        uint64_t received = 0;
+        for (int i = 0; i < self->pl->count[0]; i++) {
+            stage_t *stage = self->stage[i];
+            received += atomic_load(&stage->shared->received);
+            if (!done[i] && stage_ended(stage)) {
+                if (s_collect(self, i, self->timeout_ms, err))
+                    return -1;
+                done[i] = true;
+                left--;
+            }
+        }
+        if (interrupt_signal())
+            return err_set(err, "interrupted");
+        if (received != last)
+            last = received, moved = trial_now();
+        else if ((trial_now() - moved) * 1000 > self->timeout_ms + 1000)
+            return err_set(err, "no round trip completed in %g s",
+                           self->pl->params.timeout);
+        if (left > 0)
+            s_sleep(0.01);
+    }
+    return 0;
+}
+
+static int s_measure_reqrep(trial_t *self, errbuf_t *err)
+{
+    self->sources_ending = true; //  requesters end on their own
+    if (s_go(self, err))
+        return -1;
+    trial_read_threads(self, false);
+    if (trial_snapshot(self, &self->s0, err))
+        return -1;
+    trial_read_threads(self, true);
+    if (s_wait_requesters(self, err) || trial_snapshot(self, &self->s1, err))
+        return -1;
+    self->last = self->s1;
+    uint64_t start = UINT64_MAX, end = 0, trips = 0;
+    for (int i = 0; i < self->pl->count[0]; i++) {
+        const stage_t *stage = self->stage[i];
+        start = stage->shared->window_start_ns < start
+                    ? stage->shared->window_start_ns
+                    : start;
+        end = stage->shared->window_end_ns > end ? stage->shared->window_end_ns
+                                                 : end;
+        trips += histogram_count(&stage->shared->latency);
+    }
+    self->window_seconds = (end - start) / 1e9;
+    if (s_stop(self, false, err))
+        return -1;
+    trial_make_rows(self);
+    for (int l = 0; l < self->result->nlinks; l++)
+        self->result->links[l].window_received = trips;
+    trial_make_latency(self);
+    return trial_verify(self, err);
+}
+
+int trial_run(crew_t *crew, const machine_t *machine, uint32_t size, int repeat,
+              trial_result_t *result, char *warnings, size_t warnings_len,
+              errbuf_t *err)
+{
+    if (crew->broken)
+        return err_set(err, "an earlier trial was aborted");
+    trial_t *self = calloc(1, sizeof *self);
+    self->crew = crew;
+    self->pl = crew->pl;
+    memcpy(self->stage, crew->stage, sizeof self->stage);
+    self->machine = machine;
+    self->timeout_ms = (int)(self->pl->params.timeout * 1000);
+    self->result = result;
+    self->warnings = warnings;
+    self->warnings_len = warnings_len;
+    warnings[0] = 0;
+    trial_make_links(self);
+    memset(result, 0, sizeof *result);
+    result->size = size;
+    result->repeat = repeat;
+    result->links = calloc((size_t)self->nlinks, sizeof(link_row_t));
+    result->threads = calloc(THREADS_MAX, sizeof(thread_row_t));
+    result->latency = calloc(RESULTS_MAX_LATENCY, sizeof(latency_row_t));
+    int rc = s_start(self, size, err);
+    if (rc == 0)
+        rc = self->pl->params.pattern == PATTERN_REQREP
+                 ? s_measure_reqrep(self, err)
+                 : s_measure_stream(self, err);
+    if (rc)
+        s_abort(self);
+    else if (s_teardown(self, err))
+        rc = -1;
+    free(self);
+    return rc;
+}
+
+void trial_result_free(trial_result_t *result)
+{
+    free(result->links);
+    free(result->threads);
+    free(result->latency);
+    result->links = NULL;
+    result->threads = NULL;
+    result->latency = NULL;
+}

@@ -1,0 +1,389 @@
+/*  trial_counters: what a trial's counters mean.
+
+    Links are the rows of results.csv: one per hop, or one per (from, to)
+    pair where a hop fans in or out and its receiving end can tell senders
+    apart (sinks and the forwarder read every header; zmq_proxy_steerable
+    and zproxy cannot, so a fan-in into them is one row, "pub.*").  A
+    snapshot reads every counter at one moment: the senders' and receivers'
+    relaxed atomics, the proxies' counts, the clock, and each stage's CPU
+    time (its thread, plus the libzmq and engine threads charged to it).
+    After the drain, the rows are made, and the hops' losses are checked
+    against what the sinks' sequence numbers prove.
+*/
+#include "trial/trial_internal.h"
+
+#include "stages/proxy.h"
+#include "crew/stage_process.h"
+
+#include <string.h>
+#include <unistd.h>
+
+//  ------------------------------------------------------------------------
+//  Links
+
+static void s_add_link(trial_t *self, int hop, int from, int to, int from_stage)
+{
+    if (self->nlinks < TRIAL_MAX_LINKS)
+        self->links[self->nlinks++] = (link_t){hop, from, to, from_stage};
+}
+
+void trial_make_links(trial_t *self)
+{
+    const pipeline_t *pl = self->pl;
+    for (int h = 0; h < pl->nstages - 1; h++) {
+        int up = h, down = h + 1;
+        if (!pipeline_sees_origins(pl, pl->first[down]) && pl->count[up] > 1) {
+            s_add_link(self, h, -1, pl->first[down], up);
+            continue;
+        }
+        for (int u = 0; u < pl->count[up]; u++)
+            for (int d = 0; d < pl->count[down]; d++)
+                s_add_link(self, h, pl->first[up] + u, pl->first[down] + d, up);
+    }
+}
+
+void trial_link_name(trial_t *self, const link_t *link, char *from, char *to)
+{
+    const pipeline_t *pl = self->pl;
+    if (link->from >= 0)
+        snprintf(from, RESULTS_NAME_MAX, "%s", pl->inst[link->from].name);
+    else
+        snprintf(from, RESULTS_NAME_MAX, "%s.*",
+                 pl->topo->stages[link->from_stage].name);
+    snprintf(to, RESULTS_NAME_MAX, "%s", pl->inst[link->to].name);
+}
+
+//  What a link's receiving end has taken from it: per origin where the
+//  receiver tells origins apart and the sender is a source
+static uint64_t s_link_received(trial_t *self, const link_t *link,
+                                const snapshot_t *snap)
+{
+    const pipeline_t *pl = self->pl;
+    if (link->from < 0 || !pipeline_is_source(pl, link->from) ||
+        !pipeline_sees_origins(pl, link->to))
+        return snap->received[link->to];
+    int origin = pl->inst[link->from].instance;
+    return atomic_load_explicit(
+        &self->stage[link->to]->shared->origins[origin].received,
+        memory_order_relaxed);
+}
+
+static uint64_t s_link_sent(trial_t *self, const link_t *link,
+                            const snapshot_t *snap)
+{
+    //  connect: a client's hop counts the cycles it began
+    if (self->pl->params.pattern == PATTERN_CONNECT &&
+        pipeline_is_sink(self->pl, link->to))
+        return snap->sent[link->to];
+    if (link->from >= 0)
+        return snap->sent[link->from];
+    uint64_t sum = 0;
+    for (int i = 0; i < self->pl->count[link->from_stage]; i++)
+        sum += snap->sent[self->pl->first[link->from_stage] + i];
+    return sum;
+}
+
+//  ------------------------------------------------------------------------
+//  Snapshots
+
+static uint64_t s_cpu_ns(trial_t *self, int id)
+{
+    uint64_t ns = threads_cpu_ns(self->stage[id]->shared->tid);
+    for (int i = 0; i < self->nhelpers; i++)
+        if (self->helper_owner[i] == id)
+            ns += threads_cpu_ns(self->helper_tid[i]);
+    return ns;
+}
+
+int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err)
+{
+    for (int i = 0; i < self->pl->n; i++) {
+        stage_t *stage = self->stage[i];
+        if (stage->inst->role == ROLE_PROXY) {
+            proxy_counts_t counts;
+            if (proxy_counts(stage, self->control[i], &counts, err))
+                return -1;
+            snap->sent[i] = counts.sent;
+            snap->received[i] = counts.received;
+        } else {
+            snap->sent[i] = atomic_load(&stage->shared->sent);
+            snap->received[i] = stage_received(stage);
+        }
+    }
+    snap->t = trial_now();
+    for (int i = 0; i < self->pl->n; i++)
+        snap->cpu_ns[i] = s_cpu_ns(self, i);
+    for (int l = 0; l < self->nlinks; l++) {
+        snap->link_sent[l] = s_link_sent(self, &self->links[l], snap);
+        snap->link_received[l] = s_link_received(self, &self->links[l], snap);
+    }
+    return 0;
+}
+
+//  ------------------------------------------------------------------------
+//  Read-back of threads: where every thread is while the window is open
+
+//  Which stage a thread serves: its own thread, a libzmq thread of its
+//  context ("PREFIX/ZMQbg/IO/0"), or its engine's ("hbz:ID"); -1: hopbench
+static int s_owner(trial_t *self, const task_t *task, const char **label,
+                   bool *helper)
+{
+    *helper = false;
+    for (int i = 0; i < self->pl->n; i++)
+        if (self->stage[i]->shared->tid == task->tid) {
+            *label = "main";
+            return i;
+        }
+    const char *rest;
+    int prefix = threads_zmq_prefix(task->name, &rest), id;
+    *helper = true;
+    if (prefix >= 1 && prefix <= self->pl->nctx) {
+        *label = rest;
+        return self->pl->ctx[prefix - 1].owner;
+    }
+    if (sscanf(task->name, "hbz:%d", &id) == 1 && id >= 0 && id < self->pl->n) {
+        *label = "zproxy";
+        return id;
+    }
+    *helper = false;
+    *label = task->name;
+    return -1;
+}
+
+//  A thread not where the plan put it is a warning
+static void s_check_place(trial_t *self, const thread_row_t *row,
+                          const cpuset_t *planned)
+{
+    char want[256], line[700];
+    if (cpuset_empty(planned))
+        return;
+    cpuset_format(planned, want, sizeof want);
+    if (strcmp(row->allowed, want) != 0 ||
+        !cpuset_has(planned, row->last_cpu)) {
+        snprintf(line, sizeof line,
+                 "stage %s thread %s: allowed CPUs %s, last ran on CPU %d; "
+                 "the plan says CPUs %s",
+                 row->stage, row->thread, row->allowed, row->last_cpu, want);
+        trial_warn(self, line);
+    }
+}
+
+//  So is a stage's message memory not on its node: a memory policy rules
+//  only pages touched after it is set (see README, "NUMA")
+static void s_check_memory(trial_t *self, const thread_row_t *row, int node)
+{
+    char line[300];
+    if (node < 0 || row->mem_node < 0 || row->mem_node == node)
+        return;
+    snprintf(line, sizeof line,
+             "stage %s: a message buffer it allocated is on node %d; the "
+             "plan says node %d",
+             row->stage, row->mem_node, node);
+    trial_warn(self, line);
+}
+
+static void s_record_thread(trial_t *self, const task_t *task, int id,
+                            const char *label, bool helper)
+{
+    trial_result_t *result = self->result;
+    thread_row_t *row = &result->threads[result->nthreads++];
+    *row = (thread_row_t){
+        .tid = task->tid, .last_cpu = task->last_cpu, .mem_node = -1};
+    snprintf(row->stage, sizeof row->stage, "%s",
+             id >= 0 ? self->pl->inst[id].name : "hopbench");
+    snprintf(row->thread, sizeof row->thread, "%s", label);
+    snprintf(row->allowed, sizeof row->allowed, "%s", task->allowed);
+    row->node = machine_node_of_cpu(self->machine, row->last_cpu);
+    if (id < 0)
+        return;
+    const place_t *place = &self->pl->inst[id].place;
+    if (!helper) {
+        row->mem_node = self->stage[id]->shared->mem_node;
+        s_check_memory(self, row, place->node);
+    }
+    //  an engine thread (zproxy) shares the stage thread's place
+    bool io = helper && strcmp(label, "zproxy") != 0;
+    s_check_place(self, row, io ? &place->io_cpus : &place->cpus);
+}
+
+//  This process's threads, and those of stages in their own process
+static int s_scan(trial_t *self, task_t *tasks)
+{
+    int n = threads_scan(getpid(), tasks, THREADS_MAX);
+    for (int i = 0; i < self->pl->n && n >= 0; i++) {
+        pid_t pid = self->stage[i]->remote ? remote_pid(self->stage[i]) : 0;
+        int more = pid > 0 ? threads_scan(pid, tasks + n, THREADS_MAX - n) : 0;
+        n += more > 0 ? more : 0;
+    }
+    return n;
+}
+
+void trial_read_threads(trial_t *self, bool record)
+{
+    task_t tasks[THREADS_MAX];
+    int n = s_scan(self, tasks);
+    self->nhelpers = 0;
+    for (int t = 0; t < n; t++) {
+        const char *label;
+        bool helper;
+        int id = s_owner(self, &tasks[t], &label, &helper);
+        if (helper) {
+            self->helper_tid[self->nhelpers] = tasks[t].tid;
+            self->helper_owner[self->nhelpers++] = id;
+        }
+        if (record)
+            s_record_thread(self, &tasks[t], id, label, helper);
+    }
+}
+
+//  ------------------------------------------------------------------------
+//  Rows
+
+//  Messages a stage handled in the window: sent by a source, taken in by a
+//  proxy or sink
+static uint64_t s_handled(trial_t *self, int id)
+{
+    if (pipeline_is_source(self->pl, id))
+        return self->s1.sent[id] - self->s0.sent[id];
+    return self->s1.received[id] - self->s0.received[id];
+}
+
+//  CPU per message of a stage (all of its instances when from is -1);
+//  per connection when 'per' names a connector
+static double s_cpu_per_msg(trial_t *self, int from, int stage, int per)
+{
+    uint64_t ns = 0, msgs = 0;
+    int first = from >= 0 ? from : self->pl->first[stage];
+    int last = from >= 0 ? from : first + self->pl->count[stage] - 1;
+    for (int i = first; i <= last; i++) {
+        ns += self->s1.cpu_ns[i] - self->s0.cpu_ns[i];
+        msgs += s_handled(self, i);
+    }
+    if (per >= 0)
+        msgs = s_handled(self, per);
+    return msgs ? (double)ns / (double)msgs : -1;
+}
+
+//  CPU and node a stage thread ran on, read back; -1 when not pinned
+static void s_where(trial_t *self, int id, int *cpu, int *node)
+{
+    *cpu = *node = -1;
+    if (id < 0 || cpuset_empty(&self->pl->inst[id].place.cpus))
+        return;
+    for (int t = 0; t < self->result->nthreads; t++)
+        if (self->result->threads[t].tid == self->stage[id]->shared->tid) {
+            *cpu = self->result->threads[t].last_cpu;
+            *node = self->result->threads[t].node;
+        }
+}
+
+//  Loss the sequence numbers prove between the sources and sink 'to': for
+//  one origin (a direct link), or all of them
+static int64_t s_seq_lost(trial_t *self, int to, int origin_id)
+{
+    const pipeline_t *pl = self->pl;
+    if (!pipeline_is_sink(pl, to) || pl->params.pattern == PATTERN_CONNECT)
+        return -1;
+    int64_t lost = 0;
+    for (int i = 0; i < pl->count[0]; i++) {
+        int id = pl->first[0] + i;
+        if (origin_id >= 0 && id != origin_id)
+            continue;
+        const origin_t *o =
+            &self->stage[to]->shared->origins[pl->inst[id].instance];
+        lost += (int64_t)(self->last.sent[id] - o->next) + (int64_t)o->gaps;
+    }
+    return lost;
+}
+
+void trial_make_rows(trial_t *self)
+{
+    trial_result_t *result = self->result;
+    for (int l = 0; l < self->nlinks; l++) {
+        const link_t *link = &self->links[l];
+        link_row_t *row = &result->links[result->nlinks++];
+        row->hop = link->hop + 1;
+        trial_link_name(self, link, row->from, row->to);
+        row->transport = self->pl->hops[link->hop].params.transport;
+        row->sent = self->last.link_sent[l];
+        row->received = self->last.link_received[l];
+        row->seconds = self->window_seconds;
+        row->window_received =
+            self->s1.link_received[l] - self->s0.link_received[l];
+        row->window_sent = self->s1.link_sent[l] - self->s0.link_sent[l];
+        s_where(self, link->from, &row->from_cpu, &row->from_node);
+        s_where(self, link->to, &row->to_cpu, &row->to_node);
+        bool connect = self->pl->params.pattern == PATTERN_CONNECT &&
+                       pipeline_is_sink(self->pl, link->to);
+        row->from_cpu_ns = s_cpu_per_msg(self, link->from, link->from_stage,
+                                         connect ? link->to : -1);
+        row->to_cpu_ns = s_cpu_per_msg(self, link->to, link->hop + 1, -1);
+        bool direct =
+            link->from >= 0 && pipeline_is_source(self->pl, link->from);
+        row->seq_lost = s_seq_lost(self, link->to, direct ? link->from : -1);
+    }
+}
+
+//  The hops' counters and the sequence numbers must tell the same loss
+int trial_verify(trial_t *self, errbuf_t *err)
+{
+    const pipeline_t *pl = self->pl;
+    const trial_result_t *result = self->result;
+    int last_hop = pl->nstages - 2;
+    for (int d = 0; d < pl->n; d++) {
+        if (!pipeline_is_sink(pl, d) || pl->params.pattern == PATTERN_CONNECT)
+            continue;
+        if (self->stage[d]->shared->misordered)
+            return err_set(
+                err, "stage %s: %llu messages out of sequence",
+                pl->inst[d].name,
+                (unsigned long long)self->stage[d]->shared->misordered);
+        int64_t counted = 0, proven = s_seq_lost(self, d, -1);
+        for (int l = 0; l < result->nlinks; l++)
+            if (self->links[l].hop < last_hop || self->links[l].to == d)
+                counted += (int64_t)(result->links[l].sent -
+                                     result->links[l].received);
+        if (counted != proven)
+            return err_set(err,
+                           "loss accounting: the hops' counters lose "
+                           "%lld messages on the way to %s, its "
+                           "sequence numbers prove %lld",
+                           (long long)counted, pl->inst[d].name,
+                           (long long)proven);
+    }
+    return 0;
+}
+
+//  ------------------------------------------------------------------------
+//  Latency: the sinks' (or requesters') histograms merged as "e2e"; each
+//  forwarder's as the hop it ends
+
+static void s_add_latency(trial_t *self, const char *hop, int stage_index)
+{
+    trial_result_t *result = self->result;
+    latency_row_t *row = &result->latency[result->nlatency];
+    snprintf(row->hop, sizeof row->hop, "%s", hop);
+    histogram_reset(&row->histogram);
+    for (int i = 0; i < self->pl->count[stage_index]; i++)
+        histogram_merge(
+            &row->histogram,
+            &self->stage[self->pl->first[stage_index] + i]->shared->latency);
+    if (histogram_count(&row->histogram) > 0)
+        result->nlatency++;
+}
+
+void trial_make_latency(trial_t *self)
+{
+    const pipeline_t *pl = self->pl;
+    bool reqrep = pl->params.pattern == PATTERN_REQREP;
+    bool connect = pl->params.pattern == PATTERN_CONNECT;
+    if (!reqrep && !connect && pl->params.rate <= 0)
+        return;
+    for (int s = 1; s < pl->nstages - 1 && !reqrep && !connect; s++)
+        if (pipeline_sees_origins(pl, pl->first[s])) {
+            char hop[12]; //  any int: -Wformat-truncation
+            snprintf(hop, sizeof hop, "%d", s);
+            s_add_latency(self, hop, s);
+        }
+    s_add_latency(self, "e2e", reqrep ? 0 : pl->nstages - 1);
+}

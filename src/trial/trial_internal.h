@@ -1,0 +1,62 @@
+/*  trial_internal: the state one trial shares between trial.c (driving the
+    stages) and trial_counters.c (what the counters mean: links, snapshots,
+    rows, loss verification, thread read-back).  Not for other modules.
+*/
+#ifndef HOPBENCH_TRIAL_INTERNAL_H
+#define HOPBENCH_TRIAL_INTERNAL_H
+
+#include "crew/crew.h"
+#include "stages/stage.h"
+#include "machine/threads.h"
+#include "trial/trial.h"
+
+#define TRIAL_MAX_LINKS 1024
+
+typedef struct {
+    int hop;      //  0-based
+    int from, to; //  instance ids; from -1: every instance of from_stage
+    int from_stage;
+} link_t;
+
+typedef struct {
+    double t;
+    uint64_t sent[PIPELINE_MAX_INSTANCES], received[PIPELINE_MAX_INSTANCES];
+    uint64_t cpu_ns[PIPELINE_MAX_INSTANCES];
+    uint64_t link_sent[TRIAL_MAX_LINKS], link_received[TRIAL_MAX_LINKS];
+} snapshot_t;
+
+typedef struct {
+    crew_t *crew;
+    pipeline_t *pl;
+    const machine_t *machine;
+    int timeout_ms;
+    stage_t *stage[PIPELINE_MAX_INSTANCES];
+    void *control[PIPELINE_MAX_INSTANCES];
+    bool open[PIPELINE_MAX_INSTANCES]; //  SETUP answered: TEARDOWN is owed
+    int nlinks;
+    link_t links[TRIAL_MAX_LINKS];
+    int nhelpers;                  //  libzmq and engine threads, whose CPU
+    pid_t helper_tid[THREADS_MAX]; //  time is charged to a stage
+    int helper_owner[THREADS_MAX];
+    snapshot_t s0, s1, last;
+    double window_seconds; //  s1.t - s0.t, or the requesters' own
+    bool sources_ending;   //  the sources' DONE is expected now
+    bool running[PIPELINE_MAX_INSTANCES]; //  RUN answered, its end unread
+    trial_result_t *result;
+    char *warnings;
+    size_t warnings_len;
+} trial_t;
+
+double trial_now(void);
+void trial_warn(trial_t *self, const char *line);
+
+void trial_make_links(trial_t *self);
+void trial_link_name(trial_t *self, const link_t *link, char *from, char *to);
+int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err);
+//  Where every thread is (record: into the result's threads, with checks)
+void trial_read_threads(trial_t *self, bool record);
+void trial_make_rows(trial_t *self);
+int trial_verify(trial_t *self, errbuf_t *err);
+void trial_make_latency(trial_t *self);
+
+#endif
