@@ -1,17 +1,12 @@
 /*  progress: a status line on a terminal, plain lines elsewhere.  */
 #include "report/progress.h"
 
+#include "base/mono.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static double s_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void s_duration(double seconds, char *buf, size_t len)
 {
@@ -29,7 +24,7 @@ void progress_init(progress_t *self, bool quiet, int trials, int ncombos)
     memset(self, 0, sizeof *self);
     self->quiet = quiet;
     self->tty = !quiet && isatty(STDERR_FILENO);
-    self->start = s_now();
+    self->start = mono_seconds();
     self->trials = trials;
     self->ncombos = ncombos;
 }
@@ -45,7 +40,7 @@ void progress_trial(progress_t *self, uint32_t size, int size_index, int nsizes,
 {
     if (!self->tty)
         return;
-    double elapsed = s_now() - self->start;
+    double elapsed = mono_seconds() - self->start;
     char took[32], left[32] = "?";
     s_duration(elapsed, took, sizeof took);
     if (self->done > 0)

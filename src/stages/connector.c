@@ -9,6 +9,7 @@
     The publisher should send at a steady rate (rate = N), so a new client
     waits about 1/N for its message.
 */
+#include "base/mono.h"
 #include "stages/stage.h"
 
 #include <errno.h>
@@ -45,7 +46,7 @@ static int s_wait(stage_t *self, void *sock, uint64_t deadline)
     zmq_msg_init(&msg);
     int got = 0;
     while (!atomic_load_explicit(&self->shared->stop, memory_order_relaxed) &&
-           stage_now_ns() < deadline) {
+           mono_ns() < deadline) {
         if (zmq_msg_recv(&msg, sock, 0) >= 0) {
             got = 1;
             break;
@@ -63,7 +64,7 @@ static int s_run(stage_t *self, errbuf_t *err)
     uint64_t timeout = (uint64_t)(self->pl->params.timeout * 1e9);
     uint64_t begun = 0, done = 0;
     while (!atomic_load_explicit(&self->shared->stop, memory_order_relaxed)) {
-        uint64_t start = stage_now_ns();
+        uint64_t start = mono_ns();
         void *sock = s_open(self, h, err);
         if (!sock)
             return -1;
@@ -73,7 +74,7 @@ static int s_run(stage_t *self, errbuf_t *err)
             if (atomic_load_explicit(&self->shared->recording,
                                      memory_order_relaxed))
                 histogram_record(&self->shared->latency,
-                                 stage_now_ns() - start);
+                                 mono_ns() - start);
             atomic_store_explicit(&self->shared->received, ++done,
                                   memory_order_relaxed);
         }

@@ -8,6 +8,7 @@
     microseconds per round trip, the controller's clock reads would be too
     coarse.  A reply that does not come within the timeout fails the stage.
 */
+#include "base/mono.h"
 #include "stages/stage.h"
 
 #include <errno.h>
@@ -69,16 +70,16 @@ static int s_run(stage_t *self, errbuf_t *err)
     if (count == 0 && !params->set[KEY_DURATION])
         count = REQREP_DEFAULT_ROUND_TRIPS;
     uint64_t end = count ? UINT64_MAX
-                         : stage_now_ns() + (uint64_t)(params->duration * 1e9);
+                         : mono_ns() + (uint64_t)(params->duration * 1e9);
     if (s_round_trip(self, 0, err)) //  the warm-up exchange
         return -1;
-    uint64_t seq = 1, start = stage_now_ns(), now = start;
+    uint64_t seq = 1, start = mono_ns(), now = start;
     while ((count ? seq <= count : now < end) &&
            !atomic_load_explicit(&self->shared->stop, memory_order_relaxed)) {
         if (s_round_trip(self, seq++, err))
             return -1;
         uint64_t then = now;
-        now = stage_now_ns();
+        now = mono_ns();
         histogram_record(&self->shared->latency, now - then);
     }
     self->shared->window_start_ns = start;

@@ -17,6 +17,7 @@
     Every loop sends while the sequence is below the target the controller
     sets (UINT64_MAX until the window's end is known).
 */
+#include "base/mono.h"
 #include "stages/stage.h"
 #include "stages/zcpool.h"
 
@@ -86,11 +87,10 @@ static int s_handshake(stage_t *self, errbuf_t *err)
     if (self->pl->params.pattern != PATTERN_PUBSUB)
         return 0; //  connect's clients come and go: nobody to wait for
     bool seen[PIPELINE_MAX_INSTANCES] = {false};
-    int64_t deadline =
-        zclock_mono() + (int64_t)(self->pl->params.timeout * 1000);
+    double deadline = mono_seconds() + self->pl->params.timeout;
     zmq_msg_t msg;
     zmq_msg_init(&msg);
-    while (s_missing(self, seen) >= 0 && zclock_mono() < deadline &&
+    while (s_missing(self, seen) >= 0 && mono_seconds() < deadline &&
            !atomic_load(&self->shared->stop)) {
         if (zmq_msg_recv(&msg, self->out, 0) < 0) {
             if (errno == EAGAIN || errno == EINTR)
@@ -176,28 +176,20 @@ static int s_run_zerocopy(stage_t *self, errbuf_t *err)
     return 0;
 }
 
-static void s_sleep_until(uint64_t ns)
-{
-    struct timespec ts = {(time_t)(ns / 1000000000ULL),
-                          (long)(ns % 1000000000ULL)};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-        ;
-}
-
 static int s_run_paced(stage_t *self, errbuf_t *err)
 {
     const double period = 1e9 / self->pl->params.rate;
     const uint64_t origin = (uint64_t)self->inst->instance << STAGE_SEQ_BITS;
-    const uint64_t start = stage_now_ns();
+    const uint64_t start = mono_ns();
     uint64_t seq = 0;
     zmq_msg_t msg;
     while (seq <
            atomic_load_explicit(&self->shared->target, memory_order_relaxed)) {
         uint64_t intended = start + (uint64_t)(seq * period);
-        uint64_t now = stage_now_ns();
+        uint64_t now = mono_ns();
         if (now < intended) { //  in slices: a new target is seen soon
             uint64_t slice = now + STAGE_IDLE_MS * 1000000ULL;
-            s_sleep_until(intended < slice ? intended : slice);
+            mono_sleep_until_ns(intended < slice ? intended : slice);
             continue;
         }
         if (zmq_msg_init_size(&msg, self->shared->size))

@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include "base/mono.h"
 #include "stages/stage.h"
 
 //  A sequence that is not the next one: a gap, or a step back
@@ -54,7 +55,7 @@ static inline void sequence_latency(stage_t *self, const void *data,
     if (size < 16)
         return;
     memcpy(&intended, (const char *)data + 8, sizeof intended);
-    uint64_t now = stage_now_ns();
+    uint64_t now = mono_ns();
     histogram_record(&self->shared->latency,
                      now > intended ? now - intended : 0);
 }

@@ -69,13 +69,6 @@ uint64_t stage_received(const stage_t *self)
     return sum;
 }
 
-uint64_t stage_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 //  The owner of a context makes it: I/O threads, their name prefix, and
 //  their CPUs (before the first socket, so libzmq applies them)
 static int s_make_context(stage_t *self, errbuf_t *err)

@@ -137,8 +137,6 @@ int stage_socket(stage_t *self, int type, int hwm, void **sock, errbuf_t *err);
 //  Messages the stage has taken in (the sum of its origins' counts where
 //  it reads headers)
 uint64_t stage_received(const stage_t *self);
-//  CLOCK_MONOTONIC in nanoseconds: the clock every stage stamps with
-uint64_t stage_now_ns(void);
 //  Bind or connect sock to hop h, as the pipeline says for this instance
 int stage_attach(stage_t *self, void *sock, int h, errbuf_t *err);
 void stage_close(void **sock);

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "trial/trial_internal.h"
 
+#include "base/mono.h"
 #include "crew/crew.h"
 #include "base/interrupt.h"
 #include "stages/proxy.h"
@@ -21,20 +22,6 @@
 
 #define TRIAL_POLL_MS  50  //  failure checks while the window is open
 #define TRIAL_QUIET_MS 250 //  no counter moved this long: drained
-
-double trial_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void s_sleep(double seconds)
-{
-    struct timespec ts = {(time_t)seconds,
-                          (long)((seconds - floor(seconds)) * 1e9)};
-    nanosleep(&ts, NULL);
-}
 
 void trial_warn(trial_t *self, const char *line)
 {
@@ -95,12 +82,12 @@ static int s_command(trial_t *self, int i, const char *command, int timeout_ms,
     if (zstr_send(stage->actor, command))
         return err_set(err, "stage %s: cannot send %s", self->pl->inst[i].name,
                        command);
-    double end = trial_now() + timeout_ms / 1000.0;
+    double end = mono_seconds() + timeout_ms / 1000.0;
     zmq_pollitem_t item = {zsock_resolve(stage->actor), 0, ZMQ_POLLIN, 0};
     while (!stage_ended(stage)) {
         if (s_check_others(self, i, err))
             return -1;
-        if (trial_now() > end)
+        if (mono_seconds() > end)
             return err_set(err, "stage %s: no answer to %s within %g s",
                            self->pl->inst[i].name, command,
                            timeout_ms / 1000.0);
@@ -243,12 +230,12 @@ static int s_silent_link(trial_t *self)
 //  Until warmup has passed and every link has delivered something
 static int s_warm_up(trial_t *self, errbuf_t *err)
 {
-    double start = trial_now();
+    double start = mono_seconds();
     while (true) {
         if (s_check_stages(self, err) || trial_snapshot(self, &self->last, err))
             return -1;
         int silent = s_silent_link(self);
-        double elapsed = trial_now() - start;
+        double elapsed = mono_seconds() - start;
         if (silent < 0 && elapsed >= self->pl->params.warmup)
             return 0;
         if (silent >= 0 && elapsed * 1000 > self->timeout_ms) {
@@ -258,7 +245,7 @@ static int s_warm_up(trial_t *self, errbuf_t *err)
             return err_set(err, "hop %d (%s -> %s) delivered nothing in %g s",
                            link->hop + 1, from, to, self->pl->params.timeout);
         }
-        s_sleep(TRIAL_POLL_MS / 1000.0);
+        mono_sleep(TRIAL_POLL_MS / 1000.0);
     }
 }
 
@@ -327,14 +314,14 @@ static int s_stalled(trial_t *self, double seconds, errbuf_t *err)
 //  timeout (plus a paced publisher's period)
 static int s_window_messages(trial_t *self, double *moved, errbuf_t *err)
 {
-    double last_check = trial_now(), prev_t = last_check, progress = prev_t;
+    double last_check = mono_seconds(), prev_t = last_check, progress = prev_t;
     double patience =
         self->timeout_ms / 1000.0 +
         (self->pl->params.rate > 0 ? 1 / self->pl->params.rate : 0);
     uint64_t prev = 0, fewest = UINT64_MAX;
     for (uint64_t left = s_remaining(self); left > 0;
          left = s_remaining(self)) {
-        double now = trial_now();
+        double now = mono_seconds();
         if (now - last_check >= TRIAL_POLL_MS / 1000.0) {
             if (s_check_moving(self, moved, err))
                 return -1;
@@ -347,7 +334,7 @@ static int s_window_messages(trial_t *self, double *moved, errbuf_t *err)
         double rate = prev > left ? (prev - left) / (now - prev_t) : 0;
         prev = left, prev_t = now;
         double wait = rate > 0 ? left / rate / 2 : 0.001;
-        s_sleep(fmin(fmax(wait, 0.0001), TRIAL_POLL_MS / 1000.0));
+        mono_sleep(fmin(fmax(wait, 0.0001), TRIAL_POLL_MS / 1000.0));
     }
     return 0;
 }
@@ -369,8 +356,8 @@ static int s_window(trial_t *self, errbuf_t *err)
             return -1;
     } else {
         double end = self->s0.t + self->pl->params.duration;
-        while (trial_now() < end) {
-            s_sleep(fmin(TRIAL_POLL_MS / 1000.0, end - trial_now()));
+        while (mono_seconds() < end) {
+            mono_sleep(fmin(TRIAL_POLL_MS / 1000.0, end - mono_seconds()));
             if (s_check_moving(self, moved, err))
                 return -1;
         }
@@ -385,11 +372,11 @@ static int s_window(trial_t *self, errbuf_t *err)
 //  nothing moved for TRIAL_QUIET_MS (what is left was dropped)
 static int s_drain(trial_t *self, errbuf_t *err)
 {
-    double start = trial_now(), quiet_since = start;
+    double start = mono_seconds(), quiet_since = start;
     if (trial_snapshot(self, &self->last, err))
         return -1;
-    while (trial_now() - start < self->timeout_ms / 1000.0) {
-        s_sleep(0.02);
+    while (mono_seconds() - start < self->timeout_ms / 1000.0) {
+        mono_sleep(0.02);
         snapshot_t now;
         if (s_check_stages(self, err) || trial_snapshot(self, &now, err))
             return -1;
@@ -463,7 +450,7 @@ static int s_wait_requesters(trial_t *self, errbuf_t *err)
 {
     int left = self->pl->count[0];
     bool done[PIPELINE_MAX_INSTANCES] = {false};
-    double moved = trial_now();
+    double moved = mono_seconds();
     uint64_t last = 0;
     while (left > 0) {
         uint64_t received = 0;
@@ -480,12 +467,12 @@ static int s_wait_requesters(trial_t *self, errbuf_t *err)
         if (interrupt_signal())
             return err_set(err, "interrupted");
         if (received != last)
-            last = received, moved = trial_now();
-        else if ((trial_now() - moved) * 1000 > self->timeout_ms + 1000)
+            last = received, moved = mono_seconds();
+        else if ((mono_seconds() - moved) * 1000 > self->timeout_ms + 1000)
             return err_set(err, "no round trip completed in %g s",
                            self->pl->params.timeout);
         if (left > 0)
-            s_sleep(0.01);
+            mono_sleep(0.01);
     }
     return 0;
 }

@@ -12,6 +12,7 @@
 */
 #include "trial/trial_internal.h"
 
+#include "base/mono.h"
 #include "stages/proxy.h"
 #include "crew/stage_process.h"
 
@@ -110,7 +111,7 @@ int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err)
             snap->received[i] = stage_received(stage);
         }
     }
-    snap->t = trial_now();
+    snap->t = mono_seconds();
     for (int i = 0; i < self->pl->n; i++)
         snap->cpu_ns[i] = s_cpu_ns(self, i);
     for (int l = 0; l < self->nlinks; l++) {

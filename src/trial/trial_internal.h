@@ -47,7 +47,6 @@ typedef struct {
     size_t warnings_len;
 } trial_t;
 
-double trial_now(void);
 void trial_warn(trial_t *self, const char *line);
 
 void trial_make_links(trial_t *self);
