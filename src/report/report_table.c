@@ -1,9 +1,8 @@
 /*  report_table: the human table, one block per message size.
 
-        proxy (pubsub)  size 1024 B  window 1.00 s  3 repeats
-        hop  from -> to      transport       msgs/s   (min - max)          MB/s
-   lost  lost%  cpu ns/msg from/to 1  pub -> broker   tcp          1,234,567
-   (1.20M - 1.25M)     1264.2       0  0.00%         310 / 402
+    proxy (pubsub)  size 1024 B  window 1.00 s  median of 3 repeats
+     hop  from -> to      transport    msgs/s  (min - max)         MB/s  lost  lost%  cpu ns/msg fr/to
+       1  pub -> broker   tcp       1,234,567  (1.20M - 1.25M)   1264.2     0  0.00%        310 / 402
 
     msgs/s and MB/s are medians over the repetitions; lost and lost% add
     up every repetition; CPU per message is the median.

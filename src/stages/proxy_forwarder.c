@@ -1,8 +1,8 @@
 /*  proxy_forwarder: hopbench's own proxy loop (engine = forwarder).
 
-        upstream --> [frontend] --poll, then up to FORWARD_BATCH
-                                  non-blocking receives--> [backend] -->
-   downstream
+        upstream --> [frontend] --zmq_poll, then up to --> [backend] --> downstream
+                                  FORWARD_BATCH receives
+                                  (ZMQ_DONTWAIT)
 
     One zmq_poll, then a burst of ZMQ_DONTWAIT receives, each sent on at
     once: the technique of libzmq PR #3440.  Unlike zmq_proxy_steerable it

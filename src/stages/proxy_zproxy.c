@@ -1,9 +1,8 @@
 /*  proxy_zproxy: czmq's zproxy actor as a proxy engine (engine = zproxy).
 
-        upstream --> [FRONTEND] --zproxy actor thread--> [BACKEND] -->
-   downstream
-                                        |
-                                  CAPTURE (PUSH) --> this stage's thread counts
+        upstream --> [FRONTEND] --zproxy actor thread--> [BACKEND] --> downstream
+                                          |
+                                    CAPTURE (PUSH) --> this stage's thread counts
 
     zproxy has no counters, so hopbench counts what it forwards through its
     CAPTURE socket: a copy (a reference, for large messages) and one more
