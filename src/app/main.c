@@ -196,9 +196,9 @@ int main(int argc, char **argv)
     interrupt_install();
     zsys_set_logstream(stderr);
     zsys_set_linger(0);
-    //  a stage in its own process (remote.c), started by a run
+    //  a stage in its own process (crew/stage_child.c), started by a run
     if (argc > 1 && strcmp(argv[1], "stage") == 0)
-        return remote_host_main(argc, argv);
+        return stage_process_main(argc, argv);
     static cli_t cli;
     errbuf_t err;
     if (cli_parse(argc, argv, &cli, &err)) {

@@ -17,24 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const topology_role_names[] = {
-    "publisher", "subscriber", "proxy",   "pusher",
-    "puller",    "requester",  "replier", NULL};
-
-//  Which roles a pattern uses at its ends
-static const struct {
-    role_t source, sink;
-} s_pattern_roles[] = {
-    [PATTERN_PUBSUB] = {ROLE_PUBLISHER, ROLE_SUBSCRIBER},
-    [PATTERN_PUSHPULL] = {ROLE_PUSHER, ROLE_PULLER},
-    [PATTERN_REQREP] = {ROLE_REQUESTER, ROLE_REPLIER},
-    [PATTERN_CONNECT] = {ROLE_PUBLISHER, ROLE_SUBSCRIBER},
-};
-
 static int s_role(const char *name)
 {
-    for (int r = 0; topology_role_names[r]; r++)
-        if (strcmp(topology_role_names[r], name) == 0)
+    for (int r = 0; pattern_role_names[r]; r++)
+        if (strcmp(pattern_role_names[r], name) == 0)
             return r;
     return -1;
 }
@@ -376,8 +362,8 @@ static int s_validate_shape(const topology_t *self, errbuf_t *err)
                        "(e.g. a publisher and a subscriber)",
                        self->path, self->line);
     int pattern = self->params.pattern;
-    role_t source = s_pattern_roles[pattern].source;
-    role_t sink = s_pattern_roles[pattern].sink;
+    role_t source = pattern_ends(pattern)->source;
+    role_t sink = pattern_ends(pattern)->sink;
     for (int i = 0; i < self->nstages; i++) {
         const topo_stage_t *stage = &self->stages[i];
         role_t want = i == 0                   ? source
@@ -389,8 +375,8 @@ static int s_validate_shape(const topology_t *self, errbuf_t *err)
                            "%s ('%s')",
                            self->path, stage->line, i + 1,
                            params_pattern_names[pattern],
-                           topology_role_names[want],
-                           topology_role_names[stage->role], stage->name);
+                           pattern_role_names[want],
+                           pattern_role_names[stage->role], stage->name);
         if (stage->role == ROLE_PROXY && stage->params.set[KEY_COUNT] &&
             stage->params.count != 1)
             return err_set(err,
@@ -400,7 +386,7 @@ static int s_validate_shape(const topology_t *self, errbuf_t *err)
         if (stage->role != ROLE_PROXY && stage->params.set[KEY_ENGINE])
             return err_set(err, "%s:%d: engine is a proxy key; '%s' is a %s",
                            self->path, stage->line, stage->name,
-                           topology_role_names[stage->role]);
+                           pattern_role_names[stage->role]);
     }
     return 0;
 }
@@ -576,7 +562,7 @@ void topology_save(const topology_t *self, FILE *out)
         const topo_stage_t *stage = &self->stages[i];
         params_t effective;
         topology_stage_params(self, i, &effective);
-        fprintf(out, "%s = %s\n", topology_role_names[stage->role],
+        fprintf(out, "%s = %s\n", pattern_role_names[stage->role],
                 stage->name);
         for (int k = 0; k < KEY_COUNT_OF_KEYS; k++)
             if ((params_options[k].levels & LEVEL_STAGE) &&

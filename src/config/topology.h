@@ -27,21 +27,11 @@
 
 #include "base/errbuf.h"
 #include "config/params.h"
+#include "config/pattern.h"
 
 #define TOPO_MAX_STAGES 16
 #define TOPO_NAME_MAX   24
 
-typedef enum {
-    ROLE_PUBLISHER,
-    ROLE_SUBSCRIBER,
-    ROLE_PROXY,
-    ROLE_PUSHER,
-    ROLE_PULLER,
-    ROLE_REQUESTER,
-    ROLE_REPLIER
-} role_t;
-
-extern const char *const topology_role_names[];
 
 typedef struct {
     char name[TOPO_NAME_MAX + 1];

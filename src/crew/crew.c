@@ -1,7 +1,5 @@
-/*  crew: start and end a pipeline's stage threads (see crew.h).  */
+/*  crew: start and end a pipeline's stages (see crew.h).  */
 #include "crew/crew.h"
-
-#include "crew/stage_process.h"
 
 #include <stdlib.h>
 
@@ -9,11 +7,17 @@ crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
                  errbuf_t *err)
 {
     crew_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        err_set(err, "out of memory");
+        return NULL;
+    }
     self->pl = pl;
     for (int i = 0; i < pl->n; i++) {
-        bool own = pl->inst[i].params.process == PROCESS_OWN;
-        self->stage[i] = own ? remote_new(pl, i, config, ipc_dir, err)
-                             : stage_new(pl, i, NULL, err);
+        //  a context's owner comes before the instances that join it
+        int owner = pl->ctx[pl->inst[i].ctx].owner;
+        stage_where_t where = {config, ipc_dir,
+                               owner != i ? self->stage[owner] : NULL};
+        self->stage[i] = stage_handle_new(pl, i, &where, err);
         if (!self->stage[i]) {
             crew_destroy(&self, 1000);
             return NULL;
@@ -30,7 +34,7 @@ int crew_destroy(crew_t **self_p, int timeout_ms)
     if (!self)
         return 0;
     for (int i = self->pl->n - 1; i >= 0; i--)
-        if (self->stage[i] && stage_destroy(&self->stage[i], timeout_ms))
+        if (self->stage[i] && stage_handle_destroy(&self->stage[i], timeout_ms))
             rc = -1;
     if (rc == 0)
         free(self);

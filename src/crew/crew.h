@@ -13,17 +13,18 @@
 
 #include "base/errbuf.h"
 #include "pipeline/pipeline.h"
-#include "stages/stage.h"
+#include "crew/stage_handle.h"
 
 typedef struct {
     pipeline_t *pl;
-    stage_t *stage[PIPELINE_MAX_INSTANCES];
+    stage_handle_t *stage[PIPELINE_MAX_INSTANCES];
     bool broken; //  a trial was aborted: contexts are shut down
 } crew_t;
 
-//  Start every stage's thread (each pins itself first), or its process
-//  (process = own: it loads 'config', the run's effective topology, and
-//  talks over ipc in 'ipc_dir')
+//  Start every stage where its params say (stage_handle.h): its thread
+//  (which pins itself first), or its process (process = own: it loads
+//  'config', the combination's effective topology, and talks over ipc in
+//  'ipc_dir')
 crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
                  errbuf_t *err);
 //  End the threads and their contexts; -1 if a thread did not answer

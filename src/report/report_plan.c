@@ -21,10 +21,10 @@ static void s_row(FILE *out, bool csv, const instance_t *inst,
                   sizeof text);
     if (csv)
         fprintf(out, "%s,%s,%s,%d,\"%s\"\n", inst->name,
-                topology_role_names[inst->role], thread, node, text);
+                pattern_role_names[inst->role], thread, node, text);
     else
         fprintf(out, "%-16s %-11s %-7s %4d  %s%s\n", inst->name,
-                topology_role_names[inst->role], thread, node, text,
+                pattern_role_names[inst->role], thread, node, text,
                 shared ? "  (shares a core: SMT sibling)" : "");
 }
 

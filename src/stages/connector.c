@@ -10,6 +10,7 @@
     waits about 1/N for its message.
 */
 #include "base/mono.h"
+#include "stages/roles.h"
 #include "stages/stage.h"
 
 #include <errno.h>
@@ -73,8 +74,7 @@ static int s_run(stage_t *self, errbuf_t *err)
         if (s_wait(self, sock, start + timeout)) {
             if (atomic_load_explicit(&self->shared->recording,
                                      memory_order_relaxed))
-                histogram_record(&self->shared->latency,
-                                 mono_ns() - start);
+                histogram_record(&self->shared->latency, mono_ns() - start);
             atomic_store_explicit(&self->shared->received, ++done,
                                   memory_order_relaxed);
         }
@@ -83,11 +83,4 @@ static int s_run(stage_t *self, errbuf_t *err)
     return 0;
 }
 
-static int s_teardown(stage_t *self, errbuf_t *err)
-{
-    (void)err;
-    (void)self;
-    return 0;
-}
-
-const stage_ops_t connector_ops = {s_setup, NULL, s_run, s_teardown, NULL};
+const stage_ops_t connector_ops = {.setup = s_setup, .run = s_run};

@@ -12,6 +12,7 @@
     whole; the header is read from the last part.
 */
 #include "stages/proxy.h"
+#include "stages/roles.h"
 #include "stages/sequence.h"
 
 #include <errno.h>
@@ -83,13 +84,4 @@ static int s_run(stage_t *self, errbuf_t *err)
     }
 }
 
-static int s_teardown(stage_t *self, errbuf_t *err)
-{
-    (void)err;
-    stage_close(&self->in);
-    stage_close(&self->out);
-    return 0;
-}
-
-const stage_ops_t proxy_forwarder_ops = {s_setup, NULL, s_run, s_teardown,
-                                         NULL};
+const stage_ops_t proxy_forwarder_ops = {.setup = s_setup, .run = s_run};

@@ -13,7 +13,9 @@
     "hbz:ID" so the read-back can charge its CPU to this stage.
 */
 #include "base/actor.h"
+#include "config/pattern.h"
 #include "stages/proxy.h"
+#include "stages/roles.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -25,20 +27,6 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include <zmq.h>
-
-static const char *s_type_name(int type)
-{
-    switch (type) {
-    case ZMQ_XSUB:
-        return "XSUB";
-    case ZMQ_XPUB:
-        return "XPUB";
-    case ZMQ_PULL:
-        return "PULL";
-    default:
-        return "PUSH";
-    }
-}
 
 //  "@endpoint" when this proxy binds hop h, else ">ep1,>ep2,..."
 static void s_endpoints(stage_t *self, int h, char *buf, size_t len)
@@ -119,8 +107,8 @@ static int s_configure(stage_t *self, const char *which, bool back,
     if (s_try_bind(endpoints, h, err))
         return -1;
     if (zstr_sendx(self->engine, which,
-                   s_type_name(stage_socket_type(self, back)), endpoints,
-                   NULL) ||
+                   pattern_socket_name(stage_socket_type(self, back)),
+                   endpoints, NULL) ||
         zsock_wait(self->engine) < 0)
         return err_set(err, "zproxy %s %s: no answer", which, endpoints);
     if (*endpoints == '@')
@@ -198,4 +186,5 @@ static int s_teardown(stage_t *self, errbuf_t *err)
     return 0;
 }
 
-const stage_ops_t proxy_zproxy_ops = {s_setup, NULL, s_run, s_teardown, NULL};
+const stage_ops_t proxy_zproxy_ops = {
+    .setup = s_setup, .run = s_run, .teardown = s_teardown};

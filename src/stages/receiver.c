@@ -10,6 +10,7 @@
     stop and no message came for STAGE_IDLE_MS, so nothing in flight is cut.
 */
 #include "stages/sequence.h"
+#include "stages/roles.h"
 #include "stages/stage.h"
 
 #include <errno.h>
@@ -90,11 +91,4 @@ static int s_run(stage_t *self, errbuf_t *err)
     return s_run_fast(self, err);
 }
 
-static int s_teardown(stage_t *self, errbuf_t *err)
-{
-    (void)err;
-    stage_close(&self->in);
-    return 0;
-}
-
-const stage_ops_t receiver_ops = {s_setup, NULL, s_run, s_teardown, NULL};
+const stage_ops_t receiver_ops = {.setup = s_setup, .run = s_run};

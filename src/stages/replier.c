@@ -5,6 +5,7 @@
     controller has set stop and no request came for STAGE_IDLE_MS.
 */
 #include "stages/sequence.h"
+#include "stages/roles.h"
 #include "stages/stage.h"
 
 #include <errno.h>
@@ -46,11 +47,4 @@ static int s_run(stage_t *self, errbuf_t *err)
     }
 }
 
-static int s_teardown(stage_t *self, errbuf_t *err)
-{
-    (void)err;
-    stage_close(&self->in);
-    return 0;
-}
-
-const stage_ops_t replier_ops = {s_setup, NULL, s_run, s_teardown, NULL};
+const stage_ops_t replier_ops = {.setup = s_setup, .run = s_run};

@@ -9,6 +9,7 @@
     coarse.  A reply that does not come within the timeout fails the stage.
 */
 #include "base/mono.h"
+#include "stages/roles.h"
 #include "stages/stage.h"
 
 #include <errno.h>
@@ -69,8 +70,8 @@ static int s_run(stage_t *self, errbuf_t *err)
     uint64_t count = params->messages;
     if (count == 0 && !params->set[KEY_DURATION])
         count = REQREP_DEFAULT_ROUND_TRIPS;
-    uint64_t end = count ? UINT64_MAX
-                         : mono_ns() + (uint64_t)(params->duration * 1e9);
+    uint64_t end =
+        count ? UINT64_MAX : mono_ns() + (uint64_t)(params->duration * 1e9);
     if (s_round_trip(self, 0, err)) //  the warm-up exchange
         return -1;
     uint64_t seq = 1, start = mono_ns(), now = start;
@@ -87,11 +88,4 @@ static int s_run(stage_t *self, errbuf_t *err)
     return 0;
 }
 
-static int s_teardown(stage_t *self, errbuf_t *err)
-{
-    (void)err;
-    stage_close(&self->out);
-    return 0;
-}
-
-const stage_ops_t requester_ops = {s_setup, NULL, s_run, s_teardown, NULL};
+const stage_ops_t requester_ops = {.setup = s_setup, .run = s_run};

@@ -18,6 +18,7 @@
     sets (UINT64_MAX until the window's end is known).
 */
 #include "base/mono.h"
+#include "stages/roles.h"
 #include "stages/stage.h"
 #include "stages/zcpool.h"
 
@@ -216,13 +217,6 @@ static int s_run(stage_t *self, errbuf_t *err)
     return s_run_fast(self, err);
 }
 
-static int s_teardown(stage_t *self, errbuf_t *err)
-{
-    (void)err;
-    stage_close(&self->out);
-    return 0;
-}
-
 //  After every context is gone: libzmq can no longer hold a buffer
 static void s_release(stage_t *self)
 {
@@ -231,5 +225,7 @@ static void s_release(stage_t *self)
     self->engine = NULL;
 }
 
-const stage_ops_t sender_ops = {s_setup, s_handshake, s_run, s_teardown,
-                                s_release};
+const stage_ops_t sender_ops = {.setup = s_setup,
+                                .handshake = s_handshake,
+                                .run = s_run,
+                                .release = s_release};

@@ -1,14 +1,15 @@
-/*  stage: the actor that runs one stage instance, and the helpers its
+/*  stage: the thread that runs one stage instance, and the helpers its
     roles share (sockets, bind/connect, context).  See stage.h for the
     command protocol.  Replies are one string: "OK", "DONE", or "ERR why".
+    Which role a stage plays is its ops table (stages/roles.h), chosen by
+    whoever starts the thread; nothing here names a role.
 */
 #define _GNU_SOURCE
 #include "stages/stage.h"
 
-#include "base/actor.h"
 #include "base/interrupt.h"
+#include "config/pattern.h"
 #include "machine/pin.h"
-#include "crew/stage_process.h"
 #include "pipeline/zones.h"
 
 #include <errno.h>
@@ -19,54 +20,27 @@
 #include <unistd.h>
 #include <zmq.h>
 
-static const stage_ops_t *s_ops(const instance_t *inst)
-{
-    switch (inst->role) {
-    case ROLE_PUBLISHER:
-    case ROLE_PUSHER:
-        return &sender_ops;
-    case ROLE_SUBSCRIBER:
-        return inst->params.pattern == PATTERN_CONNECT ? &connector_ops
-                                                       : &receiver_ops;
-    case ROLE_PULLER:
-        return &receiver_ops;
-    case ROLE_REQUESTER:
-        return &requester_ops;
-    case ROLE_REPLIER:
-        return &replier_ops;
-    case ROLE_PROXY:
-        return inst->params.engine == ENGINE_FORWARDER ? &proxy_forwarder_ops
-               : inst->params.engine == ENGINE_ZPROXY  ? &proxy_zproxy_ops
-                                                       : &proxy_ops;
-    }
-    return NULL;
-}
-
-//  Socket types by pattern: source, sink, proxy front, proxy back
-static const int s_types[][4] = {
-    [PATTERN_PUBSUB] = {ZMQ_XPUB, ZMQ_SUB, ZMQ_XSUB, ZMQ_XPUB},
-    [PATTERN_PUSHPULL] = {ZMQ_PUSH, ZMQ_PULL, ZMQ_PULL, ZMQ_PUSH},
-    [PATTERN_REQREP] = {ZMQ_REQ, ZMQ_REP, ZMQ_ROUTER, ZMQ_DEALER},
-    [PATTERN_CONNECT] = {ZMQ_XPUB, ZMQ_SUB, ZMQ_XSUB, ZMQ_XPUB},
-};
-
 int stage_socket_type(const stage_t *self, bool back)
 {
-    const int *types = s_types[self->pl->params.pattern];
-    if (self->inst->role == ROLE_PROXY)
-        return types[back ? 3 : 2];
-    return types[self->inst->stage == 0 ? 0 : 1];
+    return pattern_socket(self->pl->params.pattern, self->inst->role,
+                          self->inst->stage == 0, back);
+}
+
+uint64_t stage_shared_received(const stage_shared_t *shared, bool origins)
+{
+    if (!origins)
+        return atomic_load(&shared->received);
+    uint64_t sum = 0; //  receivers count only per origin (sequence.h)
+    for (int o = 0; o < STAGE_MAX_ORIGINS; o++)
+        sum += atomic_load_explicit(&shared->origins[o].received,
+                                    memory_order_relaxed);
+    return sum;
 }
 
 uint64_t stage_received(const stage_t *self)
 {
-    if (!pipeline_sees_origins(self->pl, self->inst->id))
-        return atomic_load(&self->shared->received);
-    uint64_t sum = 0; //  receivers count only per origin (sequence.h)
-    for (int o = 0; o < STAGE_MAX_ORIGINS; o++)
-        sum += atomic_load_explicit(&self->shared->origins[o].received,
-                                    memory_order_relaxed);
-    return sum;
+    return stage_shared_received(
+        self->shared, pipeline_sees_origins(self->pl, self->inst->id));
 }
 
 //  The owner of a context makes it: I/O threads, their name prefix, and
@@ -113,6 +87,8 @@ static int s_setup(stage_t *self, errbuf_t *err)
         return err_set(err, "%s", self->shared->pin_error.msg);
     if (s_owns_context(self) && !self->ctx && s_make_context(self, err))
         return -1;
+    if (!self->ctx && self->ctx_owner) //  its SETUP came first (inproc)
+        self->ctx = self->ctx_owner->ctx;
     self->setups++;
     s_probe_memory(self);
     return self->ops->setup(self, err);
@@ -145,22 +121,33 @@ static void s_remove_ipc_files(stage_t *self)
 //  TEARDOWN: the trial's sockets, and the ipc files they bound
 static int s_teardown(stage_t *self, errbuf_t *err)
 {
-    int rc = self->ops->teardown(self, err);
+    int rc = 0;
+    if (self->ops->teardown)
+        rc = self->ops->teardown(self, err);
+    else {
+        stage_close(&self->in);
+        stage_close(&self->out);
+        stage_close(&self->control);
+    }
     if (rc == 0)
         s_remove_ipc_files(self);
     return rc;
 }
 
-//  At the end of the run: the sockets, then the context if it is ours
+//  At the end of the run: the sockets, then the context if it is ours,
+//  then what the role keeps beyond contexts.  Something of the role's own
+//  that still runs (teardown failed) keeps all of it
 static void s_finish(stage_t *self)
 {
     errbuf_t ignored;
     if (s_teardown(self, &ignored))
-        return; //  something of the role's own still runs: leave the context
+        return;
     if (s_owns_context(self) && self->ctx) {
         zmq_ctx_term(self->ctx); //  every socket has linger 0
         self->ctx = NULL;
     }
+    if (self->ops->release)
+        self->ops->release(self);
 }
 
 static void s_reply(zsock_t *pipe, const char *word, int rc,
@@ -172,14 +159,16 @@ static void s_reply(zsock_t *pipe, const char *word, int rc,
         zstr_sendf(pipe, "ERR %s", err->msg);
 }
 
-static void s_actor(zsock_t *pipe, void *args)
+void stage_actor(zsock_t *pipe, void *args)
 {
     stage_t *self = args;
-    self->shared->tid = gettid();
     //  before anything is allocated, so this thread's memory is its node's
-    if (pin_thread(&self->inst->place, &self->shared->pin_error) == 0 &&
+    errbuf_t pinned = {{0}};
+    if (pin_thread(&self->inst->place, &pinned) == 0 &&
         self->inst->netns_path[0]) //  before the context: its I/O threads
-        zones_enter(self->inst->netns_path, &self->shared->pin_error);
+        zones_enter(self->inst->netns_path, &pinned);
+    self->shared->tid = gettid();
+    self->shared->pin_error = pinned;
     interrupt_block_here();
     char name[16];
     snprintf(name, sizeof name, "hb:%.12s", self->inst->name);
@@ -208,113 +197,48 @@ static void s_actor(zsock_t *pipe, void *args)
     s_finish(self);
 }
 
-void stage_reset(stage_t *self, uint32_t size)
+void stage_reset(stage_shared_t *shared, uint32_t size)
 {
-    self->shared->size = size;
-    self->shared->misordered = 0;
-    self->shared->mem_node = -1;
-    self->shared->window_start_ns = self->shared->window_end_ns = 0;
-    histogram_reset(&self->shared->latency);
-    atomic_store(&self->shared->sent, 0);
-    atomic_store(&self->shared->received, 0);
-    atomic_store(&self->shared->target, UINT64_MAX);
-    atomic_store(&self->shared->stop, 0);
-    atomic_store(&self->shared->recording, 0);
+    shared->size = size;
+    shared->misordered = 0;
+    shared->mem_node = -1;
+    shared->window_start_ns = shared->window_end_ns = 0;
+    histogram_reset(&shared->latency);
+    atomic_store(&shared->sent, 0);
+    atomic_store(&shared->received, 0);
+    atomic_store(&shared->target, UINT64_MAX);
+    atomic_store(&shared->stop, 0);
+    atomic_store(&shared->recording, 0);
     for (int o = 0; o < STAGE_MAX_ORIGINS; o++) {
-        atomic_store(&self->shared->origins[o].received, 0);
-        self->shared->origins[o].next = self->shared->origins[o].gaps = 0;
+        atomic_store(&shared->origins[o].received, 0);
+        shared->origins[o].next = shared->origins[o].gaps = 0;
     }
 }
 
-static stage_shared_t *s_shared_new(void)
+void *stage_control_open(stage_t *self, int timeout_ms, errbuf_t *err)
 {
-    //  aligned: the counters sit on cache lines of their own
-    size_t size = (sizeof(stage_shared_t) + 63) & ~(size_t)63;
-    stage_shared_t *shared = aligned_alloc(64, size);
-    if (shared)
-        memset(shared, 0, size);
-    return shared;
+    return self->ops->control_open
+               ? self->ops->control_open(self, timeout_ms, err)
+               : NULL;
 }
 
-stage_t *stage_new(const pipeline_t *pl, int id, stage_shared_t *shared,
-                   errbuf_t *err)
+int stage_counts(stage_t *self, void *control, uint64_t *received,
+                 uint64_t *sent, errbuf_t *err)
 {
-    stage_t *self = calloc(1, sizeof *self);
-    self->pl = pl;
-    self->inst = &pl->inst[id];
-    self->ops = s_ops(self->inst);
-    self->owns_shared = !shared;
-    self->shared = shared ? shared : s_shared_new();
-    errbuf_t why = {"out of memory"};
-    if (self->shared) {
-        stage_reset(self, 0);
-        self->actor = actor_new(s_actor, self, &why);
-    }
-    if (!self->actor) {
-        err_set(err, "stage %s: %s", self->inst->name, why.msg);
-        if (self->owns_shared)
-            free(self->shared);
-        free(self);
-        return NULL;
-    }
-    return self;
-}
-
-int stage_destroy(stage_t **self_p, int timeout_ms)
-{
-    stage_t *self = *self_p;
-    if (!self)
-        return 0;
-    //  The thread signals only after it has stopped using self; if it does
-    //  not within the timeout, self is left to it rather than freed
-    if (actor_destroy(&self->actor, timeout_ms))
-        return -1;
-    if (self->remote) {
-        remote_free(self);
-        *self_p = NULL;
-        return 0;
-    }
-    if (self->ops->release)
-        self->ops->release(self);
-    if (self->owns_shared)
-        free(self->shared);
-    free(self);
-    *self_p = NULL;
+    if (self->ops->counts)
+        return self->ops->counts(self, control, received, sent, err);
+    *received = stage_received(self);
+    *sent = atomic_load(&self->shared->sent);
     return 0;
 }
 
-int stage_wait(stage_t *self, int timeout_ms, errbuf_t *err)
+//  Sources stop sending at once; receivers when they next find no message
+int stage_stop(stage_t *self, void *control, errbuf_t *err)
 {
-    zsock_set_rcvtimeo(self->actor, timeout_ms);
-    char *reply = self->remote && remote_has_pending(self)
-                      ? remote_take_pending(self)
-                      : zstr_recv(self->actor);
-    int rc = 0;
-    if (!reply)
-        rc = err_set(err, "stage %s: no answer within %.1f s", self->inst->name,
-                     timeout_ms / 1000.0);
-    else if (strncmp(reply, "ERR ", 4) == 0)
-        rc = err_set(err, "stage %s: %s", self->inst->name, reply + 4);
-    zstr_free(&reply);
-    return rc;
-}
-
-int stage_command(stage_t *self, const char *command, int timeout_ms,
-                  errbuf_t *err)
-{
-    //  Bounded: a send to a pipe whose thread is gone would block forever
-    zsock_set_sndtimeo(self->actor, timeout_ms);
-    if (zstr_send(self->actor, command))
-        return err_set(err, "stage %s: cannot send %s within %.1f s",
-                       self->inst->name, command, timeout_ms / 1000.0);
-    return stage_wait(self, timeout_ms, err);
-}
-
-bool stage_ended(stage_t *self)
-{
-    if (self->remote && remote_has_pending(self))
-        return true;
-    return (zsock_events(self->actor) & ZMQ_POLLIN) != 0;
+    if (self->inst->stage == 0)
+        atomic_store(&self->shared->target, 0);
+    atomic_store(&self->shared->stop, 1);
+    return self->ops->stop ? self->ops->stop(self, control, err) : 0;
 }
 
 int stage_socket(stage_t *self, int type, int hwm, void **sock, errbuf_t *err)

@@ -1,8 +1,9 @@
-/*  stage: one running stage instance (a thread with its sockets), and the
-    counters it shares with the controller.
+/*  stage: one stage instance as its role sees it, on its own thread: its
+    place in the pipeline, its context and sockets, and the counters it
+    shares with the controller.
 
-    The controller drives each stage through its czmq actor pipe, one
-    command at a time, every answer awaited with a timeout:
+    The thread runs stage_actor, which answers the controller's commands
+    one at a time, each with one string:
 
         SETUP      make (first time) or join the context, open sockets,
                    bind and connect                     -> OK | ERR why
@@ -10,17 +11,20 @@
                    has arrived (the slow-joiner guard)  -> OK | ERR why
         RUN        answer OK, run the hot loop; when it ends, send
                    DONE | ERR why
-        TEARDOWN   close sockets                        -> OK
+        TEARDOWN   close sockets                        -> OK | ERR why
 
     The thread pins itself when it starts, before it allocates anything,
-    and lives for every trial of the run (crew.h); its context ends with
-    it ($TERM, from stage_destroy).
+    and lives for every trial of a combination (crew.h); its context ends
+    with it ($TERM).
 
     During RUN the pipe is not read: the controller stops a stage through
     the atomics below (publishers: target; receivers: stop, noticed within
-    a receive timeout) or, for zmq_proxy_steerable, its control socket.
-    The hot loops touch only raw libzmq and these relaxed atomics: no
-    allocation, logging or locks of hopbench's own.
+    a receive timeout) or through its role's own stop (zmq_proxy_steerable's
+    control socket).  The hot loops touch only raw libzmq and these relaxed
+    atomics: no allocation, logging or locks of hopbench's own.
+
+    Where the thread lives (this process, a process of its own, another
+    host) is the business of crew/stage_handle.h; nothing here knows.
 */
 #ifndef HOPBENCH_STAGE_H
 #define HOPBENCH_STAGE_H
@@ -46,23 +50,8 @@ typedef struct {
     uint64_t gaps;             //  sequences skipped (stage only)
 } origin_t;
 
-typedef struct stage_s stage_t;
-
-//  What a role does at each step (handshake may be NULL: nothing to wait
-//  for); run returns 0 when stopped cleanly
-typedef struct {
-    int (*setup)(stage_t *self, errbuf_t *err);
-    int (*handshake)(stage_t *self, errbuf_t *err);
-    int (*run)(stage_t *self, errbuf_t *err);
-    //  Close what setup opened; -1 when something could not be ended
-    //  (a thread of the role's own): the stage is then left behind
-    int (*teardown)(stage_t *self, errbuf_t *err);
-    //  Optional: free what must outlive every context (stage_destroy)
-    void (*release)(stage_t *self);
-} stage_ops_t;
-
 //  What the controller and a stage share: plain data, no pointers, so it
-//  can sit in memory shared with a stage's own process (remote.h)
+//  can sit in memory shared with a stage's own process
 typedef struct {
     uint32_t size;       //  message size of this trial
     pid_t tid;           //  the stage thread
@@ -83,17 +72,38 @@ typedef struct {
     _Alignas(64) origin_t origins[STAGE_MAX_ORIGINS];
 } stage_shared_t;
 
+typedef struct stage_s stage_t;
+
+//  What a role does at each step.  handshake NULL: nothing to wait for;
+//  teardown NULL: close in, out and control.  run returns 0 when stopped
+//  cleanly.  The last three run on the controller's side of the stage
+//  (its thread, or the host of its process), for roles whose counters or
+//  stop are not the shared atomics: NULL means the atomics say it all
+typedef struct {
+    int (*setup)(stage_t *self, errbuf_t *err);
+    int (*handshake)(stage_t *self, errbuf_t *err);
+    int (*run)(stage_t *self, errbuf_t *err);
+    //  -1 when something could not be ended (a thread of the role's own):
+    //  the stage is then left behind
+    int (*teardown)(stage_t *self, errbuf_t *err);
+    //  free what must outlive every context (after $TERM)
+    void (*release)(stage_t *self);
+    void *(*control_open)(stage_t *self, int timeout_ms, errbuf_t *err);
+    int (*counts)(stage_t *self, void *control, uint64_t *received,
+                  uint64_t *sent, errbuf_t *err);
+    int (*stop)(stage_t *self, void *control, errbuf_t *err);
+} stage_ops_t;
+
 struct stage_s {
     const pipeline_t *pl;
     const instance_t *inst;
-    stage_shared_t *shared;
-    bool owns_shared;
-    void *ctx; //  its context (made by the owner at the first SETUP)
     const stage_ops_t *ops;
-    void *in, *out, *control;
-    void *engine;    //  a role's own state (zcpool, czmq's zproxy)
-    zsock_t *actor;  //  the controller's end of its thread's pipe (actor.h)
-    unsigned setups; //  SETUPs so far: makes per-trial inproc names unique
+    stage_shared_t *shared;
+    void *ctx;                //  made by the owner at its first SETUP
+    const stage_t *ctx_owner; //  or joined from the owner's (inproc)
+    void *in, *out, *control; //  the trial's sockets
+    void *engine;             //  a role's own state (zcpool, zproxy)
+    unsigned setups;          //  makes per-trial inproc names unique
     //  ipc socket files this stage bound, removed when it closes them
     struct {
         char path[PIPELINE_ENDPOINT_MAX];
@@ -101,42 +111,32 @@ struct stage_s {
         ino_t ino;
     } bound[2];
     int nbound;
-    //  A stage in its own process: this side is the controller's relay
-    bool remote;
-    void *remote_state;
 };
 
-extern const stage_ops_t sender_ops, receiver_ops, requester_ops, replier_ops,
-    proxy_ops, proxy_forwarder_ops, proxy_zproxy_ops, connector_ops;
-
-//  Start the stage's thread; NULL if it could not start (err says why).
-//  shared: where its counters live (memory shared with the controller),
-//  NULL: its own
-stage_t *stage_new(const pipeline_t *pl, int id, stage_shared_t *shared,
-                   errbuf_t *err);
+//  The thread's body (a zactor_fn; args: the stage_t, whose pl, inst,
+//  ops, shared and ctx_owner are filled in): pins itself, enters its
+//  zone, answers commands until $TERM, then ends its context
+void stage_actor(zsock_t *pipe, void *args);
 //  Before each trial, while the thread waits for a command: counters,
 //  targets and flags back to their start, and the message size
-void stage_reset(stage_t *self, uint32_t size);
-//  End the thread and free the stage; -1 (and nothing freed) if the
-//  thread does not answer within timeout_ms
-int stage_destroy(stage_t **self_p, int timeout_ms);
-//  Send a command and wait up to timeout_ms for the first answer line:
-//  0 for OK/DONE, -1 with err "stage NAME: ..." otherwise
-int stage_command(stage_t *self, const char *command, int timeout_ms,
-                  errbuf_t *err);
-//  Wait for the message that follows RUN (DONE or ERR)
-int stage_wait(stage_t *self, int timeout_ms, errbuf_t *err);
-//  Has the stage sent something unasked (it ended early)?  Non-blocking
-bool stage_ended(stage_t *self);
+void stage_reset(stage_shared_t *shared, uint32_t size);
+
+//  For the controller's side (see stage_ops_t): messages in and out, and
+//  stop; the shared atomics unless the role has its own
+void *stage_control_open(stage_t *self, int timeout_ms, errbuf_t *err);
+int stage_counts(stage_t *self, void *control, uint64_t *received,
+                 uint64_t *sent, errbuf_t *err);
+int stage_stop(stage_t *self, void *control, errbuf_t *err);
 
 //  Helpers for role code
-//  The libzmq socket type a role uses in this pipeline's pattern; for a
-//  proxy, front (its upstream side) or back
+//  The libzmq socket type of this stage; for a proxy, back or front
 int stage_socket_type(const stage_t *self, bool back);
 int stage_socket(stage_t *self, int type, int hwm, void **sock, errbuf_t *err);
 //  Messages the stage has taken in (the sum of its origins' counts where
 //  it reads headers)
 uint64_t stage_received(const stage_t *self);
+//  The same from the shared counters alone, for the controller
+uint64_t stage_shared_received(const stage_shared_t *shared, bool origins);
 //  Bind or connect sock to hop h, as the pipeline says for this instance
 int stage_attach(stage_t *self, void *sock, int h, errbuf_t *err);
 void stage_close(void **sock);

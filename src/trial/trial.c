@@ -8,11 +8,8 @@
 #define _GNU_SOURCE
 #include "trial/trial_internal.h"
 
-#include "base/mono.h"
-#include "crew/crew.h"
 #include "base/interrupt.h"
-#include "stages/proxy.h"
-#include "crew/stage_process.h"
+#include "base/mono.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -23,12 +20,6 @@
 #define TRIAL_POLL_MS  50  //  failure checks while the window is open
 #define TRIAL_QUIET_MS 250 //  no counter moved this long: drained
 
-void trial_warn(trial_t *self, const char *line)
-{
-    size_t used = strlen(self->warnings);
-    snprintf(self->warnings + used, self->warnings_len - used, "%s\n", line);
-}
-
 static bool s_source(const trial_t *self, int id)
 {
     return pipeline_is_source(self->pl, id);
@@ -37,13 +28,7 @@ static bool s_source(const trial_t *self, int id)
 //  Read what a running stage sends when its loop ends (DONE or ERR)
 static int s_collect(trial_t *self, int i, int timeout_ms, errbuf_t *err)
 {
-    stage_t *stage = self->stage[i];
-    if (stage->remote && remote_pid(stage) <= 0 && !stage_ended(stage)) {
-        self->running[i] = false; //  its process is gone: nothing will come
-        return err_set(err, "stage %s: its process has ended",
-                       self->pl->inst[i].name);
-    }
-    int rc = stage_wait(stage, timeout_ms, err);
+    int rc = stage_handle_wait(self->stage[i], timeout_ms, err);
     if (rc == 0 || !interrupt_signal())
         self->running[i] = false;
     return rc;
@@ -57,7 +42,7 @@ static int s_check_others(trial_t *self, int except, errbuf_t *err)
     for (int i = 0; i < self->pl->n; i++) {
         if (i == except || (self->sources_ending && s_source(self, i)))
             continue;
-        if (stage_ended(self->stage[i])) {
+        if (stage_handle_ready(self->stage[i], 0)) {
             if (s_collect(self, i, self->timeout_ms, err) == 0)
                 err_set(err, "stage %s stopped before it was told to",
                         self->pl->inst[i].name);
@@ -77,23 +62,19 @@ static int s_check_stages(trial_t *self, errbuf_t *err)
 static int s_command(trial_t *self, int i, const char *command, int timeout_ms,
                      errbuf_t *err)
 {
-    stage_t *stage = self->stage[i];
-    zsock_set_sndtimeo(stage->actor, timeout_ms);
-    if (zstr_send(stage->actor, command))
-        return err_set(err, "stage %s: cannot send %s", self->pl->inst[i].name,
-                       command);
+    stage_handle_t *stage = self->stage[i];
+    if (stage_handle_send(stage, command, timeout_ms, err))
+        return -1;
     double end = mono_seconds() + timeout_ms / 1000.0;
-    zmq_pollitem_t item = {zsock_resolve(stage->actor), 0, ZMQ_POLLIN, 0};
-    while (!stage_ended(stage)) {
+    while (!stage_handle_ready(stage, 20)) {
         if (s_check_others(self, i, err))
             return -1;
         if (mono_seconds() > end)
             return err_set(err, "stage %s: no answer to %s within %g s",
                            self->pl->inst[i].name, command,
                            timeout_ms / 1000.0);
-        zmq_poll(&item, 1, 20);
     }
-    return stage_wait(stage, timeout_ms, err);
+    return stage_handle_wait(stage, timeout_ms, err);
 }
 
 //  RUN, and remember the stage is running
@@ -110,21 +91,11 @@ static int s_run_stage(trial_t *self, int i, errbuf_t *err)
 
 static int s_start(trial_t *self, uint32_t size, errbuf_t *err)
 {
-    pipeline_t *pl = self->pl;
-    for (int i = 0; i < pl->n; i++) {
-        stage_t *stage = self->stage[i];
-        int owner = pl->ctx[pl->inst[i].ctx].owner;
-        stage_reset(stage, size);
-        if (owner != i)
-            stage->ctx = self->stage[owner]->ctx;
+    for (int i = 0; i < self->pl->n; i++) {
+        stage_handle_reset(self->stage[i], size);
         if (s_command(self, i, "SETUP", self->timeout_ms, err))
             return -1;
         self->open[i] = true;
-        if (stage->inst->role == ROLE_PROXY &&
-            !(self->control[i] =
-                  proxy_control_open(stage, self->timeout_ms, err)) &&
-            stage->inst->params.engine == ENGINE_STEERABLE && !stage->remote)
-            return -1;
     }
     return 0;
 }
@@ -147,26 +118,22 @@ static int s_go(trial_t *self, errbuf_t *err)
 
 static void s_stop_sources(trial_t *self)
 {
+    errbuf_t ignored; //  a source's stop is its flags: it cannot fail
     self->sources_ending = true;
     for (int i = 0; i < self->pl->n; i++)
-        if (self->stage[i] && s_source(self, i)) {
-            atomic_store(&self->stage[i]->shared->target, 0);
-            atomic_store(&self->stage[i]->shared->stop, 1);
-        }
+        if (s_source(self, i))
+            stage_handle_stop(self->stage[i], &ignored);
 }
 
-//  Tell every stage to stop; collect the DONE of those in 'which'
+//  Tell every stage to stop; collect the DONE of the sources too when
+//  'sources' says so
 static int s_stop(trial_t *self, bool sources, errbuf_t *err)
 {
     int rc = 0;
     s_stop_sources(self);
-    for (int i = 0; i < self->pl->n; i++) {
-        stage_t *stage = self->stage[i];
-        if (stage && stage->inst->role == ROLE_PROXY)
-            rc |= proxy_stop(stage, self->control[i], err);
-        else if (stage)
-            atomic_store(&stage->shared->stop, 1);
-    }
+    for (int i = 0; i < self->pl->n; i++)
+        if (!s_source(self, i))
+            rc |= stage_handle_stop(self->stage[i], err);
     for (int i = 0; i < self->pl->n; i++)
         if (self->running[i] && (sources || !s_source(self, i)) &&
             s_collect(self, i, self->timeout_ms, err))
@@ -179,15 +146,10 @@ static int s_stop(trial_t *self, bool sources, errbuf_t *err)
 static int s_teardown(trial_t *self, errbuf_t *err)
 {
     int rc = 0;
-    for (int i = 0; i < self->pl->n; i++)
-        if (self->control[i]) {
-            zmq_close(self->control[i]);
-            self->control[i] = NULL;
-        }
     for (int i = self->pl->n - 1; i >= 0; i--)
         if (self->open[i]) {
-            if (stage_command(self->stage[i], "TEARDOWN", self->timeout_ms,
-                              err))
+            if (stage_handle_command(self->stage[i], "TEARDOWN",
+                                     self->timeout_ms, err))
                 rc = -1;
             self->open[i] = false;
         }
@@ -200,15 +162,10 @@ static void s_abort(trial_t *self)
     errbuf_t ignored;
     s_stop_sources(self);
     for (int i = 0; i < self->pl->n; i++)
-        if (self->stage[i]) {
-            atomic_store(&self->stage[i]->shared->stop, 1);
-            if (self->stage[i]->inst->role == ROLE_PROXY)
-                proxy_stop(self->stage[i], self->control[i], &ignored);
-        }
+        if (!s_source(self, i))
+            stage_handle_stop(self->stage[i], &ignored);
     for (int i = 0; i < self->pl->n; i++)
-        if (self->pl->ctx[self->pl->inst[i].ctx].owner == i &&
-            self->stage[i]->ctx)
-            zmq_ctx_shutdown(self->stage[i]->ctx);
+        stage_handle_abort(self->stage[i]);
     self->crew->broken = true;
     for (int i = 0; i < self->pl->n; i++)
         if (self->running[i])
@@ -271,6 +228,15 @@ static int s_check_moving(trial_t *self, double *moved, errbuf_t *err)
     return 0;
 }
 
+//  What a receiver has taken so far (a sink: its counters cannot fail)
+static uint64_t s_received(trial_t *self, int i)
+{
+    stage_counts_t counts = {0};
+    errbuf_t ignored;
+    stage_handle_counts(self->stage[i], &counts, &ignored);
+    return counts.received;
+}
+
 //  Messages still missing at the last stage: each of its receivers takes
 //  'messages' in the window
 static uint64_t s_remaining(trial_t *self)
@@ -278,8 +244,7 @@ static uint64_t s_remaining(trial_t *self)
     uint64_t n = self->pl->params.messages, remaining = 0;
     for (int i = 0; i < self->pl->n; i++)
         if (pipeline_is_sink(self->pl, i)) {
-            uint64_t taken =
-                stage_received(self->stage[i]) - self->s0.received[i];
+            uint64_t taken = s_received(self, i) - self->s0.received[i];
             remaining += taken < n ? n - taken : 0;
         }
     return remaining;
@@ -295,7 +260,7 @@ static int s_stalled(trial_t *self, double seconds, errbuf_t *err)
     for (; l < self->nlinks - 1; l++) {
         int to = self->links[l].to;
         if (pipeline_is_sink(self->pl, to) &&
-            stage_received(self->stage[to]) - self->s0.received[to] < n)
+            s_received(self, to) - self->s0.received[to] < n)
             break;
     }
     char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
@@ -342,7 +307,7 @@ static int s_window_messages(trial_t *self, double *moved, errbuf_t *err)
 static void s_recording(trial_t *self, int on)
 {
     for (int i = 0; i < self->pl->n; i++)
-        atomic_store(&self->stage[i]->shared->recording, on);
+        stage_handle_record(self->stage[i], on);
 }
 
 static int s_window(trial_t *self, errbuf_t *err)
@@ -455,9 +420,9 @@ static int s_wait_requesters(trial_t *self, errbuf_t *err)
     while (left > 0) {
         uint64_t received = 0;
         for (int i = 0; i < self->pl->count[0]; i++) {
-            stage_t *stage = self->stage[i];
-            received += atomic_load(&stage->shared->received);
-            if (!done[i] && stage_ended(stage)) {
+            stage_handle_t *stage = self->stage[i];
+            received += atomic_load(&stage_handle_shared(stage)->received);
+            if (!done[i] && stage_handle_ready(stage, 0)) {
                 if (s_collect(self, i, self->timeout_ms, err))
                     return -1;
                 done[i] = true;
@@ -491,13 +456,11 @@ static int s_measure_reqrep(trial_t *self, errbuf_t *err)
     self->last = self->s1;
     uint64_t start = UINT64_MAX, end = 0, trips = 0;
     for (int i = 0; i < self->pl->count[0]; i++) {
-        const stage_t *stage = self->stage[i];
-        start = stage->shared->window_start_ns < start
-                    ? stage->shared->window_start_ns
-                    : start;
-        end = stage->shared->window_end_ns > end ? stage->shared->window_end_ns
-                                                 : end;
-        trips += histogram_count(&stage->shared->latency);
+        const stage_shared_t *shared = stage_handle_shared(self->stage[i]);
+        start =
+            shared->window_start_ns < start ? shared->window_start_ns : start;
+        end = shared->window_end_ns > end ? shared->window_end_ns : end;
+        trips += histogram_count(&shared->latency);
     }
     self->window_seconds = (end - start) / 1e9;
     if (s_stop(self, false, err))

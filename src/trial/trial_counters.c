@@ -12,10 +12,6 @@
 */
 #include "trial/trial_internal.h"
 
-#include "base/mono.h"
-#include "stages/proxy.h"
-#include "crew/stage_process.h"
-
 #include <string.h>
 #include <unistd.h>
 
@@ -63,10 +59,8 @@ static uint64_t s_link_received(trial_t *self, const link_t *link,
     if (link->from < 0 || !pipeline_is_source(pl, link->from) ||
         !pipeline_sees_origins(pl, link->to))
         return snap->received[link->to];
-    int origin = pl->inst[link->from].instance;
-    return atomic_load_explicit(
-        &self->stage[link->to]->shared->origins[origin].received,
-        memory_order_relaxed);
+    return stage_handle_origin(self->stage[link->to],
+                               pl->inst[link->from].instance);
 }
 
 static uint64_t s_link_sent(trial_t *self, const link_t *link,
@@ -89,7 +83,7 @@ static uint64_t s_link_sent(trial_t *self, const link_t *link,
 
 static uint64_t s_cpu_ns(trial_t *self, int id)
 {
-    uint64_t ns = threads_cpu_ns(self->stage[id]->shared->tid);
+    uint64_t ns = threads_cpu_ns(stage_handle_shared(self->stage[id])->tid);
     for (int i = 0; i < self->nhelpers; i++)
         if (self->helper_owner[i] == id)
             ns += threads_cpu_ns(self->helper_tid[i]);
@@ -99,19 +93,13 @@ static uint64_t s_cpu_ns(trial_t *self, int id)
 int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err)
 {
     for (int i = 0; i < self->pl->n; i++) {
-        stage_t *stage = self->stage[i];
-        if (stage->inst->role == ROLE_PROXY) {
-            proxy_counts_t counts;
-            if (proxy_counts(stage, self->control[i], &counts, err))
-                return -1;
-            snap->sent[i] = counts.sent;
-            snap->received[i] = counts.received;
-        } else {
-            snap->sent[i] = atomic_load(&stage->shared->sent);
-            snap->received[i] = stage_received(stage);
-        }
+        stage_counts_t counts;
+        if (stage_handle_counts(self->stage[i], &counts, err))
+            return -1;
+        snap->sent[i] = counts.sent;
+        snap->received[i] = counts.received;
+        snap->t = counts.t;
     }
-    snap->t = mono_seconds();
     for (int i = 0; i < self->pl->n; i++)
         snap->cpu_ns[i] = s_cpu_ns(self, i);
     for (int l = 0; l < self->nlinks; l++) {
@@ -131,7 +119,7 @@ static int s_owner(trial_t *self, const task_t *task, const char **label,
 {
     *helper = false;
     for (int i = 0; i < self->pl->n; i++)
-        if (self->stage[i]->shared->tid == task->tid) {
+        if (stage_handle_shared(self->stage[i])->tid == task->tid) {
             *label = "main";
             return i;
         }
@@ -199,7 +187,7 @@ static void s_record_thread(trial_t *self, const task_t *task, int id,
         return;
     const place_t *place = &self->pl->inst[id].place;
     if (!helper) {
-        row->mem_node = self->stage[id]->shared->mem_node;
+        row->mem_node = stage_handle_shared(self->stage[id])->mem_node;
         s_check_memory(self, row, place->node);
     }
     //  an engine thread (zproxy) shares the stage thread's place
@@ -212,7 +200,7 @@ static int s_scan(trial_t *self, task_t *tasks)
 {
     int n = threads_scan(getpid(), tasks, THREADS_MAX);
     for (int i = 0; i < self->pl->n && n >= 0; i++) {
-        pid_t pid = self->stage[i]->remote ? remote_pid(self->stage[i]) : 0;
+        pid_t pid = stage_handle_pid(self->stage[i]);
         int more = pid > 0 ? threads_scan(pid, tasks + n, THREADS_MAX - n) : 0;
         n += more > 0 ? more : 0;
     }
@@ -272,7 +260,8 @@ static void s_where(trial_t *self, int id, int *cpu, int *node)
     if (id < 0 || cpuset_empty(&self->pl->inst[id].place.cpus))
         return;
     for (int t = 0; t < self->result->nthreads; t++)
-        if (self->result->threads[t].tid == self->stage[id]->shared->tid) {
+        if (self->result->threads[t].tid ==
+            stage_handle_shared(self->stage[id])->tid) {
             *cpu = self->result->threads[t].last_cpu;
             *node = self->result->threads[t].node;
         }
@@ -290,8 +279,8 @@ static int64_t s_seq_lost(trial_t *self, int to, int origin_id)
         int id = pl->first[0] + i;
         if (origin_id >= 0 && id != origin_id)
             continue;
-        const origin_t *o =
-            &self->stage[to]->shared->origins[pl->inst[id].instance];
+        const origin_t *o = &stage_handle_shared(self->stage[to])
+                                 ->origins[pl->inst[id].instance];
         lost += (int64_t)(self->last.sent[id] - o->next) + (int64_t)o->gaps;
     }
     return lost;
@@ -334,11 +323,10 @@ int trial_verify(trial_t *self, errbuf_t *err)
     for (int d = 0; d < pl->n; d++) {
         if (!pipeline_is_sink(pl, d) || pl->params.pattern == PATTERN_CONNECT)
             continue;
-        if (self->stage[d]->shared->misordered)
-            return err_set(
-                err, "stage %s: %llu messages out of sequence",
-                pl->inst[d].name,
-                (unsigned long long)self->stage[d]->shared->misordered);
+        uint64_t misordered = stage_handle_shared(self->stage[d])->misordered;
+        if (misordered)
+            return err_set(err, "stage %s: %llu messages out of sequence",
+                           pl->inst[d].name, (unsigned long long)misordered);
         int64_t counted = 0, proven = s_seq_lost(self, d, -1);
         for (int l = 0; l < result->nlinks; l++)
             if (self->links[l].hop < last_hop || self->links[l].to == d)
@@ -368,7 +356,8 @@ static void s_add_latency(trial_t *self, const char *hop, int stage_index)
     for (int i = 0; i < self->pl->count[stage_index]; i++)
         histogram_merge(
             &row->histogram,
-            &self->stage[self->pl->first[stage_index] + i]->shared->latency);
+            &stage_handle_shared(self->stage[self->pl->first[stage_index] + i])
+                 ->latency);
     if (histogram_count(&row->histogram) > 0)
         result->nlatency++;
 }

@@ -6,9 +6,11 @@
 #define HOPBENCH_TRIAL_INTERNAL_H
 
 #include "crew/crew.h"
-#include "stages/stage.h"
+#include "crew/stage_handle.h"
 #include "machine/threads.h"
 #include "trial/trial.h"
+
+#include <string.h>
 
 #define TRIAL_MAX_LINKS 1024
 
@@ -30,8 +32,7 @@ typedef struct {
     pipeline_t *pl;
     const machine_t *machine;
     int timeout_ms;
-    stage_t *stage[PIPELINE_MAX_INSTANCES];
-    void *control[PIPELINE_MAX_INSTANCES];
+    stage_handle_t *stage[PIPELINE_MAX_INSTANCES];
     bool open[PIPELINE_MAX_INSTANCES]; //  SETUP answered: TEARDOWN is owed
     int nlinks;
     link_t links[TRIAL_MAX_LINKS];
@@ -47,7 +48,12 @@ typedef struct {
     size_t warnings_len;
 } trial_t;
 
-void trial_warn(trial_t *self, const char *line);
+//  One more line of warnings for the run
+static inline void trial_warn(trial_t *self, const char *line)
+{
+    size_t used = strlen(self->warnings);
+    snprintf(self->warnings + used, self->warnings_len - used, "%s\n", line);
+}
 
 void trial_make_links(trial_t *self);
 void trial_link_name(trial_t *self, const link_t *link, char *from, char *to);

@@ -1,0 +1,196 @@
+/*  stage_child: the process of a stage that runs in one of its own,
+    "hopbench stage CONFIG ID ENDPOINT FD" (stage_process.h has the
+    picture; the controller's side is stage_process.c).
+
+    It builds the same pipeline from the combination's effective topology,
+    maps the counters the controller made (FD), runs its stage as a thread
+    kind, and relays: commands from the controller's PAIR to the stage,
+    answers back.  COUNTS and STOP it answers itself, through the thread
+    kind (a steerable proxy's control channel lives here).  SETUP carries
+    the trial's endpoints and CURVE keys: "SETUP" then, per hop of the
+    instance, "h n ep1 .. epn server_public server_secret client_public
+    client_secret".  It ends on $TERM, or when the controller is gone.
+*/
+#define _GNU_SOURCE
+#include "crew/stage_process.h"
+#include "crew/stage_thread.h"
+
+#include "config/topology.h"
+#include "machine/machine.h"
+#include "pipeline/zones.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+typedef struct {
+    pipeline_t *pl;
+    void *stage; //  a thread kind's state
+    zsock_t *control;
+} child_t;
+
+static void s_take_key(zmsg_t *msg, char *key)
+{
+    char *text = zmsg_popstr(msg);
+    snprintf(key, 41, "%s", text ? text : "");
+    zstr_free(&text);
+}
+
+//  Fill in what SETUP carries per hop
+static void s_take_endpoints(child_t *self, zmsg_t *msg)
+{
+    char *h, *n;
+    while ((h = zmsg_popstr(msg)) && (n = zmsg_popstr(msg))) {
+        int hop = atoi(h), count = atoi(n);
+        bool valid = hop >= 0 && hop < self->pl->nstages - 1 && count >= 0 &&
+                     count <= PIPELINE_MAX_BINDERS;
+        hop_plan_t scratch, *plan = valid ? &self->pl->hops[hop] : &scratch;
+        plan->nendpoints = valid ? count : 0;
+        for (int e = 0; e < count; e++) {
+            char *ep = zmsg_popstr(msg);
+            if (valid)
+                snprintf(plan->endpoint[e], PIPELINE_ENDPOINT_MAX, "%s",
+                         ep ? ep : "");
+            zstr_free(&ep);
+        }
+        s_take_key(msg, plan->server_public);
+        s_take_key(msg, plan->server_secret);
+        s_take_key(msg, plan->client_public);
+        s_take_key(msg, plan->client_secret);
+        zstr_free(&h);
+        zstr_free(&n);
+    }
+    zstr_free(&h);
+}
+
+//  COUNTS and STOP are the child's own to answer (STOP has no answer)
+static bool s_own_command(child_t *self, const char *command)
+{
+    errbuf_t err;
+    stage_counts_t counts;
+    if (streq(command, "COUNTS")) {
+        if (stage_thread_kind.counts(self->stage, &counts, &err))
+            zstr_sendf(self->control, "ERR counters: %s", err.msg);
+        else
+            zstr_sendf(self->control, "COUNTS %llu %llu",
+                       (unsigned long long)counts.received,
+                       (unsigned long long)counts.sent);
+        return true;
+    }
+    if (streq(command, "STOP")) {
+        stage_thread_kind.stop(self->stage, &err);
+        return true;
+    }
+    return false;
+}
+
+//  One message from the controller; false on $TERM
+static bool s_from_controller(child_t *self)
+{
+    zmsg_t *msg = zmsg_recv(self->control);
+    char *command = msg ? zmsg_popstr(msg) : NULL;
+    bool go_on = command && !streq(command, "$TERM");
+    errbuf_t err;
+    if (go_on && streq(command, "SETUP"))
+        s_take_endpoints(self, msg);
+    if (go_on && !s_own_command(self, command) &&
+        stage_thread_kind.send(self->stage, command,
+                               (int)(self->pl->params.timeout * 1000), &err))
+        zstr_sendf(self->control, "ERR %s", err.msg);
+    zstr_free(&command);
+    zmsg_destroy(&msg);
+    return go_on;
+}
+
+//  The stage's answer, as the thread kind passes it on
+static void s_from_stage(child_t *self)
+{
+    errbuf_t err;
+    char *reply = stage_thread_answer(self->stage, 0, &err);
+    if (reply)
+        zstr_send(self->control, reply);
+    zstr_free(&reply);
+}
+
+static int s_loop(child_t *self)
+{
+    zsock_t *pipe = stage_thread_pipe(self->stage);
+    zstr_send(self->control, "READY");
+    zpoller_t *poller = zpoller_new(self->control, pipe, NULL);
+    while (true) {
+        void *which = zpoller_wait(poller, 1000);
+        if (which == self->control && !s_from_controller(self))
+            break;
+        if (which == pipe)
+            s_from_stage(self);
+        if (getppid() == 1)
+            break; //  the controller is gone
+    }
+    zpoller_destroy(&poller);
+    //  whatever the stage waits for ends now (ETERM), so it can end
+    stage_thread_kind.abort(self->stage);
+    return 0;
+}
+
+static pipeline_t *s_pipeline(const char *config, topology_t **topo,
+                              machine_t **machine, errbuf_t *err)
+{
+    if (!(*topo = topology_load(config, err)) ||
+        topology_validate(*topo, err) || !(*machine = machine_new_live(err)))
+        return NULL;
+    pipeline_t *pl = pipeline_new(*topo, *machine, err);
+    if (pl)
+        zones_describe(pl, getppid()); //  the controller made them
+    return pl;
+}
+
+static stage_shared_t *s_map(int fd)
+{
+    void *memory = mmap(NULL, sizeof(stage_shared_t), PROT_READ | PROT_WRITE,
+                        MAP_SHARED, fd, 0);
+    return memory == MAP_FAILED ? NULL : memory;
+}
+
+static int s_serve(child_t *self, int id, const char *endpoint,
+                   stage_shared_t *shared, errbuf_t *err)
+{
+    char name[16], connect[330];
+    snprintf(name, sizeof name, "hopbench:%s", self->pl->inst[id].name);
+    prctl(PR_SET_NAME, name);
+    snprintf(connect, sizeof connect, ">%s", endpoint);
+    self->control = zsock_new_pair(connect);
+    self->stage = stage_thread_new(self->pl, id, NULL, shared, err);
+    int rc = 1;
+    if (self->control && self->stage)
+        rc = s_loop(self);
+    if (self->stage)
+        stage_thread_kind.destroy(self->stage,
+                                  (int)(self->pl->params.timeout * 1000));
+    zsock_destroy(&self->control);
+    return rc;
+}
+
+int stage_process_main(int argc, char **argv)
+{
+    if (argc != 6)
+        return 2;
+    signal(SIGINT, SIG_IGN); //  the controller handles ^C for everyone
+    errbuf_t err = {{0}};
+    topology_t *topo = NULL;
+    machine_t *machine = NULL;
+    int id = atoi(argv[3]), rc = 1;
+    child_t child = {.pl = s_pipeline(argv[2], &topo, &machine, &err)};
+    stage_shared_t *shared = s_map(atoi(argv[5]));
+    if (child.pl && shared && id >= 0 && id < child.pl->n)
+        rc = s_serve(&child, id, argv[4], shared, &err);
+    if (rc)
+        fprintf(stderr, "hopbench stage: %s\n",
+                err.msg[0] ? err.msg : "bad arguments");
+    pipeline_destroy(&child.pl);
+    machine_destroy(&machine);
+    topology_destroy(&topo);
+    return rc;
+}

@@ -1,0 +1,154 @@
+/*  stage_handle: one interface over every kind of stage (stage_handle.h).
+
+    Chooses the kind once, prefixes every error with the stage's name, and
+    keeps what all kinds share: the pointer to the stage's shared block
+    (memory of this process, or mapped from the stage's own process), where
+    the flags the trial sets are written.
+*/
+#include "crew/stage_handle.h"
+
+#include "crew/stage_process.h"
+#include "crew/stage_thread.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct stage_handle_s {
+    const pipeline_t *pl;
+    const instance_t *inst;
+    const stage_kind_t *kind;
+    void *state;            //  the kind's
+    stage_shared_t *shared; //  the stage's counters and flags
+};
+
+stage_handle_t *stage_handle_new(const pipeline_t *pl, int id,
+                                 const stage_where_t *where, errbuf_t *err)
+{
+    stage_handle_t *self = calloc(1, sizeof *self);
+    errbuf_t why = {"out of memory"};
+    if (self) {
+        self->pl = pl;
+        self->inst = &pl->inst[id];
+        if (self->inst->params.process == PROCESS_OWN) {
+            self->kind = &stage_process_kind;
+            self->state = stage_process_new(
+                pl, id, where->config, where->ipc_dir, &self->shared, &why);
+        } else {
+            void *owner = where->ctx_owner ? where->ctx_owner->state : NULL;
+            self->kind = &stage_thread_kind;
+            self->state = stage_thread_new(pl, id, owner, NULL, &why);
+            if (self->state)
+                self->shared = stage_thread_shared(self->state);
+        }
+    }
+    if (!self || !self->state) {
+        err_set(err, "stage %s: %s", pl->inst[id].name, why.msg);
+        free(self);
+        return NULL;
+    }
+    return self;
+}
+
+int stage_handle_destroy(stage_handle_t **self_p, int timeout_ms)
+{
+    stage_handle_t *self = *self_p;
+    if (!self)
+        return 0;
+    if (self->kind->destroy(self->state, timeout_ms))
+        return -1;
+    free(self);
+    *self_p = NULL;
+    return 0;
+}
+
+//  "stage NAME: why", for every error a kind reports
+static int s_named(const stage_handle_t *self, int rc, errbuf_t *err,
+                   const errbuf_t *why)
+{
+    if (rc)
+        err_set(err, "stage %s: %s", self->inst->name, why->msg);
+    return rc;
+}
+
+int stage_handle_send(stage_handle_t *self, const char *command, int timeout_ms,
+                      errbuf_t *err)
+{
+    errbuf_t why;
+    return s_named(self,
+                   self->kind->send(self->state, command, timeout_ms, &why),
+                   err, &why);
+}
+
+bool stage_handle_ready(stage_handle_t *self, int wait_ms)
+{
+    return self->kind->ready(self->state, wait_ms);
+}
+
+int stage_handle_wait(stage_handle_t *self, int timeout_ms, errbuf_t *err)
+{
+    errbuf_t why;
+    return s_named(self, self->kind->wait(self->state, timeout_ms, &why), err,
+                   &why);
+}
+
+int stage_handle_command(stage_handle_t *self, const char *command,
+                         int timeout_ms, errbuf_t *err)
+{
+    if (stage_handle_send(self, command, timeout_ms, err))
+        return -1;
+    return stage_handle_wait(self, timeout_ms, err);
+}
+
+int stage_handle_counts(stage_handle_t *self, stage_counts_t *out,
+                        errbuf_t *err)
+{
+    errbuf_t why;
+    return s_named(self, self->kind->counts(self->state, out, &why), err, &why);
+}
+
+uint64_t stage_handle_origin(stage_handle_t *self, int origin)
+{
+    return atomic_load_explicit(&self->shared->origins[origin].received,
+                                memory_order_relaxed);
+}
+
+const stage_shared_t *stage_handle_shared(stage_handle_t *self)
+{
+    return self->shared;
+}
+
+void stage_handle_reset(stage_handle_t *self, uint32_t size)
+{
+    stage_reset(self->shared, size);
+}
+
+void stage_handle_target(stage_handle_t *self, uint64_t target)
+{
+    atomic_store(&self->shared->target, target);
+}
+
+void stage_handle_record(stage_handle_t *self, bool on)
+{
+    atomic_store(&self->shared->recording, on);
+}
+
+int stage_handle_stop(stage_handle_t *self, errbuf_t *err)
+{
+    errbuf_t why;
+    return s_named(self, self->kind->stop(self->state, &why), err, &why);
+}
+
+void stage_handle_abort(stage_handle_t *self)
+{
+    self->kind->abort(self->state);
+}
+
+pid_t stage_handle_pid(stage_handle_t *self)
+{
+    return self->kind->pid(self->state);
+}
+
+const char *stage_handle_kind(const stage_handle_t *self)
+{
+    return self->kind->name;
+}

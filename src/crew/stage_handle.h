@@ -1,0 +1,98 @@
+/*  stage_handle: the controller's hold on one stage instance, wherever it
+    runs.
+
+        trial ---stage_handle_*---> kind    where the stage's thread is
+                                    thread  in this process (stage_thread.c)
+                                    process a process of its own, this
+                                            host (stage_process.c)
+
+    The trial drives every stage through these functions alone: commands
+    and their answers (stage.h's protocol), counters with the time they
+    were read, the flags it sets (target, stop, recording), and the shared
+    block it reads after a trial (sequence state, latency, read-back).  It
+    never learns which kind it holds.  Each kind is one ops table; the
+    kind is chosen once, in stage_handle_new.
+*/
+#ifndef HOPBENCH_STAGE_HANDLE_H
+#define HOPBENCH_STAGE_HANDLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/errbuf.h"
+#include "pipeline/pipeline.h"
+#include "stages/stage.h"
+
+typedef struct stage_handle_s stage_handle_t;
+
+//  Counters as read at one moment
+typedef struct {
+    double t;          //  when they were read (mono_seconds)
+    uint64_t sent;     //  handed to the stage's downstream socket
+    uint64_t received; //  taken from its upstream socket
+} stage_counts_t;
+
+//  What a kind does; self is the kind's own state
+typedef struct {
+    const char *name; //  "thread", "process"
+    int (*send)(void *self, const char *command, int timeout_ms, errbuf_t *err);
+    //  Is an answer (or an unasked DONE/ERR) waiting?  Waits up to wait_ms
+    bool (*ready)(void *self, int wait_ms);
+    int (*wait)(void *self, int timeout_ms, errbuf_t *err);
+    int (*counts)(void *self, stage_counts_t *out, errbuf_t *err);
+    int (*stop)(void *self, errbuf_t *err);
+    //  A trial failed: unblock whatever the stage waits for
+    void (*abort)(void *self);
+    pid_t (*pid)(void *self);
+    int (*destroy)(void *self, int timeout_ms);
+} stage_kind_t;
+
+//  Where a stage may need to know more than its pipeline says
+typedef struct {
+    const char *config;        //  the combination's effective topology
+    const char *ipc_dir;       //  the run's private directory
+    stage_handle_t *ctx_owner; //  the handle of its context's owner
+} stage_where_t;
+
+//  Start instance id of pl where its params say (process = thread | own)
+stage_handle_t *stage_handle_new(const pipeline_t *pl, int id,
+                                 const stage_where_t *where, errbuf_t *err);
+//  End the stage; -1 (and nothing freed) if it does not end within
+//  timeout_ms: it is left behind
+int stage_handle_destroy(stage_handle_t **self_p, int timeout_ms);
+
+//  Send a command; its answer comes through stage_handle_wait
+int stage_handle_send(stage_handle_t *self, const char *command, int timeout_ms,
+                      errbuf_t *err);
+//  Has the stage said something (an answer, or DONE/ERR after RUN)?
+bool stage_handle_ready(stage_handle_t *self, int wait_ms);
+//  Its next answer: 0 for OK/DONE, -1 with err "stage NAME: ..."
+int stage_handle_wait(stage_handle_t *self, int timeout_ms, errbuf_t *err);
+//  send, then wait
+int stage_handle_command(stage_handle_t *self, const char *command,
+                         int timeout_ms, errbuf_t *err);
+
+//  Its counters now (a proxy's from its engine); errors name the stage
+int stage_handle_counts(stage_handle_t *self, stage_counts_t *out,
+                        errbuf_t *err);
+//  What a receiver took from one origin (a publisher instance), now
+uint64_t stage_handle_origin(stage_handle_t *self, int origin);
+//  The block the stage shares: read after a trial, or for its tid
+const stage_shared_t *stage_handle_shared(stage_handle_t *self);
+
+//  Before a trial: counters and flags to their start, the message size
+void stage_handle_reset(stage_handle_t *self, uint32_t size);
+//  Sources send while their sequence is below target
+void stage_handle_target(stage_handle_t *self, uint64_t target);
+//  Latency samples count while recording is on
+void stage_handle_record(stage_handle_t *self, bool on);
+//  Stop the stage's loop (its DONE follows); a proxy through its engine
+int stage_handle_stop(stage_handle_t *self, errbuf_t *err);
+void stage_handle_abort(stage_handle_t *self);
+
+//  The process the stage runs in: 0 for this one, -1 once it has ended
+pid_t stage_handle_pid(stage_handle_t *self);
+const char *stage_handle_kind(const stage_handle_t *self);
+
+#endif
