@@ -89,7 +89,7 @@ $t = csv("$out/results.csv");
 my %sizes = map { $_->{size} => 1 } @{ $t->{rows} };
 is(scalar keys %sizes, 15, 'direct: 15 distinct sizes');
 check_rows('direct', $t);
-like($stdout, qr/direct \(pubsub\)\s+size 131072 B.*\n.*hop.*msgs\/s.*\n\s+1\s+pub -> sub\s+tcp/,
+like($stdout, qr/direct \(pubsub, capacity\)\s+size 131072 B.*\n.*hop.*msgs\/s.*\n\s+1\s+pub -> sub\s+tcp/,
      'direct: the table shows each size');
 
 # mixed: traffic over inproc, ipc and tcp
@@ -104,14 +104,14 @@ for my $transport (qw(inproc ipc tcp)) {
 }
 check_sequence('mixed', $t);
 
-# nodrop: back-pressure instead of loss
+# capacity (the default): back-pressure instead of loss, in messages mode
 $out = tmp();
 ($rc, undef, $err) = hopbench(qw(run topologies/proxy.cfg --sizes 1024
-    --messages 50000 --set nodrop=true --quiet --output), $out);
-is($rc, 0, 'proxy nodrop: exit 0') or diag $err;
+    --messages 50000 --quiet --output), $out);
+is($rc, 0, 'proxy capacity: exit 0') or diag $err;
 $t = csv("$out/results.csv");
-is($_->{lost}, 0, "proxy nodrop hop $_->{hop}: nothing lost") for @{ $t->{rows} };
-check_sequence('nodrop', $t);
+is($_->{lost}, 0, "proxy capacity hop $_->{hop}: nothing lost") for @{ $t->{rows} };
+check_sequence('capacity', $t);
 
 # every run removed its private ipc directory
 my @left = glob "$ENV{TMPDIR}/hopbench.*";

@@ -106,6 +106,7 @@ EOF
 for my $engine (qw(steerable zproxy forwarder)) {
     fault_ok(name => "tcp port in use, $engine broker",
              command => [ @run, $busy, @short, '--set', "engine=$engine",
+                          '--set', $engine eq 'zproxy' ? 'mode=flood' : 'mode=capacity',
                           '--output', "$work/busy-$engine" ],
              status => 1, within => 5,
              message => qr/^hopbench: stage broker: bind tcp:\/\/127\.0\.0\.1:$port \(hop 1\): Address already in use$/m);
@@ -149,6 +150,7 @@ EOF
         fault_ok(name => "ipc in a read-only directory, $engine broker",
                  tmpdir => $dirs{tmp},
                  command => [ @as, @run, $ro, @short, '--set', "engine=$engine",
+                              '--set', $engine eq 'zproxy' ? 'mode=flood' : 'mode=capacity',
                               '--output', "$dirs{out}/$engine" ],
                  status => 1, within => 5,
                  message => qr/^hopbench: stage broker: bind ipc:\/\/\Q$dirs{ro}\E\/hop1\.ipc \(hop 1\): Permission denied$/m);

@@ -20,6 +20,8 @@
 #include "machine/machine.h"
 #include "machine/placement.h"
 #include "report/plot_data.h"
+#include "trial/search.h"
+#include "machine/tsc.h"
 
 static const struct {
     const char *name;
@@ -33,6 +35,7 @@ static const struct {
     {"zones", zones_test},         {"actor", actor_test},
     {"histogram", histogram_test}, {"machine", machine_test},
     {"placement", placement_test}, {"plot_data", plot_data_test},
+    {"search", search_test},       {"tsc", tsc_test},
 };
 
 #endif

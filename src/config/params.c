@@ -23,6 +23,7 @@ const char *const params_engine_names[] = {"steerable", "zproxy", "forwarder",
 const char *const params_process_names[] = {"thread", "own", NULL};
 const char *const params_placement_names[] = {"none", "compact", "spread",
                                               "split", NULL};
+const char *const params_mode_names[] = {"capacity", "flood", "search", NULL};
 
 #define T         LEVEL_TOPOLOGY
 #define S         LEVEL_STAGE
@@ -68,9 +69,12 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                       "directory, a unique inproc name"},
     [KEY_HWM] = {"hwm", T | H, TYPE_INT, AT(hwm), 0, NULL, 0, 1e9, "1000",
                  "high-water mark, messages, both ends of a hop (0: none)"},
-    [KEY_NODROP] = {"nodrop", T, TYPE_BOOL, AT(nodrop), 0, NULL, 0, 0, "false",
-                    "ZMQ_XPUB_NODROP on publishers and proxy backends: "
-                    "back-pressure instead of dropping at the HWM"},
+    [KEY_MODE] = {"mode", T, TYPE_ENUM, AT(mode), 0, params_mode_names, 0, 0,
+                  "capacity",
+                  "pubsub: capacity (ZMQ_XPUB_NODROP back-pressure end to "
+                  "end: what the pipeline carries), flood (PUB drops at the "
+                  "HWM, publisher flat out), search (the highest paced rate "
+                  "that loses at most loss_ratio)"},
     [KEY_PLACEMENT] = {"placement", T, TYPE_ENUM, AT(placement), 0,
                        params_placement_names, 0, 0, "none",
                        "none, compact, spread or split (README: NUMA)"},
@@ -111,11 +115,43 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
     [KEY_CURVE] = {"curve", T | H, TYPE_BOOL, AT(curve), 0, NULL, 0, 0, "false",
                    "CURVE encryption on tcp hops: a server keypair per hop "
                    "made for the run, its clients given the server key"},
+    [KEY_LOSS_RATIO] = {"loss_ratio", T, TYPE_DOUBLE, AT(loss_ratio), 0, NULL,
+                        0, 1, "0",
+                        "search: the share of a hop's messages it may lose "
+                        "and pass (0: no drop rate, NDR; 0.005: a partial "
+                        "drop rate, PDR)"},
+    [KEY_P99_US] = {"p99_us", T, TYPE_DOUBLE, AT(p99_us), 0, NULL, 0, 1e9, "0",
+                    "search: a trial passes only if its end-to-end p99 "
+                    "latency is at most this many microseconds (0: any)"},
+    [KEY_SEARCH_PRECISION] = {"search_precision", T, TYPE_DOUBLE,
+                              AT(search_precision), 0, NULL, 0.0001, 0.5,
+                              "0.01",
+                              "search: stop when (fail - pass) / fail is at "
+                              "most this"},
+    [KEY_SEARCH_TRIALS] = {"search_trials", T, TYPE_INT, AT(search_trials), 0,
+                           NULL, 2, 100, "12",
+                           "search: at most this many trials per size before "
+                           "the confirmation"},
+    [KEY_SEARCH_TRIAL] = {"search_trial", T, TYPE_DOUBLE, AT(search_trial), 0,
+                          NULL, 0.05, 3600, "1",
+                          "search: seconds of each trial's window"},
+    [KEY_SEARCH_CONFIRM] = {"search_confirm", T, TYPE_DOUBLE,
+                            AT(search_confirm), 0, NULL, 0.05, 3600, "5",
+                            "search: seconds of the trial that confirms the "
+                            "rate found"},
 };
 #undef T
 #undef S
 #undef H
 #undef AT
+
+const char *params_retired(const char *name)
+{
+    if (strcmp(name, "nodrop") == 0)
+        return "nodrop is gone: mode = capacity (the default) is "
+               "ZMQ_XPUB_NODROP back-pressure, mode = flood drops at the HWM";
+    return NULL;
+}
 
 const option_t *params_option(const char *name)
 {
@@ -336,7 +372,11 @@ int params_test(bool verbose)
     CHECK(params_set(&params, params_option("hwm"), "-1", &err) == -1);
     CHECK(params_set(&params, params_option("hwm"), "", &err) == -1);
     CHECK(params_set(&params, params_option("hwm"), " 5", &err) == -1);
-    CHECK(params_set(&params, params_option("nodrop"), "maybe", &err) == -1);
+    CHECK(params_set(&params, params_option("curve"), "maybe", &err) == -1);
+    CHECK(params_option("nodrop") == NULL && params_retired("nodrop"));
+    CHECK(params_set(&params, params_option("mode"), "search", &err) == 0 &&
+          params.mode == MODE_SEARCH);
+    CHECK(params_set(&params, params_option("loss_ratio"), "1.5", &err) == -1);
     CHECK(params_set(&params, params_option("sizes"), "0..-5", &err) == -1);
     CHECK(params_set(&params, params_option("duration"), "nan", &err) == -1);
     CHECK(params_set(&params, params_option("cpus"), "0 1", &err) == -1);
@@ -346,8 +386,8 @@ int params_test(bool verbose)
 
     CHECK(params_set(&params, params_option("hwm"), "100000", &err) == 0);
     CHECK(params.hwm == 100000 && params.set[KEY_HWM]);
-    CHECK(params_set(&params, params_option("nodrop"), "yes", &err) == 0);
-    CHECK(params.nodrop);
+    CHECK(params_set(&params, params_option("curve"), "yes", &err) == 0);
+    CHECK(params.curve);
     CHECK(params_set(&params, params_option("duration"), "0.5", &err) == 0);
     CHECK(params.duration == 0.5);
 

@@ -27,6 +27,8 @@ typedef enum {
 typedef enum { TRANSPORT_INPROC, TRANSPORT_IPC, TRANSPORT_TCP } transport_t;
 typedef enum { ENGINE_STEERABLE, ENGINE_ZPROXY, ENGINE_FORWARDER } engine_t;
 typedef enum { PROCESS_THREAD, PROCESS_OWN } process_t;
+//  What a pubsub run measures (README: Modes)
+typedef enum { MODE_CAPACITY, MODE_FLOOD, MODE_SEARCH } run_mode_t;
 
 //  Where a key may be given
 enum {
@@ -46,7 +48,7 @@ typedef enum {
     KEY_TRANSPORT,
     KEY_ENDPOINT,
     KEY_HWM,
-    KEY_NODROP,
+    KEY_MODE,
     KEY_PLACEMENT,
     KEY_SIBLINGS,
     KEY_IO_THREADS,
@@ -59,6 +61,12 @@ typedef enum {
     KEY_PROCESS,
     KEY_NETNS,
     KEY_CURVE,
+    KEY_LOSS_RATIO,
+    KEY_P99_US,
+    KEY_SEARCH_PRECISION,
+    KEY_SEARCH_TRIALS,
+    KEY_SEARCH_TRIAL,
+    KEY_SEARCH_CONFIRM,
     KEY_COUNT_OF_KEYS
 } param_key_t;
 
@@ -73,7 +81,7 @@ typedef struct {
     int transport;
     char endpoint[200];
     int hwm;
-    bool nodrop;
+    int mode;
     int placement;
     bool siblings;
     int io_threads;
@@ -86,6 +94,11 @@ typedef struct {
     int process;
     char netns[16];
     bool curve;
+    double loss_ratio; //  search: loss allowed on every hop
+    double p99_us;     //  search: end-to-end p99 allowed, 0: any
+    double search_precision;
+    int search_trials;
+    double search_trial, search_confirm;
     bool set[KEY_COUNT_OF_KEYS]; //  given at this level
 } params_t;
 
@@ -117,9 +130,12 @@ extern const char *const params_transport_names[];
 extern const char *const params_engine_names[];
 extern const char *const params_placement_names[];
 extern const char *const params_process_names[];
+extern const char *const params_mode_names[];
 
 //  The option called 'name', or NULL
 const option_t *params_option(const char *name);
+//  A key that is no longer one: what to write instead, else NULL
+const char *params_retired(const char *name);
 //  Every key at its default, none marked as given
 void params_defaults(params_t *params);
 //  Parse 'value' for 'opt' into params and mark it given; errors say

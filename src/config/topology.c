@@ -68,6 +68,8 @@ static int s_unknown_key(const char *where, const char *key, unsigned level,
                          errbuf_t *err)
 {
     const option_t *opt = params_option(key);
+    if (params_retired(key))
+        return err_set(err, "%s%s", where, params_retired(key));
     if (opt)
         return err_set(err, "%s'%s' is a %s key, not a %s key", where, key,
                        params_levels_text(opt->levels),
@@ -429,9 +431,12 @@ static int s_validate_zproxy(const topology_t *self, int i, errbuf_t *err)
                        "%s:%d: engine zproxy: reqrep through zproxy is "
                        "not counted (use steerable or forwarder)",
                        where, line);
-    if (p->nodrop)
-        return err_set(err, "%s:%d: engine zproxy has no NODROP setting", where,
-                       line);
+    if (p->pattern == PATTERN_PUBSUB && p->mode == MODE_CAPACITY)
+        return err_set(err,
+                       "%s:%d: engine zproxy cannot carry back-pressure "
+                       "(mode = capacity): czmq's zproxy makes its sockets "
+                       "itself and sets no ZMQ_XPUB_NODROP; use mode = flood",
+                       where, line);
     for (int h = i - 1; h <= i; h++) {
         params_t hop;
         topology_hop_params(self, h, &hop);
@@ -498,6 +503,37 @@ static int s_validate_zone(const topology_t *self, int i, const params_t *stage,
     return 0;
 }
 
+//  What each mode needs: flood and search are pubsub's; search chooses the
+//  rates and the trials' length itself
+static int s_validate_mode(const topology_t *self, errbuf_t *err)
+{
+    const params_t *p = &self->params;
+    if (p->mode != MODE_CAPACITY && p->pattern != PATTERN_PUBSUB)
+        return err_set(err,
+                       "%s:%d: mode = %s is for pubsub (pushpull never drops, "
+                       "reqrep and connect time themselves)",
+                       self->path, self->line, params_mode_names[p->mode]);
+    if (p->mode != MODE_SEARCH)
+        return 0;
+    if (p->rate > 0)
+        return err_set(err,
+                       "%s:%d: mode = search chooses the rates itself: leave "
+                       "rate at 0",
+                       self->path, self->line);
+    if (p->messages > 0)
+        return err_set(err,
+                       "%s:%d: mode = search times its trials "
+                       "(search_trial, search_confirm): leave messages at 0",
+                       self->path, self->line);
+    for (int i = 0; i < p->sizes.n && p->p99_us > 0; i++)
+        if (p->sizes.size[i] < 16)
+            return err_set(err,
+                           "%s:%d: p99_us needs sizes of at least 16 bytes "
+                           "(sequence and send time); sizes has %u",
+                           self->path, self->line, p->sizes.size[i]);
+    return 0;
+}
+
 static int s_validate_params(const topology_t *self, errbuf_t *err)
 {
     const params_t *p = &self->params;
@@ -522,6 +558,8 @@ static int s_validate_params(const topology_t *self, errbuf_t *err)
                        "%s:%d: zerocopy is for throughput runs (rate = "
                        "0)",
                        self->path, self->line);
+    if (s_validate_mode(self, err))
+        return -1;
     if (p->rate > 0)
         for (int i = 0; i < p->sizes.n; i++)
             if (p->sizes.size[i] < 16)

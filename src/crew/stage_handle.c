@@ -117,9 +117,9 @@ const stage_shared_t *stage_handle_shared(stage_handle_t *self)
     return self->shared;
 }
 
-void stage_handle_reset(stage_handle_t *self, uint32_t size)
+void stage_handle_reset(stage_handle_t *self, const stage_trial_t *trial)
 {
-    stage_reset(self->shared, size);
+    stage_reset(self->shared, trial);
 }
 
 void stage_handle_target(stage_handle_t *self, uint64_t target)

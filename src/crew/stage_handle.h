@@ -81,8 +81,9 @@ uint64_t stage_handle_origin(stage_handle_t *self, int origin);
 //  The block the stage shares: read after a trial, or for its tid
 const stage_shared_t *stage_handle_shared(stage_handle_t *self);
 
-//  Before a trial: counters and flags to their start, the message size
-void stage_handle_reset(stage_handle_t *self, uint32_t size);
+//  Before a trial: counters and flags to their start, and what the trial
+//  asks (size, pace, send times)
+void stage_handle_reset(stage_handle_t *self, const stage_trial_t *trial);
 //  Sources send while their sequence is below target
 void stage_handle_target(stage_handle_t *self, uint64_t target);
 //  Latency samples count while recording is on

@@ -233,7 +233,7 @@ void *stage_process_new(const pipeline_t *pl, int id, const char *config,
         s_free(self);
         return NULL;
     }
-    stage_reset(self->shared, 0);
+    stage_reset(self->shared, &(stage_trial_t){0});
     if (!(self->actor = actor_new(s_relay, self, err))) {
         s_free(self);
         return NULL;

@@ -46,7 +46,7 @@ void *stage_thread_new(const pipeline_t *pl, int id, void *ctx_owner,
         free(self);
         return NULL;
     }
-    stage_reset(self->stage.shared, 0);
+    stage_reset(self->stage.shared, &(stage_trial_t){0});
     if (!(self->actor = actor_new(stage_actor, &self->stage, err))) {
         if (self->owns_shared)
             free(self->stage.shared);

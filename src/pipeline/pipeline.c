@@ -247,6 +247,12 @@ bool pipeline_sees_origins(const pipeline_t *self, int id)
             inst->params.engine == ENGINE_FORWARDER);
 }
 
+bool pipeline_backpressure(const pipeline_t *self)
+{
+    return self->params.pattern == PATTERN_PUBSUB &&
+           self->params.mode == MODE_CAPACITY;
+}
+
 int pipeline_test(bool verbose)
 {
     (void)verbose;

@@ -95,6 +95,9 @@ bool pipeline_is_sink(const pipeline_t *self, int id);
 //  Does this receiving instance tell its messages' origins apart (it reads
 //  every header: sinks and the forwarder engine)?
 bool pipeline_sees_origins(const pipeline_t *self, int id);
+//  Does every XPUB push back instead of dropping at its HWM
+//  (ZMQ_XPUB_NODROP: pubsub in mode = capacity)?
+bool pipeline_backpressure(const pipeline_t *self);
 
 int pipeline_test(bool verbose);
 

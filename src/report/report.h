@@ -12,7 +12,9 @@
 #include <stdio.h>
 
 #include "base/errbuf.h"
+#include "config/params.h"
 #include "trial/results.h"
+#include "trial/search.h"
 #include "config/sweep.h"
 
 #define REPORT_MAX_SWEEP SWEEP_MAX_KEYS //  one column per swept key
@@ -21,6 +23,8 @@
 typedef struct {
     const char *topology;
     const char *pattern;
+    const char *mode; //  pubsub and pushpull: capacity, flood or search;
+                      //  "" where no mode applies (reqrep, connect)
     int nsweep;                              //  swept keys, and this
     const char *sweep_key[REPORT_MAX_SWEEP]; //  combination's values
     const char *sweep_value[REPORT_MAX_SWEEP];
@@ -49,6 +53,16 @@ void report_table_size(FILE *out, const report_info_t *info,
                        const trial_result_t *trials, int ntrials);
 //  A rate for people: 1234567 -> "1.23M", 12345 -> "12.3k"
 const char *report_short(double value, char *buf, size_t len);
+//  1234567 -> "1,234,567"
+const char *report_grouped(double value, char *buf, size_t len);
+
+//  search.csv (mode = search): one row per trial and link
+void report_search_header(FILE *out, const report_info_t *info);
+void report_search_rows(FILE *out, const report_info_t *info,
+                        const search_trial_t *trial);
+//  The table's line for a size: the rate found, the bottleneck
+void report_search_summary(FILE *out, const search_outcome_t *outcome,
+                           const params_t *params);
 
 //  The run's files as one JSON document: metadata, rows, latency
 int report_json(FILE *out, const char *dir, errbuf_t *err);

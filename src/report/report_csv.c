@@ -6,8 +6,11 @@
     empty when unknown), seq_lost (loss proven by the receiver's sequence
     numbers on the way from the publishers, on rows that end at a
     subscriber; empty elsewhere), sent_per_sec (what the sending end handed
-    to the hop during the window, per second: the offered load), then one
-    sweep_KEY column per swept key.
+    to the hop during the window, per second of the sending end's own
+    window: the offered load), mode (capacity, flood, search; empty for
+    reqrep and connect), hwm_bound (1: a flood row whose rate is the one
+    the HWM and libzmq's command batching allow, trial/results.h), then
+    one sweep_KEY column per swept key.  latency.csv gains mode too.
 */
 #include "report/report.h"
 
@@ -26,7 +29,9 @@ static void s_sweep_column(FILE *out, const char *key)
 void report_csv_header(FILE *out, const report_info_t *info)
 {
     fputs(REPORT_CSV_COLUMNS, out);
-    fputs(",from_cpu_ns_per_msg,to_cpu_ns_per_msg,seq_lost,sent_per_sec", out);
+    fputs(",from_cpu_ns_per_msg,to_cpu_ns_per_msg,seq_lost,sent_per_sec,mode,"
+          "hwm_bound",
+          out);
     for (int i = 0; i < info->nsweep; i++)
         s_sweep_column(out, info->sweep_key[i]);
     fputc('\n', out);
@@ -59,8 +64,8 @@ void report_csv_rows(FILE *out, const report_info_t *info,
         s_optional(out, row->from_cpu_ns, "%.1f");
         s_optional(out, row->to_cpu_ns, "%.1f");
         s_optional(out, (double)row->seq_lost, "%.0f");
-        fprintf(out, ",%.1f",
-                row->seconds > 0 ? row->window_sent / row->seconds : 0.0);
+        fprintf(out, ",%.1f,%s,%d", link_sent_rate(row), info->mode,
+                row->hwm_bound);
         for (int i = 0; i < info->nsweep; i++)
             fprintf(out, ",%s", info->sweep_value[i]);
         fputc('\n', out);
@@ -71,7 +76,7 @@ void report_csv_rows(FILE *out, const report_info_t *info,
 void report_latency_header(FILE *out, const report_info_t *info)
 {
     fputs("topology,pattern,size,repeat,hop,samples,mean_us,p50_us,p90_us,"
-          "p99_us,p999_us,max_us",
+          "p99_us,p999_us,max_us,mode",
           out);
     for (int i = 0; i < info->nsweep; i++)
         s_sweep_column(out, info->sweep_key[i]);
@@ -92,6 +97,7 @@ void report_latency_rows(FILE *out, const report_info_t *info, uint32_t size,
                 histogram_percentile(h, 90) / 1e3,
                 histogram_percentile(h, 99) / 1e3,
                 histogram_percentile(h, 99.9) / 1e3, histogram_max(h) / 1e3);
+        fprintf(out, ",%s", info->mode);
         for (int i = 0; i < info->nsweep; i++)
             fprintf(out, ",%s", info->sweep_value[i]);
         fputc('\n', out);

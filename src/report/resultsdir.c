@@ -136,6 +136,9 @@ int resultsdir_metadata(const char *dir, const run_meta_t *meta,
     json_field(out, "error", meta->error, 0);
     json_field(out, "curve", meta->curve[0] ? meta->curve : "false", 0);
     json_field(out, "sweep", meta->sweep, 0);
+    json_field(out, "mode", meta->mode, 0);
+    fprintf(out, ",\n  \"tsc_hz\": %.0f", meta->tsc_hz);
+    json_field(out, "tsc_source", meta->tsc_source, 0);
     s_machine(out, machine);
     s_warnings(out, meta->warnings);
     fputs("\n}\n", out);

@@ -27,6 +27,9 @@ typedef struct {
     char warnings[4096]; //  one per line
     char curve[128];     //  the encrypted hops, "hop1 hop2"
     char sweep[512];     //  "transport=inproc,ipc,tcp hwm=10,1000"
+    char mode[64];       //  pubsub: "capacity", or every mode swept
+    double tsc_hz;       //  the TSC's rate (flood's hwm_bound), 0: unknown
+    char tsc_source[32]; //  where that came from
 } run_meta_t;
 
 //  Make the directory (and its parents); path NULL: results/<UTC>-<name>

@@ -1,7 +1,8 @@
 /*  run: combinations x sizes x repetitions (see run.h).
 
     Owns the run's files: results.csv and threads.csv (rows flushed per
-    trial), latency.csv (latency workloads), config.cfg (the effective
+    trial), latency.csv (latency workloads), search.csv (mode = search:
+    every trial of the search), config.cfg (the effective
     topology), metadata.json (rewritten at the end with the status),
     results.json (--format json), and the private ipc directory, removed
     whatever happens.  Every pipeline is planned before anything runs, so
@@ -15,7 +16,9 @@
 #include "report/plot.h"
 #include "report/progress.h"
 #include "report/report.h"
+#include "machine/tsc.h"
 #include "report/resultsdir.h"
+#include "trial/search.h"
 #include "trial/trial.h"
 #include "pipeline/zones.h"
 
@@ -35,8 +38,9 @@ typedef struct {
     zones_t *zones; //  and its network namespaces, if it has any
     char dir[512];
     char ipc_dir[256];
-    FILE *results, *threads, *latency;
-    int trials; //  started so far: makes inproc names unique
+    FILE *results, *threads, *latency, *search;
+    int size_index; //  of the size being measured
+    int trials;     //  started so far: makes inproc names unique
     run_meta_t meta;
     report_info_t info;
     progress_t progress;
@@ -137,14 +141,27 @@ static int s_report_trial(run_t *self, trial_result_t *trial,
     return s_latency_rows(self, trial, repeat, err);
 }
 
-static int s_trial(run_t *self, uint32_t size, int r, trial_result_t *result,
-                   errbuf_t *err)
+//  A trial as the topology's keys say
+static trial_spec_t s_spec(const run_t *self, uint32_t size, int repeat)
+{
+    const params_t *p = &self->current->params;
+    return (trial_spec_t){.size = size,
+                          .repeat = repeat,
+                          .rate = p->rate,
+                          .timed = p->rate > 0,
+                          .messages = p->messages,
+                          .duration = p->duration,
+                          .tsc_hz = self->meta.tsc_hz};
+}
+
+static int s_trial(run_t *self, const trial_spec_t *spec,
+                   trial_result_t *result, errbuf_t *err)
 {
     char warnings[4096];
     pipeline_t *pl = self->current;
     int rc = pipeline_resolve(pl, self->ipc_dir, ++self->trials, err);
     if (rc == 0)
-        rc = trial_run(self->crew, self->machine, size, r, result, warnings,
+        rc = trial_run(self->crew, self->machine, spec, result, warnings,
                        sizeof warnings, err);
     progress_trial_done(&self->progress);
     if (rc == 0)
@@ -181,7 +198,8 @@ static int s_size(run_t *self, int index, errbuf_t *err)
     for (int r = 1; r <= repeat && rc == 0; r++) {
         progress_trial(&self->progress, size, index + 1, params->sizes.n, r,
                        repeat);
-        rc = s_trial(self, size, r, &trials[done], err);
+        trial_spec_t spec = s_spec(self, size, r);
+        rc = s_trial(self, &spec, &trials[done], err);
         if (rc == 0)
             rc = s_report_trial(self, &trials[done++], &merged, err);
     }
@@ -196,6 +214,60 @@ static int s_size(run_t *self, int index, errbuf_t *err)
     free(trials);
     free(merged.latency);
     return rc;
+}
+
+//  ------------------------------------------------------------------------
+//  mode = search: the search's trials come through here
+
+static int s_search_trial(void *ctx, const trial_spec_t *spec,
+                          trial_result_t *result, errbuf_t *err)
+{
+    run_t *self = ctx;
+    const params_t *params = &self->current->params;
+    progress_trial(&self->progress, spec->size, self->size_index + 1,
+                   params->sizes.n, spec->repeat, params->search_trials + 1);
+    return s_trial(self, spec, result, err);
+}
+
+//  Every judged trial into search.csv (opened with its first row)
+static void s_search_judged(void *ctx, const search_trial_t *trial)
+{
+    run_t *self = ctx;
+    errbuf_t err;
+    if (!self->search && (self->search = s_open(self, "search.csv", &err)))
+        report_search_header(self->search, &self->info);
+    if (self->search)
+        report_search_rows(self->search, &self->info, trial);
+    report_threads_rows(self->threads, trial->result);
+}
+
+//  The confirming trial's rows are the size's rows in results.csv
+static int s_search_size(run_t *self, int index, errbuf_t *err)
+{
+    const params_t *params = &self->current->params;
+    trial_spec_t spec = s_spec(self, params->sizes.size[index], 1);
+    search_hooks_t hooks = {s_search_trial, s_search_judged, self};
+    search_outcome_t outcome;
+    self->size_index = index;
+    if (search_run(params, self->current->count[0], &spec, &hooks, &outcome,
+                   err))
+        return -1;
+    trial_result_t *found = &outcome.confirmed;
+    found->repeat = 1;
+    if (found->nlinks) {
+        report_csv_rows(self->results, &self->info, found);
+        if (self->options->format == FORMAT_CSV)
+            report_csv_rows(stdout, &self->info, found);
+    }
+    if (self->options->format == FORMAT_TABLE) {
+        progress_end(&self->progress);
+        if (found->nlinks)
+            report_table_size(stdout, &self->info, found, 1);
+        report_search_summary(stdout, &outcome, params);
+    }
+    progress_size_done(&self->progress, spec.size);
+    trial_result_free(found);
+    return 0;
 }
 
 //  The combination's effective topology, for stages in their own process
@@ -224,9 +296,15 @@ static int s_combination(run_t *self, int c, errbuf_t *err)
     if (s_write_config(self, c, config, sizeof config, err) ||
         !(self->crew = crew_new(self->current, config, self->ipc_dir, err)))
         return -1;
+    const params_t *params = &self->current->params;
+    self->info.mode =
+        params->pattern == PATTERN_PUBSUB || params->pattern == PATTERN_PUSHPULL
+            ? params_mode_names[params->mode]
+            : "";
     int rc = 0;
-    for (int i = 0; i < self->current->params.sizes.n && rc == 0; i++)
-        rc = s_size(self, i, err);
+    for (int i = 0; i < params->sizes.n && rc == 0; i++)
+        rc = params->mode == MODE_SEARCH ? s_search_size(self, i, err)
+                                         : s_size(self, i, err);
     if (crew_destroy(&self->crew,
                      (int)(self->current->params.timeout * 1000))) {
         *self->options->stages_left = true;
@@ -235,6 +313,23 @@ static int s_combination(run_t *self, int c, errbuf_t *err)
     }
     zones_destroy(&self->zones);
     return rc;
+}
+
+//  metadata's "mode": every mode the run's combinations measure in
+static void s_note_mode(run_t *self, const params_t *p)
+{
+    if (p->pattern != PATTERN_PUBSUB && p->pattern != PATTERN_PUSHPULL)
+        return;
+    const char *name = params_mode_names[p->mode];
+    char *list = self->meta.mode;
+    size_t used = strlen(list);
+    char padded[80];
+    snprintf(padded, sizeof padded, ",%s,", list);
+    char want[24];
+    snprintf(want, sizeof want, ",%s,", name);
+    if (!strstr(padded, want))
+        snprintf(list + used, sizeof self->meta.mode - used, "%s%s",
+                 used ? "," : "", name);
 }
 
 static void s_init(run_t *self, const run_options_t *options)
@@ -256,9 +351,14 @@ static void s_init(run_t *self, const run_options_t *options)
                      "%s%s", v ? "," : "", sweep->value[k][v]);
         }
     }
-    for (int c = 0; c < self->ntopos; c++)
-        trials +=
-            self->topos[c]->params.sizes.n * self->topos[c]->params.repeat;
+    for (int c = 0; c < self->ntopos; c++) {
+        const params_t *p = &self->topos[c]->params;
+        trials += p->sizes.n *
+                  (p->mode == MODE_SEARCH ? p->search_trials + 1 : p->repeat);
+        s_note_mode(self, p);
+    }
+    self->meta.tsc_hz =
+        tsc_hz(self->meta.tsc_source, sizeof self->meta.tsc_source);
     progress_init(&self->progress, options->quiet, trials, self->ntopos);
     snprintf(self->meta.command_line, sizeof self->meta.command_line, "%s",
              options->command_line);
@@ -339,7 +439,7 @@ static int s_status(run_t *self, int rc, const errbuf_t *err)
 static void s_finish(run_t *self)
 {
     errbuf_t err;
-    FILE *files[] = {self->results, self->threads, self->latency};
+    FILE *files[] = {self->results, self->threads, self->latency, self->search};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (files[i])
             fclose(files[i]);

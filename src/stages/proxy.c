@@ -14,7 +14,7 @@ int proxy_open_sockets(stage_t *self, errbuf_t *err)
         stage_socket(self, back, self->pl->hops[out].params.hwm, &self->out,
                      err))
         return -1;
-    if (back == ZMQ_XPUB && self->pl->params.nodrop &&
+    if (back == ZMQ_XPUB && pipeline_backpressure(self->pl) &&
         zmq_setsockopt(self->out, ZMQ_XPUB_NODROP, &one, sizeof one))
         return err_set(err, "ZMQ_XPUB_NODROP: %s", zmq_strerror(errno));
     if (stage_attach(self, self->in, in, err) ||

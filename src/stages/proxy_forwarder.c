@@ -20,9 +20,32 @@
 
 #define FORWARD_BATCH 1000
 
+//  A send that meets back-pressure (ZMQ_XPUB_NODROP, a full PUSH) waits in
+//  slices of STAGE_IDLE_MS, so a stop is seen: every wait is bounded
 static int s_setup(stage_t *self, errbuf_t *err)
 {
-    return proxy_open_sockets(self, err);
+    int idle = STAGE_IDLE_MS;
+    if (proxy_open_sockets(self, err))
+        return -1;
+    if (zmq_setsockopt(self->in, ZMQ_SNDTIMEO, &idle, sizeof idle) ||
+        zmq_setsockopt(self->out, ZMQ_SNDTIMEO, &idle, sizeof idle))
+        return err_set(err, "ZMQ_SNDTIMEO: %s", zmq_strerror(errno));
+    return 0;
+}
+
+//  0 sent; 1 the pipeline is ending (ETERM, or stopped while the far end
+//  takes nothing more); -1 an error
+static int s_send(stage_t *self, zmq_msg_t *msg, void *to, int flags,
+                  errbuf_t *err)
+{
+    while (zmq_msg_send(msg, to, flags) < 0) {
+        if (errno == EAGAIN && !atomic_load(&self->shared->stop))
+            continue;
+        if (errno == EAGAIN || errno == ETERM)
+            return 1;
+        return err_set(err, "zmq_msg_send: %s", zmq_strerror(errno));
+    }
+    return 0;
 }
 
 //  Forward a burst from -> to; counting when it flows downstream.  1 when
@@ -32,7 +55,7 @@ static int s_burst(stage_t *self, void *from, void *to, bool downstream,
 {
     zmq_msg_t msg;
     zmq_msg_init(&msg);
-    const bool latency = self->pl->params.rate > 0;
+    const bool latency = self->shared->timed;
     for (int i = 0; i < FORWARD_BATCH; i++) {
         if (zmq_msg_recv(&msg, from, ZMQ_DONTWAIT) < 0)
             break;
@@ -44,11 +67,10 @@ static int s_burst(stage_t *self, void *from, void *to, bool downstream,
                                                 memory_order_relaxed))
                 sequence_latency(self, zmq_msg_data(&msg), zmq_msg_size(&msg));
         }
-        if (zmq_msg_send(&msg, to, more ? ZMQ_SNDMORE : 0) < 0) {
+        int rc = s_send(self, &msg, to, more ? ZMQ_SNDMORE : 0, err);
+        if (rc) {
             zmq_msg_close(&msg);
-            return errno == ETERM
-                       ? 1
-                       : err_set(err, "zmq_msg_send: %s", zmq_strerror(errno));
+            return rc;
         }
         if (downstream && !more)
             atomic_store_explicit(&self->shared->sent, *total,

@@ -86,7 +86,7 @@ static int s_run_latency(stage_t *self, errbuf_t *err)
 
 static int s_run(stage_t *self, errbuf_t *err)
 {
-    if (self->pl->params.rate > 0)
+    if (self->shared->timed)
         return s_run_latency(self, err);
     return s_run_fast(self, err);
 }

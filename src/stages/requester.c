@@ -10,6 +10,7 @@
 */
 #include "base/mono.h"
 #include "stages/roles.h"
+#include "stages/sequence.h"
 #include "stages/stage.h"
 
 #include <errno.h>
@@ -35,10 +36,10 @@ static int s_setup(stage_t *self, errbuf_t *err)
 static int s_round_trip(stage_t *self, uint64_t seq, errbuf_t *err)
 {
     zmq_msg_t msg;
-    uint64_t header = (uint64_t)self->inst->instance << STAGE_SEQ_BITS | seq;
+    uint64_t header = sequence_header(self->inst->instance, seq);
     if (zmq_msg_init_size(&msg, self->shared->size))
         return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
-    memcpy(zmq_msg_data(&msg), &header, sizeof header);
+    sequence_write(zmq_msg_data(&msg), header);
     if (zmq_msg_send(&msg, self->out, 0) < 0) {
         zmq_msg_close(&msg);
         return err_set(err, "sending request %llu: %s", (unsigned long long)seq,

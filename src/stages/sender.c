@@ -19,7 +19,7 @@
 */
 #include "base/mono.h"
 #include "stages/roles.h"
-#include "stages/stage.h"
+#include "stages/sequence.h"
 #include "stages/zcpool.h"
 
 #include <errno.h>
@@ -35,7 +35,7 @@ static int s_setup(stage_t *self, errbuf_t *err)
     if (stage_socket(self, type, hop->hwm, &self->out, err))
         return -1;
     int one = 1, idle = STAGE_IDLE_MS;
-    if (type == ZMQ_XPUB && self->pl->params.nodrop &&
+    if (type == ZMQ_XPUB && pipeline_backpressure(self->pl) &&
         zmq_setsockopt(self->out, ZMQ_XPUB_NODROP, &one, sizeof one))
         return err_set(err, "ZMQ_XPUB_NODROP: %s", zmq_strerror(errno));
     if (zmq_setsockopt(self->out, ZMQ_SNDTIMEO, &idle, sizeof idle) ||
@@ -137,15 +137,14 @@ static int s_run_fast(stage_t *self, errbuf_t *err)
 {
     void *sock = self->out;
     const size_t size = self->shared->size;
-    const uint64_t origin = (uint64_t)self->inst->instance << STAGE_SEQ_BITS;
+    const int origin = self->inst->instance;
     uint64_t seq = 0;
     zmq_msg_t msg;
     while (seq <
            atomic_load_explicit(&self->shared->target, memory_order_relaxed)) {
         if (zmq_msg_init_size(&msg, size))
             return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
-        uint64_t header = origin | seq;
-        memcpy(zmq_msg_data(&msg), &header, sizeof header);
+        sequence_write(zmq_msg_data(&msg), sequence_header(origin, seq));
         if (zmq_msg_send(&msg, sock, 0) < 0) {
             if (s_send_failed(self, &msg, err))
                 return -1;
@@ -160,12 +159,12 @@ static int s_run_zerocopy(stage_t *self, errbuf_t *err)
 {
     void *sock = self->out;
     zcpool_t *pool = self->engine;
-    const uint64_t origin = (uint64_t)self->inst->instance << STAGE_SEQ_BITS;
+    const int origin = self->inst->instance;
     uint64_t seq = 0;
     zmq_msg_t msg;
     while (seq <
            atomic_load_explicit(&self->shared->target, memory_order_relaxed)) {
-        if (zcpool_msg(pool, &msg, origin | seq))
+        if (zcpool_msg(pool, &msg, sequence_header(origin, seq)))
             continue; //  every buffer in flight: check the target, retry
         if (zmq_msg_send(&msg, sock, 0) < 0) {
             if (s_send_failed(self, &msg, err))
@@ -177,10 +176,13 @@ static int s_run_zerocopy(stage_t *self, errbuf_t *err)
     return 0;
 }
 
+//  Open loop: message seq is due at start + seq / rate, whatever happened
+//  to the ones before; a timed trial stamps it with that intended time
 static int s_run_paced(stage_t *self, errbuf_t *err)
 {
-    const double period = 1e9 / self->pl->params.rate;
-    const uint64_t origin = (uint64_t)self->inst->instance << STAGE_SEQ_BITS;
+    const double period = 1e9 / self->shared->rate;
+    const int origin = self->inst->instance;
+    const bool timed = self->shared->timed;
     const uint64_t start = mono_ns();
     uint64_t seq = 0;
     zmq_msg_t msg;
@@ -195,9 +197,9 @@ static int s_run_paced(stage_t *self, errbuf_t *err)
         }
         if (zmq_msg_init_size(&msg, self->shared->size))
             return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
-        uint64_t header = origin | seq;
-        memcpy(zmq_msg_data(&msg), &header, sizeof header);
-        memcpy((char *)zmq_msg_data(&msg) + 8, &intended, sizeof intended);
+        sequence_write(zmq_msg_data(&msg), sequence_header(origin, seq));
+        if (timed)
+            sequence_write_time(zmq_msg_data(&msg), intended);
         if (zmq_msg_send(&msg, self->out, 0) < 0) {
             if (s_send_failed(self, &msg, err))
                 return -1;
@@ -210,7 +212,7 @@ static int s_run_paced(stage_t *self, errbuf_t *err)
 
 static int s_run(stage_t *self, errbuf_t *err)
 {
-    if (self->pl->params.rate > 0)
+    if (self->shared->rate > 0)
         return s_run_paced(self, err);
     if (self->engine)
         return s_run_zerocopy(self, err);

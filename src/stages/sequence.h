@@ -1,6 +1,12 @@
-/*  sequence: the check every receiving stage does per message.
+/*  sequence: the header every message carries, written by its source and
+    checked by every receiving stage.
 
-    A header is origin << 48 | sequence.  Per origin the receiver expects
+        bytes 0..7    origin << 48 | sequence (origin: the publisher
+                      instance; sequence from 0)
+        bytes 8..15   timed trials: the intended send time, mono_ns
+        the rest      as zmq_msg_init_size gives it
+
+    Per origin the receiver expects
     the next sequence: a jump counts the skipped messages as gaps (lost,
     and proven lost by the sequence); a step back counts as misordered.
     The in-order case is the fast path; jumps go to a function of their
@@ -15,6 +21,23 @@
 
 #include "base/mono.h"
 #include "stages/stage.h"
+
+//  The header of message seq from a source instance
+static inline uint64_t sequence_header(int instance, uint64_t seq)
+{
+    return (uint64_t)instance << STAGE_SEQ_BITS | seq;
+}
+
+static inline void sequence_write(void *data, uint64_t header)
+{
+    memcpy(data, &header, sizeof header);
+}
+
+//  Timed trials: the send time the schedule intended
+static inline void sequence_write_time(void *data, uint64_t intended_ns)
+{
+    memcpy((char *)data + 8, &intended_ns, sizeof intended_ns);
+}
 
 //  A sequence that is not the next one: a gap, or a step back
 __attribute__((noinline)) static void

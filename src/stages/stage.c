@@ -197,9 +197,11 @@ void stage_actor(zsock_t *pipe, void *args)
     s_finish(self);
 }
 
-void stage_reset(stage_shared_t *shared, uint32_t size)
+void stage_reset(stage_shared_t *shared, const stage_trial_t *trial)
 {
-    shared->size = size;
+    shared->size = trial->size;
+    shared->rate = trial->rate;
+    shared->timed = trial->timed;
     shared->misordered = 0;
     shared->mem_node = -1;
     shared->window_start_ns = shared->window_end_ns = 0;

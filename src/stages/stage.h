@@ -50,10 +50,20 @@ typedef struct {
     uint64_t gaps;             //  sequences skipped (stage only)
 } origin_t;
 
+//  What a trial asks of every stage, before its SETUP
+typedef struct {
+    uint32_t size; //  message size
+    double rate;   //  publishers: messages per second each, 0: flat out
+    bool timed;    //  messages carry their intended send time (bytes
+                   //  8..15) and receivers record latency in the window
+} stage_trial_t;
+
 //  What the controller and a stage share: plain data, no pointers, so it
 //  can sit in memory shared with a stage's own process
 typedef struct {
     uint32_t size;       //  message size of this trial
+    double rate;         //  publishers: the trial's pace, 0: flat out
+    int timed;           //  the trial's messages carry send times
     pid_t tid;           //  the stage thread
     uint64_t misordered; //  receivers: sequences that went backwards
     int mem_node;        //  node of a page the stage allocated, -1
@@ -119,7 +129,7 @@ struct stage_s {
 void stage_actor(zsock_t *pipe, void *args);
 //  Before each trial, while the thread waits for a command: counters,
 //  targets and flags back to their start, and the message size
-void stage_reset(stage_shared_t *shared, uint32_t size);
+void stage_reset(stage_shared_t *shared, const stage_trial_t *trial);
 
 //  For the controller's side (see stage_ops_t): messages in and out, and
 //  stop; the shared atomics unless the role has its own

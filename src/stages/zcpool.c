@@ -2,6 +2,7 @@
 #include "stages/zcpool.h"
 
 #include "base/check.h"
+#include "stages/sequence.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -86,7 +87,7 @@ int zcpool_msg(zcpool_t *self, zmq_msg_t *msg, uint64_t header)
         if (atomic_load_explicit(&slot->busy, memory_order_acquire))
             continue;
         atomic_store_explicit(&slot->busy, 1, memory_order_relaxed);
-        memcpy(slot->data, &header, sizeof header);
+        sequence_write(slot->data, header);
         return zmq_msg_init_data(msg, slot->data, self->size, s_release, slot);
     }
     errno = EAGAIN;

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "base/histogram.h"
+#include "config/params.h"
 
 #define RESULTS_NAME_MAX 40
 
@@ -22,9 +23,12 @@ typedef struct {
     int transport;
     uint64_t sent;            //  handed to the hop's socket, whole trial
     uint64_t received;        //  taken from it, whole trial, after draining
-    double seconds;           //  the window's length
+    double seconds;           //  the window's length, at the receiving end
+    double sent_seconds;      //  ...and at the sending end
     uint64_t window_received; //  received during the window
     uint64_t window_sent;     //  sent during the window (offered load)
+    double bound_rate;        //  flood: the rate the HWM allows, 0: none
+    int hwm_bound;            //  flood: the rate is that bound (1/0)
     int from_cpu, to_cpu;     //  read back; -1 when not pinned
     int from_node, to_node;
     double from_cpu_ns, to_cpu_ns; //  CPU per message in the window, or -1
@@ -64,6 +68,22 @@ typedef struct {
 static inline double link_rate(const link_row_t *link)
 {
     return link->seconds > 0 ? link->window_received / link->seconds : 0;
+}
+
+static inline double link_sent_rate(const link_row_t *link)
+{
+    return link->sent_seconds > 0 ? link->window_sent / link->sent_seconds : 0;
+}
+
+//  The most a flooding XPUB delivers per pipe: libzmq 4.3.4's send reads
+//  the socket's commands (activate_write among them) at most once per
+//  max_command_delay = 3,000,000 TSC ticks, and a full pipe drops until
+//  then; a pipe holds the HWM over tcp and ipc, SNDHWM + RCVHWM over
+//  inproc.  0 when there is no bound (hwm 0) or the TSC rate is unknown
+static inline double results_hwm_bound(int transport, int hwm, double tsc_hz)
+{
+    double pipe = transport == TRANSPORT_INPROC ? 2.0 * hwm : hwm;
+    return tsc_hz > 0 ? pipe * tsc_hz / 3e6 : 0;
 }
 
 void trial_result_free(trial_result_t *result);

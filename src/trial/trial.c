@@ -89,10 +89,12 @@ static int s_run_stage(trial_t *self, int i, errbuf_t *err)
 //  ------------------------------------------------------------------------
 //  Start and stop
 
-static int s_start(trial_t *self, uint32_t size, errbuf_t *err)
+static int s_start(trial_t *self, errbuf_t *err)
 {
+    const stage_trial_t trial = {self->spec.size, self->spec.rate,
+                                 self->spec.timed};
     for (int i = 0; i < self->pl->n; i++) {
-        stage_handle_reset(self->stage[i], size);
+        stage_handle_reset(self->stage[i], &trial);
         if (s_command(self, i, "SETUP", self->timeout_ms, err))
             return -1;
         self->open[i] = true;
@@ -139,6 +141,23 @@ static int s_stop(trial_t *self, bool sources, errbuf_t *err)
             s_collect(self, i, self->timeout_ms, err))
             rc = -1;
     return rc;
+}
+
+//  After the drain, the sinks first: once they have ended, their counts are
+//  final, and one more snapshot (the proxies still answer) reads every hop
+//  as the trial left it.  What a sink did not take before it ended is lost
+//  on both accounts, its hop's counters and its sequence numbers
+static int s_stop_sinks(trial_t *self, errbuf_t *err)
+{
+    for (int i = 0; i < self->pl->n; i++)
+        if (pipeline_is_sink(self->pl, i) &&
+            stage_handle_stop(self->stage[i], err))
+            return -1;
+    for (int i = 0; i < self->pl->n; i++)
+        if (self->running[i] && pipeline_is_sink(self->pl, i) &&
+            s_collect(self, i, self->timeout_ms, err))
+            return -1;
+    return trial_snapshot(self, &self->last, err);
 }
 
 //  Close every socket the trial opened; the threads and their contexts
@@ -241,7 +260,7 @@ static uint64_t s_received(trial_t *self, int i)
 //  'messages' in the window
 static uint64_t s_remaining(trial_t *self)
 {
-    uint64_t n = self->pl->params.messages, remaining = 0;
+    uint64_t n = self->spec.messages, remaining = 0;
     for (int i = 0; i < self->pl->n; i++)
         if (pipeline_is_sink(self->pl, i)) {
             uint64_t taken = s_received(self, i) - self->s0.received[i];
@@ -255,7 +274,7 @@ static uint64_t s_remaining(trial_t *self)
 //  stopped.  Name a link into a receiver that is still short
 static int s_stalled(trial_t *self, double seconds, errbuf_t *err)
 {
-    uint64_t n = self->pl->params.messages;
+    uint64_t n = self->spec.messages;
     int l = 0;
     for (; l < self->nlinks - 1; l++) {
         int to = self->links[l].to;
@@ -280,9 +299,8 @@ static int s_stalled(trial_t *self, double seconds, errbuf_t *err)
 static int s_window_messages(trial_t *self, double *moved, errbuf_t *err)
 {
     double last_check = mono_seconds(), prev_t = last_check, progress = prev_t;
-    double patience =
-        self->timeout_ms / 1000.0 +
-        (self->pl->params.rate > 0 ? 1 / self->pl->params.rate : 0);
+    double patience = self->timeout_ms / 1000.0 +
+                      (self->spec.rate > 0 ? 1 / self->spec.rate : 0);
     uint64_t prev = 0, fewest = UINT64_MAX;
     for (uint64_t left = s_remaining(self); left > 0;
          left = s_remaining(self)) {
@@ -316,11 +334,11 @@ static int s_window(trial_t *self, errbuf_t *err)
     for (int l = 0; l < self->nlinks; l++)
         moved[l] = self->s0.t;
     self->last = self->s0;
-    if (self->pl->params.messages > 0) {
+    if (self->spec.messages > 0) {
         if (s_window_messages(self, moved, err))
             return -1;
     } else {
-        double end = self->s0.t + self->pl->params.duration;
+        double end = self->s0.t + self->spec.duration;
         while (mono_seconds() < end) {
             mono_sleep(fmin(TRIAL_POLL_MS / 1000.0, end - mono_seconds()));
             if (s_check_moving(self, moved, err))
@@ -363,12 +381,14 @@ static int s_drain(trial_t *self, errbuf_t *err)
 //  Rate mode: a source that could not keep its schedule is a warning
 static void s_check_rate(trial_t *self)
 {
-    double rate = self->pl->params.rate;
+    double rate = self->spec.rate;
+    if (self->pl->params.rate <= 0)
+        return; //  a search's paces: it judges them itself
     for (int i = 0; i < self->pl->n && rate > 0; i++) {
         if (!s_source(self, i))
             continue;
-        double achieved =
-            (self->s1.sent[i] - self->s0.sent[i]) / self->window_seconds;
+        double achieved = (self->s1.sent[i] - self->s0.sent[i]) /
+                          (self->s1.at[i] - self->s0.at[i]);
         if (fabs(achieved - rate) > rate * 0.01) {
             char line[300];
             snprintf(line, sizeof line,
@@ -401,7 +421,8 @@ static int s_measure_stream(trial_t *self, errbuf_t *err)
     bool connect = self->pl->params.pattern == PATTERN_CONNECT;
     if (connect)
         self->last = self->s1;
-    if ((!connect && s_drain(self, err)) || s_stop(self, true, err))
+    if ((!connect && (s_drain(self, err) || s_stop_sinks(self, err))) ||
+        s_stop(self, true, err))
         return -1;
     s_check_rate(self);
     trial_make_rows(self);
@@ -472,7 +493,7 @@ static int s_measure_reqrep(trial_t *self, errbuf_t *err)
     return trial_verify(self, err);
 }
 
-int trial_run(crew_t *crew, const machine_t *machine, uint32_t size, int repeat,
+int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
               trial_result_t *result, char *warnings, size_t warnings_len,
               errbuf_t *err)
 {
@@ -483,6 +504,7 @@ int trial_run(crew_t *crew, const machine_t *machine, uint32_t size, int repeat,
     self->pl = crew->pl;
     memcpy(self->stage, crew->stage, sizeof self->stage);
     self->machine = machine;
+    self->spec = *spec;
     self->timeout_ms = (int)(self->pl->params.timeout * 1000);
     self->result = result;
     self->warnings = warnings;
@@ -490,12 +512,12 @@ int trial_run(crew_t *crew, const machine_t *machine, uint32_t size, int repeat,
     warnings[0] = 0;
     trial_make_links(self);
     memset(result, 0, sizeof *result);
-    result->size = size;
-    result->repeat = repeat;
+    result->size = spec->size;
+    result->repeat = spec->repeat;
     result->links = calloc((size_t)self->nlinks, sizeof(link_row_t));
     result->threads = calloc(THREADS_MAX, sizeof(thread_row_t));
     result->latency = calloc(RESULTS_MAX_LATENCY, sizeof(latency_row_t));
-    int rc = s_start(self, size, err);
+    int rc = s_start(self, err);
     if (rc == 0)
         rc = self->pl->params.pattern == PATTERN_REQREP
                  ? s_measure_reqrep(self, err)

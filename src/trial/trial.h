@@ -24,11 +24,23 @@
 #include "pipeline/pipeline.h"
 #include "trial/results.h"
 
+//  What one trial measures (run.c makes it from the topology's keys; a
+//  search makes one per offered rate)
+typedef struct {
+    uint32_t size;
+    int repeat;        //  1-based (a search: the trial's number)
+    double rate;       //  messages per second per publisher, 0: flat out
+    bool timed;        //  messages carry send times; latency is recorded
+    uint64_t messages; //  the window closes when every sink took this many
+    double duration;   //  ...or after this many seconds (messages = 0)
+    double tsc_hz;     //  the TSC's rate, for hwm_bound (0: unknown)
+} trial_spec_t;
+
 //  Run one trial with the crew's stages; the pipeline's endpoints must be
 //  resolved.  Fills result (free with trial_result_free); warnings
 //  (placement read-back) go to 'warnings', one per line.  After a failure
 //  the crew is broken: no more trials, only crew_destroy
-int trial_run(crew_t *crew, const machine_t *machine, uint32_t size, int repeat,
+int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
               trial_result_t *result, char *warnings, size_t warnings_len,
               errbuf_t *err);
 

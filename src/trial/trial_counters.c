@@ -12,6 +12,7 @@
 */
 #include "trial/trial_internal.h"
 
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -50,17 +51,13 @@ void trial_link_name(trial_t *self, const link_t *link, char *from, char *to)
     snprintf(to, RESULTS_NAME_MAX, "%s", pl->inst[link->to].name);
 }
 
-//  What a link's receiving end has taken from it: per origin where the
-//  receiver tells origins apart and the sender is a source
-static uint64_t s_link_received(trial_t *self, const link_t *link,
-                                const snapshot_t *snap)
+//  Does a link's receiving end count it apart from its other links (per
+//  origin: the receiver tells origins apart and the sender is a source)?
+static bool s_per_origin(const trial_t *self, const link_t *link)
 {
     const pipeline_t *pl = self->pl;
-    if (link->from < 0 || !pipeline_is_source(pl, link->from) ||
-        !pipeline_sees_origins(pl, link->to))
-        return snap->received[link->to];
-    return stage_handle_origin(self->stage[link->to],
-                               pl->inst[link->from].instance);
+    return link->from >= 0 && pipeline_is_source(pl, link->from) &&
+           pipeline_sees_origins(pl, link->to);
 }
 
 static uint64_t s_link_sent(trial_t *self, const link_t *link,
@@ -90,6 +87,7 @@ static uint64_t s_cpu_ns(trial_t *self, int id)
     return ns;
 }
 
+//  Each stage's counters, and right after them its links' own counts
 int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err)
 {
     for (int i = 0; i < self->pl->n; i++) {
@@ -98,14 +96,22 @@ int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err)
             return -1;
         snap->sent[i] = counts.sent;
         snap->received[i] = counts.received;
-        snap->t = counts.t;
+        snap->at[i] = snap->t = counts.t;
+        for (int l = 0; l < self->nlinks; l++) {
+            const link_t *link = &self->links[l];
+            if (link->to == i)
+                snap->link_received[l] =
+                    s_per_origin(self, link)
+                        ? stage_handle_origin(
+                              self->stage[i],
+                              self->pl->inst[link->from].instance)
+                        : counts.received;
+        }
     }
     for (int i = 0; i < self->pl->n; i++)
         snap->cpu_ns[i] = s_cpu_ns(self, i);
-    for (int l = 0; l < self->nlinks; l++) {
+    for (int l = 0; l < self->nlinks; l++)
         snap->link_sent[l] = s_link_sent(self, &self->links[l], snap);
-        snap->link_received[l] = s_link_received(self, &self->links[l], snap);
-    }
     return 0;
 }
 
@@ -286,27 +292,62 @@ static int64_t s_seq_lost(trial_t *self, int to, int origin_id)
     return lost;
 }
 
+//  How long the window was for a stage, between its own two readings
+//  (all instances of from_stage when id is -1: their mean)
+static double s_seconds(const trial_t *self, int id, int stage)
+{
+    if (self->pl->params.pattern == PATTERN_REQREP)
+        return self->window_seconds; //  the requesters time themselves
+    if (id >= 0)
+        return self->s1.at[id] - self->s0.at[id];
+    double sum = 0;
+    int first = self->pl->first[stage], n = self->pl->count[stage];
+    for (int i = first; i < first + n; i++)
+        sum += self->s1.at[i] - self->s0.at[i];
+    return sum / n;
+}
+
+//  Flood: is the hop's rate the one its HWM and libzmq's command batching
+//  allow?  Only where the hop dropped: that is what the bound is about
+static void s_hwm_bound(const trial_t *self, const link_t *link,
+                        link_row_t *row)
+{
+    const pipeline_t *pl = self->pl;
+    const params_t *hop = &pl->hops[link->hop].params;
+    if (pl->params.pattern != PATTERN_PUBSUB || pl->params.mode != MODE_FLOOD)
+        return;
+    row->bound_rate =
+        results_hwm_bound(hop->transport, hop->hwm, self->spec.tsc_hz);
+    double rate = link_rate(row);
+    row->hwm_bound = row->bound_rate > 0 && row->sent > row->received &&
+                     fabs(rate - row->bound_rate) <= 0.1 * row->bound_rate;
+}
+
 void trial_make_rows(trial_t *self)
 {
     trial_result_t *result = self->result;
+    bool connect = self->pl->params.pattern == PATTERN_CONNECT;
     for (int l = 0; l < self->nlinks; l++) {
         const link_t *link = &self->links[l];
         link_row_t *row = &result->links[result->nlinks++];
+        bool client = connect && pipeline_is_sink(self->pl, link->to);
         row->hop = link->hop + 1;
         trial_link_name(self, link, row->from, row->to);
         row->transport = self->pl->hops[link->hop].params.transport;
         row->sent = self->last.link_sent[l];
         row->received = self->last.link_received[l];
-        row->seconds = self->window_seconds;
+        row->seconds = s_seconds(self, link->to, 0);
+        row->sent_seconds = client
+                                ? row->seconds
+                                : s_seconds(self, link->from, link->from_stage);
         row->window_received =
             self->s1.link_received[l] - self->s0.link_received[l];
         row->window_sent = self->s1.link_sent[l] - self->s0.link_sent[l];
+        s_hwm_bound(self, link, row);
         s_where(self, link->from, &row->from_cpu, &row->from_node);
         s_where(self, link->to, &row->to_cpu, &row->to_node);
-        bool connect = self->pl->params.pattern == PATTERN_CONNECT &&
-                       pipeline_is_sink(self->pl, link->to);
         row->from_cpu_ns = s_cpu_per_msg(self, link->from, link->from_stage,
-                                         connect ? link->to : -1);
+                                         client ? link->to : -1);
         row->to_cpu_ns = s_cpu_per_msg(self, link->to, link->hop + 1, -1);
         bool direct =
             link->from >= 0 && pipeline_is_source(self->pl, link->from);
@@ -367,7 +408,7 @@ void trial_make_latency(trial_t *self)
     const pipeline_t *pl = self->pl;
     bool reqrep = pl->params.pattern == PATTERN_REQREP;
     bool connect = pl->params.pattern == PATTERN_CONNECT;
-    if (!reqrep && !connect && pl->params.rate <= 0)
+    if (!reqrep && !connect && !self->spec.timed)
         return;
     for (int s = 1; s < pl->nstages - 1 && !reqrep && !connect; s++)
         if (pipeline_sees_origins(pl, pl->first[s])) {

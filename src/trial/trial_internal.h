@@ -20,8 +20,12 @@ typedef struct {
     int from_stage;
 } link_t;
 
+//  Every counter, each with the time it was read (a stage's counters are
+//  read one after another, a proxy's through a round trip: each hop's
+//  rate is its own count over its own time)
 typedef struct {
-    double t;
+    double t; //  when the last counter was read
+    double at[PIPELINE_MAX_INSTANCES];
     uint64_t sent[PIPELINE_MAX_INSTANCES], received[PIPELINE_MAX_INSTANCES];
     uint64_t cpu_ns[PIPELINE_MAX_INSTANCES];
     uint64_t link_sent[TRIAL_MAX_LINKS], link_received[TRIAL_MAX_LINKS];
@@ -31,6 +35,7 @@ typedef struct {
     crew_t *crew;
     pipeline_t *pl;
     const machine_t *machine;
+    trial_spec_t spec;
     int timeout_ms;
     stage_handle_t *stage[PIPELINE_MAX_INSTANCES];
     bool open[PIPELINE_MAX_INSTANCES]; //  SETUP answered: TEARDOWN is owed

@@ -1,0 +1,87 @@
+/*  search: the highest rate a pipeline carries before it starts dropping
+    (mode = search), per message size.
+
+    RFC 2544's throughput test as RFC 9971 (MLRsearch) and TRex's
+    ndr_bench refine it.  With PUB drop semantics and paced publishers:
+
+        bound    one trial flat out: what the publishers can offer, and
+                 what the last hop received (the first guess)
+        steps    bisect between the highest rate that passed and the lowest
+                 that failed, until (fail - pass) / fail <= search_precision
+                 or search_trials trials have run
+        confirm  the rate found, once more for search_confirm seconds; a
+                 failed confirmation is tried again once, then the search
+                 narrows below it
+
+    When no trial has passed by the end of the budget, the search halves
+    on, a few trials more, for a rate that passes.
+
+    A trial passes when no hop lost more than loss_ratio of what it was sent
+    (0: NDR; e.g. 0.005: a PDR) and, with p99_us, the end-to-end p99 stays
+    under it.  It counts only when the publishers sent at least 99 % of the
+    offered rate; else it is "generator-limited", and is a failure for the
+    bisection (that rate was not shown to pass).  The bottleneck is the hop
+    that lost first (upstream-most) in the lowest failing trial.
+
+    The search runs its trials through the caller (hooks), which resolves
+    endpoints, shows progress and writes each judged trial to search.csv.
+*/
+#ifndef HOPBENCH_SEARCH_H
+#define HOPBENCH_SEARCH_H
+
+#include <stdbool.h>
+
+#include "base/errbuf.h"
+#include "config/params.h"
+#include "trial/results.h"
+#include "trial/trial.h"
+
+typedef enum { SEARCH_BOUND, SEARCH_STEP, SEARCH_CONFIRM } search_phase_t;
+typedef enum { VERDICT_PASS, VERDICT_FAIL, VERDICT_LIMITED } verdict_t;
+
+extern const char *const search_phase_names[];
+extern const char *const search_verdict_names[];
+
+//  One judged trial
+typedef struct {
+    int number; //  1-based, within the size
+    search_phase_t phase;
+    double offered; //  msgs/s, all publishers (the bound: what they sent)
+    double sent;    //  msgs/s the publishers achieved in the window
+    verdict_t verdict;
+    int worst;     //  the link that failed it first, -1 (latency, or none)
+    double p99_us; //  end to end, -1 when not timed
+    const trial_result_t *result;
+} search_trial_t;
+
+typedef struct {
+    double found;   //  msgs/s offered that passed its confirmation, 0: none
+    double fail;    //  the lowest failing rate, 0 when none failed
+    int trials;     //  every trial, confirmations included
+    double seconds; //  wall time of the search
+    bool limited;   //  it ended where the publishers could not offer more
+    int bottleneck; //  link (row) of the hop that lost first above found
+    char bottleneck_name[2 * RESULTS_NAME_MAX + 24]; //  "hop 1 (pub -> b)"
+    bool latency;             //  ...or the p99 limit was what failed first
+    trial_result_t confirmed; //  the confirming trial: the size's rows
+} search_outcome_t;
+
+typedef struct {
+    //  Run one trial as spec says; its rows go into result
+    int (*trial)(void *ctx, const trial_spec_t *spec, trial_result_t *result,
+                 errbuf_t *err);
+    //  A trial was judged (result is freed after this returns)
+    void (*judged)(void *ctx, const search_trial_t *trial);
+    void *ctx;
+} search_hooks_t;
+
+//  Search one size; base: the trial spec of the size (size, tsc_hz); the
+//  search's keys come from params.  outcome->confirmed is the caller's to
+//  free (trial_result_free)
+int search_run(const params_t *params, int publishers, const trial_spec_t *base,
+               const search_hooks_t *hooks, search_outcome_t *outcome,
+               errbuf_t *err);
+
+int search_test(bool verbose);
+
+#endif
