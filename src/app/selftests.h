@@ -12,6 +12,7 @@
 #include "pipeline/pipeline.h"
 #include "machine/threads.h"
 #include "app/cli.h"
+#include "app/roff.h"
 #include "stages/zcpool.h"
 #include "config/sweep.h"
 #include "pipeline/zones.h"
@@ -33,6 +34,7 @@ static const struct {
     {"zones", zones_test},         {"actor", actor_test},
     {"histogram", histogram_test}, {"machine", machine_test},
     {"placement", placement_test}, {"plot_data", plot_data_test},
+    {"roff", roff_test},
 };
 
 #endif

@@ -465,7 +465,7 @@ void params_accepted(const option_t *opt, char *buf, size_t len)
                  opt->max);
         break;
     case TYPE_DOUBLE:
-        snprintf(buf, len, "a number from %g to %g", opt->min, opt->max);
+        snprintf(buf, len, "a number from %.10g to %.10g", opt->min, opt->max);
         break;
     case TYPE_ENUM:
         used = (size_t)snprintf(buf, len, "one of");
