@@ -147,7 +147,7 @@ const cli_option_t cli_options[] = {
     {.name = "duration",
      .arg = "SECONDS",
      .commands = CLI_TOPOLOGY,
-     .help = "or: a window of this length",
+     .help = "a window of this length, instead of --messages",
      .sets = {"messages=0", "duration="},
      .apply = s_shorthand},
     {.name = "repeat",
