@@ -17,6 +17,7 @@
 #include "config/sweep.h"
 #include "pipeline/zones.h"
 #include "base/actor.h"
+#include "base/csv.h"
 #include "base/histogram.h"
 #include "machine/machine.h"
 #include "machine/placement.h"
@@ -34,7 +35,7 @@ static const struct {
     {"zones", zones_test},         {"actor", actor_test},
     {"histogram", histogram_test}, {"machine", machine_test},
     {"placement", placement_test}, {"plot_data", plot_data_test},
-    {"roff", roff_test},
+    {"roff", roff_test},           {"csv", csv_test},
 };
 
 #endif
