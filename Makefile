@@ -2,7 +2,8 @@
 #
 #   make            build ./hopbench and its man pages
 #   make run        install missing Debian packages, build, run a short sweep
-#   make check      selftests and end-to-end tests (prove)
+#   make check      selftests and end-to-end tests (prove -w; a Perl warning
+#                   or any other stray stderr line fails it: tests/prove-clean)
 #   make check SANITIZE=1
 #                   the same, built with AddressSanitizer and UBSan
 #   make memcheck   valgrind memcheck on a short run of every topology
@@ -135,7 +136,7 @@ ifeq ($(SANITIZE),1)
 	@ldd hopbench | grep -q libasan && ldd tests/selftest | grep -q libasan || \
 	    { echo 'hopbench: ./hopbench is not the sanitized build' >&2; exit 1; }
 endif
-	prove tests/*.t
+	tests/prove-clean tests/*.t
 
 bench: deps
 	@tests/install-debs perl
