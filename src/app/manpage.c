@@ -101,29 +101,34 @@ static void s_threads_header(FILE *out, const report_info_t *info)
 //  ---------------------------------------------------------------------
 //  hopbench(1)
 
+//  "hopbench run TOPOLOGY.cfg [--sizes LIST] ...", every option it takes
+static void s_synopsis_command(FILE *out, const cli_command_t *cmd)
+{
+    roff_request(out, ".SY hopbench");
+    fputs(".B ", out);
+    roff_text(out, cmd->name);
+    fputc('\n', out);
+    if (cmd->operand) {
+        fputs(".I ", out);
+        roff_text(out, cmd->operand);
+        fputc('\n', out);
+    }
+    for (const cli_option_t *o = cli_options; o->name; o++)
+        if (o->commands & cmd->bit) {
+            fputs(".OP \\-\\-", out);
+            roff_text(out, o->name);
+            fputs(o->arg ? " " : "", out);
+            roff_text(out, o->arg ? o->arg : "");
+            fputs("\\&\n", out); //  "V2,.." ends no sentence
+        }
+    roff_request(out, ".YS");
+}
+
 static void s_synopsis(FILE *out)
 {
     roff_section(out, "SYNOPSIS");
-    for (const cli_command_t *c = cli_commands; c->name; c++) {
-        roff_request(out, ".SY hopbench");
-        fputs(".B ", out);
-        roff_text(out, c->name);
-        fputc('\n', out);
-        if (c->operand) {
-            fputs(".I ", out);
-            roff_text(out, c->operand);
-            fputc('\n', out);
-        }
-        for (const cli_option_t *o = cli_options; o->name; o++)
-            if (o->commands & c->bit) {
-                fprintf(out, ".OP \\-\\-");
-                roff_text(out, o->name);
-                fputs(o->arg ? " " : "", out);
-                roff_text(out, o->arg ? o->arg : "");
-                fputs("\\&\n", out); //  "V2,.." ends no sentence
-            }
-        roff_request(out, ".YS");
-    }
+    for (const cli_command_t *c = cli_commands; c->name; c++)
+        s_synopsis_command(out, c);
     roff_request(out, ".SY hopbench");
     const char *bar = "";
     for (const cli_option_t *o = cli_options; o->name; o++)
