@@ -1,14 +1,20 @@
 # hopbench: build, run, check, bench, install.
 #
-#   make            build ./hopbench
+#   make            build ./hopbench and its man pages
 #   make run        install missing Debian packages, build, run a short sweep
-#   make check      selftests and end-to-end tests (prove)
+#   make check      selftests and end-to-end tests (prove -w; a Perl warning
+#                   or any other stray stderr line fails it: tests/prove-clean)
 #   make check SANITIZE=1
 #                   the same, built with AddressSanitizer and UBSan
 #   make memcheck   valgrind memcheck on a short run of every topology
 #   make bench      hopbench against raw libzmq loops, results/bench.csv
 #   make fuzz       libFuzzer on the parsers for FUZZ_SECONDS (tests/fuzz)
 #   make install    PREFIX=/usr/local DESTDIR=
+#
+# make also writes the man pages hopbench.1 and hopbench-topology.5 (man
+# ./hopbench.1 reads one), with build/FLAVOUR/manpage: a program of its own,
+# linked with hopbench's objects, that writes them from the program's own
+# option and key tables.
 #
 # Objects go to build/normal or build/sanitize (SANITIZE=1), so the two
 # builds never mix; each directory also remembers its flags and rebuilds
@@ -42,13 +48,19 @@ FLAVOUR  = normal
 endif
 
 B        = build/$(FLAVOUR)
-# src/LAYER/FILE.c; every layer but app/ goes into both programs
-LIB_SRC  = $(filter-out src/app/main.c src/app/selftest.c,$(wildcard src/*/*.c))
+# src/LAYER/FILE.c: all but the programs' own files go into every program;
+# roff.c only into the man page writer and the selftest
+MAIN_SRC = src/app/main.c src/app/selftest.c src/app/manpage.c src/app/roff.c
+LIB_SRC  = $(filter-out $(MAIN_SRC),$(wildcard src/*/*.c))
 LIB_OBJ  = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC))
+
+# The man pages, dated by the last commit (empty outside git)
+MANPAGES = hopbench.1 hopbench-topology.5
+MAN_DATE ?= $(shell git log -1 --format=%cd --date=short 2>/dev/null)
 
 # Debian packages: to build and run, and what the tests use on top
 DEBS       = gcc make pkg-config libzmq3-dev libczmq-dev libnuma-dev
-CHECK_DEBS = perl jq procps iproute2 gnuplot-nox
+CHECK_DEBS = perl jq procps iproute2 gnuplot-nox groff man-db
 MEMCHECK_DEBS = valgrind
 FUZZ_DEBS  = clang libclang-rt-14-dev
 
@@ -65,7 +77,7 @@ FUZZ_OBJ      = $(LIB_SRC:src/%.c=build/fuzz/%.o) build/fuzz/fuzz.o
 .PHONY: all run check bench install deps check-deps memcheck clean format \
         fuzz fuzz-deps fuzz-build FORCE
 
-all: hopbench
+all: hopbench $(MANPAGES)
 
 # The flags this flavour was built with: rewritten only when they change
 $(B)/flags: FORCE
@@ -85,8 +97,17 @@ $(B)/%.o: src/%.c $(B)/flags
 $(B)/hopbench: $(LIB_OBJ) $(B)/app/main.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/selftest: $(LIB_OBJ) $(B)/app/selftest.o
+$(B)/selftest: $(LIB_OBJ) $(B)/app/roff.o $(B)/app/selftest.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/manpage: $(LIB_OBJ) $(B)/app/roff.o $(B)/app/manpage.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+hopbench.1: $(B)/manpage
+	$< 1 '$(MAN_DATE)' >$@.tmp && mv $@.tmp $@
+
+hopbench-topology.5: $(B)/manpage
+	$< 5 '$(MAN_DATE)' >$@.tmp && mv $@.tmp $@
 
 hopbench: $(B)/hopbench build/flavour
 	cp $< $@
@@ -110,12 +131,12 @@ run: deps
 	./hopbench run topologies/proxy.cfg --sizes 64,1024,16384 --duration 0.5
 
 check: check-deps
-	$(MAKE) hopbench tests/selftest
+	$(MAKE) hopbench tests/selftest $(MANPAGES)
 ifeq ($(SANITIZE),1)
 	@ldd hopbench | grep -q libasan && ldd tests/selftest | grep -q libasan || \
 	    { echo 'hopbench: ./hopbench is not the sanitized build' >&2; exit 1; }
 endif
-	prove tests/*.t
+	tests/prove-clean tests/*.t
 
 bench: deps
 	@tests/install-debs perl
@@ -152,9 +173,13 @@ endif
 	$(MAKE) hopbench
 	tests/memcheck
 
-install: hopbench
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/hopbench
+install: hopbench $(MANPAGES)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/hopbench \
+	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 755 hopbench $(DESTDIR)$(PREFIX)/bin/hopbench
+	install -m 644 hopbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/hopbench.1
+	install -m 644 hopbench-topology.5 \
+	    $(DESTDIR)$(PREFIX)/share/man/man5/hopbench-topology.5
 	cp -r topologies numa $(DESTDIR)$(PREFIX)/share/hopbench/
 
 format:
@@ -162,6 +187,7 @@ format:
 
 clean:
 	rm -rf hopbench tests/selftest tests/bench/raw tests/bench/*.d build \
+	    $(MANPAGES) $(MANPAGES:%=%.tmp) \
 	    $(FUZZ_BINS)
 
 -include $(wildcard $(B)/*/*.d tests/bench/*.d build/fuzz/*.d build/fuzz/*/*.d)

@@ -1,3 +1,8 @@
-#!/bin/sh
+#!/usr/bin/perl
 # The modules' own selftests (tests/selftest prints TAP).
-cd "$(dirname "$0")/.." && exec tests/selftest
+use strict;
+use warnings;
+use FindBin;
+
+chdir "$FindBin::Bin/.." or die "$FindBin::Bin/..: $!";
+exec 'tests/selftest' or die "tests/selftest: $!";

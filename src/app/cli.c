@@ -1,4 +1,10 @@
-/*  cli: getopt_long over one option table; see cli.h.  */
+/*  cli: the command, option and exit-code tables, and getopt_long over
+    them; see cli.h.
+
+    getopt_long's struct option array and its short-option string are
+    built from cli_options on the stack for each parse (no global state);
+    an option's getopt value is 256 + its row.
+*/
 #include "app/cli.h"
 
 #include "base/check.h"
@@ -7,159 +13,329 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    OPT_SIZES = 256,
-    OPT_MESSAGES,
-    OPT_DURATION,
-    OPT_REPEAT,
-    OPT_SET,
-    OPT_SWEEP,
-    OPT_PLACEMENT,
-    OPT_MACHINE,
-    OPT_FORMAT,
-    OPT_OUTPUT,
-    OPT_QUIET,
-    OPT_PLOT,
-    OPT_HELP,
-    OPT_VERSION,
-    OPT_HELP_KEYS
-};
+//  ---------------------------------------------------------------------
+//  What the options do
 
-static const struct option s_options[] = {
-    {"sizes", required_argument, NULL, OPT_SIZES},
-    {"messages", required_argument, NULL, OPT_MESSAGES},
-    {"duration", required_argument, NULL, OPT_DURATION},
-    {"repeat", required_argument, NULL, OPT_REPEAT},
-    {"set", required_argument, NULL, OPT_SET},
-    {"sweep", required_argument, NULL, OPT_SWEEP},
-    {"placement", required_argument, NULL, OPT_PLACEMENT},
-    {"machine", required_argument, NULL, OPT_MACHINE},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"output", required_argument, NULL, OPT_OUTPUT},
-    {"quiet", no_argument, NULL, OPT_QUIET},
-    {"plot", no_argument, NULL, OPT_PLOT},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
-    {"help-keys", no_argument, NULL, OPT_HELP_KEYS},
-    {NULL, 0, NULL, 0}};
-
-void cli_usage(FILE *out)
-{
-    fputs(
-        "usage: hopbench run TOPOLOGY.cfg [options]   run the sweep; table on "
-        "stdout, files in results/\n"
-        "       hopbench plan TOPOLOGY.cfg [options]  where every thread "
-        "would run; runs nothing\n"
-        "       hopbench check TOPOLOGY.cfg [options] validate the file (and "
-        "its plan); exit 0 or 2\n"
-        "       hopbench machine [--machine FILE]     the NUMA machine as "
-        "hopbench sees it\n"
-        "       hopbench plot RESULTS_DIR             PNG charts from a "
-        "results directory (gnuplot)\n"
-        "       hopbench --help | --version | --help-keys\n"
-        "\n"
-        "options:\n"
-        "  --sizes LIST          message sizes: 8..131072 (doubling) or "
-        "64,1024,65536\n"
-        "  --messages N          a window that closes when every receiver "
-        "at the end has taken N\n"
-        "  --duration SECONDS    or: a window of this length\n"
-        "  --repeat N            repetitions per size (the table shows "
-        "median and min-max)\n"
-        "  --set KEY=VALUE       override a topology key; STAGE.KEY=VALUE "
-        "for a stage,\n"
-        "                        hopN.KEY=VALUE for hop N (repeatable; "
-        "--help-keys lists keys)\n"
-        "  --sweep KEY=V1,V2,..  run every combination of the values "
-        "(repeatable)\n"
-        "  --placement POLICY    none | compact | spread | split\n"
-        "  --machine FILE        plan for a described machine (numa/*.cfg) "
-        "instead of this one\n"
-        "  --format FMT          table (default) | csv | json\n"
-        "  --output DIR          where files go (default "
-        "results/<UTC time>-<topology>/)\n"
-        "  --quiet               no progress on stderr\n"
-        "  --plot                draw charts after the run (needs gnuplot)\n"
-        "\n"
-        "exit status: 0 success, 1 the run failed (a stage died, a timeout, "
-        "a hop delivered\n"
-        "nothing), 2 usage or configuration error.\n",
-        out);
-}
-
-static int s_add_set(cli_t *cli, const char *key, const char *value,
+static int s_add_set(cli_t *cli, const char *prefix, const char *value,
                      errbuf_t *err)
 {
     if (cli->nsets == CLI_MAX_SETS)
         return err_set(err, "more than %d --set options", CLI_MAX_SETS);
-    int n = snprintf(cli->sets[cli->nsets], sizeof cli->sets[0], "%s%s%s", key,
-                     key[0] ? "=" : "", value);
+    int n = snprintf(cli->sets[cli->nsets], sizeof cli->sets[0], "%s%s", prefix,
+                     value);
     if (n >= (int)sizeof cli->sets[0])
-        return err_set(err, "--set %s: too long", value);
+        return err_set(err, "--set %s%s: too long", prefix, value);
     cli->nsets++;
     return 0;
 }
 
-static int s_format(cli_t *cli, const char *value, errbuf_t *err)
+//  A shorthand: its --set assignments, a trailing '=' taking the value
+static int s_shorthand(cli_t *cli, const cli_option_t *opt, const char *value,
+                       errbuf_t *err)
 {
+    for (int i = 0; i < 3 && opt->sets[i]; i++) {
+        size_t len = strlen(opt->sets[i]);
+        bool takes = len && opt->sets[i][len - 1] == '=';
+        if (s_add_set(cli, opt->sets[i], takes ? value : "", err))
+            return -1;
+    }
+    return 0;
+}
+
+static int s_set(cli_t *cli, const cli_option_t *opt, const char *value,
+                 errbuf_t *err)
+{
+    (void)opt;
+    return s_add_set(cli, "", value, err);
+}
+
+static int s_sweep(cli_t *cli, const cli_option_t *opt, const char *value,
+                   errbuf_t *err)
+{
+    (void)opt;
+    if (cli->nsweeps == CLI_MAX_SWEEPS)
+        return err_set(err, "more than %d --sweep options", CLI_MAX_SWEEPS);
+    cli->sweeps[cli->nsweeps++] = value;
+    return 0;
+}
+
+static int s_machine(cli_t *cli, const cli_option_t *opt, const char *value,
+                     errbuf_t *err)
+{
+    (void)opt, (void)err;
+    cli->machine = value;
+    return 0;
+}
+
+static int s_format(cli_t *cli, const cli_option_t *opt, const char *value,
+                    errbuf_t *err)
+{
+    (void)opt;
     static const char *const names[] = {"table", "csv", "json"};
     for (int i = 0; i < 3; i++)
         if (strcmp(value, names[i]) == 0) {
             cli->format = (format_t)i;
-            cli->format_given = true;
             return 0;
         }
     return err_set(err, "unknown format '%s' (table, csv, json)", value);
 }
 
-static int s_option(cli_t *cli, int opt, const char *arg, errbuf_t *err)
+static int s_output(cli_t *cli, const cli_option_t *opt, const char *value,
+                    errbuf_t *err)
 {
-    switch (opt) {
-    case OPT_SIZES:
-        return s_add_set(cli, "sizes", arg, err);
-    case OPT_MESSAGES:
-        return s_add_set(cli, "messages", arg, err);
-    case OPT_DURATION:
-        return s_add_set(cli, "messages", "0", err) ||
-               s_add_set(cli, "duration", arg, err);
-    case OPT_REPEAT:
-        return s_add_set(cli, "repeat", arg, err);
-    case OPT_PLACEMENT:
-        return s_add_set(cli, "placement", arg, err);
-    case OPT_SET:
-        return s_add_set(cli, "", arg, err);
-    case OPT_SWEEP:
-        if (cli->nsweeps == CLI_MAX_SWEEPS)
-            return err_set(err, "more than %d --sweep options", CLI_MAX_SWEEPS);
-        cli->sweeps[cli->nsweeps++] = arg;
-        return 0;
-    case OPT_MACHINE:
-        cli->machine = arg;
-        return 0;
-    case OPT_FORMAT:
-        return s_format(cli, arg, err);
-    case OPT_OUTPUT:
-        cli->output = arg;
-        return 0;
-    case OPT_QUIET:
-        cli->quiet = true;
-        return 0;
-    case OPT_PLOT:
-        cli->plot = true;
-        return 0;
-    case OPT_HELP:
-        cli->command = "help";
-        return 0;
-    case OPT_VERSION:
-        cli->command = "version";
-        return 0;
-    case OPT_HELP_KEYS:
-        cli->command = "help-keys";
-        return 0;
-    default:
-        return err_set(err, "unknown option (hopbench --help lists them)");
+    (void)opt, (void)err;
+    cli->output = value;
+    return 0;
+}
+
+static int s_quiet(cli_t *cli, const cli_option_t *opt, const char *value,
+                   errbuf_t *err)
+{
+    (void)opt, (void)value, (void)err;
+    cli->quiet = true;
+    return 0;
+}
+
+static int s_plot(cli_t *cli, const cli_option_t *opt, const char *value,
+                  errbuf_t *err)
+{
+    (void)opt, (void)value, (void)err;
+    cli->plot = true;
+    return 0;
+}
+
+//  --help, --version, --help-keys: the option's name is the command
+static int s_instead(cli_t *cli, const cli_option_t *opt, const char *value,
+                     errbuf_t *err)
+{
+    (void)value, (void)err;
+    cli->command = opt->name;
+    return 0;
+}
+
+//  ---------------------------------------------------------------------
+//  The tables
+
+const cli_command_t cli_commands[] = {
+    {"run", CLI_RUN, "TOPOLOGY.cfg", "a topology file",
+     "run the sweep; table on stdout, files in results/"},
+    {"plan", CLI_PLAN, "TOPOLOGY.cfg", "a topology file",
+     "where every thread would run; runs nothing"},
+    {"check", CLI_CHECK, "TOPOLOGY.cfg", "a topology file",
+     "validate the file (and its plan); exit 0 or 2"},
+    {"machine", CLI_MACHINE, NULL, NULL,
+     "the NUMA machine as hopbench sees it"},
+    {"plot", CLI_PLOT, "RESULTS_DIR", "a results directory",
+     "PNG charts from a results directory (gnuplot)"},
+    {NULL, 0, NULL, NULL, NULL}};
+
+const cli_option_t cli_options[] = {
+    {.name = "sizes",
+     .arg = "LIST",
+     .commands = CLI_TOPOLOGY,
+     .help = "message sizes in bytes: 8..131072 (doubling) or 64,1024,65536 "
+             "(K and M suffixes)",
+     .sets = {"sizes="},
+     .apply = s_shorthand},
+    {.name = "messages",
+     .arg = "N",
+     .commands = CLI_TOPOLOGY,
+     .help = "a window that closes when every receiver at the end has taken N "
+             "messages",
+     .sets = {"messages="},
+     .apply = s_shorthand},
+    {.name = "duration",
+     .arg = "SECONDS",
+     .commands = CLI_TOPOLOGY,
+     .help = "a window of this length, instead of --messages",
+     .sets = {"messages=0", "duration="},
+     .apply = s_shorthand},
+    {.name = "repeat",
+     .arg = "N",
+     .commands = CLI_TOPOLOGY,
+     .help = "repetitions per size (the table shows median and min-max; "
+             "results.csv keeps every one)",
+     .sets = {"repeat="},
+     .apply = s_shorthand},
+    {.name = "set",
+     .arg = "KEY=VALUE",
+     .commands = CLI_TOPOLOGY,
+     .help = "override a topology key: KEY=VALUE for the topology, "
+             "STAGE.KEY=VALUE for a stage, hopN.KEY=VALUE for hop N "
+             "(repeatable; --help-keys lists the keys)",
+     .apply = s_set},
+    {.name = "sweep",
+     .arg = "KEY=V1,V2,..",
+     .commands = CLI_RUN,
+     .help = "run every combination of the values, each over the whole size "
+             "list (repeatable)",
+     .apply = s_sweep},
+    {.name = "placement",
+     .arg = "POLICY",
+     .commands = CLI_TOPOLOGY,
+     .help = "none | compact | spread | split",
+     .sets = {"placement="},
+     .apply = s_shorthand},
+    {.name = "machine",
+     .arg = "FILE",
+     .commands = CLI_PLAN | CLI_CHECK | CLI_MACHINE,
+     .help = "plan for a described machine (numa/*.cfg) instead of this one",
+     .apply = s_machine},
+    {.name = "format",
+     .arg = "FMT",
+     .commands = CLI_RUN | CLI_PLAN,
+     .help = "table (default) | csv | json; plan prints a table or csv",
+     .apply = s_format},
+    {.name = "output",
+     .arg = "DIR",
+     .commands = CLI_RUN,
+     .help = "where files go (default results/<UTC time>-<topology>/)",
+     .apply = s_output},
+    {.name = "quiet",
+     .commands = CLI_TOPOLOGY,
+     .help = "no progress on stderr, and no warning when a --set does not "
+             "reach a stage or hop",
+     .apply = s_quiet},
+    {.name = "plot",
+     .commands = CLI_RUN,
+     .help = "after a run that succeeded, draw its charts (needs gnuplot)",
+     .apply = s_plot},
+    {.name = "help", .letter = 'h', .help = "this text", .apply = s_instead},
+    {.name = "version",
+     .help = "hopbench's version, and libzmq's",
+     .apply = s_instead},
+    {.name = "help-keys",
+     .help = "every topology key: where it may go, its default, what it "
+             "accepts",
+     .apply = s_instead},
+    {.name = NULL}};
+
+const cli_exit_t cli_exits[] = {
+    {0, "success"},
+    {1, "the run failed: a stage died, a timeout, a hop delivered nothing "
+        "(the sizes already measured stay in results.csv)"},
+    {2, "usage or configuration error, including a plan the machine cannot "
+        "honour; nothing was run"},
+    {130, "interrupted by SIGINT: the trial in progress is discarded, "
+          "finished ones stay on disk"},
+    {143, "interrupted by SIGTERM, likewise"},
+    {0, NULL}};
+
+#define S_NOPTIONS (sizeof cli_options / sizeof cli_options[0] - 1)
+
+//  ---------------------------------------------------------------------
+//  Names and help
+
+void cli_command_names(unsigned bits, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (const cli_command_t *c = cli_commands; c->name && used < len; c++)
+        if (c->bit & bits)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                     used ? ", " : "", c->name);
+}
+
+void cli_stands_for(const cli_option_t *opt, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < 3 && opt->sets[i] && used < len; i++) {
+        size_t n = strlen(opt->sets[i]);
+        bool takes = n && opt->sets[i][n - 1] == '=';
+        used +=
+            (size_t)snprintf(buf + used, len - used, "%s--set %s%s",
+                             i ? " " : "", opt->sets[i], takes ? opt->arg : "");
     }
 }
+
+//  Print text from column 'col' (where the caller left off), wrapped at
+//  79, continuing at 'indent'
+static void s_wrap(FILE *out, const char *text, int col, int indent)
+{
+    bool line_start = true;
+    for (const char *p = text + strspn(text, " "); *p; p += strspn(p, " ")) {
+        int word = (int)strcspn(p, " ");
+        if (!line_start && col + 1 + word > 79) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+            line_start = true;
+        }
+        fprintf(out, "%s%.*s", line_start ? "" : " ", word, p);
+        col += word + !line_start;
+        line_start = false;
+        p += word;
+    }
+    fputc('\n', out);
+}
+
+//  "hopbench machine [--machine FILE]": a few options by name, many as
+//  [options]
+static void s_synopsis(const cli_command_t *cmd, char *buf, size_t len)
+{
+    int taken = 0;
+    for (const cli_option_t *o = cli_options; o->name; o++)
+        taken += (o->commands & cmd->bit) != 0;
+    size_t used = (size_t)snprintf(buf, len, "hopbench %s%s%s", cmd->name,
+                                   cmd->operand ? " " : "",
+                                   cmd->operand ? cmd->operand : "");
+    for (const cli_option_t *o = cli_options; o->name && used < len; o++)
+        if (taken <= 2 && (o->commands & cmd->bit))
+            used +=
+                (size_t)snprintf(buf + used, len - used, " [--%s%s%s]", o->name,
+                                 o->arg ? " " : "", o->arg ? o->arg : "");
+    if (taken > 2 && used < len)
+        snprintf(buf + used, len - used, " [options]");
+}
+
+static void s_usage_commands(FILE *out)
+{
+    char line[200];
+    for (const cli_command_t *c = cli_commands; c->name; c++) {
+        s_synopsis(c, line, sizeof line);
+        fprintf(out, "%s %-38s %s\n", c == cli_commands ? "usage:" : "      ",
+                line, c->help);
+    }
+    fputs("       hopbench", out);
+    const char *bar = "";
+    for (const cli_option_t *o = cli_options; o->name; o++)
+        if (!o->commands) {
+            fprintf(out, "%s --%s", bar, o->name);
+            bar = " |";
+        }
+    fputc('\n', out);
+}
+
+//  The help, then which commands take it and what it stands for
+static void s_usage_option(FILE *out, const cli_option_t *opt)
+{
+    char name[64], stands[200], commands[100], trailer[400];
+    snprintf(name, sizeof name, "--%s%s%s", opt->name, opt->arg ? " " : "",
+             opt->arg ? opt->arg : "");
+    cli_stands_for(opt, stands, sizeof stands);
+    cli_command_names(opt->commands, commands, sizeof commands);
+    snprintf(trailer, sizeof trailer, "(%s%s%s)",
+             opt->commands ? commands : "instead of a command",
+             *stands ? "; same as " : "", stands);
+    s_wrap(out, opt->help, fprintf(out, "  %-20s  ", name), 24);
+    s_wrap(out, trailer, fprintf(out, "%24s", ""), 24);
+}
+
+void cli_usage(FILE *out)
+{
+    s_usage_commands(out);
+    fputs("\noptions (and the commands that take them):\n", out);
+    for (const cli_option_t *o = cli_options; o->name; o++)
+        s_usage_option(out, o);
+    fputs("\nexit status:\n", out);
+    for (const cli_exit_t *e = cli_exits; e->meaning; e++) {
+        int col = fprintf(out, "  %-6d", e->status);
+        s_wrap(out, e->meaning, col, 8);
+    }
+}
+
+//  ---------------------------------------------------------------------
+//  Parsing
 
 static void s_command_line(cli_t *cli, int argc, char **argv)
 {
@@ -170,33 +346,80 @@ static void s_command_line(cli_t *cli, int argc, char **argv)
                                  i ? " " : "", argv[i]);
 }
 
-static const char *const s_commands[] = {"run",     "plan", "check",
-                                         "machine", "plot", NULL};
+//  getopt_long's view of cli_options: long names, and ":h"-style letters
+static void s_getopt_table(struct option *longs, char *letters)
+{
+    size_t n = 0;
+    letters[n++] = ':'; //  a missing value returns ':', not '?'
+    for (size_t i = 0; i < S_NOPTIONS; i++) {
+        const cli_option_t *o = &cli_options[i];
+        longs[i] =
+            (struct option){o->name, o->arg ? required_argument : no_argument,
+                            NULL, 256 + (int)i};
+        if (o->letter) {
+            letters[n++] = o->letter;
+            if (o->arg)
+                letters[n++] = ':';
+        }
+    }
+    longs[S_NOPTIONS] = (struct option){NULL, 0, NULL, 0};
+    letters[n] = 0;
+}
+
+//  The row getopt_long's answer stands for, or -1
+static int s_row(int opt)
+{
+    if (opt >= 256 && opt < 256 + (int)S_NOPTIONS)
+        return opt - 256;
+    for (size_t i = 0; i < S_NOPTIONS; i++)
+        if (cli_options[i].letter && cli_options[i].letter == opt)
+            return (int)i;
+    return -1;
+}
+
+static const cli_command_t *s_command(const char *name)
+{
+    for (const cli_command_t *c = cli_commands; c->name; c++)
+        if (name && strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
 
 static int s_positionals(cli_t *cli, int argc, char **argv, errbuf_t *err)
 {
     if (cli->command)
         return 0; //  --help, --version, --help-keys
+    char names[100];
+    cli_command_names(~0u, names, sizeof names);
     if (optind >= argc)
-        return err_set(err, "no command (run, plan, check, machine, plot)");
-    const char *command = argv[optind++];
-    for (int i = 0; s_commands[i]; i++)
-        if (strcmp(command, s_commands[i]) == 0)
-            cli->command = s_commands[i];
-    if (!cli->command)
-        return err_set(err,
-                       "unknown command '%s' (run, plan, check, "
-                       "machine, plot)",
-                       command);
-    bool wants_target = strcmp(cli->command, "machine") != 0;
-    if (wants_target && optind >= argc)
-        return err_set(err, "%s needs a %s", cli->command,
-                       strcmp(cli->command, "plot") ? "topology file"
-                                                    : "results directory");
-    if (wants_target)
+        return err_set(err, "no command (%s)", names);
+    const char *word = argv[optind++];
+    const cli_command_t *cmd = s_command(word);
+    if (!cmd)
+        return err_set(err, "unknown command '%s' (%s)", word, names);
+    cli->command = cmd->name;
+    if (cmd->operand && optind >= argc)
+        return err_set(err, "%s needs %s", cmd->name, cmd->needs);
+    if (cmd->operand)
         cli->target = argv[optind++];
     if (optind < argc)
         return err_set(err, "unexpected argument '%s'", argv[optind]);
+    return 0;
+}
+
+//  Every option given is one the command takes
+static int s_taken(const cli_t *cli, const bool *given, errbuf_t *err)
+{
+    const cli_command_t *cmd = s_command(cli->command);
+    for (size_t i = 0; cmd && i < S_NOPTIONS; i++) {
+        const cli_option_t *o = &cli_options[i];
+        if (given[i] && o->commands && !(o->commands & cmd->bit)) {
+            char names[100];
+            cli_command_names(o->commands, names, sizeof names);
+            return err_set(err, "%s takes no --%s (%s %s)", cmd->name, o->name,
+                           names, strchr(names, ',') ? "do" : "does");
+        }
+    }
     return 0;
 }
 
@@ -204,21 +427,81 @@ int cli_parse(int argc, char **argv, cli_t *cli, errbuf_t *err)
 {
     memset(cli, 0, sizeof *cli);
     s_command_line(cli, argc, argv);
+    struct option longs[S_NOPTIONS + 1];
+    char letters[2 * S_NOPTIONS + 2];
+    bool given[S_NOPTIONS];
+    memset(given, 0, sizeof given);
+    s_getopt_table(longs, letters);
     optind = 1;
     opterr = 0;
     int opt;
     //  GNU getopt permutes: options may come before or after the command
-    while ((opt = getopt_long(argc, argv, ":h", s_options, NULL)) != -1) {
-        if (opt == '?' || opt == ':') {
+    while ((opt = getopt_long(argc, argv, letters, longs, NULL)) != -1) {
+        int row = s_row(opt);
+        if (opt == '?' || opt == ':' || row < 0) {
             const char *word = argv[optind - 1];
             return err_set(err, "%s '%s' (hopbench --help lists the options)",
                            opt == ':' ? "missing value for" : "unknown option",
                            word);
         }
-        if (s_option(cli, opt == 'h' ? OPT_HELP : opt, optarg, err))
+        given[row] = true;
+        const cli_option_t *o = &cli_options[row];
+        if (o->apply(cli, o, optarg, err))
             return -1;
     }
-    return s_positionals(cli, argc, argv, err);
+    if (s_positionals(cli, argc, argv, err))
+        return -1;
+    return s_taken(cli, given, err);
+}
+
+//  ---------------------------------------------------------------------
+//  Selftest: a user's command lines, and what a wrong one says
+
+static int s_test_tables(void)
+{
+    for (const cli_option_t *o = cli_options; o->name; o++) {
+        CHECK(o->help && o->apply && strchr(o->help, '\n') == NULL);
+        CHECK((o->apply == s_shorthand) == (o->sets[0] != NULL));
+    }
+    char buf[200];
+    cli_command_names(CLI_TOPOLOGY, buf, sizeof buf);
+    CHECK(strcmp(buf, "run, plan, check") == 0);
+    for (const cli_option_t *o = cli_options; o->name; o++)
+        if (strcmp(o->name, "duration") == 0)
+            cli_stands_for(o, buf, sizeof buf);
+    CHECK(strcmp(buf, "--set messages=0 --set duration=SECONDS") == 0);
+    s_synopsis(&cli_commands[3], buf, sizeof buf);
+    CHECK(strcmp(buf, "hopbench machine [--machine FILE]") == 0);
+    s_synopsis(&cli_commands[0], buf, sizeof buf);
+    CHECK(strcmp(buf, "hopbench run TOPOLOGY.cfg [options]") == 0);
+    return 0;
+}
+
+static int s_test_errors(void)
+{
+    cli_t cli;
+    errbuf_t err;
+    char *unknown[] = {"hopbench", "run", "t.cfg", "--bogus", NULL};
+    CHECK(cli_parse(4, unknown, &cli, &err) == -1);
+    CHECK(strstr(err.msg, "unknown option '--bogus'"));
+    char *missing[] = {"hopbench", "run", "t.cfg", "--sizes", NULL};
+    CHECK(cli_parse(4, missing, &cli, &err) == -1);
+    CHECK(strstr(err.msg, "missing value for"));
+    char *nofile[] = {"hopbench", "run", NULL};
+    CHECK(cli_parse(2, nofile, &cli, &err) == -1);
+    CHECK(strstr(err.msg, "needs a topology file"));
+    char *badcmd[] = {"hopbench", "walk", NULL};
+    CHECK(cli_parse(2, badcmd, &cli, &err) == -1);
+    CHECK(strstr(err.msg, "(run, plan, check, machine, plot)"));
+    char *badfmt[] = {"hopbench", "run", "t.cfg", "--format", "xml", NULL};
+    CHECK(cli_parse(5, badfmt, &cli, &err) == -1);
+    char *nottaken[] = {"hopbench", "plot", "dir", "--quiet", NULL};
+    CHECK(cli_parse(4, nottaken, &cli, &err) == -1);
+    CHECK(strcmp(err.msg, "plot takes no --quiet (run, plan, check do)") == 0);
+    char *runmachine[] = {"hopbench", "run", "t.cfg", "--machine", "m", NULL};
+    CHECK(cli_parse(5, runmachine, &cli, &err) == -1);
+    CHECK(strstr(err.msg, "run takes no --machine (plan, check, machine do)"));
+    return 0;
 }
 
 int cli_test(bool verbose)
@@ -237,24 +520,18 @@ int cli_test(bool verbose)
     CHECK(strcmp(cli.sets[3], "duration=2") == 0);
     CHECK(cli.format == FORMAT_CSV && cli.quiet);
 
-    char *unknown[] = {"hopbench", "run", "t.cfg", "--bogus", NULL};
-    CHECK(cli_parse(4, unknown, &cli, &err) == -1);
-    CHECK(strstr(err.msg, "unknown option '--bogus'"));
-    char *missing[] = {"hopbench", "run", "t.cfg", "--sizes", NULL};
-    CHECK(cli_parse(4, missing, &cli, &err) == -1);
-    CHECK(strstr(err.msg, "missing value for"));
-    char *nofile[] = {"hopbench", "run", NULL};
-    CHECK(cli_parse(2, nofile, &cli, &err) == -1);
-    CHECK(strstr(err.msg, "needs a topology file"));
-    char *badcmd[] = {"hopbench", "walk", NULL};
-    CHECK(cli_parse(2, badcmd, &cli, &err) == -1);
-    char *badfmt[] = {"hopbench", "run", "t.cfg", "--format", "xml", NULL};
-    CHECK(cli_parse(5, badfmt, &cli, &err) == -1);
-    char *help[] = {"hopbench", "--help", NULL};
+    char *help[] = {"hopbench", "-h", NULL};
     CHECK(cli_parse(2, help, &cli, &err) == 0);
     CHECK(strcmp(cli.command, "help") == 0);
+    char *keys[] = {"hopbench", "run", "--help-keys", NULL};
+    CHECK(cli_parse(3, keys, &cli, &err) == 0);
+    CHECK(strcmp(cli.command, "help-keys") == 0);
     char *machine[] = {"hopbench", "machine", "--machine", "m.cfg", NULL};
     CHECK(cli_parse(4, machine, &cli, &err) == 0);
     CHECK(cli.target == NULL && strcmp(cli.machine, "m.cfg") == 0);
-    return 0;
+    char *check[] = {"hopbench", "--set",     "hwm=1", "check",
+                     "t.cfg",    "--machine", "m.cfg", NULL};
+    CHECK(cli_parse(7, check, &cli, &err) == 0);
+    CHECK(strcmp(cli.command, "check") == 0 && cli.nsets == 1);
+    return s_test_tables() || s_test_errors() ? -1 : 0;
 }

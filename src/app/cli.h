@@ -1,13 +1,20 @@
-/*  cli: the command line, parsed with getopt_long into a cli_t.
+/*  cli: the command line as data, and its parser.
 
-    Shorthand options (--sizes, --messages, --duration, --repeat,
+    Three tables describe it: the commands (word, operand, one line of
+    help), the options (name, argument, the commands that take it, help,
+    the --set assignments it stands for, what it does) and the exit codes.
+    getopt_long's table, --help and the hopbench(1) page are all made from
+    them, so adding an option is one row here and nothing else to keep in
+    step.  Shorthand options (--sizes, --messages, --duration, --repeat,
     --placement) become --set assignments, kept in command-line order with
-    the --set ones, so the last word wins.  Usage errors are exit 2.
+    the --set ones, so the last word wins.  An option the command does not
+    take, like any usage error, is exit 2.
 */
 #ifndef HOPBENCH_CLI_H
 #define HOPBENCH_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "base/errbuf.h"
 #include "run/run.h"
@@ -25,15 +32,61 @@ typedef struct {
     int nsweeps;
     const char *machine;
     format_t format;
-    bool format_given;
     const char *output;
     bool quiet;
     bool plot;
     char command_line[2048];
 } cli_t;
 
+//  The commands, as bits of cli_option_t.commands
+enum {
+    CLI_RUN = 1 << 0,
+    CLI_PLAN = 1 << 1,
+    CLI_CHECK = 1 << 2,
+    CLI_MACHINE = 1 << 3,
+    CLI_PLOT = 1 << 4,
+    CLI_TOPOLOGY = CLI_RUN | CLI_PLAN | CLI_CHECK //  those that load a file
+};
+
+typedef struct {
+    const char *name;    //  the word: "run"
+    unsigned bit;        //  CLI_RUN
+    const char *operand; //  "TOPOLOGY.cfg", "RESULTS_DIR", NULL: none
+    const char *needs;   //  the operand in an error: "a topology file"
+    const char *help;    //  one line
+} cli_command_t;
+
+typedef struct cli_option_s cli_option_t;
+struct cli_option_s {
+    const char *name;    //  long name, without "--"
+    char letter;         //  short name, or 0
+    const char *arg;     //  the argument's name ("LIST"), NULL: a flag
+    unsigned commands;   //  CLI_* bits; 0: a command of its own (--help)
+    const char *help;    //  one sentence or two, no line breaks
+    const char *sets[3]; //  the --set assignments it stands for, in order;
+                         //  "KEY=" takes the argument (--sizes: "sizes=")
+    int (*apply)(cli_t *cli, const cli_option_t *opt, const char *value,
+                 errbuf_t *err);
+};
+
+typedef struct {
+    int status;
+    const char *meaning;
+} cli_exit_t;
+
+//  Each ends with a row whose name (meaning) is NULL
+extern const cli_command_t cli_commands[];
+extern const cli_option_t cli_options[];
+extern const cli_exit_t cli_exits[];
+
 int cli_parse(int argc, char **argv, cli_t *cli, errbuf_t *err);
+//  --help: made from the three tables
 void cli_usage(FILE *out);
+//  "run, plan, check": the commands in 'bits', into buf
+void cli_command_names(unsigned bits, char *buf, size_t len);
+//  "--set messages=0 --set duration=SECONDS": what a shorthand stands for
+//  ("" for an option that is not one)
+void cli_stands_for(const cli_option_t *opt, char *buf, size_t len);
 
 int cli_test(bool verbose);
 

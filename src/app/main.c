@@ -140,11 +140,7 @@ static int s_plan(const cli_t *cli, const machine_t *machine)
 
 static int s_topology_command(const cli_t *cli)
 {
-    if (strcmp(cli->command, "run") == 0 && cli->machine) {
-        fprintf(stderr, "hopbench: --machine plans for a described machine; "
-                        "run uses this one (try plan)\n");
-        return 2;
-    }
+    //  run takes no --machine (cli): it runs on this machine
     machine_t *machine = s_machine(cli);
     int rc = !machine                           ? 2
              : strcmp(cli->command, "run") == 0 ? s_run(cli, machine)

@@ -12,10 +12,12 @@
 #include "pipeline/pipeline.h"
 #include "machine/threads.h"
 #include "app/cli.h"
+#include "app/roff.h"
 #include "stages/zcpool.h"
 #include "config/sweep.h"
 #include "pipeline/zones.h"
 #include "base/actor.h"
+#include "base/csv.h"
 #include "base/histogram.h"
 #include "machine/machine.h"
 #include "machine/placement.h"
@@ -35,6 +37,7 @@ static const struct {
     {"zones", zones_test},         {"actor", actor_test},
     {"histogram", histogram_test}, {"machine", machine_test},
     {"placement", placement_test}, {"plot_data", plot_data_test},
+    {"roff", roff_test},           {"csv", csv_test},
     {"search", search_test},       {"tsc", tsc_test},
 };
 

@@ -75,11 +75,6 @@ double histogram_mean(const histogram_t *h)
     return h->count ? (double)h->sum / (double)h->count : 0;
 }
 
-uint64_t histogram_min(const histogram_t *h)
-{
-    return h->count ? h->min : 0;
-}
-
 uint64_t histogram_max(const histogram_t *h)
 {
     return h->max;
@@ -192,8 +187,7 @@ static int s_test_empty(histogram_t *h)
     histogram_reset(h);
     CHECK(histogram_count(h) == 0);
     CHECK(histogram_mean(h) == 0);
-    CHECK(histogram_min(h) == 0 && histogram_max(h) == 0);
-    CHECK(histogram_percentile(h, 0) == 0);
+    CHECK(histogram_percentile(h, 0) == 0 && histogram_max(h) == 0);
     CHECK(histogram_percentile(h, 50) == 0);
     CHECK(histogram_percentile(h, 100) == 0);
     return 0;
@@ -206,7 +200,7 @@ static int s_test_sequence(histogram_t *h)
     for (uint64_t v = 1; v <= 100000; v++)
         histogram_record(h, v);
     CHECK(histogram_count(h) == 100000);
-    CHECK(histogram_min(h) == 1);
+    CHECK(histogram_percentile(h, 0) == 1);
     CHECK(histogram_max(h) == 100000);
     CHECK(histogram_mean(h) == 50000.5);
     CHECK(s_within_1pct(histogram_percentile(h, 50), 50000));
@@ -259,7 +253,7 @@ static int s_test_two_values(histogram_t *h)
         histogram_record(h, n % 100 == 0 ? 1000000 : 1000);
     CHECK(histogram_count(h) == 100000);
     CHECK(histogram_mean(h) == 10990);
-    CHECK(histogram_min(h) == 1000 && histogram_max(h) == 1000000);
+    CHECK(histogram_percentile(h, 0) == 1000 && histogram_max(h) == 1000000);
     CHECK(s_within_1pct(histogram_percentile(h, 50), 1000));
     CHECK(s_within_1pct(histogram_percentile(h, 90), 1000));
     CHECK(s_within_1pct(histogram_percentile(h, 99), 1000));
@@ -326,7 +320,7 @@ static int s_test_random(histogram_t *h, uint64_t *sorted, size_t n)
         uint64_t vp = histogram_percentile(h, p);
         uint64_t vq = histogram_percentile(h, q);
         CHECK(p > q ? vp >= vq : vp <= vq);
-        CHECK(vp >= histogram_min(h) && vp <= histogram_max(h));
+        CHECK(vp >= histogram_percentile(h, 0) && vp <= histogram_max(h));
     }
     return 0;
 }
@@ -378,7 +372,8 @@ static int s_test_clamp(histogram_t *h)
     histogram_record(h, UINT64_MAX);
     histogram_record(h, UINT64_MAX);
     CHECK(histogram_mean(h) == (double)UINT64_MAX);
-    CHECK(histogram_max(h) == UINT64_MAX && histogram_min(h) == UINT64_MAX);
+    CHECK(histogram_max(h) == UINT64_MAX &&
+          histogram_percentile(h, 0) == UINT64_MAX);
     CHECK(histogram_percentile(h, 50) == UINT64_MAX);
     return 0;
 }

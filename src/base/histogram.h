@@ -74,8 +74,7 @@ void histogram_merge(histogram_t *into, const histogram_t *from);
 uint64_t histogram_count(const histogram_t *h);
 //  Exact mean (sum / count), 0 when empty
 double histogram_mean(const histogram_t *h);
-//  Exact min and max, 0 when empty
-uint64_t histogram_min(const histogram_t *h);
+//  Exact max, 0 when empty (the exact min is histogram_percentile (h, 0))
 uint64_t histogram_max(const histogram_t *h);
 //  Value at or below which p% of samples fall, p in [0,100]: p <= 0 gives
 //  min, p >= 100 gives max, an empty histogram gives 0.  Monotone in p, and

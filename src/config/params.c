@@ -25,125 +25,313 @@ const char *const params_placement_names[] = {"none", "compact", "spread",
                                               "split", NULL};
 const char *const params_mode_names[] = {"capacity", "flood", "search", NULL};
 
-#define T         LEVEL_TOPOLOGY
-#define S         LEVEL_STAGE
-#define H         LEVEL_HOP
-#define AT(field) offsetof(params_t, field)
+//  What each value of an enum means, in the order of its names
+static const char *const s_pattern_help[] = {
+    "XPUB publishers, XSUB/XPUB proxies, SUB subscribers: messages per "
+    "second per hop; what a PUB end drops at the HWM is loss",
+    "PUSH, PULL/PUSH proxies, PULL: the same, lossless (PUSH blocks "
+    "instead of dropping), as libzmq's local_thr and remote_thr",
+    "REQ, ROUTER/DEALER proxies, REP: round trips per second; latency.csv "
+    "has their distribution",
+    "a publisher feeds a broker at rate; SUB clients connect, take one "
+    "message and close, again and again: connections per second on the "
+    "clients' hop",
+    NULL};
+static const char *const s_transport_help[] = {
+    "within the process: the stages it joins share one libzmq context",
+    "a Unix domain socket in the run's private 0700 directory",
+    "127.0.0.1 on a free port, unless endpoint names one", NULL};
+static const char *const s_engine_help[] = {
+    "libzmq's zmq_proxy_steerable, whose STATISTICS give the hop counters",
+    "czmq's zproxy actor, counted through its CAPTURE socket (one more send "
+    "per message); no inproc hops, HWM or CURVE, and no back-pressure (mode "
+    "= flood only)",
+    "hopbench's own loop: one zmq_poll, then up to 1000 non-blocking "
+    "receives, each sent on; a row per publisher on a fan-in hop",
+    NULL};
+static const char *const s_placement_help[] = {
+    "no pinning",
+    "every stage on node 0, one physical core each, SMT siblings last",
+    "adjacent stages on different nodes: every hop crosses a socket",
+    "the publisher side on node 0, the subscriber side on node 1: one "
+    "crossing",
+    NULL};
+static const char *const s_process_help[] = {
+    "a thread of hopbench's own process",
+    "a process of its own, this binary started as hopbench stage (its hops "
+    "cannot be inproc)",
+    NULL};
+
+static const char *const s_mode_help[] = {
+    "ZMQ_XPUB_NODROP on every publisher and proxy: a slow stage slows the "
+    "path, nothing is lost, msgs/s is what the pipeline carries",
+    "PUB drop semantics, the publisher flat out; rows whose rate the HWM and "
+    "libzmq's command batching set are marked (hwm_bound)",
+    "paced publishers with PUB drop semantics: the highest offered rate "
+    "that loses at most loss_ratio on every hop (search.csv)",
+    NULL};
+
+//  A row names only the fields its type uses
+#define T             LEVEL_TOPOLOGY
+#define S             LEVEL_STAGE
+#define H             LEVEL_HOP
+#define AT(field)     .offset = offsetof(params_t, field)
+#define TEXT(field)   AT(field), .length = sizeof(((params_t *)0)->field)
+#define RANGE(lo, hi) .min = (lo), .max = (hi)
+#define ENUM(names)                                                            \
+    .choices = params_##names##_names, .choice_help = s_##names##_help
 
 const option_t params_options[KEY_COUNT_OF_KEYS] = {
-    [KEY_PATTERN] =
-        {"pattern", T, TYPE_ENUM, AT(pattern), 0, params_pattern_names, 0, 0,
-         "pubsub",
-         "what flows: pubsub (PUB/XSUB-XPUB/SUB), pushpull, reqrep, "
-         "connect; stage names must match it"},
-    [KEY_SIZES] = {"sizes", T, TYPE_SIZES, AT(sizes), 0, NULL, 0, 0,
-                   "8..131072",
-                   "message sizes in bytes: 8..131072 (doubling) or "
-                   "64,1024,65536; K and M suffixes"},
-    [KEY_MESSAGES] = {"messages", T, TYPE_U64, AT(messages), 0, NULL, 0, 1e12,
-                      "0",
-                      "the window closes when every receiver of the last "
-                      "stage has taken this many (reqrep: round trips, "
-                      "default 5000); 0: use duration"},
-    [KEY_DURATION] = {"duration", T, TYPE_DOUBLE, AT(duration), 0, NULL, 0.01,
-                      3600, "1",
-                      "measurement window in seconds (when messages = 0)"},
-    [KEY_WARMUP] = {"warmup", T, TYPE_DOUBLE, AT(warmup), 0, NULL, 0, 600,
-                    "0.2",
-                    "seconds of traffic before the window opens (not "
-                    "counted in msgs_per_sec)"},
-    [KEY_REPEAT] = {"repeat", T, TYPE_INT, AT(repeat), 0, NULL, 1, 1000, "1",
-                    "repetitions of each size (a fresh pipeline each)"},
-    [KEY_TIMEOUT] = {"timeout", T, TYPE_DOUBLE, AT(timeout), 0, NULL, 0.5, 3600,
-                     "10",
-                     "seconds a stage may take to answer, or a hop to deliver "
-                     "its first message, before the run fails"},
-    [KEY_TRANSPORT] = {"transport", T | H, TYPE_ENUM, AT(transport), 0,
-                       params_transport_names, 0, 0, "tcp",
-                       "inproc, ipc or tcp; on the topology it is the default "
-                       "for hops that name none ('hop = ipc' names one)"},
-    [KEY_ENDPOINT] = {"endpoint", H, TYPE_STRING, AT(endpoint),
-                      sizeof(((params_t *)0)->endpoint), NULL, 0, 0, "",
-                      "the hop's endpoint, e.g. tcp://127.0.0.1:5555; empty: "
-                      "127.0.0.1 on a free port, an ipc path in a private "
-                      "directory, a unique inproc name"},
-    [KEY_HWM] = {"hwm", T | H, TYPE_INT, AT(hwm), 0, NULL, 0, 1e9, "1000",
-                 "high-water mark, messages, both ends of a hop (0: none)"},
-    [KEY_MODE] = {"mode", T, TYPE_ENUM, AT(mode), 0, params_mode_names, 0, 0,
-                  "capacity",
-                  "pubsub: capacity (ZMQ_XPUB_NODROP back-pressure end to "
-                  "end: what the pipeline carries), flood (PUB drops at the "
-                  "HWM, publisher flat out), search (the highest paced rate "
-                  "that loses at most loss_ratio)"},
-    [KEY_PLACEMENT] = {"placement", T, TYPE_ENUM, AT(placement), 0,
-                       params_placement_names, 0, 0, "none",
-                       "none, compact, spread or split (README: NUMA)"},
-    [KEY_SIBLINGS] = {"siblings", T, TYPE_BOOL, AT(siblings), 0, NULL, 0, 0,
-                      "true",
-                      "let stage threads share a core's SMT siblings when a "
-                      "node runs out of free cores"},
-    [KEY_IO_THREADS] = {"io_threads", T | S, TYPE_INT, AT(io_threads), 0, NULL,
-                        1, 64, "1", "libzmq I/O threads of a stage's context"},
-    [KEY_NODE] = {"node", S, TYPE_INT, AT(node), 0, NULL, -1, 1023, "-1",
-                  "NUMA node of the stage (-1: the placement decides)"},
-    [KEY_CPUS] = {"cpus", S, TYPE_STRING, AT(cpus),
-                  sizeof(((params_t *)0)->cpus), NULL, 0, 0, "",
-                  "CPUs of the stage thread, numactl syntax (0-3,8); wins "
-                  "over node and placement"},
-    [KEY_COUNT] = {"count", S, TYPE_INT, AT(count), 0, NULL, 1, 64, "1",
-                   "instances of a publisher or subscriber stage (fan-in, "
-                   "fan-out), named NAME.1 .. NAME.N"},
-    [KEY_ENGINE] = {"engine", T | S, TYPE_ENUM, AT(engine), 0,
-                    params_engine_names, 0, 0, "steerable",
-                    "proxy engine: steerable (zmq_proxy_steerable), zproxy "
-                    "(czmq's actor), forwarder (hopbench's batched loop)"},
-    [KEY_RATE] = {"rate", T, TYPE_DOUBLE, AT(rate), 0, NULL, 0, 1e9, "0",
-                  "messages per second per publisher (0: as fast as "
-                  "possible)"},
-    [KEY_ZEROCOPY] = {"zerocopy", T, TYPE_BOOL, AT(zerocopy), 0, NULL, 0, 0,
-                      "false",
-                      "publishers send with zmq_msg_init_data from a pool of "
-                      "node-local buffers, reused after libzmq frees them"},
-    [KEY_PROCESS] = {"process", S, TYPE_ENUM, AT(process), 0,
-                     params_process_names, 0, 0, "thread",
-                     "thread: the stage runs in hopbench's process; own: in "
-                     "a process of its own (ps shows hopbench:NAME)"},
-    [KEY_NETNS] = {"netns", S, TYPE_STRING, AT(netns),
-                   sizeof(((params_t *)0)->netns), NULL, 0, 0, "",
-                   "zone: a network namespace hopbench makes for the run "
-                   "(root); tcp hops out of it cross a veth pair"},
-    [KEY_CURVE] = {"curve", T | H, TYPE_BOOL, AT(curve), 0, NULL, 0, 0, "false",
-                   "CURVE encryption on tcp hops: a server keypair per hop "
-                   "made for the run, its clients given the server key"},
-    [KEY_LOSS_RATIO] = {"loss_ratio", T, TYPE_DOUBLE, AT(loss_ratio), 0, NULL,
-                        0, 1, "0",
-                        "search: the share of a hop's messages it may lose "
-                        "and pass (0: no drop rate, NDR; 0.005: a partial "
-                        "drop rate, PDR)"},
-    [KEY_P99_US] = {"p99_us", T, TYPE_DOUBLE, AT(p99_us), 0, NULL, 0, 1e9, "0",
-                    "search: a trial passes only if its end-to-end p99 "
-                    "latency is at most this many microseconds (0: any)"},
-    [KEY_SEARCH_PRECISION] = {"search_precision", T, TYPE_DOUBLE,
-                              AT(search_precision), 0, NULL, 0.0001, 0.5,
-                              "0.01",
-                              "search: stop when (fail - pass) / fail is at "
-                              "most this"},
-    [KEY_SEARCH_TRIALS] = {"search_trials", T, TYPE_INT, AT(search_trials), 0,
-                           NULL, 2, 100, "12",
-                           "search: at most this many trials per size before "
-                           "the confirmation"},
-    [KEY_SEARCH_TRIAL] = {"search_trial", T, TYPE_DOUBLE, AT(search_trial), 0,
-                          NULL, 0.05, 3600, "1",
-                          "search: seconds of each trial's window"},
-    [KEY_SEARCH_CONFIRM] = {"search_confirm", T, TYPE_DOUBLE,
-                            AT(search_confirm), 0, NULL, 0.05, 3600, "5",
-                            "search: seconds of the trial that confirms the "
-                            "rate found"},
+    [KEY_PATTERN] = {.name = "pattern",
+                     .levels = T,
+                     .type = TYPE_ENUM,
+                     AT(pattern),
+                     ENUM(pattern),
+                     .fallback = "pubsub",
+                     .help = "what flows: pubsub (PUB/XSUB-XPUB/SUB), "
+                             "pushpull, reqrep, connect; stage names must "
+                             "match it"},
+    [KEY_SIZES] = {.name = "sizes",
+                   .levels = T,
+                   .type = TYPE_SIZES,
+                   AT(sizes),
+                   .fallback = "8..131072",
+                   .help = "message sizes in bytes: 8..131072 (doubling) or "
+                           "64,1024,65536; K and M suffixes"},
+    [KEY_MESSAGES] = {.name = "messages",
+                      .levels = T,
+                      .type = TYPE_U64,
+                      AT(messages),
+                      RANGE(0, 1e12),
+                      .fallback = "0",
+                      .help = "the window closes when every receiver of the "
+                              "last stage has taken this many (reqrep: round "
+                              "trips, default 5000); 0: use duration"},
+    [KEY_DURATION] = {.name = "duration",
+                      .levels = T,
+                      .type = TYPE_DOUBLE,
+                      AT(duration),
+                      RANGE(0.01, 3600),
+                      .fallback = "1",
+                      .help = "measurement window in seconds (when messages "
+                              "= 0)"},
+    [KEY_WARMUP] = {.name = "warmup",
+                    .levels = T,
+                    .type = TYPE_DOUBLE,
+                    AT(warmup),
+                    RANGE(0, 600),
+                    .fallback = "0.2",
+                    .help = "seconds of traffic before the window opens (not "
+                            "counted in msgs_per_sec)"},
+    [KEY_REPEAT] = {.name = "repeat",
+                    .levels = T,
+                    .type = TYPE_INT,
+                    AT(repeat),
+                    RANGE(1, 1000),
+                    .fallback = "1",
+                    .help = "repetitions of each size (the same stage threads "
+                            "and contexts; new sockets and endpoints each)"},
+    [KEY_TIMEOUT] = {.name = "timeout",
+                     .levels = T,
+                     .type = TYPE_DOUBLE,
+                     AT(timeout),
+                     RANGE(0.5, 3600),
+                     .fallback = "10",
+                     .help = "seconds a stage may take to answer, or a hop to "
+                             "deliver its first message, before the run "
+                             "fails"},
+    [KEY_TRANSPORT] = {.name = "transport",
+                       .levels = T | H,
+                       .type = TYPE_ENUM,
+                       AT(transport),
+                       ENUM(transport),
+                       .fallback = "tcp",
+                       .help = "inproc, ipc or tcp; on the topology it is the "
+                               "default for hops that name none ('hop = ipc' "
+                               "names one)"},
+    [KEY_ENDPOINT] = {.name = "endpoint",
+                      .levels = H,
+                      .type = TYPE_STRING,
+                      TEXT(endpoint),
+                      .fallback = "",
+                      .accepted = "an endpoint of the hop's transport "
+                                  "(tcp://HOST:PORT, ipc://PATH, "
+                                  "inproc://NAME), each hop its own",
+                      .help = "the hop's endpoint, e.g. tcp://127.0.0.1:5555; "
+                              "empty: 127.0.0.1 on a free port, an ipc path "
+                              "in a private directory, a unique inproc name"},
+    [KEY_HWM] = {.name = "hwm",
+                 .levels = T | H,
+                 .type = TYPE_INT,
+                 AT(hwm),
+                 RANGE(0, 1e9),
+                 .fallback = "1000",
+                 .help = "high-water mark, messages, both ends of a hop (0: "
+                         "none)"},
+    [KEY_MODE] = {.name = "mode",
+                  .levels = T,
+                  .type = TYPE_ENUM,
+                  AT(mode),
+                  ENUM(mode),
+                  .fallback = "capacity",
+                  .help = "what a pubsub run measures: capacity (back-"
+                          "pressure end to end), flood (drops at the HWM), "
+                          "search (the sustainable rate)"},
+    [KEY_PLACEMENT] = {.name = "placement",
+                       .levels = T,
+                       .type = TYPE_ENUM,
+                       AT(placement),
+                       ENUM(placement),
+                       .fallback = "none",
+                       .help = "where stages run on a NUMA machine: none, "
+                               "compact, spread or split; a stage's node or "
+                               "cpus wins over it"},
+    [KEY_SIBLINGS] = {.name = "siblings",
+                      .levels = T,
+                      .type = TYPE_BOOL,
+                      AT(siblings),
+                      .fallback = "true",
+                      .help = "let stage threads share a core's SMT siblings "
+                              "when a node runs out of free cores"},
+    [KEY_IO_THREADS] = {.name = "io_threads",
+                        .levels = T | S,
+                        .type = TYPE_INT,
+                        AT(io_threads),
+                        RANGE(1, 64),
+                        .fallback = "1",
+                        .help = "libzmq I/O threads of a stage's context"},
+    [KEY_NODE] = {.name = "node",
+                  .levels = S,
+                  .type = TYPE_INT,
+                  AT(node),
+                  RANGE(-1, 1023),
+                  .fallback = "-1",
+                  .help = "NUMA node of the stage (-1: the placement "
+                          "decides)"},
+    [KEY_CPUS] = {.name = "cpus",
+                  .levels = S,
+                  .type = TYPE_STRING,
+                  TEXT(cpus),
+                  .fallback = "",
+                  .accepted = "a CPU list in numactl syntax: 0-3,8",
+                  .help = "CPUs of the stage thread, numactl syntax (0-3,8); "
+                          "wins over node and placement"},
+    [KEY_COUNT] = {.name = "count",
+                   .levels = S,
+                   .type = TYPE_INT,
+                   AT(count),
+                   RANGE(1, 64),
+                   .fallback = "1",
+                   .help = "instances of a publisher or subscriber stage "
+                           "(fan-in, fan-out), named NAME.1 .. NAME.N"},
+    [KEY_ENGINE] = {.name = "engine",
+                    .levels = T | S,
+                    .type = TYPE_ENUM,
+                    AT(engine),
+                    ENUM(engine),
+                    .fallback = "steerable",
+                    .help = "proxy engine: steerable (zmq_proxy_steerable), "
+                            "zproxy (czmq's actor), forwarder (hopbench's "
+                            "batched loop)"},
+    [KEY_RATE] = {.name = "rate",
+                  .levels = T,
+                  .type = TYPE_DOUBLE,
+                  AT(rate),
+                  RANGE(0, 1e9),
+                  .fallback = "0",
+                  .help = "messages per second per publisher (0: as fast as "
+                          "possible)"},
+    [KEY_ZEROCOPY] = {.name = "zerocopy",
+                      .levels = T,
+                      .type = TYPE_BOOL,
+                      AT(zerocopy),
+                      .fallback = "false",
+                      .help = "publishers send with zmq_msg_init_data from a "
+                              "pool of node-local buffers, reused after "
+                              "libzmq frees them"},
+    [KEY_PROCESS] = {.name = "process",
+                     .levels = S,
+                     .type = TYPE_ENUM,
+                     AT(process),
+                     ENUM(process),
+                     .fallback = "thread",
+                     .help = "thread: the stage runs in hopbench's process; "
+                             "own: in a process of its own (ps shows "
+                             "hopbench:NAME)"},
+    [KEY_NETNS] = {.name = "netns",
+                   .levels = S,
+                   .type = TYPE_STRING,
+                   TEXT(netns),
+                   .fallback = "",
+                   .accepted = "a zone name: up to 10 letters, digits, _ and -",
+                   .help = "zone: a network namespace hopbench makes for the "
+                           "run (root); tcp hops out of it cross a veth "
+                           "pair"},
+    [KEY_CURVE] = {.name = "curve",
+                   .levels = T | H,
+                   .type = TYPE_BOOL,
+                   AT(curve),
+                   .fallback = "false",
+                   .help = "CURVE encryption on tcp hops: a server keypair "
+                           "per hop made for the run, its clients given the "
+                           "server key"},
+    [KEY_LOSS_RATIO] = {.name = "loss_ratio",
+                        .levels = T,
+                        .type = TYPE_DOUBLE,
+                        AT(loss_ratio),
+                        RANGE(0, 1),
+                        .fallback = "0",
+                        .help = "search: the share of a hop's messages it "
+                                "may lose and pass (0: no drop rate, NDR; "
+                                "0.005: a partial drop rate, PDR)"},
+    [KEY_P99_US] = {.name = "p99_us",
+                    .levels = T,
+                    .type = TYPE_DOUBLE,
+                    AT(p99_us),
+                    RANGE(0, 1e9),
+                    .fallback = "0",
+                    .help = "search: a trial passes only if its end-to-end "
+                            "p99 latency is at most this many microseconds "
+                            "(0: any; sizes of 16 bytes or more)"},
+    [KEY_SEARCH_PRECISION] = {.name = "search_precision",
+                              .levels = T,
+                              .type = TYPE_DOUBLE,
+                              AT(search_precision),
+                              RANGE(0.0001, 0.5),
+                              .fallback = "0.01",
+                              .help = "search: stop when (fail - pass) / "
+                                      "fail is at most this"},
+    [KEY_SEARCH_TRIALS] = {.name = "search_trials",
+                           .levels = T,
+                           .type = TYPE_INT,
+                           AT(search_trials),
+                           RANGE(2, 100),
+                           .fallback = "12",
+                           .help = "search: at most this many trials per "
+                                   "size before the confirmation"},
+    [KEY_SEARCH_TRIAL] = {.name = "search_trial",
+                          .levels = T,
+                          .type = TYPE_DOUBLE,
+                          AT(search_trial),
+                          RANGE(0.05, 3600),
+                          .fallback = "1",
+                          .help = "search: seconds of each trial's window"},
+    [KEY_SEARCH_CONFIRM] = {.name = "search_confirm",
+                            .levels = T,
+                            .type = TYPE_DOUBLE,
+                            AT(search_confirm),
+                            RANGE(0.05, 3600),
+                            .fallback = "5",
+                            .help = "search: seconds of the trial that "
+                                    "confirms the rate found"},
 };
 #undef T
 #undef S
 #undef H
 #undef AT
+#undef TEXT
+#undef RANGE
+#undef ENUM
 
 const char *params_retired(const char *name)
 {
@@ -333,15 +521,55 @@ const char *params_levels_text(unsigned levels)
     return text[levels & 7];
 }
 
+void params_accepted(const option_t *opt, char *buf, size_t len)
+{
+    size_t used = 0;
+    switch (opt->type) {
+    case TYPE_BOOL:
+        snprintf(buf, len, "true or false (also 1/0, yes/no, on/off)");
+        break;
+    case TYPE_INT:
+    case TYPE_U64:
+        snprintf(buf, len, "a whole number from %.0f to %.0f", opt->min,
+                 opt->max);
+        break;
+    case TYPE_DOUBLE:
+        snprintf(buf, len, "a number from %.10g to %.10g", opt->min, opt->max);
+        break;
+    case TYPE_ENUM:
+        used = (size_t)snprintf(buf, len, "one of");
+        for (int i = 0; opt->choices[i] && used < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, "%s %s",
+                                     i ? "," : "", opt->choices[i]);
+        break;
+    case TYPE_STRING:
+        if (opt->accepted)
+            snprintf(buf, len, "%s", opt->accepted);
+        else
+            snprintf(buf, len, "up to %zu characters, no spaces or quotes",
+                     opt->length - 1);
+        break;
+    case TYPE_SIZES:
+        snprintf(buf, len,
+                 "sizes and doubling ranges FIRST..LAST, separated by "
+                 "commas, from %d to %uM bytes, up to %d sizes, none twice",
+                 SIZES_MIN, SIZES_MAX_BYTES >> 20, SIZES_MAX);
+        break;
+    }
+}
+
 void params_print_reference(FILE *out)
 {
     fprintf(out, "%-11s %-21s %-10s %s\n", "key", "where", "default",
             "meaning");
     for (int k = 0; k < KEY_COUNT_OF_KEYS; k++) {
         const option_t *opt = &params_options[k];
+        char accepted[300];
+        params_accepted(opt, accepted, sizeof accepted);
         fprintf(out, "%-11s %-21s %-10s %s\n", opt->name,
                 params_levels_text(opt->levels),
                 *opt->fallback ? opt->fallback : "\"\"", opt->help);
+        fprintf(out, "%-44s accepts %s\n", "", accepted);
     }
 }
 
@@ -361,6 +589,19 @@ int params_test(bool verbose)
         params_format(&params, opt, buf, sizeof buf);
         CHECK(opt->type == TYPE_SIZES || strcmp(buf, opt->fallback) == 0);
     }
+    //  An enum's names and their meanings pair up one to one
+    for (int k = 0; k < KEY_COUNT_OF_KEYS; k++) {
+        const option_t *opt = &params_options[k];
+        CHECK((opt->type == TYPE_ENUM) == (opt->choices != NULL));
+        for (int i = 0; opt->choice_help && opt->choices[i]; i++)
+            CHECK(opt->choice_help[i] && (opt->choice_help[i + 1] == NULL) ==
+                                             (opt->choices[i + 1] == NULL));
+    }
+    params_accepted(params_option("hwm"), buf, sizeof buf);
+    CHECK(strcmp(buf, "a whole number from 0 to 1000000000") == 0);
+    params_accepted(params_option("transport"), buf, sizeof buf);
+    CHECK(strcmp(buf, "one of inproc, ipc, tcp") == 0);
+
     params_defaults(&params);
     CHECK(params.hwm == 1000 && params.transport == TRANSPORT_TCP);
     CHECK(params.sizes.n == 15 && !params.set[KEY_HWM]);

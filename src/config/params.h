@@ -2,8 +2,8 @@
     type, default, help), and the struct that holds their values.
 
     The same table serves the topology file, --set, --sweep, the effective
-    config that a run writes, and `hopbench --help-keys` (README's reference
-    is checked against it).  A params_t is kept at each level (topology,
+    config that a run writes, `hopbench --help-keys` and the man page
+    hopbench-topology(5), which is made from it at build time.  A params_t is kept at each level (topology,
     stage, hop) with a mark for the keys given there; the effective value
     for a stage or hop is its own, else the topology's, else the default.
 */
@@ -112,15 +112,19 @@ typedef enum {
     TYPE_SIZES
 } type_t;
 
+//  One key.  A row names only the fields its type uses; everything
+//  --help-keys and hopbench-topology(5) say about a key comes from here
 typedef struct {
     const char *name;
-    unsigned levels;
+    unsigned levels; //  LEVEL_* bits: where it may be given
     type_t type;
     size_t offset;
-    size_t length;              //  TYPE_STRING buffer size
-    const char *const *choices; //  TYPE_ENUM names, NULL-terminated
-    double min, max;            //  TYPE_INT, TYPE_U64, TYPE_DOUBLE
-    const char *fallback;       //  default, as it would be written
+    size_t length;                  //  TYPE_STRING buffer size
+    const char *const *choices;     //  TYPE_ENUM names, NULL-terminated
+    const char *const *choice_help; //  TYPE_ENUM: what each name means
+    double min, max;                //  TYPE_INT, TYPE_U64, TYPE_DOUBLE
+    const char *fallback;           //  default, as it would be written
+    const char *accepted;           //  TYPE_STRING: what a value looks like
     const char *help;
 } option_t;
 
@@ -148,7 +152,11 @@ void params_format(const params_t *params, const option_t *opt, char *buf,
 //  inner's given keys over outer: the effective values for a stage/hop
 void params_overlay(params_t *out, const params_t *outer,
                     const params_t *inner);
-//  Reference of every key for --help-keys and README
+//  What a value may be: "a whole number from 0 to 1000000000", "one of
+//  inproc, ipc, tcp", or the row's own accepted text
+void params_accepted(const option_t *opt, char *buf, size_t len);
+//  Reference of every key for --help-keys: key, where, default, meaning,
+//  then an indented line of what it accepts
 void params_print_reference(FILE *out);
 //  "levels" as words: "topology, hop"
 const char *params_levels_text(unsigned levels);

@@ -403,10 +403,12 @@ static int s_sweep(writer_t *self, int topo, errbuf_t *err)
 {
     int n;
     plot_row_t *rows = s_last_hop(self, topo, &n);
-    plot_chart_t *chart = rows ? s_chart(self, PLOT_SWEEP, err) : NULL;
+    if (!rows)
+        return err_set(err, "out of memory");
+    plot_chart_t *chart = s_chart(self, PLOT_SWEEP, err);
     if (!chart) {
         free(rows);
-        return rows ? -1 : err_set(err, "out of memory");
+        return -1;
     }
     char name[64], keys[128];
     s_safe(name, sizeof name, self->table->topos.v[topo]);

@@ -1,13 +1,14 @@
 /*  plot_data: results.csv as a table of rows; see plot_data.h.
 
-    Reading is line by line with getline (no limit on a line's length),
-    fields split in place (RFC 4180 quotes allowed, though hopbench writes
-    none in results.csv).  Every number is checked: a field that is not
-    one, or is out of range, stops the read with file:line and column.
+    The records come from base/csv (RFC 4180, no limit on a line's
+    length; hopbench writes no quotes in results.csv, a spreadsheet may).
+    Every number is checked: a field that is not one, or is out of range,
+    stops the read with file:line and column.
 */
 #include "report/plot_data.h"
 
 #include "base/check.h"
+#include "base/csv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -56,8 +57,7 @@ typedef struct {
     char header[PLOT_MAX_SWEEP][PLOT_NAME];
     int nsweep, ncolumns, line;
     bool too_many; //  sweep_ columns beyond PLOT_MAX_SWEEP
-    char **field;
-    int nfields, cap;
+    csv_t *csv;    //  its current record: the header, or a row
 } reader_t;
 
 //  ---------------------------------------------------------------------
@@ -107,49 +107,11 @@ static int s_intern(plot_names_t *names, const char *name)
 }
 
 //  ---------------------------------------------------------------------
-//  Splitting a line into fields
-
-//  Unquote the field at p in place; return where the next one starts
-//  (NULL after the last)
-static char *s_field(char *p)
-{
-    char *out = p;
-    bool quoted = *p == '"';
-    p += quoted;
-    while (*p && (quoted || *p != ',')) {
-        if (quoted && *p == '"') {
-            quoted = p[1] == '"';
-            p += quoted ? 2 : 1;
-            if (quoted)
-                *out++ = '"';
-            continue;
-        }
-        *out++ = *p++;
-    }
-    char *next = *p == ',' ? p + 1 : NULL;
-    *out = 0;
-    return next;
-}
-
-static int s_split(reader_t *self, char *line)
-{
-    self->nfields = 0;
-    for (char *p = line; p;) {
-        if (s_grow(&self->field, &self->cap, self->nfields + 1,
-                   sizeof *self->field))
-            return -1;
-        self->field[self->nfields++] = p;
-        p = s_field(p);
-    }
-    return 0;
-}
-
-//  ---------------------------------------------------------------------
 //  The header
 
 static void s_sweep_column(reader_t *self, int index)
 {
-    const char *name = self->field[index];
+    const char *name = csv_field(self->csv, index);
     if (strncmp(name, "sweep_", 6) || !name[6])
         return;
     if (self->nsweep == PLOT_MAX_SWEEP) {
@@ -164,15 +126,15 @@ static void s_sweep_column(reader_t *self, int index)
 static int s_header(reader_t *self, errbuf_t *err)
 {
     const char *path = self->table->path;
-    self->ncolumns = self->nfields;
+    self->ncolumns = csv_count(self->csv);
     for (int c = 0; c < C_NEEDED; c++)
         self->col[c] = -1;
-    for (int i = self->nfields - 1; i >= 0; i--) { //  first of a name wins
+    for (int i = self->ncolumns - 1; i >= 0; i--) { //  first of a name wins
         for (int c = 0; c < C_NEEDED; c++)
-            if (strcmp(self->field[i], s_columns[c].name) == 0)
+            if (strcmp(csv_field(self->csv, i), s_columns[c].name) == 0)
                 self->col[c] = i;
     }
-    for (int i = 0; i < self->nfields; i++)
+    for (int i = 0; i < self->ncolumns; i++)
         s_sweep_column(self, i);
     for (int c = 0; c < C_NEEDED; c++)
         if (self->col[c] < 0)
@@ -196,7 +158,7 @@ static int s_header(reader_t *self, errbuf_t *err)
 
 static int s_number(const reader_t *self, int c, double *out, errbuf_t *err)
 {
-    const char *text = self->field[self->col[c]];
+    const char *text = csv_field(self->csv, self->col[c]);
     char *end;
     errno = 0;
     *out = strtod(text, &end);
@@ -212,7 +174,7 @@ static int s_number(const reader_t *self, int c, double *out, errbuf_t *err)
 
 static const char *s_text(const reader_t *self, int c)
 {
-    return self->field[self->col[c]];
+    return csv_field(self->csv, self->col[c]);
 }
 
 //  topology, combination and link of the row, interned
@@ -224,7 +186,7 @@ static int s_names(reader_t *self, plot_row_t *row)
     for (int s = 0; s < self->nsweep && used < sizeof combo; s++)
         used += (size_t)snprintf(combo + used, sizeof combo - used, "%s%s=%s",
                                  s ? " " : "", self->key[s],
-                                 self->field[self->sweep[s]]);
+                                 csv_field(self->csv, self->sweep[s]));
     snprintf(title, sizeof title, "hop %d %s->%s (%s)", row->hop,
              s_text(self, C_FROM), s_text(self, C_TO),
              s_text(self, C_TRANSPORT));
@@ -245,9 +207,9 @@ static int s_names(reader_t *self, plot_row_t *row)
 static int s_row(reader_t *self, errbuf_t *err)
 {
     plot_table_t *t = self->table;
-    if (self->nfields != self->ncolumns)
+    if (csv_count(self->csv) != self->ncolumns)
         return err_set(err, "%s:%d: %d fields, but the header has %d", t->path,
-                       self->line, self->nfields, self->ncolumns);
+                       self->line, csv_count(self->csv), self->ncolumns);
     if (!*s_text(self, C_TOPOLOGY))
         return err_set(err, "%s:%d: empty topology", t->path, self->line);
     plot_row_t row = {0};
@@ -271,35 +233,23 @@ static int s_row(reader_t *self, errbuf_t *err)
 //  ---------------------------------------------------------------------
 //  The file
 
-static int s_read(reader_t *self, FILE *file, errbuf_t *err)
+static int s_read(reader_t *self, errbuf_t *err)
 {
     const char *path = self->table->path;
-    char *line = NULL;
-    size_t len = 0;
-    ssize_t got;
-    int rc = 0;
-    while (rc == 0 && (got = getline(&line, &len, file)) >= 0) {
-        self->line++;
-        while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))
-            line[--got] = 0;
-        if (got == 0 && self->line > 1)
-            continue; //  a blank line
-        char *start = line;
-        if (self->line == 1 && strncmp(line, "\xEF\xBB\xBF", 3) == 0)
-            start += 3; //  a UTF-8 byte order mark, from a spreadsheet
-        if (s_split(self, start))
-            rc = err_set(err, "%s:%d: out of memory", path, self->line);
-        else if (self->line == 1)
-            rc = s_header(self, err);
-        else
-            rc = s_row(self, err);
+    int rc, records = 0;
+    while ((rc = csv_next(self->csv, err)) > 0) {
+        self->line = csv_line(self->csv);
+        rc = records++ == 0 ? s_header(self, err) : s_row(self, err);
+        if (rc)
+            return -1;
     }
-    free(line);
-    if (rc == 0 && self->line == 0)
-        rc = err_set(err, "%s: empty file (no header line)", path);
-    else if (rc == 0 && self->table->nrows == 0)
-        rc = err_set(err, "%s: no rows, only the header", path);
-    return rc;
+    if (rc < 0)
+        return -1;
+    if (records == 0)
+        return err_set(err, "%s: empty file (no header line)", path);
+    if (self->table->nrows == 0)
+        return err_set(err, "%s: no rows, only the header", path);
+    return 0;
 }
 
 plot_table_t *plot_table_read(const char *dir, errbuf_t *err)
@@ -312,13 +262,13 @@ plot_table_t *plot_table_read(const char *dir, errbuf_t *err)
     snprintf(self->path, sizeof self->path, "%s/results.csv", dir);
     FILE *file = fopen(self->path, "r");
     reader_t reader = {.table = self};
-    int rc = file ? s_read(&reader, file, err)
-                  : err_set(err, "%s: %s", self->path, strerror(errno));
-    if (file && ferror(file) && rc == 0)
-        rc = err_set(err, "%s: %s", self->path, strerror(errno));
+    reader.csv = file ? csv_new(file, self->path) : NULL;
+    int rc = !file         ? err_set(err, "%s: %s", self->path, strerror(errno))
+             : !reader.csv ? err_set(err, "%s: out of memory", self->path)
+                           : s_read(&reader, err);
+    csv_destroy(&reader.csv);
     if (file)
         fclose(file);
-    free(reader.field);
     if (rc)
         plot_table_destroy(&self);
     return self;
