@@ -17,6 +17,7 @@
 #include "pipeline/zones.h"
 #include "base/actor.h"
 #include "base/histogram.h"
+#include "base/limits.h"
 #include "machine/machine.h"
 #include "machine/placement.h"
 #include "report/plot_data.h"
@@ -33,6 +34,7 @@ static const struct {
     {"zones", zones_test},         {"actor", actor_test},
     {"histogram", histogram_test}, {"machine", machine_test},
     {"placement", placement_test}, {"plot_data", plot_data_test},
+    {"limits", limits_test},
 };
 
 #endif

@@ -51,8 +51,8 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                     "0.2",
                     "seconds of traffic before the window opens (not "
                     "counted in msgs_per_sec)"},
-    [KEY_REPEAT] = {"repeat", T, TYPE_INT, AT(repeat), 0, NULL, 1, 1000, "1",
-                    "repetitions of each size (a fresh pipeline each)"},
+    [KEY_REPEAT] = {"repeat", T, TYPE_INT, AT(repeat), 0, NULL, 1, LIMIT_REPEAT,
+                    "1", "repetitions of each size (a fresh pipeline each)"},
     [KEY_TIMEOUT] = {"timeout", T, TYPE_DOUBLE, AT(timeout), 0, NULL, 0.5, 3600,
                      "10",
                      "seconds a stage may take to answer, or a hop to deliver "
@@ -79,14 +79,16 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                       "let stage threads share a core's SMT siblings when a "
                       "node runs out of free cores"},
     [KEY_IO_THREADS] = {"io_threads", T | S, TYPE_INT, AT(io_threads), 0, NULL,
-                        1, 64, "1", "libzmq I/O threads of a stage's context"},
-    [KEY_NODE] = {"node", S, TYPE_INT, AT(node), 0, NULL, -1, 1023, "-1",
-                  "NUMA node of the stage (-1: the placement decides)"},
+                        1, LIMIT_IO_THREADS, "1",
+                        "libzmq I/O threads of a stage's context"},
+    [KEY_NODE] = {"node", S, TYPE_INT, AT(node), 0, NULL, -1, LIMIT_NODE_ID,
+                  "-1", "NUMA node of the stage (-1: the placement decides)"},
     [KEY_CPUS] = {"cpus", S, TYPE_STRING, AT(cpus),
                   sizeof(((params_t *)0)->cpus), NULL, 0, 0, "",
                   "CPUs of the stage thread, numactl syntax (0-3,8); wins "
                   "over node and placement"},
-    [KEY_COUNT] = {"count", S, TYPE_INT, AT(count), 0, NULL, 1, 64, "1",
+    [KEY_COUNT] = {"count", S, TYPE_INT, AT(count), 0, NULL, 1, LIMIT_COUNT,
+                   "1",
                    "instances of a publisher or subscriber stage (fan-in, "
                    "fan-out), named NAME.1 .. NAME.N"},
     [KEY_ENGINE] = {"engine", T | S, TYPE_ENUM, AT(engine), 0,

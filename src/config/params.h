@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "base/errbuf.h"
+#include "base/limits.h"
 #include "config/sizes.h"
 
 typedef enum {
@@ -71,20 +72,20 @@ typedef struct {
     int repeat;
     double timeout;
     int transport;
-    char endpoint[200];
+    char endpoint[LIMIT_ENDPOINT + 1];
     int hwm;
     bool nodrop;
     int placement;
     bool siblings;
     int io_threads;
     int node;
-    char cpus[128];
+    char cpus[LIMIT_CPUS_TEXT + 1];
     int count;
     int engine;
     double rate;
     bool zerocopy;
     int process;
-    char netns[16];
+    char netns[LIMIT_ZONE_NAME + 1];
     bool curve;
     bool set[KEY_COUNT_OF_KEYS]; //  given at this level
 } params_t;

@@ -26,10 +26,11 @@
 #include <stdio.h>
 
 #include "base/errbuf.h"
+#include "base/limits.h"
 #include "config/params.h"
 
-#define TOPO_MAX_STAGES 16
-#define TOPO_NAME_MAX   24
+#define TOPO_MAX_STAGES LIMIT_STAGES
+#define TOPO_NAME_MAX   LIMIT_NAME
 
 typedef enum {
     ROLE_PUBLISHER,

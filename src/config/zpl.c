@@ -12,13 +12,14 @@
 #include "config/zpl.h"
 
 #include "base/check.h"
+#include "base/limits.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
-#define ZPL_MAX_BYTES (1 << 20)
+#define ZPL_MAX_BYTES LIMIT_FILE_BYTES
 
 typedef struct {
     zconfig_t *node;

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #define MAX_DISTANCE 254  //  255 means "unreachable" in ACPI's SLIT
-#define MAX_NODE_ID  1023 //  Linux's largest MAX_NUMNODES
+#define MAX_NODE_ID  LIMIT_NODE_ID //  Linux's largest MAX_NUMNODES
 
 //  ---------------------------------------------------------------------
 //  A described machine (numa/README.md)

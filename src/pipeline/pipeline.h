@@ -25,8 +25,8 @@
 #include "machine/placement.h"
 #include "config/topology.h"
 
-#define PIPELINE_MAX_INSTANCES 128
-#define PIPELINE_MAX_BINDERS   64
+#define PIPELINE_MAX_INSTANCES LIMIT_INSTANCES
+#define PIPELINE_MAX_BINDERS   LIMIT_BINDERS
 #define PIPELINE_ENDPOINT_MAX  224
 
 typedef struct {
