@@ -177,7 +177,8 @@ static int s_size(run_t *self, int index, errbuf_t *err)
     int repeat = params->repeat, done = 0, rc = 0;
     trial_result_t *trials = calloc((size_t)repeat, sizeof *trials);
     trial_result_t merged = {.size = size};
-    merged.latency = calloc(RESULTS_MAX_LATENCY, sizeof(latency_row_t));
+    merged.latency =
+        calloc((size_t)self->current->nstages, sizeof(latency_row_t));
     for (int r = 1; r <= repeat && rc == 0; r++) {
         progress_trial(&self->progress, size, index + 1, params->sizes.n, r,
                        repeat);
