@@ -23,7 +23,7 @@
 #define LIMIT_NAME 24 //  characters of a topology or stage name
 
 //  The pipeline
-#define LIMIT_STAGES     16  //  stages in a topology (hops: one fewer)
+#define LIMIT_STAGES     128 //  stages in a topology (hops: one fewer)
 #define LIMIT_COUNT      64  //  instances of one stage (count = N)
 #define LIMIT_INSTANCES  128 //  stage instances of a pipeline, all stages
 #define LIMIT_IO_THREADS 64  //  libzmq I/O threads of one stage's context

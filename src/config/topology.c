@@ -165,12 +165,38 @@ static int s_load_topology(topology_t *self, zpl_t *zpl, zconfig_t *node,
     return s_load_keys(zpl, node, &self->params, LEVEL_TOPOLOGY, err);
 }
 
+//  Room for one more stage, and the hop after it
+static int s_grow(topology_t *self, const char *where, errbuf_t *err)
+{
+    if (self->nstages < self->room)
+        return 0;
+    int room = self->room ? 2 * self->room : 8;
+    room = room < TOPO_MAX_STAGES ? room : TOPO_MAX_STAGES;
+    topo_stage_t *stages = realloc(self->stages, (size_t)room * sizeof *stages);
+    if (stages)
+        self->stages = stages;
+    topo_hop_t *hops =
+        stages ? realloc(self->hops, (size_t)room * sizeof *hops) : NULL;
+    if (hops)
+        self->hops = hops;
+    if (!hops)
+        return err_set(err, "%sout of memory", where);
+    size_t added = (size_t)(room - self->room);
+    memset(stages + self->room, 0, added * sizeof *stages);
+    memset(hops + self->room, 0, added * sizeof *hops);
+    self->room = room;
+    return 0;
+}
+
 static int s_load_stage(topology_t *self, zpl_t *zpl, zconfig_t *node,
                         role_t role, int *hops_seen, const char *where,
                         errbuf_t *err)
 {
     if (self->nstages == TOPO_MAX_STAGES)
-        return err_set(err, "%smore than %d stages", where, TOPO_MAX_STAGES);
+        return err_set(err,
+                       "%sstage %d: a topology has at most %d stages "
+                       "(LIMIT_STAGES, docs/LIMITS.md)",
+                       where, self->nstages + 1, TOPO_MAX_STAGES);
     if (self->nstages > 0 && *hops_seen < self->nstages)
         return err_set(err,
                        "%sno hop between '%s' and this stage (add a "
@@ -181,6 +207,8 @@ static int s_load_stage(topology_t *self, zpl_t *zpl, zconfig_t *node,
         return -1;
     if (topology_stage_index(self, name) >= 0)
         return err_set(err, "%sa second stage called '%s'", where, name);
+    if (s_grow(self, where, err))
+        return -1;
     topo_stage_t *stage = &self->stages[self->nstages++];
     snprintf(stage->name, sizeof stage->name, "%s", name);
     stage->role = role;
@@ -253,6 +281,11 @@ topology_t *topology_load_text(const char *path, const char *text,
     if (!zpl)
         return NULL;
     topology_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        zpl_destroy(&zpl);
+        err_set(err, "%s: out of memory", path);
+        return NULL;
+    }
     snprintf(self->path, sizeof self->path, "%s", path);
     params_defaults(&self->params);
     if (s_load(self, zpl, err))
@@ -268,8 +301,12 @@ topology_t *topology_load(const char *path, errbuf_t *err)
 
 void topology_destroy(topology_t **self_p)
 {
-    free(*self_p);
-    *self_p = NULL;
+    if (*self_p) {
+        free((*self_p)->stages);
+        free((*self_p)->hops);
+        free(*self_p);
+        *self_p = NULL;
+    }
 }
 
 int topology_stage_index(const topology_t *self, const char *name)

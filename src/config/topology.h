@@ -61,9 +61,10 @@ typedef struct {
     char name[TOPO_NAME_MAX + 1];
     int line;
     params_t params; //  topology level: defaults, then the file, then --set
-    int nstages;
-    topo_stage_t stages[TOPO_MAX_STAGES];
-    topo_hop_t hops[TOPO_MAX_STAGES - 1]; //  hops[i] joins stage i and i+1
+    int nstages;     //  at most TOPO_MAX_STAGES
+    topo_stage_t *stages; //  nstages of them, grown while loading
+    topo_hop_t *hops;     //  hops[i] joins stage i and i+1
+    int room;             //  stages and hops allocated
 } topology_t;
 
 //  Load and check the file's keys; call topology_validate after --set

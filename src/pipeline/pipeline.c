@@ -132,27 +132,39 @@ pipeline_t *pipeline_new(const topology_t *topo, const machine_t *machine,
                          errbuf_t *err)
 {
     pipeline_t *self = calloc(1, sizeof *self);
+    if (self)
+        self->hops = calloc((size_t)topo->nstages, sizeof *self->hops);
+    if (!self || !self->hops) {
+        pipeline_destroy(&self);
+        err_set(err, "%s: out of memory", topo->path);
+        return NULL;
+    }
     self->topo = topo;
     self->params = topo->params;
     if (s_expand(self, topo, err) || s_hops(self, topo, err) ||
-        s_keys(self, err) || (s_contexts(self), s_place(self, machine, err))) {
-        free(self);
-        return NULL;
-    }
+        s_keys(self, err) || (s_contexts(self), s_place(self, machine, err)))
+        pipeline_destroy(&self);
     return self;
 }
 
 void pipeline_destroy(pipeline_t **self_p)
 {
-    free(*self_p);
-    *self_p = NULL;
+    if (*self_p) {
+        free((*self_p)->hops);
+        free(*self_p);
+        *self_p = NULL;
+    }
 }
+
+//  Each instance binds at most its two hops (a proxy), once each: a
+//  pipeline binds at most twice as many endpoints as it has instances
+#define PIPELINE_MAX_PORTS (2 * PIPELINE_MAX_INSTANCES)
 
 //  Free loopback ports: all probes stay open until all are chosen, so the
 //  kernel cannot hand out the same port twice
 static int s_free_ports(int *ports, int n, errbuf_t *err)
 {
-    int fds[PIPELINE_MAX_BINDERS * TOPO_MAX_STAGES], rc = 0, opened = 0;
+    int fds[PIPELINE_MAX_PORTS], rc = 0, opened = 0;
     for (; opened < n && rc == 0; opened++) {
         struct sockaddr_in addr = {.sin_family = AF_INET,
                                    .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
@@ -174,7 +186,7 @@ static int s_free_ports(int *ports, int n, errbuf_t *err)
 int pipeline_resolve(pipeline_t *self, const char *ipc_dir, int trial,
                      errbuf_t *err)
 {
-    int ports[PIPELINE_MAX_BINDERS * TOPO_MAX_STAGES], nports = 0, used = 0;
+    int ports[PIPELINE_MAX_PORTS], nports = 0, used = 0;
     for (int h = 0; h < self->nstages - 1; h++)
         if (self->hops[h].params.transport == TRANSPORT_TCP &&
             !*self->hops[h].params.endpoint)

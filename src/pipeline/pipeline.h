@@ -30,10 +30,10 @@
 #define PIPELINE_ENDPOINT_MAX  224
 
 typedef struct {
-    char name[TOPO_NAME_MAX + 8]; //  "sub.2", or "sub" when count is 1
-    int id;                       //  index in pipeline.inst
-    int stage;                    //  topology stage index
-    int instance;                 //  index within the stage
+    char name[TOPO_NAME_MAX + 12]; //  "sub.2", or "sub" when count is 1
+    int id;                        //  index in pipeline.inst
+    int stage;                     //  topology stage index
+    int instance;                  //  index within the stage
     role_t role;
     params_t params; //  effective
     place_t place;
@@ -67,7 +67,7 @@ typedef struct {
     int first[TOPO_MAX_STAGES]; //  first instance of each stage
     int count[TOPO_MAX_STAGES]; //  instances of each stage
     int nstages;
-    hop_plan_t hops[TOPO_MAX_STAGES - 1];
+    hop_plan_t *hops; //  nstages - 1 of them
     int nctx;
     context_plan_t ctx[PIPELINE_MAX_INSTANCES];
 } pipeline_t;
