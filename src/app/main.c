@@ -76,9 +76,9 @@ static int s_combinations(const cli_t *cli, const sweep_t *sweep,
             sweep_assignment(sweep, c, k, assignment, sizeof assignment);
             if (c == 0 && !cli->quiet)
                 s_warn_shadowed(topos[c], assignment, "--sweep");
-            if (topology_set(topos[c], assignment, &err) ||
+            if (topology_set_as(topos[c], assignment, "--sweep", &err) ||
                 topology_validate(topos[c], &err)) {
-                fprintf(stderr, "hopbench: --sweep: %s\n", err.msg);
+                fprintf(stderr, "hopbench: %s\n", err.msg);
                 return -1;
             }
         }

@@ -136,6 +136,7 @@ void params_defaults(params_t *params)
         (void)rc; //  defaults are valid by construction (params_test)
     }
     memset(params->set, 0, sizeof params->set);
+    memset(params->line, 0, sizeof params->line);
 }
 
 static int s_enum(const option_t *opt, const char *value, int *out,
@@ -287,6 +288,7 @@ void params_overlay(params_t *out, const params_t *outer, const params_t *inner)
         memcpy((char *)&merged + opt->offset, (const char *)inner + opt->offset,
                size);
         merged.set[k] = true;
+        merged.line[k] = inner->line[k];
     }
     *out = merged;
 }

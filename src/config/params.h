@@ -88,6 +88,10 @@ typedef struct {
     char netns[LIMIT_ZONE_NAME + 1];
     bool curve;
     bool set[KEY_COUNT_OF_KEYS]; //  given at this level
+    //  Where each given key came from, for messages about it found later:
+    //  > 0 its line in the file, < 0 the -line'th --set or --sweep
+    //  (topology_where), 0 not given; params_set leaves it to the caller
+    int line[KEY_COUNT_OF_KEYS];
 } params_t;
 
 typedef enum {
@@ -130,7 +134,8 @@ int params_set(params_t *params, const option_t *opt, const char *value,
 //  The value as text, as params_set would read it back
 void params_format(const params_t *params, const option_t *opt, char *buf,
                    size_t len);
-//  inner's given keys over outer: the effective values for a stage/hop
+//  inner's given keys over outer: the effective values for a stage/hop,
+//  each key with the line it came from
 void params_overlay(params_t *out, const params_t *outer,
                     const params_t *inner);
 //  Reference of every key for --help-keys and README

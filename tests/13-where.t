@@ -1,0 +1,48 @@
+#!/usr/bin/perl
+# Errors found after loading (shape, combinations of keys, the plan: CPU
+# lists, nodes, placement, endpoints) name the line of the key that caused
+# them, or the --set / --sweep that gave it, as parse errors do; numbers in
+# them are the user's text.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Hopbench;
+use Test::More;
+
+chdir "$FindBin::Bin/..";
+my $dir = tmp();
+
+# name => [ file, extra arguments, what stderr must say ]
+my @cases = (
+    [ 'proxy-count', "topology = t\npublisher = a\nhop\nproxy = p\n    io_threads = 1\n    count = 2\nhop\nsubscriber = b\n",
+      [], qr/proxy-count\.cfg:6: count is for the first and last stages/ ],
+    [ 'zproxy-hwm', "topology = t\n    engine = zproxy\npublisher = a\nhop\n    curve = false\n    hwm = 10\nproxy = p\nhop\nsubscriber = b\n",
+      [], qr/zproxy-hwm\.cfg:6: engine zproxy keeps libzmq's HWM of 1000; hop 1 asks for 10/ ],
+    [ 'zproxy-set', "topology = t\npublisher = a\nhop\nproxy = p\n    engine = zproxy\nhop\nsubscriber = b\n",
+      [ '--set', 'hop2.hwm=7' ], qr/: --set hop2\.hwm=7: engine zproxy keeps libzmq's HWM of 1000; hop 2 asks for 7/ ],
+    [ 'zproxy-inproc', "topology = t\n    transport = inproc\npublisher = a\nhop\nproxy = p\n    engine = zproxy\nhop\nsubscriber = b\n",
+      [], qr/zproxy-inproc\.cfg:2: engine zproxy runs in czmq's own context: hop 1 cannot be inproc/ ],
+    [ 'own-inproc', "topology = t\npublisher = a\nhop = inproc\nsubscriber = b\n    io_threads = 1\n    process = own\n",
+      [], qr/own-inproc\.cfg:6: stage 'b' runs in its own process: hop 1 cannot be inproc/ ],
+    [ 'rate-sizes', "topology = t\n    rate = 100\n    sizes = 8,64\npublisher = a\nhop\nsubscriber = b\n",
+      [], qr/rate-sizes\.cfg:3: rate needs sizes of at least 16 bytes .* sizes has 8/ ],
+    [ 'engine-sub', "topology = t\npublisher = a\nhop\nsubscriber = b\n    io_threads = 1\n    engine = forwarder\n",
+      [], qr/engine-sub\.cfg:6: engine is a proxy key; 'b' is a subscriber/ ],
+);
+for my $case (@cases) {
+    my ($name, $text, $args, $want) = @$case;
+    write_file("$dir/$name.cfg", $text);
+    my ($rc, $out, $err) = hopbench('check', "$dir/$name.cfg", @$args);
+    is($rc, 2, "$name: exit 2");
+    like($err, $want, "$name: at the key's line");
+}
+
+# A swept value that cannot work is named as the --sweep that gave it
+my ($rc, $out, $err) = hopbench('run', 'topologies/proxy.cfg', '--sweep',
+    'engine=zproxy', '--sweep', 'transport=ipc,inproc', '--output', "$dir/never");
+is($rc, 2, 'sweep: exit 2');
+like($err, qr/--sweep transport=inproc: engine zproxy runs in czmq's own context/, 'sweep: names the --sweep');
+ok(!-e "$dir/never", 'sweep: nothing ran');
+
+done_testing();
