@@ -30,6 +30,20 @@ my @cases = (
     [ 'engine-sub', "topology = t\npublisher = a\nhop\nsubscriber = b\n    io_threads = 1\n    engine = forwarder\n",
       [], qr/engine-sub\.cfg:6: engine is a proxy key; 'b' is a subscriber/ ],
 );
+# The plan: CPU lists, nodes and the policy, checked against this machine
+my $stages = "topology = t\n    placement = %s\npublisher = pub\nhop\nsubscriber = sub\n    %s\n";
+push @cases,
+    [ 'cpus-open', sprintf($stages, 'none', 'cpus = 0-'), [], qr/cpus-open\.cfg:6: sub: cpus '0-': expected a CPU number/ ],
+    [ 'cpus-abc', sprintf($stages, 'none', 'cpus = abc'), [], qr/cpus-abc\.cfg:6: sub: cpus 'abc': expected a CPU number/ ],
+    [ 'cpus-none', sprintf($stages, 'none', 'cpus = 4095'), [], qr/cpus-none\.cfg:6: sub: cpus '4095': CPU 4095 does not exist on this machine/ ],
+    [ 'node-99', sprintf($stages, 'none', 'node = 99'), [], qr/node-99\.cfg:6: sub: node 99 does not exist \(this machine has node/ ],
+    [ 'cpus-set', sprintf($stages, 'none', 'count = 1'), [ '--set', 'pub.cpus=4000' ], qr/: --set pub\.cpus=4000: pub: cpus '4000': CPU 4000 does not exist/ ],
+    [ 'spread', sprintf($stages, 'spread', 'count = 1'), [ '--machine', 'numa/xeon-gold-6130-1s.cfg' ],
+      qr/spread\.cfg:2: spread needs 2 NUMA nodes; xeon-gold-6130-1s has 1/ ],
+    [ 'compact', sprintf($stages, 'compact', 'count = 4'), [ '--machine', 'numa/vm-2x2.cfg', '--set', 'siblings=false' ],
+      qr/compact\.cfg:2: compact: 5 stage threads need 5 CPUs on node 0, it has 2/ ],
+    [ 'node-full', sprintf($stages, 'none', "node = 1\n    count = 3"), [ '--machine', 'numa/vm-2x2.cfg' ],
+      qr/node-full\.cfg:6: node requests: 3 stage threads need 3 CPUs on node 1, it has 2/ ];
 for my $case (@cases) {
     my ($name, $text, $args, $want) = @$case;
     write_file("$dir/$name.cfg", $text);

@@ -111,21 +111,44 @@ static void s_contexts(pipeline_t *self)
     }
 }
 
+//  Each instance's request, and where its node and cpus came from
+typedef struct {
+    place_request_t requests[PIPELINE_MAX_INSTANCES];
+    char at_node[PIPELINE_MAX_INSTANCES][300];
+    char at_cpus[PIPELINE_MAX_INSTANCES][300];
+    char at[300];
+} requests_t;
+
 static int s_place(pipeline_t *self, const machine_t *machine, errbuf_t *err)
 {
-    place_request_t requests[PIPELINE_MAX_INSTANCES];
-    place_t places[PIPELINE_MAX_INSTANCES];
+    requests_t *r = calloc(1, sizeof *r);
+    place_t *places = calloc(PIPELINE_MAX_INSTANCES, sizeof *places);
+    if (!r || !places) {
+        free(r);
+        free(places);
+        return err_set(err, "%s: out of memory", self->topo->path);
+    }
     for (int i = 0; i < self->n; i++) {
         const instance_t *inst = &self->inst[i];
-        requests[i] = (place_request_t){inst->name, inst->stage,
-                                        inst->params.node, inst->params.cpus};
+        topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_NODE,
+                       r->at_node[i], sizeof r->at_node[i]);
+        topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_CPUS,
+                       r->at_cpus[i], sizeof r->at_cpus[i]);
+        r->requests[i] = (place_request_t){inst->name,        inst->stage,
+                                           inst->params.node, inst->params.cpus,
+                                           r->at_node[i],     r->at_cpus[i]};
     }
-    if (placement_plan(machine, self->params.placement, self->params.siblings,
-                       requests, self->n, places, err))
-        return -1;
-    for (int i = 0; i < self->n; i++)
+    topology_where(self->topo, LEVEL_TOPOLOGY, 0, KEY_PLACEMENT, r->at,
+                   sizeof r->at);
+    place_options_t options = {self->params.placement, self->params.siblings,
+                               r->at};
+    int rc =
+        placement_plan(machine, &options, r->requests, self->n, places, err);
+    for (int i = 0; i < self->n && rc == 0; i++)
         self->inst[i].place = places[i];
-    return 0;
+    free(r);
+    free(places);
+    return rc;
 }
 
 pipeline_t *pipeline_new(const topology_t *topo, const machine_t *machine,
