@@ -61,4 +61,69 @@ is(scalar(() = $out =~ /^p\d+,proxy,main,/mg), 60, '60 proxies: each planned');
 is($rc, 0, '60 proxies: run exit 0') or diag $err;
 is(scalar @{ csv("$dir/sixty/results.csv")->{rows} }, 61, '60 proxies: a row per hop');
 
+# The widest fan-out: 64 subscribers (LIMIT_COUNT) behind a proxy, run
+my $fanout = "topology = wide\n    sizes = 64\npublisher = pub\nhop = tcp\nproxy = broker\nhop = tcp\nsubscriber = sub\n    count = %d\n";
+write_file("$dir/wide.cfg", sprintf($fanout, 64));
+($rc, $out, $err) = hopbench('run', "$dir/wide.cfg", qw(--sizes 64 --duration 0.2
+    --quiet --output), "$dir/wide");
+is($rc, 0, 'widest fan-out: run exit 0') or diag $err;
+my @last = grep { $_->{hop} == 2 } @{ csv("$dir/wide/results.csv")->{rows} };
+is(scalar @last, 64, 'widest fan-out: a row per subscriber');
+write_file("$dir/wider.cfg", sprintf($fanout, 65));
+($rc, $out, $err) = hopbench('check', "$dir/wider.cfg");
+is($rc, 2, 'count past the limit: exit 2');
+like($err, qr/wider\.cfg:8: count must be between 1 and 64, not '65'/, 'count past the limit: at its line');
+
+# 64 + 1 + 64 instances: one past LIMIT_INSTANCES, at the count that passes
+write_file("$dir/instances.cfg", "topology = t\npublisher = pub\n    count = 64\nhop\nproxy = p\nhop\nsubscriber = sub\n    count = 64\n");
+for my $command (qw(check plan run)) {
+    ($rc, $out, $err) = hopbench($command, "$dir/instances.cfg");
+    is($rc, 2, "instances past the limit: $command exit 2");
+    like($err, qr/instances\.cfg:8: stage 'sub' makes 129 stage instances, more than 128 \(LIMIT_INSTANCES/,
+        "instances past the limit: $command names the line and the limit");
+}
+
+# Threads: 64 publishers with 8 I/O threads each would start 640
+write_file("$dir/threads.cfg", "topology = t\npublisher = pub\n    count = 64\n    io_threads = 8\nhop\nsubscriber = sub\n");
+($rc, $out, $err) = hopbench('check', "$dir/threads.cfg");
+is($rc, 2, 'threads past the limit: exit 2');
+like($err, qr/threads\.cfg:4: pub\.\d+: the pipeline would start more than 512 threads .*LIMIT_THREADS/,
+    'threads past the limit: at io_threads');
+
+# Zones: at most 16, and only hops 1..64 cross one (check needs no root)
+my $zones = "topology = z\n    sizes = 64\npublisher = pub\n    netns = z0\n";
+$zones .= "hop\nproxy = p$_\n    netns = z$_\n" for 1 .. 16;
+write_file("$dir/zones.cfg", $zones . "hop\nsubscriber = sub\n");
+($rc, $out, $err) = hopbench('check', "$dir/zones.cfg");
+is($rc, 2, '17 zones: exit 2');
+like($err, qr/zones\.cfg:52: zone 'z16': more than 16 zones \(LIMIT_ZONES/, '17 zones: at the 17th netns');
+for my $n (63, 64) {
+    write_file("$dir/cross$n.cfg", chain($n, 'tcp') . "    netns = far\n");
+    ($rc, $out, $err) = hopbench('check', "$dir/cross$n.cfg");
+    my $hop = $n + 1;
+    if ($hop <= 64) {
+        is($rc, 0, "hop $hop crosses zones: check exit 0") or diag $err;
+    } else {
+        is($rc, 2, "hop $hop crosses zones: exit 2");
+        like($err, qr/cross$n\.cfg:134: hop 65 crosses zones; only hops 1\.\.64 can \(LIMIT_ZONE_HOPS/,
+            "hop $hop crosses zones: at the netns line");
+    }
+}
+
+# Files: a run that needs more than the hard limit allows is refused (a
+# lower soft limit is raised); libzmq would abort on the missing sockets
+sub limited {
+    my ($limits, @args) = @_;
+    my $cmd = join ' ', map { quotemeta } './hopbench', @args;
+    my $err = `sh -c 'ulimit $limits && exec $cmd' 2>&1 >/dev/null`;
+    return ($? >> 8, $err);
+}
+($rc, $err) = limited('-n 256', 'run', "$dir/longest.cfg", qw(--sizes 64 --duration 0.1 --quiet --output), "$dir/never");
+is($rc, 2, 'too few files: exit 2');
+like($err, qr/longest\.cfg: the pipeline would open about \d+ files, more than this process may \(ulimit -Hn: 256\)/,
+    'too few files: says how many and why');
+ok(!-e "$dir/never", 'too few files: nothing ran');
+($rc, $err) = limited('-Sn 256', 'run', "$dir/sixty.cfg", qw(--sizes 64 --duration 0.1 --quiet --output), "$dir/raised");
+is($rc, 0, 'a low soft limit is raised: exit 0') or diag $err;
+
 done_testing();

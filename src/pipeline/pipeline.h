@@ -83,6 +83,10 @@ void pipeline_destroy(pipeline_t **self_p);
 int pipeline_resolve(pipeline_t *self, const char *ipc_dir, int trial,
                      errbuf_t *err);
 
+//  About how many files (sockets, pollers, mailboxes, connections) a run
+//  of it opens in this process, to compare with RLIMIT_NOFILE
+int pipeline_files(const pipeline_t *self);
+
 //  Does instance id bind on hop h (0-based)?  Which endpoint index?
 bool pipeline_binds(const pipeline_t *self, int h, int id, int *endpoint);
 //  The hop an instance receives from / sends to, -1 if none

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 typedef struct {
@@ -282,6 +283,35 @@ static void s_note_curve(run_t *self, const pipeline_t *pl)
     }
 }
 
+//  Room for the files the largest pipeline opens: libzmq and czmq abort
+//  when they cannot make a socket, so the soft limit is raised up to the
+//  hard one first, and a run that would not fit even then is refused
+static int s_files(run_t *self, errbuf_t *err)
+{
+    int need = 0, which = 0;
+    for (int c = 0; c < self->ntopos; c++)
+        if (pipeline_files(self->pl[c]) > need)
+            need = pipeline_files(self->pl[c]), which = c;
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) || (rlim_t)need <= limit.rlim_cur)
+        return 0;
+    if (limit.rlim_max != RLIM_INFINITY && (rlim_t)need > limit.rlim_max) {
+        char text[256];
+        sweep_describe(self->options->sweep, which, text, sizeof text);
+        return err_set(err,
+                       "%s%s%s: the pipeline would open about %d files, "
+                       "more than this process may (ulimit -Hn: %llu): "
+                       "raise that limit, or use fewer instances",
+                       self->topos[which]->path, text[0] ? " " : "", text, need,
+                       (unsigned long long)limit.rlim_max);
+    }
+    limit.rlim_cur = (rlim_t)need;
+    if (setrlimit(RLIMIT_NOFILE, &limit))
+        return err_set(err, "setrlimit (RLIMIT_NOFILE, %d): %s", need,
+                       strerror(errno));
+    return 0;
+}
+
 //  Every combination's pipeline, placed, before anything runs
 static int s_plan(run_t *self, errbuf_t *err)
 {
@@ -298,7 +328,7 @@ static int s_plan(run_t *self, errbuf_t *err)
             return err_set(err, "zones (netns = ...) need root: hopbench "
                                 "makes network namespaces and veth links");
     }
-    return 0;
+    return s_files(self, err);
 }
 
 static int s_run(run_t *self, errbuf_t *err)
