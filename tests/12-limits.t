@@ -126,4 +126,20 @@ ok(!-e "$dir/never", 'too few files: nothing ran');
 ($rc, $err) = limited('-Sn 256', 'run', "$dir/sixty.cfg", qw(--sizes 64 --duration 0.1 --quiet --output), "$dir/raised");
 is($rc, 0, 'a low soft limit is raised: exit 0') or diag $err;
 
+# The command line's limits, and the file size, each named
+($rc, $out, $err) = hopbench('check', 'topologies/direct.cfg', map { ('--set', 'hwm=5') } 1 .. 129);
+is($rc, 2, '129 --set: exit 2');
+like($err, qr/more than 128 --set options, shorthands included \(LIMIT_SETS/, '129 --set: the limit');
+($rc, $out, $err) = hopbench('run', 'topologies/direct.cfg', map { ('--sweep', "$_=1,2,3,4") }
+    qw(hwm warmup repeat duration timeout rate));
+is($rc, 2, '4096 combinations: exit 2');
+like($err, qr/more than 1024 combinations .*LIMIT_SWEEP_COMBOS/, '4096 combinations: the limit');
+($rc, $out, $err) = hopbench('run', 'topologies/direct.cfg', '--sweep', 'hwm=' . join(',', 1 .. 33));
+is($rc, 2, '33 swept values: exit 2');
+like($err, qr/more than 32 values \(LIMIT_SWEEP_VALUES/, '33 swept values: the limit');
+write_file("$dir/big.cfg", "topology = t\n" . ('#' x 99 . "\n") x 10486);
+($rc, $out, $err) = hopbench('check', "$dir/big.cfg");
+is($rc, 2, 'a file past 1 MiB: exit 2');
+like($err, qr/big\.cfg: larger than 1048576 bytes \(LIMIT_FILE_BYTES/, 'a file past 1 MiB: the limit');
+
 done_testing();

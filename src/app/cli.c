@@ -91,11 +91,17 @@ static int s_add_set(cli_t *cli, const char *key, const char *value,
                      errbuf_t *err)
 {
     if (cli->nsets == CLI_MAX_SETS)
-        return err_set(err, "more than %d --set options", CLI_MAX_SETS);
+        return err_set(err,
+                       "more than %d --set options, shorthands included "
+                       "(LIMIT_SETS, docs/LIMITS.md)",
+                       CLI_MAX_SETS);
     int n = snprintf(cli->sets[cli->nsets], sizeof cli->sets[0], "%s%s%s", key,
                      key[0] ? "=" : "", value);
     if (n >= (int)sizeof cli->sets[0])
-        return err_set(err, "--set %s: too long", value);
+        return err_set(err,
+                       "--set %.40s...: longer than %d characters "
+                       "(LIMIT_SET_TEXT)",
+                       cli->sets[cli->nsets], LIMIT_SET_TEXT);
     cli->nsets++;
     return 0;
 }
@@ -130,7 +136,10 @@ static int s_option(cli_t *cli, int opt, const char *arg, errbuf_t *err)
         return s_add_set(cli, "", arg, err);
     case OPT_SWEEP:
         if (cli->nsweeps == CLI_MAX_SWEEPS)
-            return err_set(err, "more than %d --sweep options", CLI_MAX_SWEEPS);
+            return err_set(err,
+                           "more than %d --sweep options (LIMIT_SWEEP_KEYS, "
+                           "docs/LIMITS.md)",
+                           CLI_MAX_SWEEPS);
         cli->sweeps[cli->nsweeps++] = arg;
         return 0;
     case OPT_MACHINE:

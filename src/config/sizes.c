@@ -37,7 +37,8 @@ static int s_add(sizes_t *out, uint64_t size, const char *text, errbuf_t *err)
             return err_set(err, "sizes '%s': %llu is listed twice", text,
                            (unsigned long long)size);
     if (out->n == SIZES_MAX)
-        return err_set(err, "sizes '%s': more than %d sizes", text, SIZES_MAX);
+        return err_set(err, "sizes '%s': more than %d sizes (LIMIT_SIZES)",
+                       text, SIZES_MAX);
     out->size[out->n++] = (uint32_t)size;
     return 0;
 }

@@ -145,8 +145,8 @@ static int s_check_name(const char *where, const char *name, errbuf_t *err)
 {
     size_t len = strlen(name);
     if (len == 0 || len > TOPO_NAME_MAX)
-        return err_set(err, "%sa name needs 1 to %d characters", where,
-                       TOPO_NAME_MAX);
+        return err_set(err, "%sa name needs 1 to %d characters (LIMIT_NAME)",
+                       where, TOPO_NAME_MAX);
     for (const char *p = name; *p; p++)
         if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-')
             return err_set(err, "%sname '%s': use letters, digits, _ and -",

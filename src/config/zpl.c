@@ -232,7 +232,9 @@ zpl_t *zpl_load(const char *path, errbuf_t *err)
     if (failed)
         err_set(err, "%s: cannot read (is it a directory?)", path);
     else if (len > ZPL_MAX_BYTES)
-        err_set(err, "%s: larger than %d bytes", path, ZPL_MAX_BYTES);
+        err_set(err,
+                "%s: larger than %d bytes (LIMIT_FILE_BYTES, docs/LIMITS.md)",
+                path, ZPL_MAX_BYTES);
     else if (memchr(text, 0, len))
         err_set(err, "%s: binary data (a NUL byte)", path);
     else {
