@@ -44,6 +44,17 @@ push @cases,
       qr/compact\.cfg:2: compact: 5 stage threads need 5 CPUs on node 0, it has 2/ ],
     [ 'node-full', sprintf($stages, 'none', "node = 1\n    count = 3"), [ '--machine', 'numa/vm-2x2.cfg' ],
       qr/node-full\.cfg:6: node requests: 3 stage threads need 3 CPUs on node 1, it has 2/ ];
+# Numbers in messages are the user's text, and 1e9 is refused the same way
+# in every place a whole number goes
+my $sized = "topology = t\n    sizes = %s\npublisher = pub\nhop\nsubscriber = sub\n";
+push @cases,
+    [ 'sizes-big', sprintf($sized, '300000000'), [], qr/sizes-big\.cfg:2: sizes '300000000': 300000000 is outside 8\.\.67108864 bytes/ ],
+    [ 'sizes-wrap', sprintf($sized, '64,4294967360'), [], qr/sizes-wrap\.cfg:2: sizes '64,4294967360': 4294967360 is outside/ ],
+    [ 'sizes-1e9', sprintf($sized, '1e9'), [], qr/sizes-1e9\.cfg:2: sizes '1e9': '1e9' is not a size/ ],
+    [ 'sizes-16e3', sprintf($sized, '16e3'), [], qr/sizes-16e3\.cfg:2: sizes '16e3': '16e3' is not a size/ ],
+    [ 'hwm-1e3', sprintf($sized, '64') . "    count = 1\n", [ '--set', 'hwm=1e3' ], qr/--set hwm=1e3: hwm must be a whole number, not '1e3'/ ],
+    [ 'messages-1e6', "topology = t\n    messages = 1e6\npublisher = pub\nhop\nsubscriber = sub\n", [],
+      qr/messages-1e6\.cfg:2: messages must be a whole number, not '1e6'/ ];
 for my $case (@cases) {
     my ($name, $text, $args, $want) = @$case;
     write_file("$dir/$name.cfg", $text);

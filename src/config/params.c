@@ -168,6 +168,13 @@ static int s_bool(const option_t *opt, const char *value, bool *out,
     return err_set(err, "%s must be true or false, not '%s'", opt->name, value);
 }
 
+//  Decimal digits, with a minus sign if you like: no exponent, no hex
+static bool s_digits(const char *value)
+{
+    value += *value == '-';
+    return *value && strspn(value, "0123456789") == strlen(value);
+}
+
 static int s_number(const option_t *opt, const char *value, double *out,
                     errbuf_t *err)
 {
@@ -176,7 +183,7 @@ static int s_number(const option_t *opt, const char *value, double *out,
     double number = strtod(value, &end);
     bool whole = opt->type != TYPE_DOUBLE;
     if (!*value || *end || errno || isspace((unsigned char)*value) ||
-        !isfinite(number) || (whole && number != floor(number)))
+        !isfinite(number) || (whole && !s_digits(value)))
         return err_set(err, "%s must be %s, not '%s'", opt->name,
                        whole ? "a whole number" : "a number", value);
     if (number < opt->min || number > opt->max)
@@ -340,6 +347,17 @@ int params_test(bool verbose)
     CHECK(params_set(&params, params_option("hwm"), "-1", &err) == -1);
     CHECK(params_set(&params, params_option("hwm"), "", &err) == -1);
     CHECK(params_set(&params, params_option("hwm"), " 5", &err) == -1);
+    //  Whole numbers are decimal digits: the same text is refused everywhere
+    CHECK(params_set(&params, params_option("hwm"), "1e3", &err) == -1);
+    CHECK(strcmp(err.msg, "hwm must be a whole number, not '1e3'") == 0);
+    CHECK(params_set(&params, params_option("messages"), "0x10", &err) == -1);
+    CHECK(params_set(&params, params_option("count"), "2.0", &err) == -1);
+    CHECK(params_set(&params, params_option("messages"), "99999999999999999999",
+                     &err) == -1);
+    CHECK(strcmp(err.msg, "messages must be between 0 and 1e+12, not "
+                          "'99999999999999999999'") == 0);
+    CHECK(params_set(&params, params_option("rate"), "1e3", &err) == 0);
+    CHECK(params.rate == 1000);
     CHECK(params_set(&params, params_option("nodrop"), "maybe", &err) == -1);
     CHECK(params_set(&params, params_option("sizes"), "0..-5", &err) == -1);
     CHECK(params_set(&params, params_option("duration"), "nan", &err) == -1);
