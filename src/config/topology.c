@@ -293,6 +293,7 @@ topology_t *topology_load_text(const char *path, const char *text,
     }
     snprintf(self->path, sizeof self->path, "%s", path);
     params_defaults(&self->params);
+    self->bom = zpl_bom(zpl);
     if (s_load(self, zpl, err))
         topology_destroy(&self);
     zpl_destroy(&zpl);

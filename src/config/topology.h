@@ -60,6 +60,7 @@ typedef struct {
     char path[256];
     char name[TOPO_NAME_MAX + 1];
     int line;
+    bool bom;        //  the file started with a UTF-8 byte-order mark, skipped
     params_t params; //  topology level: defaults, then the file, then --set
     int nstages;     //  at most TOPO_MAX_STAGES
     topo_stage_t *stages; //  nstages of them, grown while loading

@@ -31,7 +31,10 @@ struct zpl_s {
     zconfig_t *root;
     zpl_line_t *lines;
     int nlines;
+    bool bom; //  the text started with a UTF-8 byte-order mark, skipped
 };
+
+#define UTF8_BOM "\xEF\xBB\xBF"
 
 //  ZPL names: alphanumerics and $ - _ @ . & + /
 static bool s_name_char(int c)
@@ -113,6 +116,12 @@ static int s_check_line(const char *path, int line, const char *text,
     const char *name = p;
     while (s_name_char((unsigned char)*p))
         p++;
+    if (p == name && strncmp(name, UTF8_BOM, 3) == 0)
+        return err_set(
+            err,
+            "%s:%d: a UTF-8 byte-order mark (U+FEFF) before '%.20s'; "
+            "only one at the very start of a file is skipped",
+            path, line, name + 3);
     if (p == name)
         return err_set(err, "%s:%d: invalid name at '%.20s'", path, line, name);
     if (*name == '/' || p[-1] == '/')
@@ -202,7 +211,14 @@ static zconfig_t *s_parse(const char *path, const char *text, errbuf_t *err)
 zpl_t *zpl_load_text(const char *path, const char *text, errbuf_t *err)
 {
     zpl_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        err_set(err, "%s: out of memory", path);
+        return NULL;
+    }
     snprintf(self->path, sizeof self->path, "%s", path);
+    //  Editors on Windows may start a UTF-8 file with U+FEFF: skip it
+    self->bom = strncmp(text, UTF8_BOM, 3) == 0;
+    text += self->bom ? 3 : 0;
     char *copy = strdup(text);
     int rc = s_scan(self, copy, err);
     free(copy);
@@ -273,6 +289,11 @@ const char *zpl_path(zpl_t *self)
     return self->path;
 }
 
+bool zpl_bom(zpl_t *self)
+{
+    return self->bom;
+}
+
 //  Loads text and expects an error message containing 'want'
 static int s_expect_error(const char *text, const char *want)
 {
@@ -328,6 +349,17 @@ int zpl_test(bool verbose)
     CHECK(s_expect_error("a/ = 1\n", "t.cfg:1: name 'a/' starts or") == 0);
     CHECK(s_expect_error("a =  # c\n", "t.cfg:1: a comment where") == 0);
     CHECK(s_expect_error("a =\r\"\n", "t.cfg:1: control character 0x0d") == 0);
+
+    //  A byte-order mark is skipped at the start, and named elsewhere
+    zpl = zpl_load_text("t.cfg", UTF8_BOM "# c\na = 1\r\n", &err);
+    CHECK(zpl && zpl_bom(zpl));
+    CHECK(zpl_line(zpl, zconfig_locate(zpl_root(zpl), "a")) == 2);
+    zpl_destroy(&zpl);
+    CHECK(s_expect_error("a = 1\n" UTF8_BOM "b = 2\n",
+                         "t.cfg:2: a UTF-8 byte-order mark (U+FEFF) before "
+                         "'b = 2'") == 0);
+    CHECK(s_expect_error(UTF8_BOM UTF8_BOM "a = 1\n",
+                         "t.cfg:1: a UTF-8 byte-order mark") == 0);
 
     CHECK(zpl_load("/nonexistent/x.cfg", &err) == NULL);
     CHECK(strstr(err.msg, "/nonexistent/x.cfg: No such file"));
