@@ -60,14 +60,16 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
     [KEY_TRANSPORT] = {"transport", T | H, TYPE_ENUM, AT(transport), 0,
                        params_transport_names, 0, 0, "tcp",
                        "inproc, ipc or tcp; on the topology it is the default "
-                       "for hops that name none ('hop = ipc' names one)"},
+                       "for hops that name none ('hop = ipc' is short for a "
+                       "hop with transport = ipc)"},
     [KEY_ENDPOINT] = {"endpoint", H, TYPE_STRING, AT(endpoint),
                       sizeof(((params_t *)0)->endpoint), NULL, 0, 0, "",
                       "the hop's endpoint, e.g. tcp://127.0.0.1:5555; empty: "
                       "127.0.0.1 on a free port, an ipc path in a private "
                       "directory, a unique inproc name"},
     [KEY_HWM] = {"hwm", T | H, TYPE_INT, AT(hwm), 0, NULL, 0, 1e9, "1000",
-                 "high-water mark, messages, both ends of a hop (0: none)"},
+                 "high-water mark, messages, both ends of a hop (0: none); "
+                 "subscriptions are not held to it"},
     [KEY_NODROP] = {"nodrop", T, TYPE_BOOL, AT(nodrop), 0, NULL, 0, 0, "false",
                     "ZMQ_XPUB_NODROP on publishers and proxy backends: "
                     "back-pressure instead of dropping at the HWM"},

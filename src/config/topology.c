@@ -129,11 +129,6 @@ static int s_load_keys(zpl_t *zpl, zconfig_t *node, params_t *params,
             if (strcmp(zconfig_name(prev), key) == 0)
                 return err_set(err, "%s'%s' given twice (also at line %d)",
                                where, key, zpl_line(zpl, prev));
-        if (level == LEVEL_HOP && strcmp(key, "transport") == 0)
-            return err_set(err,
-                           "%sgive a hop's transport as its value "
-                           "('hop = ipc')",
-                           where);
         if (s_set_key(params, level, key, zconfig_value(child),
                       zpl_line(zpl, child), where, err))
             return -1;
@@ -233,7 +228,15 @@ static int s_load_hop(topology_t *self, zpl_t *zpl, zconfig_t *node,
     topo_hop_t *hop = &self->hops[(*hops_seen)++];
     hop->line = zpl_line(zpl, node);
     params_defaults(&hop->params);
+    //  "hop = ipc" is "hop" with "transport = ipc" below it: one or the other
     const char *transport = zconfig_value(node);
+    zconfig_t *child = zconfig_locate(node, "transport");
+    if (*transport && child)
+        return err_set(err,
+                       "%s:%d: transport given twice: also as the value of "
+                       "'hop = %s' (line %d)",
+                       zpl_path(zpl), zpl_line(zpl, child), transport,
+                       hop->line);
     if (*transport && s_set_key(&hop->params, LEVEL_HOP, "transport", transport,
                                 hop->line, where, err))
         return -1;

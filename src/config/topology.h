@@ -53,7 +53,7 @@ typedef struct {
 
 typedef struct {
     int line;
-    params_t params; //  keys given on this hop ("hop = ipc" gives transport)
+    params_t params; //  keys given on this hop ("hop = ipc" is transport)
 } topo_hop_t;
 
 typedef struct {
