@@ -55,6 +55,14 @@ push @cases,
     [ 'hwm-1e3', sprintf($sized, '64') . "    count = 1\n", [ '--set', 'hwm=1e3' ], qr/--set hwm=1e3: hwm must be a whole number, not '1e3'/ ],
     [ 'messages-1e6', "topology = t\n    messages = 1e6\npublisher = pub\nhop\nsubscriber = sub\n", [],
       qr/messages-1e6\.cfg:2: messages must be a whole number, not '1e6'/ ];
+# Endpoints: checked when the file is, at the endpoint's own line
+my $ep = "topology = t\npublisher = pub\nhop = %s\n    hwm = 10\n    endpoint = %s\nsubscriber = sub\n";
+push @cases,
+    [ 'ep-port', sprintf($ep, 'tcp', 'tcp://127.0.0.1:99999'), [], qr/ep-port\.cfg:5: hop 1 endpoint 'tcp:\/\/127\.0\.0\.1:99999': port '99999' is not 1\.\.65535/ ],
+    [ 'ep-noport', sprintf($ep, 'tcp', 'tcp://192.0.2.1'), [], qr/ep-noport\.cfg:5: hop 1 endpoint 'tcp:\/\/192\.0\.2\.1': no port/ ],
+    [ 'ep-scheme', sprintf($ep, 'ipc', 'tcp://127.0.0.1:5555'), [], qr/ep-scheme\.cfg:5: hop 1 endpoint 'tcp:\/\/127\.0\.0\.1:5555' does not fit the hop's transport \(ipc:/ ],
+    [ 'ep-long', sprintf($ep, 'ipc', 'ipc:///tmp/' . ('x' x 120)), [], qr/ep-long\.cfg:5: hop 1 endpoint .*: the path has 125 bytes; a unix socket's has at most 107/ ],
+    [ 'ep-set', sprintf($ep, 'tcp', 'tcp://127.0.0.1:5555'), [ '--set', 'hop1.endpoint=tcp://*:5555' ], qr/--set hop1\.endpoint=tcp:\/\/\*:5555: hop 1 endpoint .*: host \* binds every interface/ ];
 for my $case (@cases) {
     my ($name, $text, $args, $want) = @$case;
     write_file("$dir/$name.cfg", $text);

@@ -18,6 +18,7 @@
 #include "base/actor.h"
 #include "base/histogram.h"
 #include "base/limits.h"
+#include "config/endpoint.h"
 #include "machine/machine.h"
 #include "machine/placement.h"
 #include "report/plot_data.h"
@@ -34,7 +35,7 @@ static const struct {
     {"zones", zones_test},         {"actor", actor_test},
     {"histogram", histogram_test}, {"machine", machine_test},
     {"placement", placement_test}, {"plot_data", plot_data_test},
-    {"limits", limits_test},
+    {"limits", limits_test},       {"endpoint", endpoint_test},
 };
 
 #endif

@@ -11,6 +11,7 @@
 #include "config/topology.h"
 
 #include "base/check.h"
+#include "config/endpoint.h"
 #include "config/zpl.h"
 
 #include <ctype.h>
@@ -548,16 +549,12 @@ static int s_validate_shape(const topology_t *self, errbuf_t *err)
 static int s_validate_hop(const topology_t *self, int h, errbuf_t *err)
 {
     params_t hop;
+    errbuf_t why;
     topology_hop_params(self, h, &hop);
-    const char *scheme = params_transport_names[hop.transport];
     if (*hop.endpoint) {
-        size_t len = strlen(scheme);
-        if (strncmp(hop.endpoint, scheme, len) ||
-            strncmp(hop.endpoint + len, "://", 3) || !hop.endpoint[len + 3])
+        if (endpoint_check(hop.endpoint, hop.transport, &why))
             return s_key_error(self, LEVEL_HOP, h, KEY_ENDPOINT, err,
-                               "hop %d endpoint '%s' does not fit its "
-                               "transport (%s://...)",
-                               h + 1, hop.endpoint, scheme);
+                               "hop %d %s", h + 1, why.msg);
         for (int other = 0; other < h; other++) {
             params_t before;
             topology_hop_params(self, other, &before);
