@@ -126,6 +126,13 @@ ok(!-e "$dir/never", 'too few files: nothing ran');
 ($rc, $err) = limited('-Sn 256', 'run', "$dir/sixty.cfg", qw(--sizes 64 --duration 0.1 --quiet --output), "$dir/raised");
 is($rc, 0, 'a low soft limit is raised: exit 0') or diag $err;
 
+# metadata.json names every encrypted hop: hop1 is not taken for hop12
+write_file("$dir/twelve.cfg", chain(11, 'tcp'));
+($rc, $out, $err) = hopbench('run', "$dir/twelve.cfg", '--sweep', 'hop12.curve=true',
+    '--sweep', 'hop1.curve=false,true', qw(--sizes 64 --duration 0.1 --quiet --output), "$dir/twelve");
+is($rc, 0, 'curve on hops 12 and 1: exit 0') or diag $err;
+like(Hopbench::slurp("$dir/twelve/metadata.json"), qr/"curve": "hop12 hop1"/, 'curve on hops 12 and 1: both named');
+
 # The command line's limits, and the file size, each named
 ($rc, $out, $err) = hopbench('check', 'topologies/direct.cfg', map { ('--set', 'hwm=5') } 1 .. 129);
 is($rc, 2, '129 --set: exit 2');

@@ -270,13 +270,23 @@ static void s_init(run_t *self, const run_options_t *options)
     resultsdir_utc(self->meta.started, sizeof self->meta.started, false);
 }
 
+//  Is 'word' one of the space-separated words of 'text'?
+static bool s_has_word(const char *text, const char *word)
+{
+    size_t len = strlen(word);
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word))
+        if ((p == text || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
+            return true;
+    return false;
+}
+
 //  metadata's "curve": the hops that are encrypted ("hop2 hop3")
 static void s_note_curve(run_t *self, const pipeline_t *pl)
 {
     for (int h = 0; h < pl->nstages - 1; h++) {
         char hop[16];
         snprintf(hop, sizeof hop, "hop%d", h + 1);
-        if (pl->hops[h].server_public[0] && !strstr(self->meta.curve, hop))
+        if (pl->hops[h].server_public[0] && !s_has_word(self->meta.curve, hop))
             snprintf(self->meta.curve + strlen(self->meta.curve),
                      sizeof self->meta.curve - strlen(self->meta.curve), "%s%s",
                      self->meta.curve[0] ? " " : "", hop);
