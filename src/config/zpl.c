@@ -16,6 +16,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -29,7 +31,8 @@ typedef struct {
 struct zpl_s {
     char path[256];
     zconfig_t *root;
-    zpl_line_t *lines;
+    zpl_line_t *lines;  //  in file order
+    zpl_line_t *bynode; //  the same, sorted by node, for zpl_line
     int nlines;
     bool bom; //  the text started with a UTF-8 byte-order mark, skipped
 };
@@ -161,6 +164,14 @@ static int s_scan(zpl_t *self, char *text, errbuf_t *err)
     return 0;
 }
 
+//  zpl_line_t by node address
+static int s_by_node(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const zpl_line_t *)a)->node;
+    uintptr_t y = (uintptr_t)((const zpl_line_t *)b)->node;
+    return x < y ? -1 : x > y;
+}
+
 //  Pre-order walk, giving each node the next node line
 static void s_assign(zpl_t *self, zconfig_t *node, int *next)
 {
@@ -230,6 +241,17 @@ zpl_t *zpl_load_text(const char *path, const char *text, errbuf_t *err)
     }
     int next = 0;
     s_assign(self, self->root, &next);
+    //  Validation asks a line per key: a sorted copy answers in log n
+    self->bynode = malloc(sizeof *self->bynode * (size_t)(self->nlines + 1));
+    if (!self->bynode) {
+        err_set(err, "%s: out of memory", path);
+        zpl_destroy(&self);
+        return NULL;
+    }
+    if (self->nlines > 0)
+        memcpy(self->bynode, self->lines,
+               sizeof *self->lines * (size_t)self->nlines);
+    qsort(self->bynode, (size_t)self->nlines, sizeof *self->bynode, s_by_node);
     return self;
 }
 
@@ -266,6 +288,7 @@ void zpl_destroy(zpl_t **self_p)
     if (*self_p) {
         zconfig_destroy(&(*self_p)->root);
         free((*self_p)->lines);
+        free((*self_p)->bynode);
         free(*self_p);
         *self_p = NULL;
     }
@@ -278,10 +301,12 @@ zconfig_t *zpl_root(zpl_t *self)
 
 int zpl_line(zpl_t *self, zconfig_t *node)
 {
-    for (int i = 0; i < self->nlines; i++)
-        if (self->lines[i].node == node)
-            return self->lines[i].line;
-    return 0;
+    zpl_line_t key = {node, 0};
+    const zpl_line_t *found =
+        node ? bsearch(&key, self->bynode, (size_t)self->nlines, sizeof key,
+                       s_by_node)
+             : NULL;
+    return found ? found->line : 0;
 }
 
 const char *zpl_path(zpl_t *self)
@@ -360,6 +385,11 @@ int zpl_test(bool verbose)
                          "'b = 2'") == 0);
     CHECK(s_expect_error(UTF8_BOM UTF8_BOM "a = 1\n",
                          "t.cfg:1: a UTF-8 byte-order mark") == 0);
+
+    //  An empty file has no lines to look up
+    zpl = zpl_load_text("t.cfg", "", &err);
+    CHECK(zpl && zpl_line(zpl, zpl_root(zpl)) == 0);
+    zpl_destroy(&zpl);
 
     CHECK(zpl_load("/nonexistent/x.cfg", &err) == NULL);
     CHECK(strstr(err.msg, "/nonexistent/x.cfg: No such file"));
