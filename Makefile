@@ -70,7 +70,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_CFLAGS   = $(filter-out $(OPT) -fsanitize=%,$(CFLAGS)) -g -O1 -Isrc \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_TARGETS  = topology lists machine
+FUZZ_TARGETS  = topology lists machine shape
 FUZZ_BINS     = $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 FUZZ_OBJ      = $(LIB_SRC:src/%.c=build/fuzz/%.o) build/fuzz/fuzz.o
 

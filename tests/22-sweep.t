@@ -50,7 +50,7 @@ my $none = tmp() . '/never';
 ($rc, undef, $err) = hopbench('run', 'topologies/proxy.cfg', '--sweep',
     'transport=inproc,tpc', '--output', $none);
 is($rc, 2, 'bad sweep value: exit 2');
-like($err, qr/--sweep: --set transport=tpc: unknown transport 'tpc'/, 'bad sweep value: named');
+like($err, qr/--sweep transport=tpc: unknown transport 'tpc'/, 'bad sweep value: named');
 ok(!-e $none, 'bad sweep value: nothing ran');
 ($rc, undef, $err) = hopbench(qw(run topologies/proxy.cfg --sweep engine=zproxy --sweep transport=inproc --set mode=flood));
 is($rc, 2, 'impossible combination: exit 2');

@@ -68,7 +68,7 @@ is(scalar @after, 0, 'no stage process outlives the run');
 # inproc cannot cross processes
 my ($rc, undef, $err) = hopbench(qw(check topologies/chain3.cfg --set p3.process=own));
 is($rc, 2, 'own process on an inproc hop: exit 2');
-like($err, qr/chain3\.cfg:\d+: stage 'p3' runs in its own process: hop 3 cannot be inproc/,
+like($err, qr/--set p3\.process=own: stage 'p3' runs in its own process: hop 3 cannot be inproc/,
      'own process on an inproc hop: says which hop');
 
 # kill -9 the proxy's process during a sweep: out within 5 s, exit 1

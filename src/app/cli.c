@@ -20,11 +20,17 @@ static int s_add_set(cli_t *cli, const char *prefix, const char *value,
                      errbuf_t *err)
 {
     if (cli->nsets == CLI_MAX_SETS)
-        return err_set(err, "more than %d --set options", CLI_MAX_SETS);
+        return err_set(err,
+                       "more than %d --set options, shorthands included "
+                       "(LIMIT_SETS, docs/LIMITS.md)",
+                       CLI_MAX_SETS);
     int n = snprintf(cli->sets[cli->nsets], sizeof cli->sets[0], "%s%s", prefix,
                      value);
     if (n >= (int)sizeof cli->sets[0])
-        return err_set(err, "--set %s%s: too long", prefix, value);
+        return err_set(err,
+                       "--set %.40s...: longer than %d characters "
+                       "(LIMIT_SET_TEXT)",
+                       cli->sets[cli->nsets], LIMIT_SET_TEXT);
     cli->nsets++;
     return 0;
 }
@@ -54,7 +60,10 @@ static int s_sweep(cli_t *cli, const cli_option_t *opt, const char *value,
 {
     (void)opt;
     if (cli->nsweeps == CLI_MAX_SWEEPS)
-        return err_set(err, "more than %d --sweep options", CLI_MAX_SWEEPS);
+        return err_set(err,
+                       "more than %d --sweep options (LIMIT_SWEEP_KEYS, "
+                       "docs/LIMITS.md)",
+                       CLI_MAX_SWEEPS);
     cli->sweeps[cli->nsweeps++] = value;
     return 0;
 }

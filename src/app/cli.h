@@ -17,16 +17,17 @@
 #include <stdio.h>
 
 #include "base/errbuf.h"
+#include "base/limits.h"
 #include "run/run.h"
 
-#define CLI_MAX_SETS   128
-#define CLI_MAX_SWEEPS 8
+#define CLI_MAX_SETS   LIMIT_SETS
+#define CLI_MAX_SWEEPS LIMIT_SWEEP_KEYS
 
 typedef struct {
     const char *command; //  run, plan, check, machine, plot, help, version,
                          //  help-keys
     const char *target;  //  topology file, or results directory for plot
-    char sets[CLI_MAX_SETS][256];
+    char sets[CLI_MAX_SETS][LIMIT_SET_TEXT + 1];
     int nsets;
     const char *sweeps[CLI_MAX_SWEEPS];
     int nsweeps;

@@ -76,9 +76,9 @@ static int s_combinations(const cli_t *cli, const sweep_t *sweep,
             sweep_assignment(sweep, c, k, assignment, sizeof assignment);
             if (c == 0 && !cli->quiet)
                 s_warn_shadowed(topos[c], assignment, "--sweep");
-            if (topology_set(topos[c], assignment, &err) ||
+            if (topology_set_as(topos[c], assignment, "--sweep", &err) ||
                 topology_validate(topos[c], &err)) {
-                fprintf(stderr, "hopbench: --sweep: %s\n", err.msg);
+                fprintf(stderr, "hopbench: %s\n", err.msg);
                 return -1;
             }
         }
@@ -118,6 +118,17 @@ static int s_run(const cli_t *cli, const machine_t *machine)
     return rc;
 }
 
+//  What check says of a valid file
+static void s_check_ok(const topology_t *topo, const pipeline_t *pl)
+{
+    if (topo->bom)
+        printf("%s:1: note: skipped the UTF-8 byte-order mark at the start\n",
+               topo->path);
+    printf("%s: ok (%s, %d stages, %d hops, %d threads)\n", topo->path,
+           params_pattern_names[topo->params.pattern], topo->nstages,
+           topo->nstages - 1, pl->n);
+}
+
 //  plan, check: a valid topology and its placed pipeline
 static int s_plan(const cli_t *cli, const machine_t *machine)
 {
@@ -129,9 +140,7 @@ static int s_plan(const cli_t *cli, const machine_t *machine)
     else if (pl && strcmp(cli->command, "plan") == 0)
         report_plan(stdout, pl, machine, cli->format == FORMAT_CSV);
     else if (pl)
-        printf("%s: ok (%s, %d stages, %d hops, %d threads)\n", topo->path,
-               params_pattern_names[topo->params.pattern], topo->nstages,
-               topo->nstages - 1, pl->n);
+        s_check_ok(topo, pl);
     int rc = pl ? 0 : 2;
     pipeline_destroy(&pl);
     topology_destroy(&topo);

@@ -19,6 +19,8 @@
 #include "base/actor.h"
 #include "base/csv.h"
 #include "base/histogram.h"
+#include "base/limits.h"
+#include "config/endpoint.h"
 #include "machine/machine.h"
 #include "machine/placement.h"
 #include "report/plot_data.h"
@@ -39,6 +41,7 @@ static const struct {
     {"placement", placement_test}, {"plot_data", plot_data_test},
     {"roff", roff_test},           {"csv", csv_test},
     {"search", search_test},       {"tsc", tsc_test},
+    {"limits", limits_test},       {"endpoint", endpoint_test},
 };
 
 #endif

@@ -127,7 +127,7 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                     .levels = T,
                     .type = TYPE_INT,
                     AT(repeat),
-                    RANGE(1, 1000),
+                    RANGE(1, LIMIT_REPEAT),
                     .fallback = "1",
                     .help = "repetitions of each size (the same stage threads "
                             "and contexts; new sockets and endpoints each)"},
@@ -148,7 +148,7 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                        .fallback = "tcp",
                        .help = "inproc, ipc or tcp; on the topology it is the "
                                "default for hops that name none ('hop = ipc' "
-                               "names one)"},
+                               "is short for a hop with transport = ipc)"},
     [KEY_ENDPOINT] = {.name = "endpoint",
                       .levels = H,
                       .type = TYPE_STRING,
@@ -167,7 +167,7 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                  RANGE(0, 1e9),
                  .fallback = "1000",
                  .help = "high-water mark, messages, both ends of a hop (0: "
-                         "none)"},
+                         "none); subscriptions are not held to it"},
     [KEY_MODE] = {.name = "mode",
                   .levels = T,
                   .type = TYPE_ENUM,
@@ -197,14 +197,14 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                         .levels = T | S,
                         .type = TYPE_INT,
                         AT(io_threads),
-                        RANGE(1, 64),
+                        RANGE(1, LIMIT_IO_THREADS),
                         .fallback = "1",
                         .help = "libzmq I/O threads of a stage's context"},
     [KEY_NODE] = {.name = "node",
                   .levels = S,
                   .type = TYPE_INT,
                   AT(node),
-                  RANGE(-1, 1023),
+                  RANGE(-1, LIMIT_NODE_ID),
                   .fallback = "-1",
                   .help = "NUMA node of the stage (-1: the placement "
                           "decides)"},
@@ -220,7 +220,7 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                    .levels = S,
                    .type = TYPE_INT,
                    AT(count),
-                   RANGE(1, 64),
+                   RANGE(1, LIMIT_COUNT),
                    .fallback = "1",
                    .help = "instances of a publisher or subscriber stage "
                            "(fan-in, fan-out), named NAME.1 .. NAME.N"},
@@ -358,6 +358,7 @@ void params_defaults(params_t *params)
         (void)rc; //  defaults are valid by construction (params_test)
     }
     memset(params->set, 0, sizeof params->set);
+    memset(params->line, 0, sizeof params->line);
 }
 
 static int s_enum(const option_t *opt, const char *value, int *out,
@@ -389,6 +390,13 @@ static int s_bool(const option_t *opt, const char *value, bool *out,
     return err_set(err, "%s must be true or false, not '%s'", opt->name, value);
 }
 
+//  Decimal digits, with a minus sign if you like: no exponent, no hex
+static bool s_digits(const char *value)
+{
+    value += *value == '-';
+    return *value && strspn(value, "0123456789") == strlen(value);
+}
+
 static int s_number(const option_t *opt, const char *value, double *out,
                     errbuf_t *err)
 {
@@ -397,7 +405,7 @@ static int s_number(const option_t *opt, const char *value, double *out,
     double number = strtod(value, &end);
     bool whole = opt->type != TYPE_DOUBLE;
     if (!*value || *end || errno || isspace((unsigned char)*value) ||
-        !isfinite(number) || (whole && number != floor(number)))
+        !isfinite(number) || (whole && !s_digits(value)))
         return err_set(err, "%s must be %s, not '%s'", opt->name,
                        whole ? "a whole number" : "a number", value);
     if (number < opt->min || number > opt->max)
@@ -509,6 +517,7 @@ void params_overlay(params_t *out, const params_t *outer, const params_t *inner)
         memcpy((char *)&merged + opt->offset, (const char *)inner + opt->offset,
                size);
         merged.set[k] = true;
+        merged.line[k] = inner->line[k];
     }
     *out = merged;
 }
@@ -618,6 +627,17 @@ int params_test(bool verbose)
     CHECK(params_set(&params, params_option("mode"), "search", &err) == 0 &&
           params.mode == MODE_SEARCH);
     CHECK(params_set(&params, params_option("loss_ratio"), "1.5", &err) == -1);
+    //  Whole numbers are decimal digits: the same text is refused everywhere
+    CHECK(params_set(&params, params_option("hwm"), "1e3", &err) == -1);
+    CHECK(strcmp(err.msg, "hwm must be a whole number, not '1e3'") == 0);
+    CHECK(params_set(&params, params_option("messages"), "0x10", &err) == -1);
+    CHECK(params_set(&params, params_option("count"), "2.0", &err) == -1);
+    CHECK(params_set(&params, params_option("messages"), "99999999999999999999",
+                     &err) == -1);
+    CHECK(strcmp(err.msg, "messages must be between 0 and 1e+12, not "
+                          "'99999999999999999999'") == 0);
+    CHECK(params_set(&params, params_option("rate"), "1e3", &err) == 0);
+    CHECK(params.rate == 1000);
     CHECK(params_set(&params, params_option("sizes"), "0..-5", &err) == -1);
     CHECK(params_set(&params, params_option("duration"), "nan", &err) == -1);
     CHECK(params_set(&params, params_option("cpus"), "0 1", &err) == -1);

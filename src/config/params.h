@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "base/errbuf.h"
+#include "base/limits.h"
 #include "config/sizes.h"
 
 typedef enum {
@@ -79,20 +80,20 @@ typedef struct {
     int repeat;
     double timeout;
     int transport;
-    char endpoint[200];
+    char endpoint[LIMIT_ENDPOINT + 1];
     int hwm;
     int mode;
     int placement;
     bool siblings;
     int io_threads;
     int node;
-    char cpus[128];
+    char cpus[LIMIT_CPUS_TEXT + 1];
     int count;
     int engine;
     double rate;
     bool zerocopy;
     int process;
-    char netns[16];
+    char netns[LIMIT_ZONE_NAME + 1];
     bool curve;
     double loss_ratio; //  search: loss allowed on every hop
     double p99_us;     //  search: end-to-end p99 allowed, 0: any
@@ -100,6 +101,10 @@ typedef struct {
     int search_trials;
     double search_trial, search_confirm;
     bool set[KEY_COUNT_OF_KEYS]; //  given at this level
+    //  Where each given key came from, for messages about it found later:
+    //  > 0 its line in the file, < 0 the -line'th --set or --sweep
+    //  (topology_where), 0 not given; params_set leaves it to the caller
+    int line[KEY_COUNT_OF_KEYS];
 } params_t;
 
 typedef enum {
@@ -149,7 +154,8 @@ int params_set(params_t *params, const option_t *opt, const char *value,
 //  The value as text, as params_set would read it back
 void params_format(const params_t *params, const option_t *opt, char *buf,
                    size_t len);
-//  inner's given keys over outer: the effective values for a stage/hop
+//  inner's given keys over outer: the effective values for a stage/hop,
+//  each key with the line it came from
 void params_overlay(params_t *out, const params_t *outer,
                     const params_t *inner);
 //  What a value may be: "a whole number from 0 to 1000000000", "one of

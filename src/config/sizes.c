@@ -7,60 +7,68 @@
 #include <stdlib.h>
 #include <string.h>
 
-//  One size with an optional K/M suffix; 0 when there is none at *p
-static uint64_t s_size(const char **p)
+//  One size, tok[0..len): digits and an optional K or M (KiB, MiB).
+//  Messages quote the list and the size as written.
+static int s_size(const char *list, const char *tok, size_t len, uint64_t *out,
+                  errbuf_t *err)
 {
-    if (!isdigit((unsigned char)**p))
-        return 0;
-    char *end;
-    unsigned long long value = strtoull(*p, &end, 10);
-    if (value > SIZES_MAX_BYTES)
-        value = (uint64_t)SIZES_MAX_BYTES + 1;
-    if (*end == 'K' || *end == 'k')
-        value *= 1024, end++;
-    else if (*end == 'M' || *end == 'm')
-        value *= 1024 * 1024, end++;
-    *p = end;
-    return value;
+    size_t digits = 0;
+    while (digits < len && isdigit((unsigned char)tok[digits]))
+        digits++;
+    uint64_t unit = 1;
+    if (digits > 0 && digits + 1 == len && strchr("KkMm", tok[digits]))
+        unit = tok[digits] == 'K' || tok[digits] == 'k' ? 1024 : 1024 * 1024;
+    else if (digits == 0 || digits != len)
+        return err_set(err,
+                       "sizes '%s': '%.*s' is not a size (digits, then K or "
+                       "M if you like: 64, 16K, 1M)",
+                       list, (int)len, tok);
+    uint64_t value = 0;
+    for (size_t i = 0; i < digits && value <= SIZES_MAX_BYTES; i++)
+        value = value * 10 + (uint64_t)(tok[i] - '0');
+    value = value <= SIZES_MAX_BYTES ? value * unit : value;
+    if (value < SIZES_MIN || value > SIZES_MAX_BYTES)
+        return err_set(err,
+                       "sizes '%s': %.*s is outside %d..%u bytes (8 carry "
+                       "the sequence number)",
+                       list, (int)len, tok, SIZES_MIN, SIZES_MAX_BYTES);
+    *out = value;
+    return 0;
 }
 
 static int s_add(sizes_t *out, uint64_t size, const char *text, errbuf_t *err)
 {
-    if (size < SIZES_MIN || size > SIZES_MAX_BYTES)
-        return err_set(err,
-                       "sizes '%s': %llu is outside %d..%u bytes (8 carry "
-                       "the sequence number)",
-                       text, (unsigned long long)size, SIZES_MIN,
-                       SIZES_MAX_BYTES);
     for (int i = 0; i < out->n; i++)
         if (out->size[i] == size)
             return err_set(err, "sizes '%s': %llu is listed twice", text,
                            (unsigned long long)size);
     if (out->n == SIZES_MAX)
-        return err_set(err, "sizes '%s': more than %d sizes", text, SIZES_MAX);
+        return err_set(err, "sizes '%s': more than %d sizes (LIMIT_SIZES)",
+                       text, SIZES_MAX);
     out->size[out->n++] = (uint32_t)size;
     return 0;
 }
 
-static int s_item(const char **p, sizes_t *out, const char *text, errbuf_t *err)
+//  One item, item[0..len): a size, or a doubling range FIRST..LAST
+static int s_item(const char *item, size_t len, sizes_t *out, const char *text,
+                  errbuf_t *err)
 {
-    const char *start = *p;
-    uint64_t first = s_size(p);
-    if (*p == start)
-        return err_set(err, "sizes '%s': expected a size at '%s'", text, *p);
-    if (strncmp(*p, "..", 2) != 0)
+    size_t first_len = 0;
+    while (first_len < len && strncmp(item + first_len, "..", 2))
+        first_len++;
+    const char *dots = first_len < len ? item + first_len : NULL;
+    uint64_t first, last;
+    if (s_size(text, item, first_len, &first, err))
+        return -1;
+    if (!dots)
         return s_add(out, first, text, err);
-    *p += 2;
-    const char *second = *p;
-    uint64_t last = s_size(p);
-    if (*p == second)
-        return err_set(err, "sizes '%s': expected a size after '..'", text);
-    if (first < SIZES_MIN || last < first)
-        return err_set(err,
-                       "sizes '%s': range %llu..%llu must run upwards from "
-                       "at least %d",
-                       text, (unsigned long long)first,
-                       (unsigned long long)last, SIZES_MIN);
+    const char *second = dots + 2;
+    size_t second_len = len - first_len - 2;
+    if (s_size(text, second, second_len, &last, err))
+        return -1;
+    if (last < first)
+        return err_set(err, "sizes '%s': range %.*s must run upwards", text,
+                       (int)len, item);
     for (uint64_t size = first; size <= last; size *= 2)
         if (s_add(out, size, text, err))
             return -1;
@@ -70,16 +78,17 @@ static int s_item(const char **p, sizes_t *out, const char *text, errbuf_t *err)
 int sizes_parse(const char *text, sizes_t *out, errbuf_t *err)
 {
     out->n = 0;
-    const char *p = text;
-    if (!*p)
+    if (!*text)
         return err_set(err, "sizes: empty list");
-    while (true) {
-        if (s_item(&p, out, text, err))
+    for (const char *p = text;; p++) {
+        size_t len = strcspn(p, ",");
+        if (len == 0)
+            return err_set(err, "sizes '%s': an empty item", text);
+        if (s_item(p, len, out, text, err))
             return -1;
+        p += len;
         if (!*p)
             return 0;
-        if (*p++ != ',')
-            return err_set(err, "sizes '%s': unexpected '%c'", text, p[-1]);
     }
 }
 
@@ -115,11 +124,27 @@ int sizes_test(bool verbose)
     CHECK(sizes_parse("64M", &sizes, &err) == 0);
 
     CHECK(sizes_parse("0..-5", &sizes, &err) == -1);
-    CHECK(strstr(err.msg, "expected a size after '..'"));
+    CHECK(strstr(err.msg, "0 is outside 8.."));
+    CHECK(sizes_parse("8..-5", &sizes, &err) == -1);
+    CHECK(strstr(err.msg, "'-5' is not a size"));
     CHECK(sizes_parse("64..8", &sizes, &err) == -1);
-    CHECK(strstr(err.msg, "must run upwards"));
+    CHECK(strstr(err.msg, "range 64..8 must run upwards"));
     CHECK(sizes_parse("4", &sizes, &err) == -1);
     CHECK(strstr(err.msg, "outside 8.."));
+    //  Messages quote the size as written
+    CHECK(sizes_parse("300000000", &sizes, &err) == -1);
+    CHECK(strstr(err.msg, "sizes '300000000': 300000000 is outside"));
+    CHECK(sizes_parse("8,4294967360", &sizes, &err) == -1);
+    CHECK(strstr(err.msg, ": 4294967360 is outside"));
+    CHECK(sizes_parse("8..65M", &sizes, &err) == -1);
+    CHECK(strstr(err.msg, ": 65M is outside"));
+    CHECK(sizes_parse("1e9", &sizes, &err) == -1);
+    CHECK(strstr(err.msg, "sizes '1e9': '1e9' is not a size"));
+    CHECK(sizes_parse("16e3", &sizes, &err) == -1);
+    CHECK(strstr(err.msg, "sizes '16e3': '16e3' is not a size"));
+    CHECK(sizes_parse("8...16", &sizes, &err) == -1);
+    CHECK(sizes_parse("..16", &sizes, &err) == -1);
+    CHECK(sizes_parse("1KK", &sizes, &err) == -1);
     CHECK(sizes_parse("0..64", &sizes, &err) == -1);
     CHECK(sizes_parse("8,8", &sizes, &err) == -1);
     CHECK(strstr(err.msg, "listed twice"));

@@ -14,10 +14,11 @@
 #include <stdint.h>
 
 #include "base/errbuf.h"
+#include "base/limits.h"
 
-#define SIZES_MAX       64
-#define SIZES_MIN       8
-#define SIZES_MAX_BYTES (64u << 20)
+#define SIZES_MAX       LIMIT_SIZES
+#define SIZES_MIN       LIMIT_SIZE_MIN
+#define SIZES_MAX_BYTES LIMIT_SIZE_MAX
 
 typedef struct {
     int n;

@@ -13,9 +13,15 @@ static int s_parse_one(sweep_t *self, const char *spec, errbuf_t *err)
         return err_set(err, "--sweep %s: expected KEY=V1,V2,...", spec);
     int k = self->nkeys;
     if (k == SWEEP_MAX_KEYS)
-        return err_set(err, "--sweep: more than %d keys", SWEEP_MAX_KEYS);
+        return err_set(err,
+                       "--sweep %.100s: more than %d swept keys "
+                       "(LIMIT_SWEEP_KEYS, docs/LIMITS.md)",
+                       spec, SWEEP_MAX_KEYS);
     if ((size_t)(eq - spec) >= sizeof self->key[k])
-        return err_set(err, "--sweep %s: key too long", spec);
+        return err_set(err,
+                       "--sweep %.100s: a key longer than %d characters "
+                       "(LIMIT_SWEEP_KEY)",
+                       spec, LIMIT_SWEEP_KEY);
     snprintf(self->key[k], sizeof self->key[k], "%.*s", (int)(eq - spec), spec);
     for (int j = 0; j < k; j++)
         if (strcmp(self->key[j], self->key[k]) == 0)
@@ -26,11 +32,16 @@ static int s_parse_one(sweep_t *self, const char *spec, errbuf_t *err)
         int n = self->nvalues[k];
         if (len == 0)
             return err_set(err, "--sweep %s: an empty value", spec);
-        if (n == SWEEP_MAX_VALUES || len >= sizeof self->value[k][n])
+        if (n == SWEEP_MAX_VALUES)
             return err_set(err,
-                           "--sweep %s: more than %d values, or one "
-                           "too long",
+                           "--sweep %.100s: more than %d values "
+                           "(LIMIT_SWEEP_VALUES, docs/LIMITS.md)",
                            spec, SWEEP_MAX_VALUES);
+        if (len >= sizeof self->value[k][n])
+            return err_set(err,
+                           "--sweep %.100s: value '%.20s...' is longer than "
+                           "%d characters (LIMIT_SWEEP_VALUE)",
+                           spec, p, LIMIT_SWEEP_VALUE);
         snprintf(self->value[k][n], sizeof self->value[k][n], "%.*s", (int)len,
                  p);
         self->nvalues[k]++;
@@ -49,8 +60,10 @@ int sweep_parse(sweep_t *self, const char *const *specs, int n, errbuf_t *err)
         if (s_parse_one(self, specs[i], err))
             return -1;
     if (sweep_count(self) > SWEEP_MAX_COMBOS)
-        return err_set(err, "--sweep: %d combinations, more than %d",
-                       sweep_count(self), SWEEP_MAX_COMBOS);
+        return err_set(err,
+                       "--sweep: more than %d combinations of the swept "
+                       "values (LIMIT_SWEEP_COMBOS, docs/LIMITS.md)",
+                       SWEEP_MAX_COMBOS);
     return 0;
 }
 
@@ -120,5 +133,19 @@ int sweep_test(bool verbose)
     const char *twice[] = {"hwm=1", "hwm=2"};
     CHECK(sweep_parse(&sweep, twice, 2, &err) == -1);
     CHECK(strstr(err.msg, "swept twice"));
+
+    //  The limits, each named
+    char many[SWEEP_MAX_VALUES * 4 + 8] = "hwm=1";
+    for (int v = 2; v <= SWEEP_MAX_VALUES + 1; v++)
+        snprintf(many + strlen(many), sizeof many - strlen(many), ",%d", v);
+    const char *values_past[] = {many};
+    CHECK(sweep_parse(&sweep, values_past, 1, &err) == -1);
+    CHECK(strstr(err.msg, "more than 32 values (LIMIT_SWEEP_VALUES"));
+    const char *combos[] = {"a=1,2,3,4", "b=1,2,3,4", "c=1,2,3,4",
+                            "d=1,2,3,4", "e=1,2,3,4", "f=1,2,3,4"};
+    CHECK(sweep_parse(&sweep, combos, 5, &err) == 0);
+    CHECK(sweep_count(&sweep) == 1024);
+    CHECK(sweep_parse(&sweep, combos, 6, &err) == -1);
+    CHECK(strstr(err.msg, "more than 1024 combinations"));
     return 0;
 }

@@ -12,16 +12,17 @@
 #include <stdbool.h>
 
 #include "base/errbuf.h"
+#include "base/limits.h"
 
-#define SWEEP_MAX_KEYS   8
-#define SWEEP_MAX_VALUES 32
-#define SWEEP_MAX_COMBOS 1024
+#define SWEEP_MAX_KEYS   LIMIT_SWEEP_KEYS
+#define SWEEP_MAX_VALUES LIMIT_SWEEP_VALUES
+#define SWEEP_MAX_COMBOS LIMIT_SWEEP_COMBOS
 
 typedef struct {
     int nkeys;
-    char key[SWEEP_MAX_KEYS][64];
+    char key[SWEEP_MAX_KEYS][LIMIT_SWEEP_KEY + 1];
     int nvalues[SWEEP_MAX_KEYS];
-    char value[SWEEP_MAX_KEYS][SWEEP_MAX_VALUES][128];
+    char value[SWEEP_MAX_KEYS][SWEEP_MAX_VALUES][LIMIT_SWEEP_VALUE + 1];
 } sweep_t;
 
 int sweep_parse(sweep_t *self, const char *const *specs, int n, errbuf_t *err);

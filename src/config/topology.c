@@ -11,9 +11,11 @@
 #include "config/topology.h"
 
 #include "base/check.h"
+#include "config/endpoint.h"
 #include "config/zpl.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,9 +84,11 @@ static int s_unknown_key(const char *where, const char *key, unsigned level,
                    where, key);
 }
 
-//  Set one key at a level; 'where' prefixes messages ("file:7: ")
+//  Set one key at a level; 'where' prefixes messages ("file:7: "), and
+//  'origin' is where it came from (params_t.line)
 static int s_set_key(params_t *params, unsigned level, const char *key,
-                     const char *value, const char *where, errbuf_t *err)
+                     const char *value, int origin, const char *where,
+                     errbuf_t *err)
 {
     const option_t *opt = params_option(key);
     if (!opt || !(opt->levels & level))
@@ -92,6 +96,7 @@ static int s_set_key(params_t *params, unsigned level, const char *key,
     errbuf_t why;
     if (params_set(params, opt, value, &why))
         return err_set(err, "%s%s", where, why.msg);
+    params->line[opt - params_options] = origin;
     return 0;
 }
 
@@ -113,12 +118,8 @@ static int s_load_keys(zpl_t *zpl, zconfig_t *node, params_t *params,
             if (strcmp(zconfig_name(prev), key) == 0)
                 return err_set(err, "%s'%s' given twice (also at line %d)",
                                where, key, zpl_line(zpl, prev));
-        if (level == LEVEL_HOP && strcmp(key, "transport") == 0)
-            return err_set(err,
-                           "%sgive a hop's transport as its value "
-                           "('hop = ipc')",
-                           where);
-        if (s_set_key(params, level, key, zconfig_value(child), where, err))
+        if (s_set_key(params, level, key, zconfig_value(child),
+                      zpl_line(zpl, child), where, err))
             return -1;
     }
     return 0;
@@ -128,8 +129,8 @@ static int s_check_name(const char *where, const char *name, errbuf_t *err)
 {
     size_t len = strlen(name);
     if (len == 0 || len > TOPO_NAME_MAX)
-        return err_set(err, "%sa name needs 1 to %d characters", where,
-                       TOPO_NAME_MAX);
+        return err_set(err, "%sa name needs 1 to %d characters (LIMIT_NAME)",
+                       where, TOPO_NAME_MAX);
     for (const char *p = name; *p; p++)
         if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-')
             return err_set(err, "%sname '%s': use letters, digits, _ and -",
@@ -153,12 +154,38 @@ static int s_load_topology(topology_t *self, zpl_t *zpl, zconfig_t *node,
     return s_load_keys(zpl, node, &self->params, LEVEL_TOPOLOGY, err);
 }
 
+//  Room for one more stage, and the hop after it
+static int s_grow(topology_t *self, const char *where, errbuf_t *err)
+{
+    if (self->nstages < self->room)
+        return 0;
+    int room = self->room ? 2 * self->room : 8;
+    room = room < TOPO_MAX_STAGES ? room : TOPO_MAX_STAGES;
+    topo_stage_t *stages = realloc(self->stages, (size_t)room * sizeof *stages);
+    if (stages)
+        self->stages = stages;
+    topo_hop_t *hops =
+        stages ? realloc(self->hops, (size_t)room * sizeof *hops) : NULL;
+    if (hops)
+        self->hops = hops;
+    if (!hops)
+        return err_set(err, "%sout of memory", where);
+    size_t added = (size_t)(room - self->room);
+    memset(stages + self->room, 0, added * sizeof *stages);
+    memset(hops + self->room, 0, added * sizeof *hops);
+    self->room = room;
+    return 0;
+}
+
 static int s_load_stage(topology_t *self, zpl_t *zpl, zconfig_t *node,
                         role_t role, int *hops_seen, const char *where,
                         errbuf_t *err)
 {
     if (self->nstages == TOPO_MAX_STAGES)
-        return err_set(err, "%smore than %d stages", where, TOPO_MAX_STAGES);
+        return err_set(err,
+                       "%sstage %d: a topology has at most %d stages "
+                       "(LIMIT_STAGES, docs/LIMITS.md)",
+                       where, self->nstages + 1, TOPO_MAX_STAGES);
     if (self->nstages > 0 && *hops_seen < self->nstages)
         return err_set(err,
                        "%sno hop between '%s' and this stage (add a "
@@ -169,6 +196,8 @@ static int s_load_stage(topology_t *self, zpl_t *zpl, zconfig_t *node,
         return -1;
     if (topology_stage_index(self, name) >= 0)
         return err_set(err, "%sa second stage called '%s'", where, name);
+    if (s_grow(self, where, err))
+        return -1;
     topo_stage_t *stage = &self->stages[self->nstages++];
     snprintf(stage->name, sizeof stage->name, "%s", name);
     stage->role = role;
@@ -188,9 +217,17 @@ static int s_load_hop(topology_t *self, zpl_t *zpl, zconfig_t *node,
     topo_hop_t *hop = &self->hops[(*hops_seen)++];
     hop->line = zpl_line(zpl, node);
     params_defaults(&hop->params);
+    //  "hop = ipc" is "hop" with "transport = ipc" below it: one or the other
     const char *transport = zconfig_value(node);
-    if (*transport &&
-        s_set_key(&hop->params, LEVEL_HOP, "transport", transport, where, err))
+    zconfig_t *child = zconfig_locate(node, "transport");
+    if (*transport && child)
+        return err_set(err,
+                       "%s:%d: transport given twice: also as the value of "
+                       "'hop = %s' (line %d)",
+                       zpl_path(zpl), zpl_line(zpl, child), transport,
+                       hop->line);
+    if (*transport && s_set_key(&hop->params, LEVEL_HOP, "transport", transport,
+                                hop->line, where, err))
         return -1;
     return s_load_keys(zpl, node, &hop->params, LEVEL_HOP, err);
 }
@@ -241,8 +278,14 @@ topology_t *topology_load_text(const char *path, const char *text,
     if (!zpl)
         return NULL;
     topology_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        zpl_destroy(&zpl);
+        err_set(err, "%s: out of memory", path);
+        return NULL;
+    }
     snprintf(self->path, sizeof self->path, "%s", path);
     params_defaults(&self->params);
+    self->bom = zpl_bom(zpl);
     if (s_load(self, zpl, err))
         topology_destroy(&self);
     zpl_destroy(&zpl);
@@ -256,8 +299,39 @@ topology_t *topology_load(const char *path, errbuf_t *err)
 
 void topology_destroy(topology_t **self_p)
 {
-    free(*self_p);
-    *self_p = NULL;
+    topology_t *self = *self_p;
+    if (self) {
+        for (int i = 0; i < self->nsets; i++)
+            free(self->sets[i]);
+        free(self->sets);
+        free(self->stages);
+        free(self->hops);
+        free(self);
+        *self_p = NULL;
+    }
+}
+
+topology_t *topology_dup(const topology_t *self)
+{
+    topology_t *copy = calloc(1, sizeof *copy);
+    if (!copy)
+        return NULL;
+    *copy = *self;
+    size_t room = (size_t)self->room;
+    copy->stages = room ? malloc(room * sizeof *copy->stages) : NULL;
+    copy->hops = room ? malloc(room * sizeof *copy->hops) : NULL;
+    copy->sets = calloc((size_t)self->nsets + 1, sizeof *copy->sets);
+    copy->nsets = 0;
+    bool ok = copy->sets && (!room || (copy->stages && copy->hops));
+    if (ok && room) {
+        memcpy(copy->stages, self->stages, room * sizeof *copy->stages);
+        memcpy(copy->hops, self->hops, room * sizeof *copy->hops);
+    }
+    for (int i = 0; ok && i < self->nsets; i++)
+        ok = (copy->sets[copy->nsets++] = strdup(self->sets[i])) != NULL;
+    if (!ok)
+        topology_destroy(&copy);
+    return copy;
 }
 
 int topology_stage_index(const topology_t *self, const char *name)
@@ -298,10 +372,34 @@ static params_t *s_set_target(topology_t *self, const char *target,
     return &self->stages[stage].params;
 }
 
+//  Keep "--set KEY=VALUE" for topology_where; *origin = -(its index + 1)
+static int s_remember(topology_t *self, const char *option,
+                      const char *assignment, int *origin, errbuf_t *err)
+{
+    char **sets = realloc(self->sets, (size_t)(self->nsets + 1) * sizeof *sets);
+    char *text = malloc(strlen(option) + strlen(assignment) + 2);
+    if (sets)
+        self->sets = sets;
+    if (!sets || !text) {
+        free(text);
+        return err_set(err, "%s %.200s: out of memory", option, assignment);
+    }
+    sprintf(text, "%s %s", option, assignment);
+    self->sets[self->nsets++] = text;
+    *origin = -self->nsets;
+    return 0;
+}
+
 int topology_set(topology_t *self, const char *assignment, errbuf_t *err)
 {
+    return topology_set_as(self, assignment, "--set", err);
+}
+
+int topology_set_as(topology_t *self, const char *assignment,
+                    const char *option, errbuf_t *err)
+{
     char where[300], target[128] = "";
-    snprintf(where, sizeof where, "--set %.200s: ", assignment);
+    snprintf(where, sizeof where, "%s %.200s: ", option, assignment);
     const char *eq = strchr(assignment, '=');
     if (!eq || eq == assignment)
         return err_set(err, "%sexpected KEY=VALUE", where);
@@ -322,7 +420,36 @@ int topology_set(topology_t *self, const char *assignment, errbuf_t *err)
         return err_set(err, "%s'%s' is a %s key: use %s.%s=VALUE", where, name,
                        params_levels_text(opt->levels),
                        opt->levels & LEVEL_STAGE ? "STAGE" : "hopN", name);
-    return s_set_key(params, level, name, eq + 1, where, err);
+    int origin = 0;
+    if (s_remember(self, option, assignment, &origin, err))
+        return -1;
+    return s_set_key(params, level, name, eq + 1, origin, where, err);
+}
+
+//  The prefix for an origin (params_t.line)
+static void s_origin(const topology_t *self, int origin, char *buf, size_t len)
+{
+    if (origin > 0)
+        snprintf(buf, len, "%s:%d: ", self->path, origin);
+    else if (origin < 0 && -origin <= self->nsets)
+        snprintf(buf, len, "%.200s: ", self->sets[-origin - 1]);
+    else
+        snprintf(buf, len, "%s: ", self->path);
+}
+
+void topology_where(const topology_t *self, unsigned level, int index,
+                    param_key_t key, char *buf, size_t len)
+{
+    const params_t *own = &self->params;
+    int line = self->line;
+    if (level == LEVEL_STAGE)
+        own = &self->stages[index].params, line = self->stages[index].line;
+    else if (level == LEVEL_HOP)
+        own = &self->hops[index].params, line = self->hops[index].line;
+    int origin = own->set[key]           ? own->line[key]
+                 : self->params.set[key] ? self->params.line[key]
+                                         : line;
+    s_origin(self, origin, buf, len);
 }
 
 void topology_shadowed(const topology_t *self, const char *assignment,
@@ -356,6 +483,20 @@ void topology_hop_params(const topology_t *self, int hop, params_t *out)
     params_overlay(out, &self->params, &self->hops[hop].params);
 }
 
+//  An error about a key, after where it took its value (topology_where)
+static int __attribute__((format(printf, 6, 7)))
+s_key_error(const topology_t *self, unsigned level, int index, param_key_t key,
+            errbuf_t *err, const char *fmt, ...)
+{
+    char where[300], text[400];
+    topology_where(self, level, index, key, where, sizeof where);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    return err_set(err, "%s%s", where, text);
+}
+
 static int s_validate_shape(const topology_t *self, errbuf_t *err)
 {
     if (self->nstages < 2)
@@ -381,14 +522,14 @@ static int s_validate_shape(const topology_t *self, errbuf_t *err)
                            pattern_role_names[stage->role], stage->name);
         if (stage->role == ROLE_PROXY && stage->params.set[KEY_COUNT] &&
             stage->params.count != 1)
-            return err_set(err,
-                           "%s:%d: count is for the first and last "
-                           "stages; proxy '%s' runs once",
-                           self->path, stage->line, stage->name);
+            return s_key_error(self, LEVEL_STAGE, i, KEY_COUNT, err,
+                               "count is for the first and last stages; "
+                               "proxy '%s' runs once",
+                               stage->name);
         if (stage->role != ROLE_PROXY && stage->params.set[KEY_ENGINE])
-            return err_set(err, "%s:%d: engine is a proxy key; '%s' is a %s",
-                           self->path, stage->line, stage->name,
-                           pattern_role_names[stage->role]);
+            return s_key_error(self, LEVEL_STAGE, i, KEY_ENGINE, err,
+                               "engine is a proxy key; '%s' is a %s",
+                               stage->name, pattern_role_names[stage->role]);
     }
     return 0;
 }
@@ -396,24 +537,19 @@ static int s_validate_shape(const topology_t *self, errbuf_t *err)
 static int s_validate_hop(const topology_t *self, int h, errbuf_t *err)
 {
     params_t hop;
+    errbuf_t why;
     topology_hop_params(self, h, &hop);
-    const char *scheme = params_transport_names[hop.transport];
-    int line = self->hops[h].line;
     if (*hop.endpoint) {
-        size_t len = strlen(scheme);
-        if (strncmp(hop.endpoint, scheme, len) ||
-            strncmp(hop.endpoint + len, "://", 3) || !hop.endpoint[len + 3])
-            return err_set(err,
-                           "%s:%d: hop %d endpoint '%s' does not fit "
-                           "its transport (%s://...)",
-                           self->path, line, h + 1, hop.endpoint, scheme);
+        if (endpoint_check(hop.endpoint, hop.transport, &why))
+            return s_key_error(self, LEVEL_HOP, h, KEY_ENDPOINT, err,
+                               "hop %d %s", h + 1, why.msg);
         for (int other = 0; other < h; other++) {
             params_t before;
             topology_hop_params(self, other, &before);
             if (strcmp(before.endpoint, hop.endpoint) == 0)
-                return err_set(err, "%s:%d: hop %d uses hop %d's endpoint %s",
-                               self->path, line, h + 1, other + 1,
-                               hop.endpoint);
+                return s_key_error(self, LEVEL_HOP, h, KEY_ENDPOINT, err,
+                                   "hop %d uses hop %d's endpoint %s", h + 1,
+                                   other + 1, hop.endpoint);
         }
     }
     return 0;
@@ -423,39 +559,35 @@ static int s_validate_hop(const topology_t *self, int h, errbuf_t *err)
 //  hopbench counts it through CAPTURE, which cannot tell reqrep apart
 static int s_validate_zproxy(const topology_t *self, int i, errbuf_t *err)
 {
-    const char *where = self->path;
-    int line = self->stages[i].line;
     const params_t *p = &self->params;
     if (p->pattern == PATTERN_REQREP)
-        return err_set(err,
-                       "%s:%d: engine zproxy: reqrep through zproxy is "
-                       "not counted (use steerable or forwarder)",
-                       where, line);
-    if (p->pattern == PATTERN_PUBSUB && p->mode == MODE_CAPACITY)
-        return err_set(err,
-                       "%s:%d: engine zproxy cannot carry back-pressure "
-                       "(mode = capacity): czmq's zproxy makes its sockets "
-                       "itself and sets no ZMQ_XPUB_NODROP; use mode = flood",
-                       where, line);
+        return s_key_error(self, LEVEL_STAGE, i, KEY_ENGINE, err,
+                           "engine zproxy: reqrep through zproxy is not "
+                           "counted (use steerable or forwarder)");
     for (int h = i - 1; h <= i; h++) {
         params_t hop;
         topology_hop_params(self, h, &hop);
         if (hop.transport == TRANSPORT_INPROC)
-            return err_set(err,
-                           "%s:%d: engine zproxy runs in czmq's own "
-                           "context: hop %d cannot be inproc",
-                           where, line, h + 1);
+            return s_key_error(self, LEVEL_HOP, h, KEY_TRANSPORT, err,
+                               "engine zproxy runs in czmq's own context: "
+                               "hop %d cannot be inproc",
+                               h + 1);
         if (hop.hwm != 1000)
-            return err_set(err,
-                           "%s:%d: engine zproxy keeps libzmq's HWM of "
-                           "1000; hop %d asks for %d",
-                           where, line, h + 1, hop.hwm);
+            return s_key_error(self, LEVEL_HOP, h, KEY_HWM, err,
+                               "engine zproxy keeps libzmq's HWM of 1000; "
+                               "hop %d asks for %d",
+                               h + 1, hop.hwm);
         if (hop.curve)
-            return err_set(err,
-                           "%s:%d: engine zproxy: hopbench does not give it "
-                           "CURVE keys (hop %d has curve)",
-                           where, line, h + 1);
+            return s_key_error(self, LEVEL_HOP, h, KEY_CURVE, err,
+                               "engine zproxy: hopbench does not give it "
+                               "CURVE keys (hop %d has curve)",
+                               h + 1);
     }
+    if (p->pattern == PATTERN_PUBSUB && p->mode == MODE_CAPACITY)
+        return s_key_error(self, LEVEL_STAGE, i, KEY_ENGINE, err,
+                           "engine zproxy cannot carry back-pressure (mode = "
+                           "capacity): czmq's zproxy makes its sockets itself "
+                           "and sets no ZMQ_XPUB_NODROP; use mode = flood");
     return 0;
 }
 
@@ -468,38 +600,54 @@ static int s_validate_process(const topology_t *self, int i, errbuf_t *err)
             continue;
         topology_hop_params(self, h, &hop);
         if (hop.transport == TRANSPORT_INPROC)
-            return err_set(err,
-                           "%s:%d: stage '%s' runs in its own process: "
-                           "hop %d cannot be inproc (use ipc or tcp)",
-                           self->path, self->stages[i].line,
-                           self->stages[i].name, h + 1);
+            return s_key_error(self, LEVEL_STAGE, i, KEY_PROCESS, err,
+                               "stage '%s' runs in its own process: hop %d "
+                               "cannot be inproc (use ipc or tcp)",
+                               self->stages[i].name, h + 1);
     }
     return 0;
 }
 
-//  A zone's name becomes part of a namespace's; inproc cannot leave one
+//  The stage whose netns makes hop h (stage h to h + 1) cross: the one
+//  downstream if it names a zone, else the one upstream
+static int s_zone_stage(const topology_t *self, int h)
+{
+    params_t down;
+    topology_stage_params(self, h + 1, &down);
+    return down.netns[0] ? h + 1 : h;
+}
+
+//  A zone's name becomes part of a namespace's; inproc cannot leave one;
+//  each hop that crosses gets a /30 of one /24 (zones.c)
 static int s_validate_zone(const topology_t *self, int i, const params_t *stage,
                            errbuf_t *err)
 {
     const char *zone = stage->netns;
     size_t len = strlen(zone);
-    if (len > 10 || strspn(zone, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
-                                 "OPQRSTUVWXYZ0123456789_-") != len)
-        return err_set(err,
-                       "%s:%d: zone '%s': up to 10 letters, digits, _ "
-                       "and -",
-                       self->path, self->stages[i].line, zone);
+    if (len > LIMIT_ZONE_NAME ||
+        strspn(zone, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+                     "OPQRSTUVWXYZ0123456789_-") != len)
+        return s_key_error(self, LEVEL_STAGE, i, KEY_NETNS, err,
+                           "zone '%s': up to %d letters, digits, _ and -", zone,
+                           LIMIT_ZONE_NAME);
     if (i == 0)
         return 0;
     params_t before, hop;
     topology_stage_params(self, i - 1, &before);
     topology_hop_params(self, i - 1, &hop);
-    if (hop.transport == TRANSPORT_INPROC && strcmp(before.netns, zone))
-        return err_set(err,
-                       "%s:%d: hop %d is inproc, which cannot cross "
-                       "from zone '%s' to zone '%s'",
-                       self->path, self->hops[i - 1].line, i, before.netns,
-                       zone);
+    if (strcmp(before.netns, zone) == 0)
+        return 0;
+    int culprit = s_zone_stage(self, i - 1);
+    if (hop.transport == TRANSPORT_INPROC)
+        return s_key_error(self, LEVEL_STAGE, culprit, KEY_NETNS, err,
+                           "hop %d is inproc, which cannot cross from zone "
+                           "'%s' to zone '%s'",
+                           i, before.netns, zone);
+    if (i > LIMIT_ZONE_HOPS)
+        return s_key_error(self, LEVEL_STAGE, culprit, KEY_NETNS, err,
+                           "hop %d crosses zones; only hops 1..%d can "
+                           "(LIMIT_ZONE_HOPS, docs/LIMITS.md)",
+                           i, LIMIT_ZONE_HOPS);
     return 0;
 }
 
@@ -509,34 +657,53 @@ static int s_validate_mode(const topology_t *self, errbuf_t *err)
 {
     const params_t *p = &self->params;
     if (p->mode != MODE_CAPACITY && p->pattern != PATTERN_PUBSUB)
-        return err_set(err,
-                       "%s:%d: mode = %s is for pubsub (pushpull never drops, "
-                       "reqrep and connect time themselves)",
-                       self->path, self->line, params_mode_names[p->mode]);
+        return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_MODE, err,
+                           "mode = %s is for pubsub (pushpull never drops, "
+                           "reqrep and connect time themselves)",
+                           params_mode_names[p->mode]);
     if (p->mode != MODE_SEARCH)
         return 0;
     if (p->rate > 0)
-        return err_set(err,
-                       "%s:%d: mode = search chooses the rates itself: leave "
-                       "rate at 0",
-                       self->path, self->line);
+        return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_RATE, err,
+                           "mode = search chooses the rates itself: leave "
+                           "rate at 0");
     if (p->messages > 0)
-        return err_set(err,
-                       "%s:%d: mode = search times its trials "
-                       "(search_trial, search_confirm): leave messages at 0",
-                       self->path, self->line);
+        return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_MESSAGES, err,
+                           "mode = search times its trials (search_trial, "
+                           "search_confirm): leave messages at 0");
     for (int i = 0; i < p->sizes.n && p->p99_us > 0; i++)
         if (p->sizes.size[i] < 16)
-            return err_set(err,
-                           "%s:%d: p99_us needs sizes of at least 16 bytes "
-                           "(sequence and send time); sizes has %u",
-                           self->path, self->line, p->sizes.size[i]);
+            return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_P99_US, err,
+                               "p99_us needs sizes of at least 16 bytes "
+                               "(sequence and send time); sizes has %u",
+                               p->sizes.size[i]);
     return 0;
 }
 
-static int s_validate_params(const topology_t *self, errbuf_t *err)
+//  At most LIMIT_ZONES distinct zones (netns is a stage key only)
+static int s_validate_zones(const topology_t *self, errbuf_t *err)
 {
-    const params_t *p = &self->params;
+    const char *zones[LIMIT_ZONES];
+    int nzones = 0;
+    for (int i = 0; i < self->nstages; i++) {
+        const char *zone = self->stages[i].params.netns;
+        int z = 0;
+        while (z < nzones && strcmp(zones[z], zone))
+            z++;
+        if (!zone[0] || z < nzones)
+            continue;
+        if (nzones == LIMIT_ZONES)
+            return s_key_error(self, LEVEL_STAGE, i, KEY_NETNS, err,
+                               "zone '%s': more than %d zones (LIMIT_ZONES, "
+                               "docs/LIMITS.md)",
+                               zone, LIMIT_ZONES);
+        zones[nzones++] = zone;
+    }
+    return 0;
+}
+
+static int s_validate_stages(const topology_t *self, errbuf_t *err)
+{
     for (int i = 0; i < self->nstages; i++) {
         params_t stage;
         topology_stage_params(self, i, &stage);
@@ -548,26 +715,31 @@ static int s_validate_params(const topology_t *self, errbuf_t *err)
         if (s_validate_zone(self, i, &stage, err))
             return -1;
     }
+    return s_validate_zones(self, err);
+}
+
+static int s_validate_params(const topology_t *self, errbuf_t *err)
+{
+    const params_t *p = &self->params;
+    if (s_validate_stages(self, err))
+        return -1;
     if (p->pattern == PATTERN_REQREP && (p->rate > 0 || p->zerocopy))
-        return err_set(err,
-                       "%s:%d: reqrep times its own round trips: rate "
-                       "and zerocopy are for pubsub and pushpull",
-                       self->path, self->line);
+        return s_key_error(self, LEVEL_TOPOLOGY, 0,
+                           p->rate > 0 ? KEY_RATE : KEY_ZEROCOPY, err,
+                           "reqrep times its own round trips: rate and "
+                           "zerocopy are for pubsub and pushpull");
     if (p->rate > 0 && p->zerocopy)
-        return err_set(err,
-                       "%s:%d: zerocopy is for throughput runs (rate = "
-                       "0)",
-                       self->path, self->line);
+        return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_ZEROCOPY, err,
+                           "zerocopy is for throughput runs (rate = 0)");
     if (s_validate_mode(self, err))
         return -1;
     if (p->rate > 0)
         for (int i = 0; i < p->sizes.n; i++)
             if (p->sizes.size[i] < 16)
-                return err_set(err,
-                               "%s:%d: rate needs sizes of at least 16 "
-                               "bytes (sequence and send time); sizes "
-                               "has %u",
-                               self->path, self->line, p->sizes.size[i]);
+                return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_SIZES, err,
+                                   "rate needs sizes of at least 16 bytes "
+                                   "(sequence and send time); sizes has %u",
+                                   p->sizes.size[i]);
     return 0;
 }
 
@@ -697,10 +869,39 @@ static int s_test_load(void)
     return 0;
 }
 
+//  Where keys took their values, and copies that share nothing
+static int s_test_where(void)
+{
+    errbuf_t err;
+    char where[300];
+    topology_t *topo = topology_load_text("t.cfg", s_chain, &err);
+    CHECK(topo && topology_set(topo, "sub.cpus=0", &err) == 0);
+    topology_where(topo, LEVEL_HOP, 0, KEY_HWM, where, sizeof where);
+    CHECK(strcmp(where, "t.cfg:6: ") == 0);
+    topology_where(topo, LEVEL_HOP, 1, KEY_TRANSPORT, where, sizeof where);
+    CHECK(strcmp(where, "t.cfg:2: ") == 0); //  the topology's transport
+    topology_where(topo, LEVEL_HOP, 0, KEY_TRANSPORT, where, sizeof where);
+    CHECK(strcmp(where, "t.cfg:5: ") == 0); //  hop = tcp
+    topology_where(topo, LEVEL_STAGE, 2, KEY_CPUS, where, sizeof where);
+    CHECK(strcmp(where, "--set sub.cpus=0: ") == 0);
+    topology_where(topo, LEVEL_STAGE, 1, KEY_NODE, where, sizeof where);
+    CHECK(strcmp(where, "t.cfg:7: ") == 0); //  not given: the stage's line
+    topology_t *copy = topology_dup(topo);
+    CHECK(copy && copy->stages != topo->stages && copy->sets != topo->sets);
+    CHECK(topology_set_as(copy, "hop2.hwm=9", "--sweep", &err) == 0);
+    topology_where(copy, LEVEL_HOP, 1, KEY_HWM, where, sizeof where);
+    CHECK(strcmp(where, "--sweep hop2.hwm=9: ") == 0);
+    CHECK(topo->nsets == 1 && !topo->hops[1].params.set[KEY_HWM]);
+    topology_destroy(&copy);
+    topology_destroy(&topo);
+    return 0;
+}
+
 int topology_test(bool verbose)
 {
     (void)verbose;
     CHECK(s_test_load() == 0);
+    CHECK(s_test_where() == 0);
     const char *head = "topology = t\n";
     char text[512];
     snprintf(text, sizeof text, "%spublisher = a\nhop = tpc\nsubscriber = b\n",
@@ -720,14 +921,14 @@ int topology_test(bool verbose)
              "%spublisher = a\nhop\nproxy = p\n"
              "    count = 2\nhop\nsubscriber = b\n",
              head);
-    CHECK(s_expect(text, NULL, "t.cfg:4: count is for the first") == 0);
+    CHECK(s_expect(text, NULL, "t.cfg:5: count is for the first") == 0);
     snprintf(text, sizeof text, "%spublisher = a\n    endpoint = x\n", head);
     CHECK(s_expect(text, NULL, "t.cfg:3: 'endpoint' is a hop key") == 0);
     snprintf(text, sizeof text,
              "%spublisher = a\nhop = ipc\n    endpoint = "
              "tcp://127.0.0.1:1\nsubscriber = b\n",
              head);
-    CHECK(s_expect(text, NULL, "t.cfg:3: hop 1 endpoint") == 0);
+    CHECK(s_expect(text, NULL, "t.cfg:4: hop 1 endpoint") == 0);
     snprintf(text, sizeof text, "%spublisher = a\nhop\nsubscriber = a\n", head);
     CHECK(s_expect(text, NULL, "t.cfg:4: a second stage called 'a'") == 0);
     snprintf(text, sizeof text, "%spublisher = a\nhop\nsubscriber = b\nhop\n",

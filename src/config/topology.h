@@ -26,11 +26,12 @@
 #include <stdio.h>
 
 #include "base/errbuf.h"
+#include "base/limits.h"
 #include "config/params.h"
 #include "config/pattern.h"
 
-#define TOPO_MAX_STAGES 16
-#define TOPO_NAME_MAX   24
+#define TOPO_MAX_STAGES LIMIT_STAGES
+#define TOPO_NAME_MAX   LIMIT_NAME
 
 
 typedef struct {
@@ -42,17 +43,21 @@ typedef struct {
 
 typedef struct {
     int line;
-    params_t params; //  keys given on this hop ("hop = ipc" gives transport)
+    params_t params; //  keys given on this hop ("hop = ipc" is transport)
 } topo_hop_t;
 
 typedef struct {
     char path[256];
     char name[TOPO_NAME_MAX + 1];
     int line;
+    bool bom;        //  the file started with a UTF-8 byte-order mark, skipped
     params_t params; //  topology level: defaults, then the file, then --set
-    int nstages;
-    topo_stage_t stages[TOPO_MAX_STAGES];
-    topo_hop_t hops[TOPO_MAX_STAGES - 1]; //  hops[i] joins stage i and i+1
+    int nstages;     //  at most TOPO_MAX_STAGES
+    topo_stage_t *stages; //  nstages of them, grown while loading
+    topo_hop_t *hops;     //  hops[i] joins stage i and i+1
+    int room;             //  stages and hops allocated
+    char **sets;          //  the --set and --sweep assignments applied, as
+    int nsets;            //  "--set KEY=VALUE": where their keys came from
 } topology_t;
 
 //  Load and check the file's keys; call topology_validate after --set
@@ -60,9 +65,14 @@ topology_t *topology_load(const char *path, errbuf_t *err);
 topology_t *topology_load_text(const char *path, const char *text,
                                errbuf_t *err);
 void topology_destroy(topology_t **self_p);
+//  A copy that shares nothing with self; NULL when out of memory
+topology_t *topology_dup(const topology_t *self);
 
-//  "KEY=VALUE", "STAGE.KEY=VALUE" or "hopN.KEY=VALUE"
+//  "KEY=VALUE", "STAGE.KEY=VALUE" or "hopN.KEY=VALUE", from --set
 int topology_set(topology_t *self, const char *assignment, errbuf_t *err);
+//  The same from another option ("--sweep"), which messages name
+int topology_set_as(topology_t *self, const char *assignment,
+                    const char *option, errbuf_t *err);
 //  After a topology-level "KEY=VALUE": the stages and hops that keep a
 //  value of their own for KEY, so the assignment does not reach them
 //  ("broker, hop2"); empty when it reaches everything
@@ -76,6 +86,13 @@ void topology_stage_params(const topology_t *self, int stage, params_t *out);
 void topology_hop_params(const topology_t *self, int hop, params_t *out);
 //  Index of the stage called name, -1 if none
 int topology_stage_index(const topology_t *self, const char *name);
+//  Where a key of stage or hop 'index' (level LEVEL_STAGE or LEVEL_HOP),
+//  or of the topology (LEVEL_TOPOLOGY, index ignored), took its value: the
+//  prefix of a message about it, "file:7: " or "--set sub.cpus=5: ".  A
+//  key given at neither that level nor the topology's gives the line of
+//  the stage, hop or topology itself.
+void topology_where(const topology_t *self, unsigned level, int index,
+                    param_key_t key, char *buf, size_t len);
 
 //  The effective configuration as ZPL (loads back to the same topology)
 void topology_save(const topology_t *self, FILE *out);

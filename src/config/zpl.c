@@ -12,13 +12,16 @@
 #include "config/zpl.h"
 
 #include "base/check.h"
+#include "base/limits.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define ZPL_MAX_BYTES (1 << 20)
+#define ZPL_MAX_BYTES LIMIT_FILE_BYTES
 
 typedef struct {
     zconfig_t *node;
@@ -28,9 +31,13 @@ typedef struct {
 struct zpl_s {
     char path[256];
     zconfig_t *root;
-    zpl_line_t *lines;
+    zpl_line_t *lines;  //  in file order
+    zpl_line_t *bynode; //  the same, sorted by node, for zpl_line
     int nlines;
+    bool bom; //  the text started with a UTF-8 byte-order mark, skipped
 };
+
+#define UTF8_BOM "\xEF\xBB\xBF"
 
 //  ZPL names: alphanumerics and $ - _ @ . & + /
 static bool s_name_char(int c)
@@ -112,6 +119,12 @@ static int s_check_line(const char *path, int line, const char *text,
     const char *name = p;
     while (s_name_char((unsigned char)*p))
         p++;
+    if (p == name && strncmp(name, UTF8_BOM, 3) == 0)
+        return err_set(
+            err,
+            "%s:%d: a UTF-8 byte-order mark (U+FEFF) before '%.20s'; "
+            "only one at the very start of a file is skipped",
+            path, line, name + 3);
     if (p == name)
         return err_set(err, "%s:%d: invalid name at '%.20s'", path, line, name);
     if (*name == '/' || p[-1] == '/')
@@ -149,6 +162,14 @@ static int s_scan(zpl_t *self, char *text, errbuf_t *err)
         }
     }
     return 0;
+}
+
+//  zpl_line_t by node address
+static int s_by_node(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const zpl_line_t *)a)->node;
+    uintptr_t y = (uintptr_t)((const zpl_line_t *)b)->node;
+    return x < y ? -1 : x > y;
 }
 
 //  Pre-order walk, giving each node the next node line
@@ -201,7 +222,14 @@ static zconfig_t *s_parse(const char *path, const char *text, errbuf_t *err)
 zpl_t *zpl_load_text(const char *path, const char *text, errbuf_t *err)
 {
     zpl_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        err_set(err, "%s: out of memory", path);
+        return NULL;
+    }
     snprintf(self->path, sizeof self->path, "%s", path);
+    //  Editors on Windows may start a UTF-8 file with U+FEFF: skip it
+    self->bom = strncmp(text, UTF8_BOM, 3) == 0;
+    text += self->bom ? 3 : 0;
     char *copy = strdup(text);
     int rc = s_scan(self, copy, err);
     free(copy);
@@ -213,6 +241,17 @@ zpl_t *zpl_load_text(const char *path, const char *text, errbuf_t *err)
     }
     int next = 0;
     s_assign(self, self->root, &next);
+    //  Validation asks a line per key: a sorted copy answers in log n
+    self->bynode = malloc(sizeof *self->bynode * (size_t)(self->nlines + 1));
+    if (!self->bynode) {
+        err_set(err, "%s: out of memory", path);
+        zpl_destroy(&self);
+        return NULL;
+    }
+    if (self->nlines > 0)
+        memcpy(self->bynode, self->lines,
+               sizeof *self->lines * (size_t)self->nlines);
+    qsort(self->bynode, (size_t)self->nlines, sizeof *self->bynode, s_by_node);
     return self;
 }
 
@@ -231,7 +270,9 @@ zpl_t *zpl_load(const char *path, errbuf_t *err)
     if (failed)
         err_set(err, "%s: cannot read (is it a directory?)", path);
     else if (len > ZPL_MAX_BYTES)
-        err_set(err, "%s: larger than %d bytes", path, ZPL_MAX_BYTES);
+        err_set(err,
+                "%s: larger than %d bytes (LIMIT_FILE_BYTES, docs/LIMITS.md)",
+                path, ZPL_MAX_BYTES);
     else if (memchr(text, 0, len))
         err_set(err, "%s: binary data (a NUL byte)", path);
     else {
@@ -247,6 +288,7 @@ void zpl_destroy(zpl_t **self_p)
     if (*self_p) {
         zconfig_destroy(&(*self_p)->root);
         free((*self_p)->lines);
+        free((*self_p)->bynode);
         free(*self_p);
         *self_p = NULL;
     }
@@ -259,15 +301,22 @@ zconfig_t *zpl_root(zpl_t *self)
 
 int zpl_line(zpl_t *self, zconfig_t *node)
 {
-    for (int i = 0; i < self->nlines; i++)
-        if (self->lines[i].node == node)
-            return self->lines[i].line;
-    return 0;
+    zpl_line_t key = {node, 0};
+    const zpl_line_t *found =
+        node ? bsearch(&key, self->bynode, (size_t)self->nlines, sizeof key,
+                       s_by_node)
+             : NULL;
+    return found ? found->line : 0;
 }
 
 const char *zpl_path(zpl_t *self)
 {
     return self->path;
+}
+
+bool zpl_bom(zpl_t *self)
+{
+    return self->bom;
 }
 
 //  Loads text and expects an error message containing 'want'
@@ -325,6 +374,22 @@ int zpl_test(bool verbose)
     CHECK(s_expect_error("a/ = 1\n", "t.cfg:1: name 'a/' starts or") == 0);
     CHECK(s_expect_error("a =  # c\n", "t.cfg:1: a comment where") == 0);
     CHECK(s_expect_error("a =\r\"\n", "t.cfg:1: control character 0x0d") == 0);
+
+    //  A byte-order mark is skipped at the start, and named elsewhere
+    zpl = zpl_load_text("t.cfg", UTF8_BOM "# c\na = 1\r\n", &err);
+    CHECK(zpl && zpl_bom(zpl));
+    CHECK(zpl_line(zpl, zconfig_locate(zpl_root(zpl), "a")) == 2);
+    zpl_destroy(&zpl);
+    CHECK(s_expect_error("a = 1\n" UTF8_BOM "b = 2\n",
+                         "t.cfg:2: a UTF-8 byte-order mark (U+FEFF) before "
+                         "'b = 2'") == 0);
+    CHECK(s_expect_error(UTF8_BOM UTF8_BOM "a = 1\n",
+                         "t.cfg:1: a UTF-8 byte-order mark") == 0);
+
+    //  An empty file has no lines to look up
+    zpl = zpl_load_text("t.cfg", "", &err);
+    CHECK(zpl && zpl_line(zpl, zpl_root(zpl)) == 0);
+    zpl_destroy(&zpl);
 
     CHECK(zpl_load("/nonexistent/x.cfg", &err) == NULL);
     CHECK(strstr(err.msg, "/nonexistent/x.cfg: No such file"));

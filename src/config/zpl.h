@@ -6,7 +6,9 @@
     the value "# comment"), prints its own errors on stdout without the
     file name, and keeps no line numbers.  zpl checks the raw lines first,
     refusing all of that with "file:line: message", and maps every node to
-    its line so later validation can say where.
+    its line so later validation can say where.  A UTF-8 byte-order mark
+    at the very start is skipped (zpl_bom says so); anywhere else it is
+    refused by name.
 */
 #ifndef HOPBENCH_ZPL_H
 #define HOPBENCH_ZPL_H
@@ -28,6 +30,8 @@ zconfig_t *zpl_root(zpl_t *self);
 //  Line of a node (1-based), 0 when unknown (a node added after loading)
 int zpl_line(zpl_t *self, zconfig_t *node);
 const char *zpl_path(zpl_t *self);
+//  Did the text start with a UTF-8 byte-order mark (skipped, not an error)?
+bool zpl_bom(zpl_t *self);
 
 int zpl_test(bool verbose);
 

@@ -14,8 +14,9 @@
 #include <stdint.h>
 
 #include "base/errbuf.h"
+#include "base/limits.h"
 
-#define CPUSET_MAX 1024
+#define CPUSET_MAX LIMIT_CPUS
 
 typedef struct {
     uint64_t bits[CPUSET_MAX / 64];

@@ -15,7 +15,7 @@
 #include "machine/cpuset.h"
 #include "base/errbuf.h"
 
-#define MACHINE_MAX_NODES 64
+#define MACHINE_MAX_NODES LIMIT_NODES
 
 typedef struct {
     int id;                          //  node number as Linux numbers it

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PIN_MAX_NODES 1024 //  node ids a description may use (0..1023)
+#define PIN_MAX_NODES (LIMIT_NODE_ID + 1) //  node ids a description may use
 #define LONG_BITS     (8 * (int)sizeof(unsigned long))
 
 _Static_assert(CPUSET_MAX <= CPU_SETSIZE, "a cpuset_t fits a cpu_set_t");

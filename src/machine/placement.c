@@ -27,6 +27,7 @@ typedef struct {
     const machine_t *machine;
     placement_policy_t policy;
     bool allow_siblings;
+    const char *at; //  where the policy was asked for, "" if nowhere
     const place_request_t *requests;
     int n;
     place_t *out;
@@ -46,6 +47,12 @@ static const char *s_policy_name(placement_policy_t policy)
 static const char *s_name(const place_request_t *request)
 {
     return request->name ? request->name : "(unnamed stage)";
+}
+
+//  A message's prefix: where something was asked for
+static const char *s_at(const char *at)
+{
+    return at ? at : "";
 }
 
 static bool s_has_cpus(const place_request_t *request)
@@ -88,22 +95,23 @@ static int s_place_explicit(plan_t *self, int i)
     place_t *place = &self->out[i];
     cpuset_t cpus;
     errbuf_t why;
+    const char *at = s_at(request->at_cpus);
     if (machine_parse_cpus(machine, request->cpus, &cpus, &why))
-        return err_set(self->err, "%s: %s", s_name(request), why.msg);
+        return err_set(self->err, "%s%s: %s", at, s_name(request), why.msg);
     int node = machine_node_of_cpu(machine, cpuset_next(&cpus, -1));
     for (int cpu = cpuset_next(&cpus, -1); cpu >= 0;
          cpu = cpuset_next(&cpus, cpu))
         if (machine_node_of_cpu(machine, cpu) != node)
             return err_set(self->err,
-                           "%s: cpus '%s' span nodes %d and %d "
+                           "%s%s: cpus '%s' span nodes %d and %d "
                            "(a stage's CPUs must share one node)",
-                           s_name(request), request->cpus, node,
+                           at, s_name(request), request->cpus, node,
                            machine_node_of_cpu(machine, cpu));
     if (request->node >= 0 && request->node != node)
         return err_set(self->err,
-                       "%s: cpus '%s' are on node %d, but it "
+                       "%s%s: cpus '%s' are on node %d, but it "
                        "asks for node %d",
-                       s_name(request), request->cpus, node, request->node);
+                       at, s_name(request), request->cpus, node, request->node);
     for (int cpu = cpuset_next(&cpus, -1); cpu >= 0;
          cpu = cpuset_next(&cpus, cpu))
         s_take(self, place, cpu);
@@ -116,8 +124,8 @@ static int s_needs_two_nodes(plan_t *self)
 {
     char nodes[300];
     s_node_list(self->machine, nodes, sizeof nodes);
-    return err_set(self->err, "%s needs 2 NUMA nodes; %s has %d (%s)",
-                   s_policy_name(self->policy), self->machine->name,
+    return err_set(self->err, "%s%s needs 2 NUMA nodes; %s has %d (%s)",
+                   self->at, s_policy_name(self->policy), self->machine->name,
                    self->machine->nnodes, nodes);
 }
 
@@ -133,10 +141,10 @@ static int s_target(plan_t *self, int i, int *index)
         s_node_list(machine, nodes, sizeof nodes);
         return *index >= 0 ? 0
                            : err_set(self->err,
-                                     "%s: node %d does not exist "
+                                     "%s%s: node %d does not exist "
                                      "(%s has %s)",
-                                     s_name(request), request->node,
-                                     machine->name, nodes);
+                                     s_at(request->at_node), s_name(request),
+                                     request->node, machine->name, nodes);
     }
     if (self->policy == PLACEMENT_NONE)
         return 0;
@@ -172,7 +180,8 @@ static void s_free(const plan_t *self, int index, int *cores, int *cpus)
 }
 
 //  Pass 3: can node 'index' give 'demand' threads a core (or a CPU)?
-static int s_check_node(plan_t *self, int index, int demand)
+//  'at': where the demand was asked for
+static int s_check_node(plan_t *self, int index, int demand, const char *at)
 {
     int cores, cpus;
     s_free(self, index, &cores, &cpus);
@@ -190,27 +199,37 @@ static int s_check_node(plan_t *self, int index, int demand)
     const char *s = demand == 1 ? "" : "s", *verb = demand == 1 ? "s" : "";
     if (demand <= cpus)
         return err_set(self->err,
-                       "%s: %d stage thread%s need%s %d core%s on node %d, "
+                       "%s%s: %d stage thread%s need%s %d core%s on node %d, "
                        "it has %d%s (allow SMT siblings with siblings = true, "
                        "or use placement = none)",
-                       policy, demand, s, verb, demand, s, node->id, cores,
+                       at, policy, demand, s, verb, demand, s, node->id, cores,
                        why);
     return err_set(self->err,
-                   "%s: %d stage thread%s need%s %d CPU%s on node %d, it has "
+                   "%s%s: %d stage thread%s need%s %d CPU%s on node %d, it has "
                    "%d%s (use placement = none, or give stages their own node "
                    "or cpus)",
-                   policy, demand, s, verb, demand, s, node->id, cpus, why);
+                   at, policy, demand, s, verb, demand, s, node->id, cpus, why);
 }
 
+//  The demand on each node; without a policy it comes from the requests'
+//  own nodes, and the first of them is where a shortage was asked for
 static int s_check_demand(plan_t *self)
 {
     int demand[MACHINE_MAX_NODES] = {0};
-    for (int i = 0; i < self->n; i++)
-        if (self->out[i].node >= 0 && cpuset_empty(&self->out[i].cpus))
-            demand[machine_node_index(self->machine, self->out[i].node)]++;
-    for (int index = 0; index < self->machine->nnodes; index++)
-        if (demand[index] && s_check_node(self, index, demand[index]))
+    const char *at[MACHINE_MAX_NODES] = {NULL};
+    for (int i = 0; i < self->n; i++) {
+        if (self->out[i].node < 0 || !cpuset_empty(&self->out[i].cpus))
+            continue;
+        int index = machine_node_index(self->machine, self->out[i].node);
+        if (demand[index]++ == 0)
+            at[index] = self->requests[i].at_node;
+    }
+    for (int index = 0; index < self->machine->nnodes; index++) {
+        const char *where =
+            self->policy == PLACEMENT_NONE ? s_at(at[index]) : self->at;
+        if (demand[index] && s_check_node(self, index, demand[index], where))
             return -1;
+    }
     return 0;
 }
 
@@ -287,13 +306,15 @@ static int s_start(plan_t *self)
     return 0;
 }
 
-int placement_plan(const machine_t *machine, placement_policy_t policy,
-                   bool allow_siblings, const place_request_t *requests, int n,
-                   place_t *out, errbuf_t *err)
+int placement_plan(const machine_t *machine, const place_options_t *options,
+                   const place_request_t *requests, int n, place_t *out,
+                   errbuf_t *err)
 {
+    placement_policy_t policy = options->policy;
     plan_t plan = {.machine = machine,
                    .policy = policy,
-                   .allow_siblings = allow_siblings,
+                   .allow_siblings = options->allow_siblings,
+                   .at = s_at(options->at),
                    .requests = requests,
                    .n = n,
                    .out = out,
@@ -319,13 +340,22 @@ int placement_plan(const machine_t *machine, placement_policy_t policy,
 //  ---------------------------------------------------------------------
 //  Selftest
 
+//  placement_plan with the options of a message-less test
+static int s_plan(const machine_t *machine, placement_policy_t policy,
+                  bool allow_siblings, const place_request_t *requests, int n,
+                  place_t *out, errbuf_t *err)
+{
+    place_options_t options = {policy, allow_siblings, NULL};
+    return placement_plan(machine, &options, requests, n, out, err);
+}
+
 //  A chain of n stages, one instance each: pub, p1, p2, ..., sub
 static void s_chain(place_request_t *requests, int n)
 {
     static const char *const names[] = {"pub", "p1", "p2", "p3", "p4", "p5"};
     for (int i = 0; i < n; i++)
-        requests[i] =
-            (place_request_t){i == n - 1 ? "sub" : names[i % 6], i, -1, NULL};
+        requests[i] = (place_request_t){
+            .name = i == n - 1 ? "sub" : names[i % 6], .stage = i, .node = -1};
 }
 
 static int s_cpu(const place_t *place)
@@ -340,7 +370,7 @@ static int s_test_spread(const machine_t *xeon)
     place_t out[5];
     errbuf_t err;
     s_chain(chain, 5);
-    rc = placement_plan(xeon, PLACEMENT_SPREAD, false, chain, 5, out, &err);
+    rc = s_plan(xeon, PLACEMENT_SPREAD, false, chain, 5, out, &err);
     CHECK(rc == 0);
     cpuset_t cores;
     cpuset_clear(&cores);
@@ -367,27 +397,28 @@ static int s_test_compact(const machine_t *xeon)
     place_t out[30];
     errbuf_t err;
     for (int i = 0; i < 30; i++)
-        many[i] = (place_request_t){"sub", i == 0 ? 0 : 1, -1, NULL};
+        many[i] = (place_request_t){
+            .name = "sub", .stage = i == 0 ? 0 : 1, .node = -1};
     //  20 threads on node 0's 14 cores: 6 share a core with a sibling
-    rc = placement_plan(xeon, PLACEMENT_COMPACT, true, many, 20, out, &err);
+    rc = s_plan(xeon, PLACEMENT_COMPACT, true, many, 20, out, &err);
     CHECK(rc == 0);
     for (int i = 0; i < 14; i++)
         CHECK(s_cpu(&out[i]) == i && out[i].node == 0);
     for (int i = 14; i < 20; i++)
         CHECK(s_cpu(&out[i]) == i + 14 && out[i].smt_shared);
     CHECK(out[0].smt_shared && out[5].smt_shared && !out[6].smt_shared);
-    rc = placement_plan(xeon, PLACEMENT_COMPACT, false, many, 20, out, &err);
+    rc = s_plan(xeon, PLACEMENT_COMPACT, false, many, 20, out, &err);
     CHECK(rc == -1);
     CHECK(strcmp(err.msg, "compact: 20 stage threads need 20 cores on node "
                           "0, it has 14 (allow SMT siblings with siblings = "
                           "true, or use placement = none)") == 0);
     //  30 is more than node 0's 28 CPUs, siblings or not
-    rc = placement_plan(xeon, PLACEMENT_COMPACT, true, many, 30, out, &err);
+    rc = s_plan(xeon, PLACEMENT_COMPACT, true, many, 30, out, &err);
     CHECK(rc == -1);
     CHECK(strstr(err.msg, "compact: 30 stage threads need 30 CPUs on node 0, "
                           "it has 28"));
     //  14 fit without siblings
-    rc = placement_plan(xeon, PLACEMENT_COMPACT, false, many, 14, out, &err);
+    rc = s_plan(xeon, PLACEMENT_COMPACT, false, many, 14, out, &err);
     CHECK(rc == 0);
     CHECK(s_cpu(&out[13]) == 13 && !out[13].smt_shared);
     return 0;
@@ -400,27 +431,27 @@ static int s_test_split(const machine_t *xeon, const machine_t *gold)
     place_t out[5];
     errbuf_t err;
     s_chain(chain, 3);
-    rc = placement_plan(xeon, PLACEMENT_SPLIT, false, chain, 3, out, &err);
+    rc = s_plan(xeon, PLACEMENT_SPLIT, false, chain, 3, out, &err);
     CHECK(rc == 0);
     CHECK(out[0].node == 0 && out[1].node == 0 && out[2].node == 1);
     CHECK(s_cpu(&out[0]) == 0 && s_cpu(&out[1]) == 1 && s_cpu(&out[2]) == 14);
     //  Fan-out: sub.1..sub.3 share stage 2, and node 1, on their own cores
     s_chain(chain, 5);
     chain[3].stage = chain[4].stage = 2;
-    rc = placement_plan(xeon, PLACEMENT_SPLIT, false, chain, 5, out, &err);
+    rc = s_plan(xeon, PLACEMENT_SPLIT, false, chain, 5, out, &err);
     CHECK(rc == 0);
     CHECK(out[2].node == 1 && out[3].node == 1 && out[4].node == 1);
     CHECK(s_cpu(&out[3]) == 15 && s_cpu(&out[4]) == 16);
 
-    rc = placement_plan(gold, PLACEMENT_SPREAD, true, chain, 3, out, &err);
+    rc = s_plan(gold, PLACEMENT_SPREAD, true, chain, 3, out, &err);
     CHECK(rc == -1);
     CHECK(strcmp(err.msg, "spread needs 2 NUMA nodes; xeon-gold-6130-1s has "
                           "1 (node 0)") == 0);
-    rc = placement_plan(gold, PLACEMENT_SPLIT, true, chain, 3, out, &err);
+    rc = s_plan(gold, PLACEMENT_SPLIT, true, chain, 3, out, &err);
     CHECK(rc == -1);
     CHECK(strstr(err.msg, "split needs 2 NUMA nodes"));
     //  none: nobody pinned
-    rc = placement_plan(gold, PLACEMENT_NONE, false, chain, 3, out, &err);
+    rc = s_plan(gold, PLACEMENT_NONE, false, chain, 3, out, &err);
     CHECK(rc == 0);
     for (int i = 0; i < 3; i++)
         CHECK(out[i].node == -1 && cpuset_empty(&out[i].cpus) &&
@@ -437,34 +468,35 @@ static int s_test_requests(const machine_t *xeon)
     errbuf_t err;
     s_chain(chain, 3);
     chain[2].node = 1;
-    rc = placement_plan(xeon, PLACEMENT_COMPACT, false, chain, 3, out, &err);
+    rc = s_plan(xeon, PLACEMENT_COMPACT, false, chain, 3, out, &err);
     CHECK(rc == 0);
     CHECK(out[0].node == 0 && out[2].node == 1 && s_cpu(&out[2]) == 14);
-    rc = placement_plan(xeon, PLACEMENT_NONE, false, chain, 3, out, &err);
+    rc = s_plan(xeon, PLACEMENT_NONE, false, chain, 3, out, &err);
     CHECK(rc == 0);
     CHECK(out[0].node == -1 && out[2].node == 1 && s_cpu(&out[2]) == 14);
     chain[2].node = 5;
-    rc = placement_plan(xeon, PLACEMENT_NONE, false, chain, 3, out, &err);
+    rc = s_plan(xeon, PLACEMENT_NONE, false, chain, 3, out, &err);
     CHECK(rc == -1);
     CHECK(strcmp(err.msg, "sub: node 5 does not exist (xeon-e5-2680v4-2s "
                           "has nodes 0-1)") == 0);
     //  Explicit CPUs are reserved first, their whole core with them
-    chain[2] = (place_request_t){"sub", 2, -1, "28"};
-    rc = placement_plan(xeon, PLACEMENT_COMPACT, false, chain, 3, out, &err);
+    chain[2] =
+        (place_request_t){.name = "sub", .stage = 2, .node = -1, .cpus = "28"};
+    rc = s_plan(xeon, PLACEMENT_COMPACT, false, chain, 3, out, &err);
     CHECK(rc == 0);
     CHECK(s_cpu(&out[2]) == 28 && out[2].node == 0);
     CHECK(s_cpu(&out[0]) == 1 && s_cpu(&out[1]) == 2 && !out[2].smt_shared);
     chain[1].cpus = "28";
-    rc = placement_plan(xeon, PLACEMENT_COMPACT, false, chain, 3, out, &err);
+    rc = s_plan(xeon, PLACEMENT_COMPACT, false, chain, 3, out, &err);
     CHECK(rc == 0);
     CHECK(out[1].smt_shared && out[2].smt_shared && !out[0].smt_shared);
     chain[2].cpus = "13-14";
-    rc = placement_plan(xeon, PLACEMENT_COMPACT, false, chain, 3, out, &err);
+    rc = s_plan(xeon, PLACEMENT_COMPACT, false, chain, 3, out, &err);
     CHECK(rc == -1);
     CHECK(strcmp(err.msg, "sub: cpus '13-14' span nodes 0 and 1 (a stage's "
                           "CPUs must share one node)") == 0);
     chain[2].cpus = "50-60";
-    rc = placement_plan(xeon, PLACEMENT_COMPACT, false, chain, 3, out, &err);
+    rc = s_plan(xeon, PLACEMENT_COMPACT, false, chain, 3, out, &err);
     CHECK(rc == -1);
     CHECK(strstr(err.msg, "sub: cpus '50-60': CPU 56 does not exist"));
     return 0;
@@ -488,15 +520,15 @@ int placement_test(bool verbose)
     place_request_t chain[4];
     place_t out[4];
     s_chain(chain, 4);
-    rc = placement_plan(vm, PLACEMENT_SPREAD, false, chain, 4, out, &err);
+    rc = s_plan(vm, PLACEMENT_SPREAD, false, chain, 4, out, &err);
     CHECK(rc == 0);
     CHECK(s_cpu(&out[0]) == 0 && s_cpu(&out[1]) == 2 && s_cpu(&out[3]) == 3);
-    rc = placement_plan(vm, PLACEMENT_COMPACT, true, chain, 3, out, &err);
+    rc = s_plan(vm, PLACEMENT_COMPACT, true, chain, 3, out, &err);
     CHECK(rc == -1);
     CHECK(strstr(err.msg, "need 3 CPUs on node 0, it has 2"));
     chain[0].cpus = "0-1";
     chain[1].node = 0;
-    rc = placement_plan(vm, PLACEMENT_NONE, false, chain, 2, out, &err);
+    rc = s_plan(vm, PLACEMENT_NONE, false, chain, 2, out, &err);
     CHECK(rc == -1);
     CHECK(strcmp(err.msg, "node requests: 1 stage thread needs 1 CPU on node "
                           "0, it has 0 free (2 CPUs taken by explicit cpus) "

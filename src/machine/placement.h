@@ -25,12 +25,22 @@ typedef enum {
     PLACEMENT_SPLIT
 } placement_policy_t;
 
+//  The policy, and where it was asked for: messages about it start with
+//  'at' ("t.cfg:3: "), or with nothing when it is NULL
+typedef struct {
+    placement_policy_t policy;
+    bool allow_siblings; //  stage threads may share a core's SMT siblings
+    const char *at;
+} place_options_t;
+
 //  One stage instance ("sub.2") to place
 typedef struct {
     const char *name; //  instance name, for messages
     int stage;        //  its stage's position in the pipeline (0 = first)
     int node;         //  node it asks for, -1: the policy decides
     const char *cpus; //  CPUs it asks for (numactl list), NULL or "": policy
+    const char *at_node, *at_cpus; //  where node and cpus were asked for,
+                                   //  as place_options_t.at
 } place_request_t;
 
 //  Where it goes
@@ -42,9 +52,9 @@ typedef struct {
 } place_t;
 
 //  Fill out[0..n-1]; 0, or -1 with a one-line reason in err
-int placement_plan(const machine_t *machine, placement_policy_t policy,
-                   bool allow_siblings, const place_request_t *requests, int n,
-                   place_t *out, errbuf_t *err);
+int placement_plan(const machine_t *machine, const place_options_t *options,
+                   const place_request_t *requests, int n, place_t *out,
+                   errbuf_t *err);
 
 int placement_test(bool verbose);
 

@@ -14,7 +14,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define THREADS_MAX 512
+#include "base/limits.h"
+
+#define THREADS_MAX LIMIT_THREADS
 
 typedef struct {
     pid_t tid;

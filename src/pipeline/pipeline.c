@@ -21,9 +21,16 @@ static int s_expand(pipeline_t *self, const topology_t *topo, errbuf_t *err)
         topology_stage_params(topo, s, &params);
         self->first[s] = self->n;
         self->count[s] = params.count;
-        if (self->n + params.count > PIPELINE_MAX_INSTANCES)
-            return err_set(err, "%s: more than %d stage instances", topo->path,
+        if (self->n + params.count > PIPELINE_MAX_INSTANCES) {
+            char where[300];
+            topology_where(topo, LEVEL_STAGE, s, KEY_COUNT, where,
+                           sizeof where);
+            return err_set(err,
+                           "%sstage '%s' makes %d stage instances, more "
+                           "than %d (LIMIT_INSTANCES, docs/LIMITS.md)",
+                           where, topo->stages[s].name, self->n + params.count,
                            PIPELINE_MAX_INSTANCES);
+        }
         for (int i = 0; i < params.count; i++) {
             instance_t *inst = &self->inst[self->n];
             inst->id = self->n++;
@@ -54,12 +61,15 @@ static int s_hops(pipeline_t *self, const topology_t *topo, errbuf_t *err)
         int ups = self->count[h], downs = self->count[h + 1];
         hop->upstream_binds = up_proxy || (!down_proxy && ups <= downs);
         hop->nendpoints = hop->upstream_binds ? ups : downs;
-        if (*hop->params.endpoint && hop->nendpoints > 1)
+        if (*hop->params.endpoint && hop->nendpoints > 1) {
+            char where[300];
+            topology_where(topo, LEVEL_HOP, h, KEY_ENDPOINT, where,
+                           sizeof where);
             return err_set(err,
-                           "%s:%d: hop %d names one endpoint, but %d "
-                           "instances would bind it",
-                           topo->path, topo->hops[h].line, h + 1,
-                           hop->nendpoints);
+                           "%shop %d names one endpoint, but %d instances "
+                           "would bind it",
+                           where, h + 1, hop->nendpoints);
+        }
     }
     return 0;
 }
@@ -72,11 +82,14 @@ static int s_keys(pipeline_t *self, errbuf_t *err)
         hop_plan_t *hop = &self->hops[h];
         if (!hop->params.curve || hop->params.transport != TRANSPORT_TCP)
             continue;
+        char where[300];
+        topology_where(self->topo, LEVEL_HOP, h, KEY_CURVE, where,
+                       sizeof where);
         if (!zmq_has("curve"))
             return err_set(err,
-                           "hop %d: curve = true, but this libzmq has no "
+                           "%shop %d: curve = true, but this libzmq has no "
                            "CURVE",
-                           h + 1);
+                           where, h + 1);
         if (zmq_curve_keypair(hop->server_public, hop->server_secret) ||
             zmq_curve_keypair(hop->client_public, hop->client_secret))
             return err_set(err, "hop %d: zmq_curve_keypair: %s", h + 1,
@@ -111,48 +124,152 @@ static void s_contexts(pipeline_t *self)
     }
 }
 
+//  ---------------------------------------------------------------------
+//  What a run of the pipeline takes from the system.  Measured with
+//  libzmq 4.3.4 and czmq 4.2.1: hopbench's own threads and files (the
+//  controller, czmq's context), and per instance its stage thread and
+//  sockets; per context its reaper and I/O threads, each with a mailbox
+//  and a poller; per tcp or ipc endpoint a listener, per connection a
+//  file at each end; a stage in its own process adds that process's
+//  main thread and czmq context.
+
+#define BASE_THREADS 6
+#define BASE_FILES   32
+
+//  Threads and files instance i adds (with the context it owns, if any)
+static void s_instance_costs(const pipeline_t *self, int i, int *threads,
+                             int *files)
+{
+    const instance_t *inst = &self->inst[i];
+    bool own = inst->params.process == PROCESS_OWN;
+    *threads = 1 + (own ? 3 : 0);
+    *files = 6 + (own ? 20 : 0);
+    if (self->ctx[inst->ctx].owner == i) {
+        *threads += inst->params.io_threads + 1;
+        *files += 3 + 2 * inst->params.io_threads;
+    }
+}
+
+//  LIMIT_THREADS: threads.csv and the CPU accounting read back every
+//  thread of a run, at most that many
+static int s_check_threads(const pipeline_t *self, errbuf_t *err)
+{
+    int threads = BASE_THREADS;
+    for (int i = 0; i < self->n; i++) {
+        int more, files;
+        s_instance_costs(self, i, &more, &files);
+        threads += more;
+        if (threads <= LIMIT_THREADS)
+            continue;
+        char where[300];
+        topology_where(self->topo, LEVEL_STAGE, self->inst[i].stage,
+                       KEY_IO_THREADS, where, sizeof where);
+        return err_set(err,
+                       "%s%s: the pipeline would start more than %d "
+                       "threads (stage threads, libzmq's I/O and reaper "
+                       "threads; LIMIT_THREADS, docs/LIMITS.md): fewer "
+                       "io_threads or instances",
+                       where, self->inst[i].name, LIMIT_THREADS);
+    }
+    return 0;
+}
+
+int pipeline_files(const pipeline_t *self)
+{
+    int total = BASE_FILES;
+    for (int i = 0; i < self->n; i++) {
+        int threads, files;
+        s_instance_costs(self, i, &threads, &files);
+        total += files;
+    }
+    for (int h = 0; h < self->nstages - 1; h++) {
+        const hop_plan_t *hop = &self->hops[h];
+        if (hop->params.transport == TRANSPORT_INPROC)
+            continue;
+        int others = self->count[hop->upstream_binds ? h + 1 : h];
+        total += hop->nendpoints * (1 + 2 * others);
+    }
+    return total;
+}
+
+//  Each instance's request, and where its node and cpus came from
+typedef struct {
+    place_request_t requests[PIPELINE_MAX_INSTANCES];
+    char at_node[PIPELINE_MAX_INSTANCES][300];
+    char at_cpus[PIPELINE_MAX_INSTANCES][300];
+    char at[300];
+} requests_t;
+
 static int s_place(pipeline_t *self, const machine_t *machine, errbuf_t *err)
 {
-    place_request_t requests[PIPELINE_MAX_INSTANCES];
-    place_t places[PIPELINE_MAX_INSTANCES];
+    requests_t *r = calloc(1, sizeof *r);
+    place_t *places = calloc(PIPELINE_MAX_INSTANCES, sizeof *places);
+    if (!r || !places) {
+        free(r);
+        free(places);
+        return err_set(err, "%s: out of memory", self->topo->path);
+    }
     for (int i = 0; i < self->n; i++) {
         const instance_t *inst = &self->inst[i];
-        requests[i] = (place_request_t){inst->name, inst->stage,
-                                        inst->params.node, inst->params.cpus};
+        topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_NODE,
+                       r->at_node[i], sizeof r->at_node[i]);
+        topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_CPUS,
+                       r->at_cpus[i], sizeof r->at_cpus[i]);
+        r->requests[i] = (place_request_t){inst->name,        inst->stage,
+                                           inst->params.node, inst->params.cpus,
+                                           r->at_node[i],     r->at_cpus[i]};
     }
-    if (placement_plan(machine, self->params.placement, self->params.siblings,
-                       requests, self->n, places, err))
-        return -1;
-    for (int i = 0; i < self->n; i++)
+    topology_where(self->topo, LEVEL_TOPOLOGY, 0, KEY_PLACEMENT, r->at,
+                   sizeof r->at);
+    place_options_t options = {self->params.placement, self->params.siblings,
+                               r->at};
+    int rc =
+        placement_plan(machine, &options, r->requests, self->n, places, err);
+    for (int i = 0; i < self->n && rc == 0; i++)
         self->inst[i].place = places[i];
-    return 0;
+    free(r);
+    free(places);
+    return rc;
 }
 
 pipeline_t *pipeline_new(const topology_t *topo, const machine_t *machine,
                          errbuf_t *err)
 {
     pipeline_t *self = calloc(1, sizeof *self);
+    if (self)
+        self->hops = calloc((size_t)topo->nstages, sizeof *self->hops);
+    if (!self || !self->hops) {
+        pipeline_destroy(&self);
+        err_set(err, "%s: out of memory", topo->path);
+        return NULL;
+    }
     self->topo = topo;
     self->params = topo->params;
     if (s_expand(self, topo, err) || s_hops(self, topo, err) ||
-        s_keys(self, err) || (s_contexts(self), s_place(self, machine, err))) {
-        free(self);
-        return NULL;
-    }
+        s_keys(self, err) || (s_contexts(self), s_check_threads(self, err)) ||
+        s_place(self, machine, err))
+        pipeline_destroy(&self);
     return self;
 }
 
 void pipeline_destroy(pipeline_t **self_p)
 {
-    free(*self_p);
-    *self_p = NULL;
+    if (*self_p) {
+        free((*self_p)->hops);
+        free(*self_p);
+        *self_p = NULL;
+    }
 }
+
+//  Each instance binds at most its two hops (a proxy), once each: a
+//  pipeline binds at most twice as many endpoints as it has instances
+#define PIPELINE_MAX_PORTS (2 * PIPELINE_MAX_INSTANCES)
 
 //  Free loopback ports: all probes stay open until all are chosen, so the
 //  kernel cannot hand out the same port twice
 static int s_free_ports(int *ports, int n, errbuf_t *err)
 {
-    int fds[PIPELINE_MAX_BINDERS * TOPO_MAX_STAGES], rc = 0, opened = 0;
+    int fds[PIPELINE_MAX_PORTS], rc = 0, opened = 0;
     for (; opened < n && rc == 0; opened++) {
         struct sockaddr_in addr = {.sin_family = AF_INET,
                                    .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
@@ -174,7 +291,7 @@ static int s_free_ports(int *ports, int n, errbuf_t *err)
 int pipeline_resolve(pipeline_t *self, const char *ipc_dir, int trial,
                      errbuf_t *err)
 {
-    int ports[PIPELINE_MAX_BINDERS * TOPO_MAX_STAGES], nports = 0, used = 0;
+    int ports[PIPELINE_MAX_PORTS], nports = 0, used = 0;
     for (int h = 0; h < self->nstages - 1; h++)
         if (self->hops[h].params.transport == TRANSPORT_TCP &&
             !*self->hops[h].params.endpoint)

@@ -25,15 +25,15 @@
 #include "machine/placement.h"
 #include "config/topology.h"
 
-#define PIPELINE_MAX_INSTANCES 128
-#define PIPELINE_MAX_BINDERS   64
+#define PIPELINE_MAX_INSTANCES LIMIT_INSTANCES
+#define PIPELINE_MAX_BINDERS   LIMIT_BINDERS
 #define PIPELINE_ENDPOINT_MAX  224
 
 typedef struct {
-    char name[TOPO_NAME_MAX + 8]; //  "sub.2", or "sub" when count is 1
-    int id;                       //  index in pipeline.inst
-    int stage;                    //  topology stage index
-    int instance;                 //  index within the stage
+    char name[TOPO_NAME_MAX + 12]; //  "sub.2", or "sub" when count is 1
+    int id;                        //  index in pipeline.inst
+    int stage;                     //  topology stage index
+    int instance;                  //  index within the stage
     role_t role;
     params_t params; //  effective
     place_t place;
@@ -67,7 +67,7 @@ typedef struct {
     int first[TOPO_MAX_STAGES]; //  first instance of each stage
     int count[TOPO_MAX_STAGES]; //  instances of each stage
     int nstages;
-    hop_plan_t hops[TOPO_MAX_STAGES - 1];
+    hop_plan_t *hops; //  nstages - 1 of them
     int nctx;
     context_plan_t ctx[PIPELINE_MAX_INSTANCES];
 } pipeline_t;
@@ -82,6 +82,10 @@ void pipeline_destroy(pipeline_t **self_p);
 //  free 127.0.0.1 ports; endpoints named in the topology are kept
 int pipeline_resolve(pipeline_t *self, const char *ipc_dir, int trial,
                      errbuf_t *err);
+
+//  About how many files (sockets, pollers, mailboxes, connections) a run
+//  of it opens in this process, to compare with RLIMIT_NOFILE
+int pipeline_files(const pipeline_t *self);
 
 //  Does instance id bind on hop h (0-based)?  Which endpoint index?
 bool pipeline_binds(const pipeline_t *self, int h, int id, int *endpoint);

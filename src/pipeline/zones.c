@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define ZONES_MAX 16
+#define ZONES_MAX LIMIT_ZONES
 
 struct zones_s {
     pid_t owner;

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "base/errbuf.h"
+#include "base/limits.h"
 #include "machine/machine.h"
 
 typedef struct {
@@ -25,8 +26,12 @@ typedef struct {
     char status[16]; //  running, ok, failed, interrupted
     char error[512];
     char warnings[4096]; //  one per line
-    char curve[128];     //  the encrypted hops, "hop1 hop2"
-    char sweep[512];     //  "transport=inproc,ipc,tcp hwm=10,1000"
+    //  the encrypted hops, "hop1 hop2": room for every hop
+    char curve[(LIMIT_STAGES - 1) * 8];
+    //  "transport=inproc,ipc,tcp hwm=10,1000": room for every swept value
+    char sweep[LIMIT_SWEEP_KEYS *
+               (LIMIT_SWEEP_KEY + 2 +
+                LIMIT_SWEEP_VALUES * (LIMIT_SWEEP_VALUE + 1))];
     char mode[64];       //  pubsub: "capacity", or every mode swept
     double tsc_hz;       //  the TSC's rate (flood's hwm_bound), 0: unknown
     char tsc_source[32]; //  where that came from

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 typedef struct {
@@ -194,7 +195,8 @@ static int s_size(run_t *self, int index, errbuf_t *err)
     int repeat = params->repeat, done = 0, rc = 0;
     trial_result_t *trials = calloc((size_t)repeat, sizeof *trials);
     trial_result_t merged = {.size = size};
-    merged.latency = calloc(RESULTS_MAX_LATENCY, sizeof(latency_row_t));
+    merged.latency =
+        calloc((size_t)self->current->nstages, sizeof(latency_row_t));
     for (int r = 1; r <= repeat && rc == 0; r++) {
         progress_trial(&self->progress, size, index + 1, params->sizes.n, r,
                        repeat);
@@ -368,17 +370,56 @@ static void s_init(run_t *self, const run_options_t *options)
     resultsdir_utc(self->meta.started, sizeof self->meta.started, false);
 }
 
+//  Is 'word' one of the space-separated words of 'text'?
+static bool s_has_word(const char *text, const char *word)
+{
+    size_t len = strlen(word);
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word))
+        if ((p == text || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
+            return true;
+    return false;
+}
+
 //  metadata's "curve": the hops that are encrypted ("hop2 hop3")
 static void s_note_curve(run_t *self, const pipeline_t *pl)
 {
     for (int h = 0; h < pl->nstages - 1; h++) {
         char hop[16];
         snprintf(hop, sizeof hop, "hop%d", h + 1);
-        if (pl->hops[h].server_public[0] && !strstr(self->meta.curve, hop))
+        if (pl->hops[h].server_public[0] && !s_has_word(self->meta.curve, hop))
             snprintf(self->meta.curve + strlen(self->meta.curve),
                      sizeof self->meta.curve - strlen(self->meta.curve), "%s%s",
                      self->meta.curve[0] ? " " : "", hop);
     }
+}
+
+//  Room for the files the largest pipeline opens: libzmq and czmq abort
+//  when they cannot make a socket, so the soft limit is raised up to the
+//  hard one first, and a run that would not fit even then is refused
+static int s_files(run_t *self, errbuf_t *err)
+{
+    int need = 0, which = 0;
+    for (int c = 0; c < self->ntopos; c++)
+        if (pipeline_files(self->pl[c]) > need)
+            need = pipeline_files(self->pl[c]), which = c;
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) || (rlim_t)need <= limit.rlim_cur)
+        return 0;
+    if (limit.rlim_max != RLIM_INFINITY && (rlim_t)need > limit.rlim_max) {
+        char text[256];
+        sweep_describe(self->options->sweep, which, text, sizeof text);
+        return err_set(err,
+                       "%s%s%s: the pipeline would open about %d files, "
+                       "more than this process may (ulimit -Hn: %llu): "
+                       "raise that limit, or use fewer instances",
+                       self->topos[which]->path, text[0] ? " " : "", text, need,
+                       (unsigned long long)limit.rlim_max);
+    }
+    limit.rlim_cur = (rlim_t)need;
+    if (setrlimit(RLIMIT_NOFILE, &limit))
+        return err_set(err, "setrlimit (RLIMIT_NOFILE, %d): %s", need,
+                       strerror(errno));
+    return 0;
 }
 
 //  Every combination's pipeline, placed, before anything runs
@@ -397,7 +438,7 @@ static int s_plan(run_t *self, errbuf_t *err)
             return err_set(err, "zones (netns = ...) need root: hopbench "
                                 "makes network namespaces and veth links");
     }
-    return 0;
+    return s_files(self, err);
 }
 
 static int s_run(run_t *self, errbuf_t *err)

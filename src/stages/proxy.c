@@ -17,6 +17,13 @@ int proxy_open_sockets(stage_t *self, errbuf_t *err)
     if (back == ZMQ_XPUB && pipeline_backpressure(self->pl) &&
         zmq_setsockopt(self->out, ZMQ_XPUB_NODROP, &one, sizeof one))
         return err_set(err, "ZMQ_XPUB_NODROP: %s", zmq_strerror(errno));
+    //  The frontend XSUB sends only the subscriptions it forwards (one per
+    //  subscriber below, and ""), which libzmq drops at SNDHWM (xsub.cpp):
+    //  the hop's hwm is for the messages coming the other way
+    int unbounded = 0;
+    if (back == ZMQ_XPUB &&
+        zmq_setsockopt(self->in, ZMQ_SNDHWM, &unbounded, sizeof unbounded))
+        return err_set(err, "ZMQ_SNDHWM: %s", zmq_strerror(errno));
     if (stage_attach(self, self->in, in, err) ||
         stage_attach(self, self->out, out, err))
         return -1;

@@ -24,9 +24,15 @@ static int s_setup(stage_t *self, errbuf_t *err)
     if (stage_socket(self, type, hop->hwm, &self->in, err))
         return -1;
     uint8_t own[3] = {0xFF, 'R', (uint8_t)self->inst->id};
-    int idle = STAGE_IDLE_MS;
+    int idle = STAGE_IDLE_MS, unbounded = 0;
     if (zmq_setsockopt(self->in, ZMQ_RCVTIMEO, &idle, sizeof idle))
         return err_set(err, "zmq_setsockopt: %s", zmq_strerror(errno));
+    //  A SUB sends only subscriptions, and libzmq drops one that finds the
+    //  pipe at SNDHWM (xsub.cpp): with hwm = 1 over tcp or ipc the second
+    //  never left.  The hop's hwm is for the messages, not for these.
+    if (type == ZMQ_SUB &&
+        zmq_setsockopt(self->in, ZMQ_SNDHWM, &unbounded, sizeof unbounded))
+        return err_set(err, "ZMQ_SNDHWM: %s", zmq_strerror(errno));
     if (type == ZMQ_SUB &&
         (zmq_setsockopt(self->in, ZMQ_SUBSCRIBE, "", 0) ||
          zmq_setsockopt(self->in, ZMQ_SUBSCRIBE, own, sizeof own)))

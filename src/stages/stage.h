@@ -38,7 +38,7 @@
 #include "base/histogram.h"
 #include "pipeline/pipeline.h"
 
-#define STAGE_MAX_ORIGINS 64  //  publishers a receiver tells apart
+#define STAGE_MAX_ORIGINS LIMIT_ORIGINS //  publishers a receiver tells apart
 #define STAGE_IDLE_MS     100 //  receive/send timeout between stop checks
 #define STAGE_SEQ_BITS    48  //  header: origin << 48 | sequence
 #define STAGE_SEQ_MASK    ((1ULL << STAGE_SEQ_BITS) - 1)

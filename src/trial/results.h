@@ -52,7 +52,8 @@ typedef struct {
     histogram_t histogram; //  nanoseconds
 } latency_row_t;
 
-#define RESULTS_MAX_LATENCY 16
+//  A trial has at most one latency row per stage (e2e, and one per
+//  forwarder in between): allocate pl->nstages of them
 
 typedef struct {
     uint32_t size;

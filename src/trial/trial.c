@@ -516,7 +516,7 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
     result->repeat = spec->repeat;
     result->links = calloc((size_t)self->nlinks, sizeof(link_row_t));
     result->threads = calloc(THREADS_MAX, sizeof(thread_row_t));
-    result->latency = calloc(RESULTS_MAX_LATENCY, sizeof(latency_row_t));
+    result->latency = calloc((size_t)self->pl->nstages, sizeof(latency_row_t));
     int rc = s_start(self, err);
     if (rc == 0)
         rc = self->pl->params.pattern == PATTERN_REQREP

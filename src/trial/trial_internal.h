@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#define TRIAL_MAX_LINKS 1024
+#define TRIAL_MAX_LINKS LIMIT_LINKS //  never reached: see base/limits.h
 
 typedef struct {
     int hop;      //  0-based

@@ -76,6 +76,43 @@ void fuzz_check_refusal(const char *input, const char *path, const char *msg)
         fuzz_fail(input, "zconfig refused what zpl passed: %s", msg);
 }
 
+//  The effective config as a run writes it
+static char *s_save(const topology_t *topo)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    topology_save(topo, out);
+    fclose(out);
+    return text;
+}
+
+void fuzz_check_saved(const topology_t *topo, const char *input)
+{
+    errbuf_t err = {{0}};
+    char *saved = s_save(topo);
+    topology_t *again = topology_load_text(topo->path, saved, &err);
+    if (!again || topology_validate(again, &err))
+        fuzz_fail(input, "the saved config does not load back: %s\n%s", err.msg,
+                  saved);
+    char *resaved = s_save(again);
+    if (strcmp(saved, resaved))
+        fuzz_fail(input,
+                  "the saved config changes when saved again:\n%s---\n%s",
+                  saved, resaved);
+    free(resaved);
+    free(saved);
+    topology_destroy(&again);
+}
+
+void fuzz_check_where(const char *input, const char *path, const char *msg)
+{
+    size_t len = strlen(path);
+    bool at_file = strncmp(msg, path, len) == 0 && msg[len] == ':';
+    if (!at_file && strncmp(msg, "--set ", 6) && strncmp(msg, "--sweep ", 8))
+        fuzz_fail(input, "an error that says not where: %s", msg);
+}
+
 void fuzz_fail(const char *input, const char *fmt, ...)
 {
     va_list ap;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "config/topology.h"
 #include "machine/machine.h"
 
 //  libFuzzer's entry points; fuzz.c has the one-time setup (czmq without
@@ -36,6 +37,12 @@ FILE *fuzz_null(void);
 //  input, not zconfig (whose refusal is "PATH: not valid ZPL", and noise
 //  on stdout)
 void fuzz_check_refusal(const char *input, const char *path, const char *msg);
+//  A topology that loaded and validated: its effective config (what a
+//  run writes as config.cfg) loads back, validates and saves the same
+void fuzz_check_saved(const topology_t *topo, const char *input);
+//  An error found after loading names where (DESIGN: every error at its
+//  line): msg starts with the file's path, a --set or a --sweep
+void fuzz_check_where(const char *input, const char *path, const char *msg);
 //  A property does not hold: say which, show the input, abort
 void fuzz_fail(const char *input, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));

@@ -96,7 +96,7 @@ static void s_params(const char *text)
 //  The whole input as a --set assignment on a small pipeline
 static void s_assignment(const char *text)
 {
-    static topology_t *pipeline, scratch;
+    static topology_t *pipeline;
     errbuf_t err;
     if (!pipeline)
         pipeline = topology_load_text("fuzz.cfg",
@@ -110,9 +110,12 @@ static void s_assignment(const char *text)
                                       &err);
     if (!pipeline)
         fuzz_fail(text, "the fixed pipeline does not load: %s", err.msg);
-    scratch = *pipeline;
-    if (topology_set(&scratch, text, &err) == 0)
-        topology_validate(&scratch, &err);
+    topology_t *scratch = topology_dup(pipeline);
+    if (!scratch)
+        fuzz_fail(text, "topology_dup: out of memory");
+    if (topology_set(scratch, text, &err) == 0)
+        topology_validate(scratch, &err);
+    topology_destroy(&scratch);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

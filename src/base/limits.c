@@ -1,0 +1,114 @@
+/*  limits: the table of hopbench's limits (see limits.h).
+
+    One row per constant, in the order of limits.h.  "where" names the
+    input that is checked and the message's prefix, so a reader of
+    docs/LIMITS.md knows what error to expect; limits_test checks that
+    every row is in that file with its value.
+*/
+#include "base/limits.h"
+
+#include "base/check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ROW(name, what, where)                                                 \
+    {                                                                          \
+#name, (long)(name), what, where                                       \
+    }
+
+const limit_t limits_table[] = {
+    ROW(LIMIT_FILE_BYTES, "bytes of a topology or machine file",
+        "loading: PATH: larger than ..."),
+    ROW(LIMIT_NAME, "characters of a topology or stage name",
+        "file:line of the name"),
+    ROW(LIMIT_STAGES, "stages in a topology (hops: one fewer)",
+        "file:line of the first stage past it"),
+    ROW(LIMIT_COUNT, "instances of one stage (count)",
+        "file:line of count, or its --set"),
+    ROW(LIMIT_INSTANCES, "stage instances of a pipeline, all stages",
+        "check/plan: file:line of the count (or stage) that passes it"),
+    ROW(LIMIT_IO_THREADS, "libzmq I/O threads of one stage (io_threads)",
+        "file:line of io_threads, or its --set"),
+    ROW(LIMIT_THREADS, "threads a run starts (stages, libzmq I/O and reaper)",
+        "check/plan: file:line of the stage that passes it"),
+    ROW(LIMIT_ZONES, "zones (distinct netns names) of a pipeline",
+        "check: file:line of the netns that passes it"),
+    ROW(LIMIT_ZONE_NAME, "characters of a zone name (netns)",
+        "file:line of netns"),
+    ROW(LIMIT_ZONE_HOPS, "hop number of a hop that crosses zones",
+        "check: file:line of the netns of its downstream stage"),
+    ROW(LIMIT_BINDERS, "endpoints of one hop",
+        "follows from LIMIT_COUNT (one binding stage per hop)"),
+    ROW(LIMIT_ORIGINS, "publishers a receiver tells apart",
+        "follows from LIMIT_COUNT (the first stage's instances)"),
+    ROW(LIMIT_LINKS, "result rows of one trial",
+        "follows from LIMIT_INSTANCES: (128 / 2)^2"),
+    ROW(LIMIT_SIZES, "sizes in one list", "file:line of sizes, or --sizes"),
+    ROW(LIMIT_SIZE_MIN, "smallest message size, bytes",
+        "file:line of sizes, or --sizes"),
+    ROW(LIMIT_SIZE_MAX, "largest message size, bytes (64M)",
+        "file:line of sizes, or --sizes"),
+    ROW(LIMIT_REPEAT, "repetitions of each size (repeat)",
+        "file:line of repeat, or --repeat"),
+    ROW(LIMIT_ENDPOINT, "characters of an endpoint",
+        "file:line of endpoint, or its --set"),
+    ROW(LIMIT_IPC_PATH, "bytes of an ipc:// endpoint's path (sun_path)",
+        "check: file:line of endpoint"),
+    ROW(LIMIT_CPUS_TEXT, "characters of a cpus list",
+        "file:line of cpus, or its --set"),
+    ROW(LIMIT_SETS, "--set options, shorthands (--sizes, ...) included",
+        "command line"),
+    ROW(LIMIT_SET_TEXT, "characters of one --set KEY=VALUE", "command line"),
+    ROW(LIMIT_SWEEP_KEYS, "--sweep options (one key each)", "command line"),
+    ROW(LIMIT_SWEEP_VALUES, "values of one --sweep key", "command line"),
+    ROW(LIMIT_SWEEP_COMBOS, "combinations of all --sweep keys", "command line"),
+    ROW(LIMIT_SWEEP_KEY, "characters of a swept key", "command line"),
+    ROW(LIMIT_SWEEP_VALUE, "characters of one swept value", "command line"),
+    ROW(LIMIT_CPUS, "CPUs of a machine (numbers 0..1023)",
+        "machine file:line, or the live machine"),
+    ROW(LIMIT_NODES, "NUMA nodes with CPUs of a machine",
+        "machine file:line, or the live machine"),
+    ROW(LIMIT_NODE_ID, "largest NUMA node number",
+        "machine file:line; node = N in a topology"),
+    {NULL, 0, NULL, NULL},
+};
+
+void limits_print(FILE *out)
+{
+    for (const limit_t *limit = limits_table; limit->name; limit++)
+        fprintf(out, "%-20s %8ld  %s (%s)\n", limit->name, limit->value,
+                limit->what, limit->where);
+}
+
+//  docs/LIMITS.md's table has a row "| LIMIT_NAME | value | ..." for each
+static bool s_documented(const char *doc, const limit_t *limit)
+{
+    char row[128];
+    snprintf(row, sizeof row, "| `%s` | %ld |", limit->name, limit->value);
+    return strstr(doc, row) != NULL;
+}
+
+int limits_test(bool verbose)
+{
+    FILE *file = fopen("docs/LIMITS.md", "r");
+    CHECK(file);
+    char *doc = calloc(1, 1 << 16);
+    size_t len = fread(doc, 1, (1 << 16) - 1, file);
+    fclose(file);
+    int missing = 0;
+    for (const limit_t *limit = limits_table; limit->name; limit++) {
+        CHECK(limit->value > 0 && *limit->what && *limit->where);
+        if (!s_documented(doc, limit)) {
+            fprintf(stderr,
+                    "limits: docs/LIMITS.md has no row '| `%s` | %ld |'\n",
+                    limit->name, limit->value);
+            missing++;
+        }
+    }
+    free(doc);
+    if (verbose)
+        limits_print(stdout);
+    CHECK(len > 0 && missing == 0);
+    return 0;
+}

@@ -1,0 +1,87 @@
+/*  limits: every limit hopbench puts on what it is given, in one place.
+
+    Design: each limit is a named constant here, and one row of
+    limits_table (limits.c) says what it bounds and where it is checked:
+    docs/LIMITS.md is that table in prose (limits_test checks that the two
+    agree), and the man pages can be generated from it.  Modules keep their
+    own names for the limits they enforce (TOPO_MAX_STAGES, SIZES_MAX, ...),
+    defined from these.  A limit is checked where the input is read, and
+    refused with exit 2 at file:line (or the --set / --sweep that gave it)
+    naming the limit; nothing past a limit reaches a fixed-size array.
+    Where a limit follows from others (links, binders, origins), a static
+    assertion says so instead of a check.
+*/
+#ifndef HOPBENCH_LIMITS_H
+#define HOPBENCH_LIMITS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+//  Files (topologies, machine descriptions)
+#define LIMIT_FILE_BYTES                                                       \
+    (1 << 20)         //  a ZPL file; lines have no limit of their own
+#define LIMIT_NAME 24 //  characters of a topology or stage name
+
+//  The pipeline
+#define LIMIT_STAGES     128 //  stages in a topology (hops: one fewer)
+#define LIMIT_COUNT      64  //  instances of one stage (count = N)
+#define LIMIT_INSTANCES  128 //  stage instances of a pipeline, all stages
+#define LIMIT_IO_THREADS 64  //  libzmq I/O threads of one stage's context
+#define LIMIT_THREADS    512 //  threads of a run, read back from /proc
+#define LIMIT_ZONES      16  //  zones (netns = NAME) of a pipeline
+#define LIMIT_ZONE_NAME  10  //  characters of a zone name
+#define LIMIT_ZONE_HOPS  64  //  a hop crossing zones is among hops 1..64
+
+//  Follow from the ones above, never checked on their own: a hop's binding
+//  end is one stage (at most LIMIT_COUNT endpoints), a receiver tells apart
+//  at most the first stage's instances, and the rows of a trial (one per
+//  hop, or per (from, to) pair where a hop fans out or in) are at most
+//  (LIMIT_INSTANCES / 2)^2, what two stages of half the instances make
+#define LIMIT_BINDERS LIMIT_COUNT
+#define LIMIT_ORIGINS LIMIT_COUNT
+#define LIMIT_LINKS   ((LIMIT_INSTANCES / 2) * (LIMIT_INSTANCES / 2))
+
+//  Values
+#define LIMIT_SIZES     64          //  sizes in one list
+#define LIMIT_SIZE_MIN  8           //  bytes: the sequence number's header
+#define LIMIT_SIZE_MAX  (64u << 20) //  bytes of one message (64M)
+#define LIMIT_REPEAT    1000        //  repetitions of each size
+#define LIMIT_ENDPOINT  199         //  characters of an endpoint
+#define LIMIT_IPC_PATH  107         //  bytes of an ipc:// path (sun_path)
+#define LIMIT_CPUS_TEXT 127         //  characters of a cpus list
+
+//  The command line
+#define LIMIT_SETS         128  //  --set options, shorthands included
+#define LIMIT_SET_TEXT     255  //  characters of one --set KEY=VALUE
+#define LIMIT_SWEEP_KEYS   8    //  --sweep options (one key each)
+#define LIMIT_SWEEP_VALUES 32   //  values of one --sweep key
+#define LIMIT_SWEEP_COMBOS 1024 //  combinations of all --sweep keys
+#define LIMIT_SWEEP_KEY    63   //  characters of a swept key
+#define LIMIT_SWEEP_VALUE  127  //  characters of one swept value
+
+//  Machines (hopbench machine, --machine FILE)
+#define LIMIT_CPUS    1024 //  CPU numbers 0..1023
+#define LIMIT_NODES   64   //  NUMA nodes with CPUs
+#define LIMIT_NODE_ID 1023 //  node numbers 0..1023
+
+_Static_assert(LIMIT_INSTANCES <= 255, "an instance id fits the one byte of "
+                                       "a subscriber's own topic");
+_Static_assert(LIMIT_COUNT <= LIMIT_INSTANCES, "count fits the instances");
+_Static_assert(LIMIT_STAGES <= LIMIT_INSTANCES, "each stage has an instance");
+
+typedef struct {
+    const char *name;  //  LIMIT_STAGES
+    long value;        //  128
+    const char *what;  //  "stages in a topology"
+    const char *where; //  where it is checked, or what it follows from
+} limit_t;
+
+//  Every limit above, NULL-terminated
+extern const limit_t limits_table[];
+
+//  The table as text, one limit a line
+void limits_print(FILE *out);
+
+int limits_test(bool verbose);
+
+#endif
