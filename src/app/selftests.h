@@ -20,6 +20,7 @@
 #include "base/csv.h"
 #include "base/histogram.h"
 #include "base/limits.h"
+#include "base/stats.h"
 #include "config/endpoint.h"
 #include "machine/machine.h"
 #include "machine/placement.h"
@@ -42,6 +43,7 @@ static const struct {
     {"roff", roff_test},           {"csv", csv_test},
     {"search", search_test},       {"tsc", tsc_test},
     {"limits", limits_test},       {"endpoint", endpoint_test},
+    {"stats", stats_test},
 };
 
 #endif
