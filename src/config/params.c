@@ -131,6 +131,34 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                     .fallback = "1",
                     .help = "repetitions of each size (the same stage threads "
                             "and contexts; new sockets and endpoints each)"},
+    [KEY_CONFIDENCE] = {.name = "confidence",
+                        .levels = T,
+                        .type = TYPE_DOUBLE,
+                        AT(confidence),
+                        RANGE(0.5, 0.999),
+                        .fallback = "0.95",
+                        .help = "with 3 or more repeats, each median's "
+                                "interval (ci_low, ci_high) covers the true "
+                                "median with this probability, from order "
+                                "statistics"},
+    [KEY_PRECISION] = {.name = "precision",
+                       .levels = T,
+                       .type = TYPE_DOUBLE,
+                       AT(precision),
+                       RANGE(0, 0.5),
+                       .fallback = "0",
+                       .help = "repeat each size until every hop's interval "
+                               "is within this share of its median (0.05: "
+                               "+-5 %), from repeat (default 3 here) to "
+                               "max_repeat; 0: exactly repeat times"},
+    [KEY_MAX_REPEAT] = {.name = "max_repeat",
+                        .levels = T,
+                        .type = TYPE_INT,
+                        AT(max_repeat),
+                        RANGE(1, LIMIT_REPEAT),
+                        .fallback = "30",
+                        .help = "precision: at most this many repeats of a "
+                                "size; rows still wider are precise = 0"},
     [KEY_TIMEOUT] = {.name = "timeout",
                      .levels = T,
                      .type = TYPE_DOUBLE,
@@ -339,6 +367,20 @@ const char *params_retired(const char *name)
         return "nodrop is gone: mode = capacity (the default) is "
                "ZMQ_XPUB_NODROP back-pressure, mode = flood drops at the HWM";
     return NULL;
+}
+
+int params_min_repeat(const params_t *params)
+{
+    return params->precision > 0 && !params->set[KEY_REPEAT] ? 3
+                                                             : params->repeat;
+}
+
+int params_max_repeat(const params_t *params)
+{
+    int least = params_min_repeat(params);
+    return params->precision > 0 && params->max_repeat > least
+               ? params->max_repeat
+               : least;
 }
 
 const option_t *params_option(const char *name)
@@ -653,6 +695,15 @@ int params_test(bool verbose)
     CHECK(params.duration == 0.5);
 
     //  Overlay: the inner level's given keys win, the rest come from outer
+    //  precision starts at 3 repeats unless repeat says otherwise
+    params_defaults(&params);
+    CHECK(params_min_repeat(&params) == 1 && params_max_repeat(&params) == 1);
+    CHECK(params_set(&params, params_option("precision"), "0.05", &err) == 0);
+    CHECK(params_min_repeat(&params) == 3 && params_max_repeat(&params) == 30);
+    CHECK(params_set(&params, params_option("repeat"), "5", &err) == 0);
+    CHECK(params_min_repeat(&params) == 5);
+    CHECK(params_set(&params, params_option("confidence"), "1", &err) == -1);
+
     params_t outer, inner, merged;
     params_defaults(&outer);
     params_defaults(&inner);

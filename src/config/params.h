@@ -45,6 +45,9 @@ typedef enum {
     KEY_DURATION,
     KEY_WARMUP,
     KEY_REPEAT,
+    KEY_CONFIDENCE,
+    KEY_PRECISION,
+    KEY_MAX_REPEAT,
     KEY_TIMEOUT,
     KEY_TRANSPORT,
     KEY_ENDPOINT,
@@ -78,6 +81,10 @@ typedef struct {
     double duration;
     double warmup;
     int repeat;
+    double confidence; //  of each median's interval
+    double precision;  //  repeat until every hop's interval is this
+                       //  narrow (a share of the median), 0: off
+    int max_repeat;    //  ...but at most this many repeats
     double timeout;
     int transport;
     char endpoint[LIMIT_ENDPOINT + 1];
@@ -145,6 +152,11 @@ extern const char *const params_mode_names[];
 const option_t *params_option(const char *name);
 //  A key that is no longer one: what to write instead, else NULL
 const char *params_retired(const char *name);
+//  Repeats of a size: the fewest (repeat, or 3 when precision is asked and
+//  repeat was not given) and the most (max_repeat with precision, else
+//  the fewest)
+int params_min_repeat(const params_t *params);
+int params_max_repeat(const params_t *params);
 //  Every key at its default, none marked as given
 void params_defaults(params_t *params);
 //  Parse 'value' for 'opt' into params and mark it given; errors say

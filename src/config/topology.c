@@ -663,6 +663,12 @@ static int s_validate_mode(const topology_t *self, errbuf_t *err)
                            params_mode_names[p->mode]);
     if (p->mode != MODE_SEARCH)
         return 0;
+    if (p->precision > 0)
+        return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_PRECISION, err,
+                           "mode = search runs its own trials to its own "
+                           "precision (search_precision, search_trials): "
+                           "precision and max_repeat are for capacity and "
+                           "flood");
     if (p->rate > 0)
         return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_RATE, err,
                            "mode = search chooses the rates itself: leave "
@@ -733,6 +739,11 @@ static int s_validate_params(const topology_t *self, errbuf_t *err)
                            "zerocopy is for throughput runs (rate = 0)");
     if (s_validate_mode(self, err))
         return -1;
+    if (p->precision > 0 && p->max_repeat < params_min_repeat(p))
+        return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_MAX_REPEAT, err,
+                           "max_repeat %d is below the %d repeats precision "
+                           "starts with (repeat)",
+                           p->max_repeat, params_min_repeat(p));
     if (p->rate > 0)
         for (int i = 0; i < p->sizes.n; i++)
             if (p->sizes.size[i] < 16)
