@@ -56,6 +56,7 @@ typedef struct {
     const char *key[PLOT_MAX_SWEEP];
     char header[PLOT_MAX_SWEEP][PLOT_NAME];
     int nsweep, ncolumns, line;
+    int repeat;    //  the repeat column, or -1
     bool too_many; //  sweep_ columns beyond PLOT_MAX_SWEEP
     csv_t *csv;    //  its current record: the header, or a row
 } reader_t;
@@ -134,8 +135,12 @@ static int s_header(reader_t *self, errbuf_t *err)
             if (strcmp(csv_field(self->csv, i), s_columns[c].name) == 0)
                 self->col[c] = i;
     }
-    for (int i = 0; i < self->ncolumns; i++)
+    self->repeat = -1;
+    for (int i = 0; i < self->ncolumns; i++) {
         s_sweep_column(self, i);
+        if (strcmp(csv_field(self->csv, i), "repeat") == 0)
+            self->repeat = i;
+    }
     for (int c = 0; c < C_NEEDED; c++)
         if (self->col[c] < 0)
             return err_set(err,
@@ -212,6 +217,9 @@ static int s_row(reader_t *self, errbuf_t *err)
                        self->line, csv_count(self->csv), self->ncolumns);
     if (!*s_text(self, C_TOPOLOGY))
         return err_set(err, "%s:%d: empty topology", t->path, self->line);
+    if (self->repeat >= 0 &&
+        strcmp(csv_field(self->csv, self->repeat), "median") == 0)
+        return 0; //  made of the repeats, which are drawn
     plot_row_t row = {0};
     double size, hop;
     if (s_number(self, C_SIZE, &size, err) ||

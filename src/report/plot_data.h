@@ -2,7 +2,9 @@
     can group and reduce.
 
     Columns are found by name in the header, so extra columns (the CPU and
-    sequence columns, and sweep_KEY ones) may come in any order; every
+    sequence columns, and sweep_KEY ones) may come in any order; rows of
+    `repeat = median` are left out (they sum up the repeats, which are
+    read); every
     sweep_KEY column together forms a row's combination ("transport=ipc
     hwm=10").  Topologies, combinations and links (hop, from, to,
     transport) are interned in first-seen order, so charts list them in

@@ -60,6 +60,11 @@ void progress_trial_done(progress_t *self)
     self->done++;
 }
 
+void progress_repeats_saved(progress_t *self, int n)
+{
+    self->trials -= n;
+}
+
 void progress_size_done(progress_t *self, uint32_t size)
 {
     if (self->quiet || self->tty)

@@ -26,6 +26,8 @@ void progress_trial(progress_t *self, uint32_t size, int size_index, int nsizes,
 //  A trial ended (ok or not); a size ended
 void progress_trial_done(progress_t *self);
 void progress_size_done(progress_t *self, uint32_t size);
+//  A size stopped n trials short of those planned (--precision was met)
+void progress_repeats_saved(progress_t *self, int n);
 //  Clear the terminal line before other output
 void progress_end(progress_t *self);
 

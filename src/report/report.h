@@ -15,6 +15,7 @@
 #include "config/params.h"
 #include "trial/results.h"
 #include "trial/search.h"
+#include "trial/summary.h"
 #include "config/sweep.h"
 
 #define REPORT_MAX_SWEEP SWEEP_MAX_KEYS //  one column per swept key
@@ -38,19 +39,26 @@ typedef struct {
 void report_csv_header(FILE *out, const report_info_t *info);
 void report_csv_rows(FILE *out, const report_info_t *info,
                      const trial_result_t *trial);
+//  The `repeat = median` rows of a size (3 or more repeats)
+void report_csv_median_rows(FILE *out, const report_info_t *info,
+                            const summary_t *summary);
 //  latency.csv: one row per distribution; repeat is "1".."N", or "all"
 //  for the repetitions merged
 void report_latency_header(FILE *out, const report_info_t *info);
 void report_latency_rows(FILE *out, const report_info_t *info, uint32_t size,
                          const char *repeat, const latency_row_t *rows,
                          int nrows);
+//  ...and its `repeat = median` rows: each percentile's median over the
+//  repeats, with the intervals of p50 and p99
+void report_latency_median_rows(FILE *out, const report_info_t *info,
+                                const summary_t *summary);
 void report_threads_header(FILE *out);
 void report_threads_rows(FILE *out, const trial_result_t *trial);
 
-//  One size: every hop's median msgs/s and MB/s (min-max over repeats),
-//  loss, CPU per message
+//  One size: every hop's median msgs/s and MB/s (+-x %: the interval of
+//  the median, 3 or more repeats; min-max for 2), loss, CPU per message
 void report_table_size(FILE *out, const report_info_t *info,
-                       const trial_result_t *trials, int ntrials);
+                       const summary_t *summary);
 //  A rate for people: 1234567 -> "1.23M", 12345 -> "12.3k"
 const char *report_short(double value, char *buf, size_t len);
 //  1234567 -> "1,234,567"
@@ -67,9 +75,10 @@ void report_search_summary(FILE *out, const search_outcome_t *outcome,
 //  The run's files as one JSON document: metadata, rows, latency
 int report_json(FILE *out, const char *dir, errbuf_t *err);
 
-//  Latency lines under a size's block (the repetitions merged)
+//  Latency lines under a size's block (the repetitions merged), and with
+//  3 or more repeats the median p50 and p99 over them (summary, or NULL)
 //  e2e: what the end-to-end row measures ("round trip", "end to end")
 void report_table_latency(FILE *out, const latency_row_t *rows, int nrows,
-                          const char *e2e);
+                          const summary_t *summary, const char *e2e);
 
 #endif

@@ -9,8 +9,26 @@
     to the hop during the window, per second of the sending end's own
     window: the offered load), mode (capacity, flood, search; empty for
     reqrep and connect), hwm_bound (1: a flood row whose rate is the one
-    the HWM and libzmq's command batching allow, trial/results.h), then
-    one sweep_KEY column per swept key.  latency.csv gains mode too.
+    the HWM and libzmq's command batching allow, trial/results.h),
+    ci_low, ci_high, ci_coverage, precise (below), then one sweep_KEY
+    column per swept key.
+
+    With 3 or more repeats a size also has one `repeat = median` row per
+    link after its repeats (trial/summary.h): every number in it is the
+    median of that column over the repeats (so its msgs_per_sec is not
+    received / seconds); from_cpu .. to_node are the repeats' when they
+    all agree, else -1.  Only these rows fill ci_low and ci_high (the
+    interval of the median msgs/s at `confidence`; mb_per_sec's is the
+    same times size / 10^6), ci_coverage (the interval's exact coverage:
+    below the confidence when there were too few repeats for it, 6 at
+    0.95, and then the interval is min to max) and, with --precision,
+    precise (1: within it, 0: max_repeat ran out first).  Per-repeat rows
+    leave the four empty.
+
+    latency.csv gains mode, then p50_ci_low_us, p50_ci_high_us,
+    p99_ci_low_us, p99_ci_high_us: filled on its `repeat = median` rows,
+    where each figure is the median over the repeats of that percentile
+    (the `repeat = all` rows merge the repeats' distributions instead).
 */
 #include "report/report.h"
 
@@ -30,12 +48,20 @@ void report_csv_header(FILE *out, const report_info_t *info)
 {
     fputs(REPORT_CSV_COLUMNS, out);
     fputs(",from_cpu_ns_per_msg,to_cpu_ns_per_msg,seq_lost,sent_per_sec,mode,"
-          "hwm_bound",
+          "hwm_bound,ci_low,ci_high,ci_coverage,precise",
           out);
     for (int i = 0; i < info->nsweep; i++)
         s_sweep_column(out, info->sweep_key[i]);
     fputc('\n', out);
     fflush(out);
+}
+
+//  The combination's values, and the end of the row
+static void s_sweep_values(FILE *out, const report_info_t *info)
+{
+    for (int i = 0; i < info->nsweep; i++)
+        fprintf(out, ",%s", info->sweep_value[i]);
+    fputc('\n', out);
 }
 
 static void s_optional(FILE *out, double value, const char *format)
@@ -64,11 +90,44 @@ void report_csv_rows(FILE *out, const report_info_t *info,
         s_optional(out, row->from_cpu_ns, "%.1f");
         s_optional(out, row->to_cpu_ns, "%.1f");
         s_optional(out, (double)row->seq_lost, "%.0f");
-        fprintf(out, ",%.1f,%s,%d", link_sent_rate(row), info->mode,
+        fprintf(out, ",%.1f,%s,%d,,,,", link_sent_rate(row), info->mode,
                 row->hwm_bound);
-        for (int i = 0; i < info->nsweep; i++)
-            fprintf(out, ",%s", info->sweep_value[i]);
-        fputc('\n', out);
+        s_sweep_values(out, info);
+    }
+    fflush(out);
+}
+
+//  A median: whole numbers as they are, halves as halves
+static void s_number(FILE *out, double value)
+{
+    fprintf(out, value == (double)(long long)value ? "%.0f" : "%.1f", value);
+}
+
+void report_csv_median_rows(FILE *out, const report_info_t *info,
+                            const summary_t *summary)
+{
+    for (int l = 0; l < summary->nlinks; l++) {
+        const link_summary_t *s = &summary->links[l];
+        fprintf(out, "%s,%s,%u,median,%d,%s,%s,%s,", info->topology,
+                info->pattern, summary->size, s->hop, s->from, s->to,
+                params_transport_names[s->transport]);
+        s_number(out, s->sent);
+        fputc(',', out);
+        s_number(out, s->received);
+        fputc(',', out);
+        s_number(out, s->lost);
+        fprintf(out, ",%.6f,%.1f,%.3f,%d,%d,%d,%d", s->seconds, s->rate,
+                s->mbps, s->from_cpu, s->to_cpu, s->from_node, s->to_node);
+        s_optional(out, s->from_cpu_ns, "%.1f");
+        s_optional(out, s->to_cpu_ns, "%.1f");
+        fputc(',', out);
+        if (s->seq_lost >= 0)
+            s_number(out, s->seq_lost);
+        fprintf(out, ",%.1f,%s,%d,%.1f,%.1f,%.4f,", s->sent_rate, info->mode,
+                s->hwm_bound, s->ci.low, s->ci.high, s->ci.coverage);
+        if (s->precise >= 0)
+            fprintf(out, "%d", s->precise);
+        s_sweep_values(out, info);
     }
     fflush(out);
 }
@@ -76,7 +135,8 @@ void report_csv_rows(FILE *out, const report_info_t *info,
 void report_latency_header(FILE *out, const report_info_t *info)
 {
     fputs("topology,pattern,size,repeat,hop,samples,mean_us,p50_us,p90_us,"
-          "p99_us,p999_us,max_us,mode",
+          "p99_us,p999_us,max_us,mode,p50_ci_low_us,p50_ci_high_us,"
+          "p99_ci_low_us,p99_ci_high_us",
           out);
     for (int i = 0; i < info->nsweep; i++)
         s_sweep_column(out, info->sweep_key[i]);
@@ -97,10 +157,25 @@ void report_latency_rows(FILE *out, const report_info_t *info, uint32_t size,
                 histogram_percentile(h, 90) / 1e3,
                 histogram_percentile(h, 99) / 1e3,
                 histogram_percentile(h, 99.9) / 1e3, histogram_max(h) / 1e3);
-        fprintf(out, ",%s", info->mode);
-        for (int i = 0; i < info->nsweep; i++)
-            fprintf(out, ",%s", info->sweep_value[i]);
-        fputc('\n', out);
+        fprintf(out, ",%s,,,,", info->mode);
+        s_sweep_values(out, info);
+    }
+    fflush(out);
+}
+
+void report_latency_median_rows(FILE *out, const report_info_t *info,
+                                const summary_t *summary)
+{
+    for (int r = 0; r < summary->nlatency; r++) {
+        const latency_summary_t *s = &summary->latency[r];
+        fprintf(out,
+                "%s,%s,%u,median,%s,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%s,"
+                "%.3f,%.3f,%.3f,%.3f",
+                info->topology, info->pattern, summary->size, s->hop,
+                (unsigned long long)s->samples, s->mean, s->p50, s->p90, s->p99,
+                s->p999, s->max, info->mode, s->p50_ci.low, s->p50_ci.high,
+                s->p99_ci.low, s->p99_ci.high);
+        s_sweep_values(out, info);
     }
     fflush(out);
 }

@@ -1,11 +1,15 @@
 /*  report_table: the human table, one block per message size.
 
-    proxy (pubsub)  size 1024 B  window 1.00 s  median of 3 repeats
-     hop  from -> to      transport    msgs/s  (min - max)         MB/s  lost  lost%  cpu ns/msg fr/to
-       1  pub -> broker   tcp       1,234,567  (1.20M - 1.25M)   1264.2     0  0.00%        310 / 402
+    proxy (pubsub)  size 1024 B  window 1.00 s  median of 9 repeats, ±: its 95% interval
+     hop  from -> to      transport    msgs/s  ±             MB/s  lost  lost%  cpu ns/msg fr/to
+       1  pub -> broker   tcp       1,234,567  ±1.6%        1264.2     0  0.00%        310 / 402
 
-    msgs/s and MB/s are medians over the repetitions; lost and lost% add
-    up every repetition; CPU per message is the median.  In flood mode a
+    msgs/s and MB/s are medians over the repetitions (trial/summary.h),
+    with 3 or more the ±x % of the median's interval, the larger of its
+    two sides ('*': fewer repeats than the confidence needs, the interval
+    is min to max; '!': wider than --precision when max_repeat ran out),
+    with 2 the min - max; lost and lost% add up every repetition; CPU
+    per message is the median.  In flood mode a
     row whose rate is the HWM's bound (hwm_bound) ends with "HWM", and a
     line under the block says what sets it.
 */
@@ -16,18 +20,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int s_compare(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double s_median(double *values, int n)
-{
-    qsort(values, (size_t)n, sizeof *values, s_compare);
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 const char *report_grouped(double value, char *buf, size_t len)
 {
@@ -64,59 +56,49 @@ static void s_cpu(double from, double to, char *buf, size_t len)
     snprintf(buf, len, "%s / %s", a, b);
 }
 
-//  Is link l HWM-bound in most repetitions?
-static bool s_hwm_bound(const trial_result_t *trials, int ntrials, int l)
+//  "±2.1%" (3 or more repeats; '*' when the interval falls short of the
+//  confidence, '!' when it is wider than the precision), or "(min - max)"
+static void s_spread(const summary_t *summary, const link_summary_t *s,
+                     char *buf, size_t len)
 {
-    int bound = 0;
-    for (int t = 0; t < ntrials; t++)
-        bound += trials[t].links[l].hwm_bound;
-    return 2 * bound > ntrials;
+    char lo[16], hi[16], range[32];
+    if (summary->n >= SUMMARY_MIN_REPEATS) {
+        snprintf(range, sizeof range, "±%.1f%%%s%s", 100 * s->spread,
+                 s->ci.reached ? "" : "*", s->precise == 0 ? "!" : "");
+        snprintf(buf, len, " %-11s", range); //  '±' is two bytes
+    } else if (summary->n == 2) {
+        snprintf(range, sizeof range, "(%s - %s)",
+                 report_short(s->rate_min, lo, sizeof lo),
+                 report_short(s->rate_max, hi, sizeof hi));
+        snprintf(buf, len, " %-19s", range);
+    } else
+        snprintf(buf, len, " ");
 }
 
-static void s_row(FILE *out, const trial_result_t *trials, int ntrials, int l)
+static void s_row(FILE *out, const summary_t *summary, int l)
 {
-    double rate[ntrials], mb[ntrials], from_ns[ntrials], to_ns[ntrials];
-    uint64_t sent = 0, lost = 0;
-    for (int t = 0; t < ntrials; t++) {
-        const link_row_t *row = &trials[t].links[l];
-        rate[t] = link_rate(row);
-        mb[t] = rate[t] * trials[t].size / 1e6;
-        from_ns[t] = row->from_cpu_ns;
-        to_ns[t] = row->to_cpu_ns;
-        sent += row->sent;
-        lost += row->sent - row->received;
-    }
-    const link_row_t *row = &trials[0].links[l];
-    char link[2 * RESULTS_NAME_MAX + 8], rates[32], lo[16], hi[16], spread[40],
-        lost_text[32], cpu[48];
-    snprintf(link, sizeof link, "%s -> %s", row->from, row->to);
-    double median = s_median(rate, ntrials); //  sorts rate[]
-    snprintf(spread, sizeof spread, " ");
-    if (ntrials > 1) {
-        char range[32];
-        snprintf(range, sizeof range, "(%s - %s)",
-                 report_short(rate[0], lo, sizeof lo),
-                 report_short(rate[ntrials - 1], hi, sizeof hi));
-        snprintf(spread, sizeof spread, " %-19s", range);
-    }
-    s_cpu(s_median(from_ns, ntrials), s_median(to_ns, ntrials), cpu,
-          sizeof cpu);
-    fprintf(out, "%4d  %-22s %-9s %11s %s%10.1f %12s %6.2f%% %17s%s\n",
-            row->hop, link, params_transport_names[row->transport],
-            report_grouped(median, rates, sizeof rates), spread,
-            s_median(mb, ntrials),
-            report_grouped((double)lost, lost_text, sizeof lost_text),
-            sent ? 100.0 * (double)lost / (double)sent : 0.0, cpu,
-            s_hwm_bound(trials, ntrials, l) ? "  HWM" : "");
+    const link_summary_t *s = &summary->links[l];
+    char link[2 * RESULTS_NAME_MAX + 8], rates[32], spread[48], lost[32],
+        cpu[48];
+    snprintf(link, sizeof link, "%s -> %s", s->from, s->to);
+    s_spread(summary, s, spread, sizeof spread);
+    s_cpu(s->from_cpu_ns, s->to_cpu_ns, cpu, sizeof cpu);
+    fprintf(out, "%4d  %-22s %-9s %11s %s%10.1f %12s %6.2f%% %17s%s\n", s->hop,
+            link, params_transport_names[s->transport],
+            report_grouped(s->rate, rates, sizeof rates), spread, s->mbps,
+            report_grouped((double)s->lost_all, lost, sizeof lost),
+            s->sent_all ? 100.0 * (double)s->lost_all / (double)s->sent_all
+                        : 0.0,
+            cpu, s->hwm_bound ? "  HWM" : "");
 }
 
 //  Under a flood block with HWM-bound rows: what sets their figure
-static void s_hwm_note(FILE *out, const trial_result_t *trials, int ntrials)
+static void s_hwm_note(FILE *out, const summary_t *summary)
 {
     double bound = 0;
-    for (int l = 0; l < trials[0].nlinks; l++)
-        if (s_hwm_bound(trials, ntrials, l))
-            bound = trials[0].links[l].bound_rate;
+    for (int l = 0; l < summary->nlinks; l++)
+        if (summary->links[l].hwm_bound)
+            bound = summary->links[l].bound_rate;
     if (bound <= 0)
         return;
     char text[32];
@@ -128,31 +110,95 @@ static void s_hwm_note(FILE *out, const trial_result_t *trials, int ntrials)
             report_grouped(bound, text, sizeof text));
 }
 
-void report_table_size(FILE *out, const report_info_t *info,
-                       const trial_result_t *trials, int ntrials)
+//  Under a block of 3 or more repeats: what the intervals are worth, and
+//  whether --precision was met
+static void s_interval_notes(FILE *out, const summary_t *summary)
 {
-    if (ntrials == 0)
+    bool short_of = false;
+    for (int l = 0; l < summary->nlinks; l++)
+        short_of |= !summary->links[l].ci.reached;
+    if (short_of && summary->nlinks)
+        fprintf(out,
+                "      *: %d repeats give at most a %.1f%% interval (min to "
+                "max); %.0f%% needs %d\n",
+                summary->n, 100 * summary->links[0].ci.coverage,
+                100 * summary->confidence,
+                summary_repeats_needed(summary->confidence));
+    if (summary->precision <= 0)
         return;
+    if (summary->precise) {
+        fprintf(out,
+                "      precise: every hop within ±%.1f%% after %d "
+                "repeats\n",
+                100 * summary->precision, summary->n);
+        return;
+    }
+    fprintf(out,
+            "      !: NOT PRECISE after %d repeats (max_repeat):", summary->n);
+    for (int l = 0; l < summary->nlinks; l++)
+        if (summary->links[l].precise == 0)
+            fprintf(out, " hop %d ±%.1f%%", summary->links[l].hop,
+                    100 * summary->links[l].spread);
+    fprintf(out, " wider than ±%.1f%% (precise = 0)\n",
+            100 * summary->precision);
+}
+
+void report_table_size(FILE *out, const report_info_t *info,
+                       const summary_t *summary)
+{
+    if (summary->n == 0)
+        return;
+    int n = summary->n;
     fprintf(out, "\n%s (%s%s%s)  size %u B  window %.2f s", info->topology,
-            info->pattern, info->mode[0] ? ", " : "", info->mode,
-            trials[0].size,
-            trials[0].nlinks ? trials[0].links[0].seconds : 0.0);
-    if (ntrials > 1)
-        fprintf(out, "  median of %d repeats", ntrials);
+            info->pattern, info->mode[0] ? ", " : "", info->mode, summary->size,
+            summary->nlinks ? summary->links[0].seconds : 0.0);
+    if (n >= SUMMARY_MIN_REPEATS)
+        fprintf(out, "  median of %d repeats, ±: its %.0f%% interval", n,
+                100 * summary->confidence);
+    else if (n > 1)
+        fprintf(out, "  median of %d repeats", n);
     for (int i = 0; i < info->nsweep; i++)
         fprintf(out, "  %s=%s", info->sweep_key[i], info->sweep_value[i]);
     fprintf(out, "\n%4s  %-22s %-9s %11s %s%10s %12s %7s %17s\n", "hop",
             "from -> to", "transport", "msgs/s",
-            ntrials > 1 ? " (min - max)        " : " ", "MB/s", "lost", "lost%",
-            "cpu ns/msg fr/to");
-    for (int l = 0; l < trials[0].nlinks; l++)
-        s_row(out, trials, ntrials, l);
-    s_hwm_note(out, trials, ntrials);
+            n >= SUMMARY_MIN_REPEATS ? " ±         "
+            : n > 1                  ? " (min - max)        "
+                                     : " ",
+            "MB/s", "lost", "lost%", "cpu ns/msg fr/to");
+    for (int l = 0; l < summary->nlinks; l++)
+        s_row(out, summary, l);
+    s_hwm_note(out, summary);
+    if (n >= SUMMARY_MIN_REPEATS)
+        s_interval_notes(out, summary);
     fflush(out);
 }
 
+//  "median over 5 repeats: p50 12.3 ±4.0%  p99 40.1 ±9.9% us"
+static void s_latency_repeats(FILE *out, const summary_t *summary,
+                              const char *hop)
+{
+    for (int r = 0; summary && r < summary->nlatency; r++) {
+        const latency_summary_t *s = &summary->latency[r];
+        if (strcmp(s->hop, hop) || s->n < SUMMARY_MIN_REPEATS)
+            continue;
+        double p50 =
+            s->p50 > 0
+                ? fmax(s->p50 - s->p50_ci.low, s->p50_ci.high - s->p50) / s->p50
+                : 0;
+        double p99 =
+            s->p99 > 0
+                ? fmax(s->p99 - s->p99_ci.low, s->p99_ci.high - s->p99) / s->p99
+                : 0;
+        fprintf(out,
+                "      %-23s median over %d repeats: p50 %.1f ±%.1f%%%s  "
+                "p99 %.1f ±%.1f%%%s us\n",
+                "", s->n, s->p50, 100 * p50, s->p50_ci.reached ? "" : "*",
+                s->p99, 100 * p99, s->p99_ci.reached ? "" : "*");
+    }
+}
+
 void report_table_latency(FILE *out, const latency_row_t *rows, int nrows,
-                          const char *e2e)
+                          const summary_t *summary, const char *e2e)
 {
     for (int r = 0; r < nrows; r++) {
         const histogram_t *h = &rows[r].histogram;
@@ -171,6 +217,7 @@ void report_table_latency(FILE *out, const latency_row_t *rows, int nrows,
             histogram_percentile(h, 90) / 1e3,
             histogram_percentile(h, 99) / 1e3,
             histogram_percentile(h, 99.9) / 1e3, histogram_max(h) / 1e3);
+        s_latency_repeats(out, summary, rows[r].hop);
     }
     fflush(out);
 }

@@ -19,6 +19,7 @@
 #include "machine/tsc.h"
 #include "report/resultsdir.h"
 #include "trial/search.h"
+#include "trial/summary.h"
 #include "trial/trial.h"
 #include "pipeline/zones.h"
 
@@ -173,42 +174,89 @@ static int s_trial(run_t *self, const trial_spec_t *spec,
 }
 
 //  The table block of one size, once its repetitions are done
-static void s_table(run_t *self, trial_result_t *trials, int done,
+static void s_table(run_t *self, const summary_t *summary,
                     const trial_result_t *merged)
 {
     if (self->options->format != FORMAT_TABLE)
         return;
     progress_end(&self->progress);
-    report_table_size(stdout, &self->info, trials, done);
+    report_table_size(stdout, &self->info, summary);
     int pattern = self->current->params.pattern;
-    report_table_latency(stdout, merged->latency, merged->nlatency,
+    report_table_latency(stdout, merged->latency, merged->nlatency, summary,
                          pattern == PATTERN_REQREP    ? "round trip"
                          : pattern == PATTERN_CONNECT ? "to 1st message"
                                                       : "end to end");
 }
 
-//  All repetitions of one size
+//  --precision: has every link of the repeats so far reached it?
+static int s_precise(const params_t *params, const trial_result_t *trials,
+                     int done, bool *precise)
+{
+    summary_t summary;
+    *precise = false;
+    if (params->precision <= 0 || done < params_min_repeat(params))
+        return 0;
+    if (summary_make(&summary, trials, done, params->confidence,
+                     params->precision))
+        return -1;
+    *precise = summary.precise;
+    summary_free(&summary);
+    return 0;
+}
+
+//  After the repeats: the median rows (3 or more), and the table
+static int s_size_done(run_t *self, trial_result_t *trials, int done,
+                       const trial_result_t *merged, errbuf_t *err)
+{
+    const params_t *params = &self->current->params;
+    summary_t summary;
+    if (summary_make(&summary, trials, done, params->confidence,
+                     params->precision))
+        return err_set(err, "size %u: out of memory", trials[0].size);
+    int rc = 0;
+    if (done >= SUMMARY_MIN_REPEATS) {
+        report_csv_median_rows(self->results, &self->info, &summary);
+        if (self->options->format == FORMAT_CSV)
+            report_csv_median_rows(stdout, &self->info, &summary);
+        if (summary.nlatency && self->latency)
+            report_latency_median_rows(self->latency, &self->info, &summary);
+    }
+    if (rc == 0 && done > 1 && merged->nlatency)
+        rc = s_latency_rows(self, merged, "all", err);
+    if (rc == 0)
+        s_table(self, &summary, merged);
+    summary_free(&summary);
+    return rc;
+}
+
+//  All repetitions of one size: repeat of them, or with --precision from
+//  the fewest until every link is precise or max_repeat ran out
 static int s_size(run_t *self, int index, errbuf_t *err)
 {
     const params_t *params = &self->current->params;
     uint32_t size = params->sizes.size[index];
-    int repeat = params->repeat, done = 0, rc = 0;
-    trial_result_t *trials = calloc((size_t)repeat, sizeof *trials);
+    int most = params_max_repeat(params), done = 0, rc = 0;
+    bool precise = false;
+    trial_result_t *trials = calloc((size_t)most, sizeof *trials);
     trial_result_t merged = {.size = size};
     merged.latency =
         calloc((size_t)self->current->nstages, sizeof(latency_row_t));
-    for (int r = 1; r <= repeat && rc == 0; r++) {
+    if (!trials || !merged.latency)
+        rc = err_set(err, "size %u: out of memory", size);
+    for (int r = 1; r <= most && rc == 0 && !precise; r++) {
         progress_trial(&self->progress, size, index + 1, params->sizes.n, r,
-                       repeat);
+                       most);
         trial_spec_t spec = s_spec(self, size, r);
         rc = s_trial(self, &spec, &trials[done], err);
         if (rc == 0)
             rc = s_report_trial(self, &trials[done++], &merged, err);
+        if (rc == 0 && s_precise(params, trials, done, &precise))
+            rc = err_set(err, "size %u: out of memory", size);
     }
-    if (rc == 0 && repeat > 1 && merged.nlatency)
-        rc = s_latency_rows(self, &merged, "all", err);
+    if (rc == 0 && done > 0)
+        rc = s_size_done(self, trials, done, &merged, err);
     if (rc == 0) {
-        s_table(self, trials, done, &merged);
+        progress_repeats_saved(&self->progress, most - done);
         progress_size_done(&self->progress, size);
     }
     for (int t = 0; t < done; t++)
@@ -261,10 +309,13 @@ static int s_search_size(run_t *self, int index, errbuf_t *err)
         if (self->options->format == FORMAT_CSV)
             report_csv_rows(stdout, &self->info, found);
     }
+    summary_t summary;
     if (self->options->format == FORMAT_TABLE) {
         progress_end(&self->progress);
-        if (found->nlinks)
-            report_table_size(stdout, &self->info, found, 1);
+        if (found->nlinks && summary_make(&summary, found, 1, 0.95, 0) == 0) {
+            report_table_size(stdout, &self->info, &summary);
+            summary_free(&summary);
+        }
         report_search_summary(stdout, &outcome, params);
     }
     progress_size_done(&self->progress, spec.size);
@@ -355,8 +406,8 @@ static void s_init(run_t *self, const run_options_t *options)
     }
     for (int c = 0; c < self->ntopos; c++) {
         const params_t *p = &self->topos[c]->params;
-        trials += p->sizes.n *
-                  (p->mode == MODE_SEARCH ? p->search_trials + 1 : p->repeat);
+        trials += p->sizes.n * (p->mode == MODE_SEARCH ? p->search_trials + 1
+                                                       : params_max_repeat(p));
         s_note_mode(self, p);
     }
     self->meta.tsc_hz =

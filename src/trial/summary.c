@@ -1,0 +1,248 @@
+/*  summary: medians and intervals over a size's repeats; see summary.h.
+
+    Every figure is taken out of the trials by a small getter, sorted in
+    one scratch array, and its median kept; the rate also keeps its
+    interval.  Latency distributions are matched across the trials by
+    their label (e2e, or a hop), since a trial may lack one.
+*/
+#include "trial/summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef double (*getter_t)(const trial_result_t *trial, int index);
+
+static double s_rate(const trial_result_t *t, int l)
+{
+    return link_rate(&t->links[l]);
+}
+static double s_mbps(const trial_result_t *t, int l)
+{
+    return link_rate(&t->links[l]) * t->size / 1e6;
+}
+static double s_sent_rate(const trial_result_t *t, int l)
+{
+    return link_sent_rate(&t->links[l]);
+}
+static double s_sent(const trial_result_t *t, int l)
+{
+    return (double)t->links[l].sent;
+}
+static double s_received(const trial_result_t *t, int l)
+{
+    return (double)t->links[l].received;
+}
+static double s_lost(const trial_result_t *t, int l)
+{
+    return (double)t->links[l].sent - (double)t->links[l].received;
+}
+static double s_seconds(const trial_result_t *t, int l)
+{
+    return t->links[l].seconds;
+}
+static double s_from_ns(const trial_result_t *t, int l)
+{
+    return t->links[l].from_cpu_ns;
+}
+static double s_to_ns(const trial_result_t *t, int l)
+{
+    return t->links[l].to_cpu_ns;
+}
+static double s_seq_lost(const trial_result_t *t, int l)
+{
+    return (double)t->links[l].seq_lost;
+}
+
+//  The median of one figure over the trials, sorted into scratch; -1 when
+//  'optional' and some trial has none (a negative value)
+static double s_median(const trial_result_t *trials, int n, int l, getter_t get,
+                       bool optional, double *scratch)
+{
+    for (int t = 0; t < n; t++) {
+        scratch[t] = get(&trials[t], l);
+        if (optional && scratch[t] < 0)
+            return -1;
+    }
+    stats_sort(scratch, n);
+    return stats_median_sorted(scratch, n);
+}
+
+//  The first trial's value when all agree, else -1
+static int s_agreed(const trial_result_t *trials, int n, int l, size_t offset)
+{
+    int first = *(const int *)((const char *)&trials[0].links[l] + offset);
+    for (int t = 1; t < n; t++)
+        if (*(const int *)((const char *)&trials[t].links[l] + offset) != first)
+            return -1;
+    return first;
+}
+
+static void s_link_figures(link_summary_t *s, const trial_result_t *trials,
+                           int n, int l, double *v)
+{
+    s->sent = s_median(trials, n, l, s_sent, false, v);
+    s->received = s_median(trials, n, l, s_received, false, v);
+    s->lost = s_median(trials, n, l, s_lost, false, v);
+    s->seconds = s_median(trials, n, l, s_seconds, false, v);
+    s->mbps = s_median(trials, n, l, s_mbps, false, v);
+    s->sent_rate = s_median(trials, n, l, s_sent_rate, false, v);
+    s->from_cpu_ns = s_median(trials, n, l, s_from_ns, true, v);
+    s->to_cpu_ns = s_median(trials, n, l, s_to_ns, true, v);
+    s->seq_lost = s_median(trials, n, l, s_seq_lost, true, v);
+    s->from_cpu = s_agreed(trials, n, l, offsetof(link_row_t, from_cpu));
+    s->to_cpu = s_agreed(trials, n, l, offsetof(link_row_t, to_cpu));
+    s->from_node = s_agreed(trials, n, l, offsetof(link_row_t, from_node));
+    s->to_node = s_agreed(trials, n, l, offsetof(link_row_t, to_node));
+    int bound = 0;
+    for (int t = 0; t < n; t++) {
+        const link_row_t *row = &trials[t].links[l];
+        bound += row->hwm_bound;
+        s->sent_all += row->sent;
+        s->lost_all += row->sent - row->received;
+    }
+    s->hwm_bound = 2 * bound > n;
+}
+
+static void s_link(summary_t *self, const trial_result_t *trials, int l,
+                   double *v)
+{
+    link_summary_t *s = &self->links[l];
+    const link_row_t *first = &trials[0].links[l];
+    int n = self->n;
+    s->hop = first->hop;
+    snprintf(s->from, sizeof s->from, "%s", first->from);
+    snprintf(s->to, sizeof s->to, "%s", first->to);
+    s->transport = first->transport;
+    s->bound_rate = first->bound_rate;
+    s_link_figures(s, trials, n, l, v);
+    s->rate = s_median(trials, n, l, s_rate, false, v); //  v sorted
+    s->rate_min = v[0];
+    s->rate_max = v[n - 1];
+    stats_median_ci(v, n, self->confidence, &s->ci);
+    double below = s->rate - s->ci.low, above = s->ci.high - s->rate;
+    s->spread = s->rate > 0 ? (below > above ? below : above) / s->rate : 0;
+    s->precise = self->precision <= 0                            ? -1
+                 : s->ci.reached && s->spread <= self->precision ? 1
+                                                                 : 0;
+}
+
+//  ---------------------------------------------------------------------
+//  Latency
+
+static const latency_row_t *s_find(const trial_result_t *trial, const char *hop)
+{
+    for (int r = 0; r < trial->nlatency; r++)
+        if (strcmp(trial->latency[r].hop, hop) == 0)
+            return &trial->latency[r];
+    return NULL;
+}
+
+//  The median over the trials that have it of one percentile (0: mean,
+//  > 100: max), in microseconds; v is left sorted
+static double s_percentile(const trial_result_t *trials, int n, const char *hop,
+                           double which, double *v, int *got)
+{
+    *got = 0;
+    for (int t = 0; t < n; t++) {
+        const latency_row_t *row = s_find(&trials[t], hop);
+        if (!row)
+            continue;
+        const histogram_t *h = &row->histogram;
+        v[(*got)++] = (which == 0    ? histogram_mean(h)
+                       : which > 100 ? (double)histogram_max(h)
+                                     : histogram_percentile(h, which)) /
+                      1e3;
+    }
+    stats_sort(v, *got);
+    return stats_median_sorted(v, *got);
+}
+
+static void s_latency(latency_summary_t *s, const summary_t *self,
+                      const trial_result_t *trials, const char *hop, double *v)
+{
+    int n = self->n, got;
+    snprintf(s->hop, sizeof s->hop, "%s", hop);
+    for (int t = 0; t < n; t++) {
+        const latency_row_t *row = s_find(&trials[t], hop);
+        s->samples += row ? histogram_count(&row->histogram) : 0;
+    }
+    s->mean = s_percentile(trials, n, hop, 0, v, &got);
+    s->p90 = s_percentile(trials, n, hop, 90, v, &got);
+    s->p999 = s_percentile(trials, n, hop, 99.9, v, &got);
+    s->max = s_percentile(trials, n, hop, 101, v, &got);
+    s->p50 = s_percentile(trials, n, hop, 50, v, &got);
+    stats_median_ci(v, got, self->confidence, &s->p50_ci);
+    s->p99 = s_percentile(trials, n, hop, 99, v, &got);
+    stats_median_ci(v, got, self->confidence, &s->p99_ci);
+    s->n = got;
+}
+
+//  Every label any trial has, in first-seen order
+static int s_latencies(summary_t *self, const trial_result_t *trials, double *v)
+{
+    int most = 0;
+    for (int t = 0; t < self->n; t++)
+        most += trials[t].nlatency;
+    if (most == 0)
+        return 0;
+    if (!(self->latency = calloc((size_t)most, sizeof *self->latency)))
+        return -1;
+    for (int t = 0; t < self->n; t++)
+        for (int r = 0; r < trials[t].nlatency; r++) {
+            const char *hop = trials[t].latency[r].hop;
+            int k = 0;
+            while (k < self->nlatency && strcmp(self->latency[k].hop, hop))
+                k++;
+            if (k == self->nlatency)
+                s_latency(&self->latency[self->nlatency++], self, trials, hop,
+                          v);
+        }
+    return 0;
+}
+
+int summary_make(summary_t *self, const trial_result_t *trials, int n,
+                 double confidence, double precision)
+{
+    memset(self, 0, sizeof *self);
+    if (n < 1)
+        return 0;
+    self->size = trials[0].size;
+    self->n = n;
+    self->confidence = confidence;
+    self->precision = precision;
+    self->nlinks = trials[0].nlinks;
+    double *v = malloc((size_t)n * sizeof *v);
+    self->links =
+        calloc((size_t)(self->nlinks ? self->nlinks : 1), sizeof *self->links);
+    if (!v || !self->links || s_latencies(self, trials, v)) {
+        free(v);
+        summary_free(self);
+        return -1;
+    }
+    self->precise = precision > 0;
+    for (int l = 0; l < self->nlinks; l++) {
+        s_link(self, trials, l, v);
+        self->precise &= self->links[l].precise == 1;
+    }
+    free(v);
+    return 0;
+}
+
+void summary_free(summary_t *self)
+{
+    free(self->links);
+    free(self->latency);
+    self->links = NULL;
+    self->latency = NULL;
+    self->nlinks = self->nlatency = 0;
+}
+
+int summary_repeats_needed(double confidence)
+{
+    int lo, hi;
+    double coverage;
+    for (int n = 2; n < 64; n++)
+        if (stats_median_ranks(n, confidence, &lo, &hi, &coverage))
+            return n;
+    return 64;
+}
