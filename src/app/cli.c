@@ -113,6 +113,29 @@ static int s_plot(cli_t *cli, const cli_option_t *opt, const char *value,
     return 0;
 }
 
+static int s_by(cli_t *cli, const cli_option_t *opt, const char *value,
+                errbuf_t *err)
+{
+    (void)opt, (void)err;
+    cli->by = value;
+    return 0;
+}
+
+static int s_alpha(cli_t *cli, const cli_option_t *opt, const char *value,
+                   errbuf_t *err)
+{
+    (void)opt;
+    char *end;
+    double alpha = strtod(value, &end);
+    if (!*value || *end || !(alpha > 0 && alpha <= 0.5))
+        return err_set(err,
+                       "--alpha must be a number above 0 and at most "
+                       "0.5, not '%s'",
+                       value);
+    cli->alpha = alpha;
+    return 0;
+}
+
 //  --help, --version, --help-keys: the option's name is the command
 static int s_instead(cli_t *cli, const cli_option_t *opt, const char *value,
                      errbuf_t *err)
@@ -127,16 +150,18 @@ static int s_instead(cli_t *cli, const cli_option_t *opt, const char *value,
 
 const cli_command_t cli_commands[] = {
     {"run", CLI_RUN, "TOPOLOGY.cfg", "a topology file",
-     "run the sweep; table on stdout, files in results/"},
+     "run the sweep; table on stdout, files in results/", false},
     {"plan", CLI_PLAN, "TOPOLOGY.cfg", "a topology file",
-     "where every thread would run; runs nothing"},
+     "where every thread would run; runs nothing", false},
     {"check", CLI_CHECK, "TOPOLOGY.cfg", "a topology file",
-     "validate the file (and its plan); exit 0 or 2"},
-    {"machine", CLI_MACHINE, NULL, NULL,
-     "the NUMA machine as hopbench sees it"},
+     "validate the file (and its plan); exit 0 or 2", false},
+    {"machine", CLI_MACHINE, NULL, NULL, "the NUMA machine as hopbench sees it",
+     false},
     {"plot", CLI_PLOT, "RESULTS_DIR", "a results directory",
-     "PNG charts from a results directory (gnuplot)"},
-    {NULL, 0, NULL, NULL, NULL}};
+     "PNG charts from a results directory (gnuplot)", false},
+    {"compare", CLI_COMPARE, "A B [C...]", "results directories",
+     "medians, deltas and their significance between runs", true},
+    {NULL, 0, NULL, NULL, NULL, false}};
 
 const cli_option_t cli_options[] = {
     {.name = "sizes",
@@ -162,9 +187,24 @@ const cli_option_t cli_options[] = {
     {.name = "repeat",
      .arg = "N",
      .commands = CLI_TOPOLOGY,
-     .help = "repetitions per size (the table shows median and min-max; "
-             "results.csv keeps every one)",
+     .help = "repetitions per size (results.csv keeps every one; from 3 on, "
+             "a median row and its confidence interval, the table its "
+             "median +-x %); with --precision, the fewest",
      .sets = {"repeat="},
+     .apply = s_shorthand},
+    {.name = "precision",
+     .arg = "P",
+     .commands = CLI_TOPOLOGY,
+     .help = "repeat each size until every hop's median is known within P "
+             "(0.05: +-5 %), from --repeat (default 3) to --max-repeat",
+     .sets = {"precision="},
+     .apply = s_shorthand},
+    {.name = "max-repeat",
+     .arg = "N",
+     .commands = CLI_TOPOLOGY,
+     .help = "with --precision, at most N repetitions of a size (default 30); "
+             "rows still too wide are precise = 0",
+     .sets = {"max_repeat="},
      .apply = s_shorthand},
     {.name = "set",
      .arg = "KEY=VALUE",
@@ -192,13 +232,14 @@ const cli_option_t cli_options[] = {
      .apply = s_machine},
     {.name = "format",
      .arg = "FMT",
-     .commands = CLI_RUN | CLI_PLAN,
+     .commands = CLI_RUN | CLI_PLAN | CLI_COMPARE,
      .help = "table (default) | csv | json; plan prints a table or csv",
      .apply = s_format},
     {.name = "output",
      .arg = "DIR",
-     .commands = CLI_RUN,
-     .help = "where files go (default results/<UTC time>-<topology>/)",
+     .commands = CLI_RUN | CLI_COMPARE,
+     .help = "where files go (default results/<UTC time>-<topology>/; "
+             "compare --plot: results/<UTC time>-compare/)",
      .apply = s_output},
     {.name = "quiet",
      .commands = CLI_TOPOLOGY,
@@ -206,9 +247,22 @@ const cli_option_t cli_options[] = {
              "reach a stage or hop",
      .apply = s_quiet},
     {.name = "plot",
-     .commands = CLI_RUN,
-     .help = "after a run that succeeded, draw its charts (needs gnuplot)",
+     .commands = CLI_RUN | CLI_COMPARE,
+     .help = "after a run that succeeded, draw its charts; compare: a chart "
+             "of each hop's delta against size (needs gnuplot)",
      .apply = s_plot},
+    {.name = "by",
+     .arg = "KEY",
+     .commands = CLI_COMPARE,
+     .help = "compare the values of a swept key within one results "
+             "directory, each against the first",
+     .apply = s_by},
+    {.name = "alpha",
+     .arg = "A",
+     .commands = CLI_COMPARE,
+     .help = "significance level of the Mann-Whitney test (default 0.05); "
+             "the delta's interval is at 1 - A",
+     .apply = s_alpha},
     {.name = "help", .letter = 'h', .help = "this text", .apply = s_instead},
     {.name = "version",
      .help = "hopbench's version, and libzmq's",
@@ -409,8 +463,15 @@ static int s_positionals(cli_t *cli, int argc, char **argv, errbuf_t *err)
     cli->command = cmd->name;
     if (cmd->operand && optind >= argc)
         return err_set(err, "%s needs %s", cmd->name, cmd->needs);
-    if (cmd->operand)
-        cli->target = argv[optind++];
+    while (cmd->operand && optind < argc && (cli->ntargets == 0 || cmd->many)) {
+        if (cli->ntargets == LIMIT_COMPARE_RUNS)
+            return err_set(err,
+                           "%s: more than %d %s (LIMIT_COMPARE_RUNS, "
+                           "docs/LIMITS.md)",
+                           cmd->name, LIMIT_COMPARE_RUNS, cmd->needs);
+        cli->targets[cli->ntargets++] = argv[optind++];
+    }
+    cli->target = cli->targets[0];
     if (optind < argc)
         return err_set(err, "unexpected argument '%s'", argv[optind]);
     return 0;
@@ -501,7 +562,12 @@ static int s_test_errors(void)
     CHECK(strstr(err.msg, "needs a topology file"));
     char *badcmd[] = {"hopbench", "walk", NULL};
     CHECK(cli_parse(2, badcmd, &cli, &err) == -1);
-    CHECK(strstr(err.msg, "(run, plan, check, machine, plot)"));
+    CHECK(strstr(err.msg, "(run, plan, check, machine, plot, compare)"));
+    char *alpha[] = {"hopbench", "compare", "a", "b", "--alpha", "1", NULL};
+    CHECK(cli_parse(6, alpha, &cli, &err) == -1 && strstr(err.msg, "--alpha"));
+    char *one[] = {"hopbench", "plot", "a", "b", NULL};
+    CHECK(cli_parse(4, one, &cli, &err) == -1);
+    CHECK(strstr(err.msg, "unexpected argument 'b'"));
     char *badfmt[] = {"hopbench", "run", "t.cfg", "--format", "xml", NULL};
     CHECK(cli_parse(5, badfmt, &cli, &err) == -1);
     char *nottaken[] = {"hopbench", "plot", "dir", "--quiet", NULL};
@@ -542,5 +608,10 @@ int cli_test(bool verbose)
                      "t.cfg",    "--machine", "m.cfg", NULL};
     CHECK(cli_parse(7, check, &cli, &err) == 0);
     CHECK(strcmp(cli.command, "check") == 0 && cli.nsets == 1);
+    char *compare[] = {"hopbench", "compare", "A",       "B",    "C",
+                       "--by",     "hwm",     "--alpha", "0.01", NULL};
+    CHECK(cli_parse(9, compare, &cli, &err) == 0);
+    CHECK(cli.ntargets == 3 && strcmp(cli.targets[2], "C") == 0);
+    CHECK(strcmp(cli.by, "hwm") == 0 && cli.alpha == 0.01);
     return s_test_tables() || s_test_errors() ? -1 : 0;
 }

@@ -24,9 +24,11 @@
 #define CLI_MAX_SWEEPS LIMIT_SWEEP_KEYS
 
 typedef struct {
-    const char *command; //  run, plan, check, machine, plot, help, version,
-                         //  help-keys
+    const char *command; //  run, plan, check, machine, plot, compare, help,
+                         //  version, help-keys
     const char *target;  //  topology file, or results directory for plot
+    const char *targets[LIMIT_COMPARE_RUNS]; //  compare: its directories
+    int ntargets;                            //  (targets[0] is target)
     char sets[CLI_MAX_SETS][LIMIT_SET_TEXT + 1];
     int nsets;
     const char *sweeps[CLI_MAX_SWEEPS];
@@ -36,6 +38,8 @@ typedef struct {
     const char *output;
     bool quiet;
     bool plot;
+    const char *by; //  compare --by KEY
+    double alpha;   //  compare --alpha, 0: its default
     char command_line[2048];
 } cli_t;
 
@@ -46,6 +50,7 @@ enum {
     CLI_CHECK = 1 << 2,
     CLI_MACHINE = 1 << 3,
     CLI_PLOT = 1 << 4,
+    CLI_COMPARE = 1 << 5,
     CLI_TOPOLOGY = CLI_RUN | CLI_PLAN | CLI_CHECK //  those that load a file
 };
 
@@ -55,6 +60,7 @@ typedef struct {
     const char *operand; //  "TOPOLOGY.cfg", "RESULTS_DIR", NULL: none
     const char *needs;   //  the operand in an error: "a topology file"
     const char *help;    //  one line
+    bool many;           //  the operand may be given several times
 } cli_command_t;
 
 typedef struct cli_option_s cli_option_t;

@@ -7,6 +7,7 @@
 #include "machine/machine.h"
 #include "config/params.h"
 #include "pipeline/pipeline.h"
+#include "report/compare.h"
 #include "report/plot.h"
 #include "report/report_plan.h"
 #include "base/interrupt.h"
@@ -158,6 +159,25 @@ static int s_topology_command(const cli_t *cli)
     return rc;
 }
 
+static int s_compare(const cli_t *cli)
+{
+    errbuf_t err;
+    compare_options_t options = {
+        .dirs = cli->targets,
+        .ndirs = cli->ntargets,
+        .by = cli->by,
+        .alpha = cli->alpha,
+        .format = cli->format == FORMAT_CSV    ? COMPARE_CSV
+                  : cli->format == FORMAT_JSON ? COMPARE_JSON
+                                               : COMPARE_TABLE,
+        .output = cli->output,
+        .plot = cli->plot};
+    int rc = compare_results(&options, stdout, &err);
+    if (rc)
+        fprintf(stderr, "hopbench: compare: %s\n", err.msg);
+    return rc;
+}
+
 static int s_dispatch(const cli_t *cli)
 {
     if (strcmp(cli->command, "help") == 0) {
@@ -190,6 +210,8 @@ static int s_dispatch(const cli_t *cli)
             fprintf(stderr, "hopbench: %s\n", err.msg);
         return rc;
     }
+    if (strcmp(cli->command, "compare") == 0)
+        return s_compare(cli);
     return s_topology_command(cli);
 }
 

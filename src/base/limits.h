@@ -45,7 +45,7 @@
 #define LIMIT_SIZES     64          //  sizes in one list
 #define LIMIT_SIZE_MIN  8           //  bytes: the sequence number's header
 #define LIMIT_SIZE_MAX  (64u << 20) //  bytes of one message (64M)
-#define LIMIT_REPEAT    1000        //  repetitions of each size
+#define LIMIT_REPEAT    1000        //  repetitions of each size (max_repeat)
 #define LIMIT_ENDPOINT  199         //  characters of an endpoint
 #define LIMIT_IPC_PATH  107         //  bytes of an ipc:// path (sun_path)
 #define LIMIT_CPUS_TEXT 127         //  characters of a cpus list
@@ -58,6 +58,7 @@
 #define LIMIT_SWEEP_COMBOS 1024 //  combinations of all --sweep keys
 #define LIMIT_SWEEP_KEY    63   //  characters of a swept key
 #define LIMIT_SWEEP_VALUE  127  //  characters of one swept value
+#define LIMIT_COMPARE_RUNS 16   //  results directories of one compare
 
 //  Machines (hopbench machine, --machine FILE)
 #define LIMIT_CPUS    1024 //  CPU numbers 0..1023

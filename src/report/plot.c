@@ -110,8 +110,8 @@ static int s_gnuplot(const char *dir, const char *gnuplot, errbuf_t *err)
 }
 
 //  Run gnuplot, check every chart is there, list them: 0, or 1
-static int s_draw(const char *dir, const plot_charts_t *charts, FILE *listing,
-                  errbuf_t *err)
+int plot_draw(const char *dir, const plot_charts_t *charts, FILE *listing,
+              errbuf_t *err)
 {
     char gnuplot[4096], path[800];
     if (s_find_gnuplot(gnuplot, sizeof gnuplot)) {
@@ -163,7 +163,7 @@ int plot_results(const char *dir, FILE *listing, errbuf_t *err)
     plot_charts_t charts = {0};
     int rc = table && plot_charts_write(table, clean, &charts, err) == 0 &&
                      plot_script_write(clean, &charts, err) == 0
-                 ? s_draw(clean, &charts, listing, err)
+                 ? plot_draw(clean, &charts, listing, err)
                  : 2;
     plot_charts_free(&charts);
     plot_table_destroy(&table);

@@ -16,12 +16,19 @@
 #include <stdio.h>
 
 #include "base/errbuf.h"
+#include "report/plot_chart.h"
 
 //  Read DIR/results.csv, write the charts, list their paths on listing
 //  (NULL: quiet).  Returns the exit status: 0 done; 1 gnuplot is missing
 //  or failed (the data files and script are written); 2 the directory or
 //  its results.csv is bad.
 int plot_results(const char *dir, FILE *listing, errbuf_t *err);
+
+//  Draw charts whose data files and DIR/plot.gp are written: run gnuplot
+//  in dir, check every PNG is there, list them on listing (NULL: quiet).
+//  0, or 1 when gnuplot is missing or failed
+int plot_draw(const char *dir, const plot_charts_t *charts, FILE *listing,
+              errbuf_t *err);
 
 //  Is there a gnuplot on PATH?
 bool plot_have_gnuplot(void);

@@ -26,7 +26,15 @@
 
 #include "report/plot_data.h"
 
-typedef enum { PLOT_RATE, PLOT_MBPS, PLOT_HOPS, PLOT_SWEEP } plot_kind_t;
+//  PLOT_DELTA is hopbench compare's (report/compare_plot.c): each link's
+//  delta of msgs/s against size, with its interval, one line per link
+typedef enum {
+    PLOT_RATE,
+    PLOT_MBPS,
+    PLOT_HOPS,
+    PLOT_SWEEP,
+    PLOT_DELTA
+} plot_kind_t;
 
 //  Columns of a size chart's data file (1-based, as gnuplot counts)
 #define PLOT_COLUMNS                                                           \
@@ -49,6 +57,7 @@ typedef struct {
     unsigned size;           //  PLOT_HOPS: the size shown
     int repeats;             //  most rows behind one point
     double rate[2], mbps[2]; //  smallest and largest value drawn
+                             //  (PLOT_DELTA: rate[] in percent)
 } plot_chart_t;
 
 typedef struct {

@@ -239,6 +239,28 @@ static void s_bar_chart(FILE *out, const plot_chart_t *chart)
           out);
 }
 
+//  compare's chart: each link's delta (median, and the interval as error
+//  bars) against size, a line at 0
+static void s_delta_chart(FILE *out, const plot_chart_t *chart)
+{
+    char title[3 * PLOT_NAME];
+    double lo = fmin(chart->rate[0], 0), hi = fmax(chart->rate[1], 0);
+    double pad = fmax((hi - lo) * 0.1, 1);
+    s_output(out, chart);
+    s_size_axis(out, chart);
+    snprintf(title, sizeof title, "%s\n(%s)", chart->name, chart->what);
+    s_set_quoted(out, "title", title);
+    fprintf(out,
+            "set grid xtics ytics\nset ytics nomirror\n"
+            "set ylabel \"delta of msgs/s received, %% (other / base - 1)\"\n"
+            "set format y \"%%+g%%%%\"\nset yrange [%g:%g]\n"
+            "set arrow from graph 0, first 0 to graph 1, first 0 nohead "
+            "lw 1.5 lc rgb \"black\"\n"
+            "set key outside right top box\n",
+            lo - pad, hi + pad);
+    s_lines(out, chart, 2);
+}
+
 int plot_script_write(const char *dir, const plot_charts_t *charts,
                       errbuf_t *err)
 {
@@ -251,6 +273,8 @@ int plot_script_write(const char *dir, const plot_charts_t *charts,
     for (int i = 0; i < charts->n; i++) {
         if (charts->v[i].kind == PLOT_HOPS)
             s_bar_chart(out, &charts->v[i]);
+        else if (charts->v[i].kind == PLOT_DELTA)
+            s_delta_chart(out, &charts->v[i]);
         else
             s_line_chart(out, &charts->v[i]);
     }

@@ -1,0 +1,87 @@
+/*  compare: the command; see compare.h.
+
+    Reads the sides, pairs every side after the first with the first,
+    prints in the format asked, and with --plot writes compare.csv and
+    the delta charts into the output directory.
+*/
+#include "report/compare_internal.h"
+
+#include "report/resultsdir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int s_check(const compare_options_t *o, errbuf_t *err)
+{
+    if (o->by && o->ndirs != 1)
+        return err_set(err,
+                       "compare --by %s takes one results directory "
+                       "(with a sweep of %s), not %d",
+                       o->by, o->by, o->ndirs);
+    if (!o->by && o->ndirs < 2)
+        return err_set(err, "compare needs two results directories or more "
+                            "(A B [C...]), or one and --by KEY");
+    return 0;
+}
+
+//  --plot: compare.csv and the charts in the output directory
+static int s_plot(const compare_options_t *o, const comparison_t *cmps, int n,
+                  FILE *listing, errbuf_t *err)
+{
+    char dir[COMPARE_LONG], path[COMPARE_LONG + 32];
+    if (resultsdir_create(o->output, "compare", dir, sizeof dir, err))
+        return 2;
+    snprintf(path, sizeof path, "%s/compare.csv", dir);
+    FILE *csv = fopen(path, "w");
+    if (!csv) {
+        err_set(err, "cannot write %s", path);
+        return 2;
+    }
+    compare_print_csv(csv, cmps, n, true);
+    fclose(csv);
+    return compare_plot(cmps, n, dir, listing, err);
+}
+
+static int s_compare(const compare_options_t *o, side_t *sides, int nsides,
+                     FILE *out, errbuf_t *err)
+{
+    comparison_t *cmps = calloc((size_t)nsides, sizeof *cmps);
+    double alpha = o->alpha > 0 ? o->alpha : 0.05;
+    bool by_mode = o->by && strcmp(o->by, "mode") == 0;
+    int n = 0, rc = cmps ? 0 : err_set(err, "out of memory");
+    for (int i = 1; rc == 0 && i < nsides; i++, n++)
+        rc = compare_match(&cmps[n], &sides[0], &sides[i], alpha, by_mode, err);
+    if (rc == 0 && o->format == COMPARE_CSV)
+        compare_print_csv(out, cmps, n, true);
+    else if (rc == 0 && o->format == COMPARE_JSON)
+        compare_print_json(out, cmps, n);
+    else if (rc == 0)
+        compare_print_table(out, cmps, n);
+    int status = rc ? 2 : 0;
+    if (rc == 0 && o->plot)
+        status =
+            s_plot(o, cmps, n, o->format == COMPARE_TABLE ? out : stderr, err);
+    for (int i = 0; i < n; i++)
+        compare_free(&cmps[i]);
+    free(cmps);
+    return status;
+}
+
+int compare_results(const compare_options_t *options, FILE *out, errbuf_t *err)
+{
+    side_t *sides = NULL;
+    int nsides = 0;
+    if (s_check(options, err))
+        return 2;
+    int status = 2;
+    if (compare_read(options, &sides, &nsides, err) == 0) {
+        if (nsides < 2)
+            err_set(err, "%s: --by %s has %d value%s: nothing to compare",
+                    options->dirs[0], options->by, nsides,
+                    nsides == 1 ? "" : "s");
+        else
+            status = s_compare(options, sides, nsides, out, err);
+    }
+    compare_sides_free(sides, nsides);
+    return status;
+}

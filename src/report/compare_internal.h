@@ -1,0 +1,96 @@
+/*  compare_internal: what the compare_*.c files share.
+
+    A side is one set of runs: a results directory, or one value of the
+    --by key within one.  Its series are the figures it measured, each
+    with the values of its repeats.  A comparison pairs the series of two
+    sides and keeps, for each, the statistics the printers show.
+*/
+#ifndef HOPBENCH_COMPARE_INTERNAL_H
+#define HOPBENCH_COMPARE_INTERNAL_H
+
+#include "base/stats.h"
+#include "report/compare.h"
+
+#define COMPARE_TEXT 64
+#define COMPARE_LONG 512
+
+//  One figure of one link at one size, over the repeats
+typedef struct {
+    char topology[COMPARE_TEXT], pattern[COMPARE_TEXT], mode[COMPARE_TEXT];
+    char sweep[COMPARE_LONG]; //  the other swept keys: "hwm=10 transport=ipc"
+    unsigned size;
+    char hop[16]; //  "1", or latency's "e2e"
+    char from[COMPARE_TEXT], to[COMPARE_TEXT], transport[COMPARE_TEXT];
+    char metric[16]; //  "msgs/s", "p50_us", "p99_us"
+    double *values;
+    int n, cap;
+} series_t;
+
+typedef struct {
+    char label[COMPARE_LONG]; //  the directory, or "placement=compact"
+    char dir[COMPARE_LONG];
+    //  from metadata.json ("" when it does not say)
+    char topology[COMPARE_TEXT], host[COMPARE_TEXT], cpu[COMPARE_LONG];
+    char kernel[COMPARE_TEXT], libzmq[COMPARE_TEXT], started[COMPARE_TEXT];
+    series_t *series;
+    int nseries, cap;
+} side_t;
+
+//  One side's figure, summed up
+typedef struct {
+    int n;
+    double median;
+    stats_ci_t ci;
+} side_stats_t;
+
+//  A matched row (a and b), or a row of one side only (only 'a' or 'b')
+typedef struct {
+    const series_t *a, *b; //  b NULL: only in the base; a NULL: only in b
+    side_stats_t sa, sb;
+    double delta;     //  b / a - 1 of the medians
+    stats_ci_t shift; //  interval of b / a - 1 (Hodges-Lehmann)
+    bool has_shift;   //  both sides' values are all positive
+    stats_mw_t mw;
+    bool significant; //  mw.p <= alpha
+} compare_row_t;
+
+//  Geometric means of one metric over the matched rows
+typedef struct {
+    char metric[16];
+    int n;
+    double a, b, delta;
+} compare_geomean_t;
+
+typedef struct {
+    const side_t *base, *other;
+    double alpha;
+    compare_row_t *rows;
+    int nrows;
+    compare_geomean_t geomean[3];
+    int ngeomean;
+    char notes[2048]; //  one per line: mismatched topologies, hosts, ...
+} comparison_t;
+
+//  compare_read.c: the sides of the command's directories
+int compare_read(const compare_options_t *options, side_t **sides, int *nsides,
+                 errbuf_t *err);
+void compare_sides_free(side_t *sides, int nsides);
+//  "hop 1 pub -> sub" and friends
+bool compare_series_match(const series_t *a, const series_t *b, bool by_mode);
+
+//  compare_match.c: pair base and other; -1 when out of memory
+int compare_match(comparison_t *self, const side_t *base, const side_t *other,
+                  double alpha, bool by_mode, errbuf_t *err);
+void compare_free(comparison_t *self);
+
+//  compare_print.c: the formats
+void compare_print_table(FILE *out, const comparison_t *cmps, int n);
+void compare_print_csv(FILE *out, const comparison_t *cmps, int n, bool header);
+void compare_print_json(FILE *out, const comparison_t *cmps, int n);
+
+//  compare_plot.c: the delta charts into dir (made if need be): the exit
+//  status, as plot_results's
+int compare_plot(const comparison_t *cmps, int n, const char *dir,
+                 FILE *listing, errbuf_t *err);
+
+#endif

@@ -1,0 +1,368 @@
+/*  compare_read: results directories as sides of series; see
+    compare_internal.h.
+
+    results.csv and latency.csv are read through base/csv, by column
+    name, keeping only the per-repeat rows (repeat is a number): the
+    `median` and `all` rows are sums of those.  metadata.json is read
+    for a few of its string fields by a small scanner, enough for the
+    file hopbench writes; a field it cannot find is "".  Every file is
+    outside input: a malformed one is an error naming file:line, never a
+    crash.
+*/
+#include "report/compare_internal.h"
+
+#include "base/csv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+//  What one file's reader needs: the columns, the sides
+typedef struct {
+    const compare_options_t *options;
+    side_t *sides; //  room for LIMIT_COMPARE_RUNS... or --by values
+    int *nsides, most;
+    const char *path, *dir;
+    csv_t *csv;
+    bool latency; //  latency.csv: p50 and p99; else msgs/s
+    int topology, pattern, mode, size, repeat, hop, from, to, transport;
+    int value[2];
+    int by;                //  the sweep_KEY column of --by, or -1
+    int sweep[64], nsweep; //  the other sweep_ columns
+    char sweep_name[64][COMPARE_TEXT];
+    int side; //  without --by: the side this file fills
+} reader_t;
+
+//  ---------------------------------------------------------------------
+//  metadata.json
+
+//  The string value of "key": "..." in text, unescaped, into out
+static void s_json_string(const char *text, const char *key, char *out,
+                          size_t len)
+{
+    char pattern[80];
+    snprintf(pattern, sizeof pattern, "\"%s\": \"", key);
+    out[0] = 0;
+    const char *p = text ? strstr(text, pattern) : NULL;
+    if (!p)
+        return;
+    size_t n = 0;
+    for (p += strlen(pattern); *p && *p != '"' && n + 1 < len; p++) {
+        if (*p == '\\' && p[1]) {
+            p++;
+            out[n++] = *p == 'n' ? ' ' : *p == 'u' ? '?' : *p;
+            if (*p == 'u')
+                p += strspn(p + 1, "0123456789abcdefABCDEF") > 3 ? 4 : 0;
+        } else
+            out[n++] = *p;
+    }
+    out[n] = 0;
+}
+
+static char *s_slurp(const char *path)
+{
+    FILE *file = fopen(path, "r");
+    if (!file)
+        return NULL;
+    size_t cap = 1 << 16; //  metadata.json is a few kilobytes
+    char *text = malloc(cap);
+    if (text)
+        text[fread(text, 1, cap - 1, file)] = 0;
+    fclose(file);
+    return text;
+}
+
+static void s_metadata(side_t *side, const char *dir)
+{
+    char path[COMPARE_LONG + 32];
+    snprintf(path, sizeof path, "%s/metadata.json", dir);
+    char *text = s_slurp(path);
+    s_json_string(text, "topology", side->topology, sizeof side->topology);
+    s_json_string(text, "hostname", side->host, sizeof side->host);
+    s_json_string(text, "cpu_model", side->cpu, sizeof side->cpu);
+    s_json_string(text, "kernel", side->kernel, sizeof side->kernel);
+    s_json_string(text, "libzmq", side->libzmq, sizeof side->libzmq);
+    s_json_string(text, "started_utc", side->started, sizeof side->started);
+    free(text);
+}
+
+//  ---------------------------------------------------------------------
+//  Series
+
+static series_t *s_series(side_t *side, const series_t *key, errbuf_t *err)
+{
+    for (int i = 0; i < side->nseries; i++)
+        if (side->series[i].size == key->size &&
+            compare_series_match(&side->series[i], key, false))
+            return &side->series[i];
+    if (side->nseries == side->cap) {
+        int cap = side->cap ? 2 * side->cap : 64;
+        series_t *v = realloc(side->series, (size_t)cap * sizeof *v);
+        if (!v) {
+            err_set(err, "out of memory");
+            return NULL;
+        }
+        side->series = v;
+        side->cap = cap;
+    }
+    series_t *s = &side->series[side->nseries++];
+    *s = *key;
+    s->values = NULL;
+    s->n = s->cap = 0;
+    return s;
+}
+
+static int s_add(series_t *s, double value, errbuf_t *err)
+{
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 8;
+        double *v = realloc(s->values, (size_t)cap * sizeof *v);
+        if (!v)
+            return err_set(err, "out of memory");
+        s->values = v;
+        s->cap = cap;
+    }
+    s->values[s->n++] = value;
+    return 0;
+}
+
+bool compare_series_match(const series_t *a, const series_t *b, bool by_mode)
+{
+    return a->size == b->size && strcmp(a->hop, b->hop) == 0 &&
+           strcmp(a->metric, b->metric) == 0 && strcmp(a->from, b->from) == 0 &&
+           strcmp(a->to, b->to) == 0 && strcmp(a->topology, b->topology) == 0 &&
+           strcmp(a->pattern, b->pattern) == 0 &&
+           (by_mode || strcmp(a->mode, b->mode) == 0) &&
+           strcmp(a->sweep, b->sweep) == 0;
+}
+
+//  ---------------------------------------------------------------------
+//  Columns
+
+static int s_column(const csv_t *csv, const char *name)
+{
+    for (int i = 0; i < csv_count(csv); i++)
+        if (strcmp(csv_field(csv, i), name) == 0)
+            return i;
+    return -1;
+}
+
+static int s_need(reader_t *self, int *col, const char *name, errbuf_t *err)
+{
+    if ((*col = s_column(self->csv, name)) < 0)
+        return err_set(err,
+                       "%s:1: no column '%s' (is this a hopbench results "
+                       "directory?)",
+                       self->path, name);
+    return 0;
+}
+
+static int s_header(reader_t *self, errbuf_t *err)
+{
+    const char *by = self->options->by;
+    char want[COMPARE_TEXT + 8];
+    snprintf(want, sizeof want, "sweep_%s", by ? by : "");
+    for (char *p = want + 6; *p; p++)
+        if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
+            !(*p >= '0' && *p <= '9'))
+            *p = '_';
+    self->by = -1;
+    self->nsweep = 0;
+    for (int i = 0; i < csv_count(self->csv); i++) {
+        const char *name = csv_field(self->csv, i);
+        if (strncmp(name, "sweep_", 6))
+            continue;
+        if (by && strcmp(name, want) == 0)
+            self->by = i;
+        else if (self->nsweep < 64) {
+            snprintf(self->sweep_name[self->nsweep], COMPARE_TEXT, "%s",
+                     name + 6);
+            self->sweep[self->nsweep++] = i;
+        }
+    }
+    if (by && self->by < 0)
+        return err_set(err,
+                       "%s:1: no column %s: --by %s needs a run with "
+                       "--sweep %s=...",
+                       self->path, want, by, by);
+    self->mode = s_column(self->csv, "mode");
+    return s_need(self, &self->topology, "topology", err) ||
+                   s_need(self, &self->pattern, "pattern", err) ||
+                   s_need(self, &self->size, "size", err) ||
+                   s_need(self, &self->repeat, "repeat", err) ||
+                   s_need(self, &self->hop, "hop", err) ||
+                   (self->latency
+                        ? s_need(self, &self->value[0], "p50_us", err) ||
+                              s_need(self, &self->value[1], "p99_us", err)
+                        : s_need(self, &self->from, "from", err) ||
+                              s_need(self, &self->to, "to", err) ||
+                              s_need(self, &self->transport, "transport",
+                                     err) ||
+                              s_need(self, &self->value[0], "msgs_per_sec",
+                                     err))
+               ? -1
+               : 0;
+}
+
+//  ---------------------------------------------------------------------
+//  Rows
+
+static const char *s_field(const reader_t *self, int col)
+{
+    return col >= 0 && col < csv_count(self->csv) ? csv_field(self->csv, col)
+                                                  : "";
+}
+
+static int s_number(const reader_t *self, int col, double *out, errbuf_t *err)
+{
+    const char *text = s_field(self, col);
+    char *end;
+    errno = 0;
+    *out = strtod(text, &end);
+    if (!*text || *end || errno || *out < 0 || *out > 1e300)
+        return err_set(err, "%s:%d: '%.40s' in column %d is not a number",
+                       self->path, csv_line(self->csv), text, col + 1);
+    return 0;
+}
+
+//  The side a row belongs to: the --by value's (made on first sight)
+static side_t *s_side(reader_t *self, errbuf_t *err)
+{
+    if (self->by < 0)
+        return &self->sides[self->side];
+    char label[COMPARE_LONG];
+    snprintf(label, sizeof label, "%s=%s", self->options->by,
+             s_field(self, self->by));
+    for (int i = 0; i < *self->nsides; i++)
+        if (strcmp(self->sides[i].label, label) == 0)
+            return &self->sides[i];
+    if (*self->nsides == self->most) {
+        err_set(err, "%s: more than %d values of %s", self->path, self->most,
+                self->options->by);
+        return NULL;
+    }
+    side_t *side = &self->sides[(*self->nsides)++];
+    snprintf(side->label, sizeof side->label, "%s", label);
+    snprintf(side->dir, sizeof side->dir, "%s", self->dir);
+    s_metadata(side, self->dir);
+    return side;
+}
+
+static void s_key(const reader_t *self, series_t *key)
+{
+    memset(key, 0, sizeof *key);
+    snprintf(key->topology, sizeof key->topology, "%s",
+             s_field(self, self->topology));
+    snprintf(key->pattern, sizeof key->pattern, "%s",
+             s_field(self, self->pattern));
+    snprintf(key->mode, sizeof key->mode, "%s", s_field(self, self->mode));
+    snprintf(key->hop, sizeof key->hop, "%s", s_field(self, self->hop));
+    if (!self->latency) {
+        snprintf(key->from, sizeof key->from, "%s", s_field(self, self->from));
+        snprintf(key->to, sizeof key->to, "%s", s_field(self, self->to));
+        snprintf(key->transport, sizeof key->transport, "%s",
+                 s_field(self, self->transport));
+    }
+    size_t used = 0;
+    for (int i = 0; i < self->nsweep && used < sizeof key->sweep; i++)
+        used += (size_t)snprintf(key->sweep + used, sizeof key->sweep - used,
+                                 "%s%s=%s", i ? " " : "", self->sweep_name[i],
+                                 s_field(self, self->sweep[i]));
+}
+
+static int s_row(reader_t *self, errbuf_t *err)
+{
+    const char *repeat = s_field(self, self->repeat);
+    if (!*repeat || strspn(repeat, "0123456789") != strlen(repeat))
+        return 0; //  median, all: made of the repeats
+    double size, value;
+    series_t key;
+    s_key(self, &key);
+    if (s_number(self, self->size, &size, err))
+        return -1;
+    key.size = (unsigned)size;
+    side_t *side = s_side(self, err);
+    if (!side)
+        return -1;
+    static const char *const metrics[2][2] = {{"msgs/s", NULL},
+                                              {"p50_us", "p99_us"}};
+    for (int m = 0; m < 2 && metrics[self->latency][m]; m++) {
+        snprintf(key.metric, sizeof key.metric, "%s",
+                 metrics[self->latency][m]);
+        series_t *s = s_series(side, &key, err);
+        if (!s || s_number(self, self->value[m], &value, err) ||
+            s_add(s, value, err))
+            return -1;
+    }
+    return 0;
+}
+
+//  One CSV file of dir; a missing latency.csv is no error
+static int s_file(reader_t *self, const char *dir, const char *name,
+                  errbuf_t *err)
+{
+    char path[COMPARE_LONG + 32];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    self->path = path;
+    self->dir = dir;
+    self->latency = strcmp(name, "latency.csv") == 0;
+    FILE *file = fopen(path, "r");
+    if (!file)
+        return self->latency && errno == ENOENT
+                   ? 0
+                   : err_set(err, "cannot read %s: %s", path, strerror(errno));
+    int rc = (self->csv = csv_new(file, path)) ? csv_next(self->csv, err)
+                                               : err_set(err, "out of memory");
+    if (rc == 0)
+        rc = err_set(err, "%s: empty (no header)", path);
+    if (rc > 0)
+        rc = s_header(self, err);
+    while (rc >= 0 && (rc = csv_next(self->csv, err)) > 0)
+        rc = s_row(self, err);
+    csv_destroy(&self->csv);
+    fclose(file);
+    return rc < 0 ? -1 : 0;
+}
+
+static int s_dir(reader_t *self, const char *dir, errbuf_t *err)
+{
+    return s_file(self, dir, "results.csv", err) ||
+                   s_file(self, dir, "latency.csv", err)
+               ? -1
+               : 0;
+}
+
+int compare_read(const compare_options_t *options, side_t **sides_p,
+                 int *nsides, errbuf_t *err)
+{
+    int most = options->by ? 64 : options->ndirs;
+    side_t *sides = calloc((size_t)most, sizeof *sides);
+    reader_t reader = {
+        .options = options, .sides = sides, .nsides = nsides, .most = most};
+    *nsides = 0;
+    *sides_p = sides;
+    if (!sides)
+        return err_set(err, "out of memory");
+    if (options->by)
+        return s_dir(&reader, options->dirs[0], err);
+    for (int d = 0; d < options->ndirs; d++) {
+        side_t *side = &sides[(*nsides)++];
+        snprintf(side->label, sizeof side->label, "%s", options->dirs[d]);
+        snprintf(side->dir, sizeof side->dir, "%s", options->dirs[d]);
+        s_metadata(side, options->dirs[d]);
+        reader.side = d;
+        if (s_dir(&reader, options->dirs[d], err))
+            return -1;
+    }
+    return 0;
+}
+
+void compare_sides_free(side_t *sides, int nsides)
+{
+    for (int i = 0; i < nsides; i++) {
+        for (int s = 0; s < sides[i].nseries; s++)
+            free(sides[i].series[s].values);
+        free(sides[i].series);
+    }
+    free(sides);
+}
