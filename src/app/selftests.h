@@ -26,6 +26,7 @@
 #include "machine/placement.h"
 #include "report/plot_data.h"
 #include "trial/search.h"
+#include "trial/summary.h"
 #include "machine/tsc.h"
 
 static const struct {
@@ -43,7 +44,7 @@ static const struct {
     {"roff", roff_test},           {"csv", csv_test},
     {"search", search_test},       {"tsc", tsc_test},
     {"limits", limits_test},       {"endpoint", endpoint_test},
-    {"stats", stats_test},
+    {"stats", stats_test},         {"summary", summary_test},
 };
 
 #endif

@@ -54,10 +54,10 @@ static void s_stats(record_t *r, int at, const side_stats_t *s, bool have)
     if (!have)
         return;
     snprintf(r->v[at], COMPARE_LONG, "%d", s->n);
-    snprintf(r->v[at + 1], COMPARE_LONG, "%.6g", s->median);
+    snprintf(r->v[at + 1], COMPARE_LONG, "%.10g", s->median);
     if (s->n >= 2) {
-        snprintf(r->v[at + 2], COMPARE_LONG, "%.6g", s->ci.low);
-        snprintf(r->v[at + 3], COMPARE_LONG, "%.6g", s->ci.high);
+        snprintf(r->v[at + 2], COMPARE_LONG, "%.10g", s->ci.low);
+        snprintf(r->v[at + 3], COMPARE_LONG, "%.10g", s->ci.high);
     }
 }
 
@@ -101,9 +101,9 @@ static void s_geomean_record(const comparison_t *c, const compare_geomean_t *g,
     snprintf(r->v[7], COMPARE_LONG, "geomean");
     snprintf(r->v[11], COMPARE_LONG, "%s", g->metric);
     snprintf(r->v[12], COMPARE_LONG, "%d", g->n);
-    snprintf(r->v[13], COMPARE_LONG, "%.6g", g->a);
+    snprintf(r->v[13], COMPARE_LONG, "%.10g", g->a);
     snprintf(r->v[16], COMPARE_LONG, "%d", g->n);
-    snprintf(r->v[17], COMPARE_LONG, "%.6g", g->b);
+    snprintf(r->v[17], COMPARE_LONG, "%.10g", g->b);
     snprintf(r->v[20], COMPARE_LONG, "%.6f", g->delta);
 }
 
@@ -239,9 +239,10 @@ static void s_link(const series_t *s, char *buf, size_t len)
 {
     if (s->from[0])
         snprintf(buf, len, "%s -> %s", s->from, s->to);
+    else if (strcmp(s->hop, "e2e") == 0)
+        snprintf(buf, len, "end to end");
     else
-        snprintf(buf, len, "%s",
-                 strcmp(s->hop, "e2e") ? "latency" : "end to end");
+        snprintf(buf, len, "to end of hop %s", s->hop);
 }
 
 static void s_table_row(FILE *out, const comparison_t *c,

@@ -7,6 +7,8 @@
 */
 #include "trial/summary.h"
 
+#include "base/check.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,10 +33,6 @@ static double s_sent(const trial_result_t *t, int l)
 static double s_received(const trial_result_t *t, int l)
 {
     return (double)t->links[l].received;
-}
-static double s_lost(const trial_result_t *t, int l)
-{
-    return (double)t->links[l].sent - (double)t->links[l].received;
 }
 static double s_seconds(const trial_result_t *t, int l)
 {
@@ -82,7 +80,7 @@ static void s_link_figures(link_summary_t *s, const trial_result_t *trials,
 {
     s->sent = s_median(trials, n, l, s_sent, false, v);
     s->received = s_median(trials, n, l, s_received, false, v);
-    s->lost = s_median(trials, n, l, s_lost, false, v);
+    s->lost = s->sent - s->received; //  as on every row
     s->seconds = s_median(trials, n, l, s_seconds, false, v);
     s->mbps = s_median(trials, n, l, s_mbps, false, v);
     s->sent_rate = s_median(trials, n, l, s_sent_rate, false, v);
@@ -235,6 +233,55 @@ void summary_free(summary_t *self)
     self->links = NULL;
     self->latency = NULL;
     self->nlinks = self->nlatency = 0;
+}
+
+//  ---------------------------------------------------------------------
+//  Selftest: made-up trials of one link
+
+static void s_fake(trial_result_t *t, link_row_t *link, double rate)
+{
+    memset(link, 0, sizeof *link);
+    link->hop = 1;
+    link->seconds = 1;
+    link->sent = link->received = link->window_received = (uint64_t)rate;
+    link->from_cpu_ns = link->to_cpu_ns = -1;
+    link->seq_lost = -1;
+    *t = (trial_result_t){.size = 64, .repeat = 1, .nlinks = 1, .links = link};
+}
+
+int summary_test(bool verbose)
+{
+    (void)verbose;
+    static const double rates[] = {100, 104, 98, 101, 99, 102, 103, 97, 150};
+    trial_result_t trials[9];
+    link_row_t links[9];
+    for (int i = 0; i < 9; i++)
+        s_fake(&trials[i], &links[i], rates[i]);
+    summary_t s;
+    //  3 repeats: min-max, short of 0.95, so never precise
+    CHECK(summary_make(&s, trials, 3, 0.95, 0.5) == 0);
+    CHECK(s.n == 3 && s.links[0].rate == 100 && s.links[0].ci.low == 98);
+    CHECK(s.links[0].ci.high == 104 && !s.links[0].ci.reached);
+    CHECK(s.links[0].precise == 0 && !s.precise);
+    summary_free(&s);
+    //  6 repeats reach 0.95 (min-max); spread 3.5 / 100.5 is within 5 %
+    CHECK(summary_make(&s, trials, 6, 0.95, 0.05) == 0);
+    CHECK(s.links[0].rate == 100.5 && s.links[0].ci.reached);
+    CHECK(s.links[0].precise == 1 && s.precise);
+    CHECK(s.links[0].spread > 0.034 && s.links[0].spread < 0.035);
+    summary_free(&s);
+    //  9 repeats: x(2)..x(8), so the outlier 150 is outside; but not 2 %
+    CHECK(summary_make(&s, trials, 9, 0.95, 0.02) == 0);
+    CHECK(s.links[0].ci.low == 98 && s.links[0].ci.high == 104);
+    CHECK(s.links[0].precise == 0 && !s.precise);
+    summary_free(&s);
+    //  no precision asked: precise is -1
+    CHECK(summary_make(&s, trials, 9, 0.95, 0) == 0);
+    CHECK(s.links[0].precise == -1 && !s.precise);
+    summary_free(&s);
+    CHECK(summary_repeats_needed(0.95) == 6 &&
+          summary_repeats_needed(0.99) == 8);
+    return 0;
 }
 
 int summary_repeats_needed(double confidence)

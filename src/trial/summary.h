@@ -67,4 +67,6 @@ void summary_free(summary_t *self);
 //  The fewest repeats whose interval reaches confidence (6 at 0.95)
 int summary_repeats_needed(double confidence);
 
+int summary_test(bool verbose);
+
 #endif
