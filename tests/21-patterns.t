@@ -102,15 +102,21 @@ for my $engine (qw(steerable zproxy forwarder)) {
 ok($rows[1]{received} > 0, 'zerocopy: messages arrive');
 is($rows[1]{seq_lost}, $rows[0]{lost} + $rows[1]{lost}, 'zerocopy: loss accounted');
 
-# repetitions: every row kept, the table shows median and spread
+# repetitions: every row kept, then the median row; the table shows the
+# median and its interval
 my $stdout;
 ($out, $stdout) = run_ok('chain3 repeat', qw(topologies/chain3.cfg --sizes 64 --duration 0.1 --repeat 5));
 @rows = @{ csv("$out/results.csv")->{rows} };
 for my $hop (1 .. 4) {
     my @r = grep { $_->{hop} == $hop } @rows;
-    is(join(',', map { $_->{repeat} } @r), '1,2,3,4,5', "repeat: 5 rows for hop $hop");
+    is(join(',', map { $_->{repeat} } @r), '1,2,3,4,5,median', "repeat: 5 rows and the median for hop $hop");
 }
-like($stdout, qr/median of 5 repeats/, 'repeat: the table says it shows medians');
+like($stdout, qr/median of 5 repeats, ±: its 95% interval/, 'repeat: the table says it shows medians');
+like($stdout, qr/±.*\n\s+1\s+pub -> p1\s+ipc\s+[\d,]+\s+±[\d.]+%\*/,
+     'repeat: the table shows ±x % per hop');
+($out, $stdout) = run_ok('chain3 repeat 2', qw(topologies/chain3.cfg --sizes 64 --duration 0.1 --repeat 2));
 like($stdout, qr/\(min - max\).*\n\s+1\s+pub -> p1\s+ipc\s+[\d,]+\s+\([\d.]+[kM]? - [\d.]+[kM]?\)/,
-     'repeat: the table shows min - max per hop');
+     'repeat 2: the table shows min - max per hop');
+is(scalar(grep { $_->{repeat} eq 'median' } @{ csv("$out/results.csv")->{rows} }), 0,
+   'repeat 2: no median rows');
 done_testing();

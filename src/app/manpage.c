@@ -248,11 +248,21 @@ static const struct {
     void (*header)(FILE *, const report_info_t *);
     const char *after;
 } s_result_files[] = {
-    {"results.csv", "one row per size, repetition and hop, header first",
+    {"results.csv",
+     "one row per size, repetition and hop, header first; with 3 repeats or "
+     "more also one with repeat median per hop, each number the median over "
+     "the repeats, with ci_low and ci_high, the interval of the median "
+     "msgs/s at confidence (order statistics: the narrowest symmetric pair "
+     "whose binomial coverage reaches it), ci_coverage, the interval's "
+     "exact coverage (below the confidence when there were too few repeats "
+     "for it: 6 at 0.95, the interval is then min to max), and with "
+     "--precision precise (1, or 0 when max_repeat ran out first)",
      report_csv_header, ", then one sweep_KEY column per swept key."},
     {"latency.csv",
      "with rate, reqrep or connect: one row per repetition and hop (e2e for "
-     "end to end), and one with repeat all for the repetitions merged",
+     "end to end), one with repeat all for the repetitions merged, and with "
+     "3 repeats or more one with repeat median: each percentile's median "
+     "over the repeats, with the intervals of p50 and p99",
      report_latency_header, ", then the sweep_KEY columns."},
     {"threads.csv",
      "every thread of the run as /proc showed it while the window was open",
@@ -269,6 +279,11 @@ static const struct {
     {"results.json",
      "with --format json: {\"metadata\": ..., \"rows\": [...], \"latency\": "
      "[...]}, the fields of the CSV files; stdout gets it too.",
+     NULL, ""},
+    {"compare.csv, compareK-*-delta-vs-size.png",
+     "with hopbench compare --plot, in the --output directory: the "
+     "comparison as CSV, and per comparison and topology each hop's delta "
+     "of msgs/s against size with its interval.",
      NULL, ""},
     {PLOT_SCRIPT ", *.png",
      "with --plot, or from hopbench plot: the charts, and the gnuplot script "
@@ -333,6 +348,19 @@ static const char *const s_cli_examples[][2] = {
      "    --sizes 64,4096 --messages 50000 --format csv \\\n"
      "    --output results/sweep\n"
      "hopbench plot results/sweep"},
+    {"Each size repeated until every hop's median msgs/s is known within "
+     "5 % (at most 8 times); rows that ran out are precise = 0:",
+     "hopbench run topologies/direct.cfg --precision 0.05 --max-repeat 8"},
+    {"Two runs, five repeats each, compared hop by hop: medians, the delta, "
+     "its interval and whether it is significant (~: it is not):",
+     "hopbench run topologies/proxy.cfg --repeat 5 --output results/a\n"
+     "hopbench run topologies/proxy.cfg --repeat 5 --set mode=flood \\\n"
+     "    --set hwm=10 --output results/b\n"
+     "hopbench compare results/a results/b"},
+    {"The values of a swept key against the first, in one run:",
+     "hopbench run topologies/direct.cfg --sweep placement=none,compact \\\n"
+     "    --repeat 5 --output results/placement\n"
+     "hopbench compare results/placement --by placement"},
     {"Where every thread of a chain would run on a two-socket Xeon, with "
      "adjacent stages on different sockets:",
      "hopbench plan topologies/chain3.cfg \\\n"
