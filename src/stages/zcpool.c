@@ -96,7 +96,7 @@ int zcpool_msg(zcpool_t *self, zmq_msg_t *msg, uint64_t header)
 
 int zcpool_count(size_t size, int hwm)
 {
-    size_t count = hwm > 0 ? (size_t)hwm * 2 + 64 : 4096;
+    size_t count = hwm > 0 ? (size_t)hwm * 4 + 64 : 4096;
     size_t limit = ((size_t)1 << 30) / (size ? size : 1);
     if (count > limit)
         count = limit;
@@ -125,7 +125,7 @@ int zcpool_test(bool verbose)
     zmq_msg_close(&b);
     zmq_msg_close(&c);
     zcpool_destroy(&pool);
-    CHECK(zcpool_count(131072, 1000) == 2064);
+    CHECK(zcpool_count(131072, 1000) == 4064);
     CHECK(zcpool_count(64 << 20, 1000) == 16);
     return 0;
 }
