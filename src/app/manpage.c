@@ -264,6 +264,10 @@ static const struct {
      "3 repeats or more one with repeat median: each percentile's median "
      "over the repeats, with the intervals of p50 and p99",
      report_latency_header, ", then the sweep_KEY columns."},
+    {"search.csv",
+     "with mode = search: one row per trial of the search and hop (phase "
+     "bound, step or confirm; verdict pass, fail or generator-limited)",
+     report_search_header, ", then the sweep_KEY columns."},
     {"threads.csv",
      "every thread of the run as /proc showed it while the window was open",
      s_threads_header, "."},
@@ -278,7 +282,8 @@ static const struct {
      NULL, ""},
     {"results.json",
      "with --format json: {\"metadata\": ..., \"rows\": [...], \"latency\": "
-     "[...]}, the fields of the CSV files; stdout gets it too.",
+     "[...], \"search\": [...]}, the fields of the CSV files; stdout gets it "
+     "too.",
      NULL, ""},
     {"compare.csv, compareK-*-delta-vs-size.png",
      "with hopbench compare --plot, in the --output directory: the "

@@ -571,6 +571,10 @@ int run_topologies(topology_t *const *topos, int ntopos,
 {
     run_t *self = calloc(1, sizeof *self);
     errbuf_t err = {{0}};
+    if (!self) {
+        fprintf(stderr, "hopbench: out of memory\n");
+        return 1;
+    }
     self->topos = topos;
     self->ntopos = ntopos;
     self->machine = machine;
