@@ -304,26 +304,58 @@ static void s_knee_chart(FILE *out, const plot_chart_t *chart)
     fputs("unset multiplot\n", out);
 }
 
+//  The ratio axis of compare's chart: a log scale, so that half and double
+//  lie as far from 0 %, ticks at round ratios (finer for a narrow range)
+//  labelled as deltas
+static void s_ratio_axis(FILE *out, double lo, double hi)
+{
+    static const double coarse[] = {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1,
+                                    2,    5,    10,   20,  50,  100, 0};
+    static const double medium[] = {0.2, 0.3,  0.5, 0.7, 0.8, 0.9, 1,
+                                    1.1, 1.25, 1.5, 2,   3,   5,   0};
+    static const double fine[] = {0.8,  0.9,  0.95, 0.98, 0.99, 1,
+                                  1.01, 1.02, 1.05, 1.1,  1.25, 0};
+    const double *ticks = hi / lo > 20 ? coarse : hi / lo > 1.5 ? medium : fine;
+    fprintf(out, "set logscale y\nset yrange [%g:%g]\nset ytics (", lo, hi);
+    for (int i = 0, n = 0; ticks[i] > 0; i++)
+        if (ticks[i] >= lo && ticks[i] <= hi) //  labels are formats: %%
+            fprintf(out, "%s\"%+g%%%%\" %g", n++ ? ", " : "",
+                    100 * (ticks[i] - 1), ticks[i]);
+    fputs(")\n", out);
+}
+
 //  compare's chart: each link's delta (median, and the interval as error
-//  bars) against size, a line at 0
+//  bars) against size, on the ratio other / base, a line at 0 %
 static void s_delta_chart(FILE *out, const plot_chart_t *chart)
 {
     char title[3 * PLOT_NAME];
-    double lo = fmin(chart->rate[0], 0), hi = fmax(chart->rate[1], 0);
-    double pad = fmax((hi - lo) * 0.1, 1);
+    double lo = fmax(1 + fmin(chart->rate[0], 0) / 100, 0.005);
+    double hi = fmax(1 + fmax(chart->rate[1], 0) / 100, lo * 1.01);
     s_output(out, chart);
     s_size_axis(out, chart);
     snprintf(title, sizeof title, "%s\n(%s)", chart->name, chart->what);
     s_set_quoted(out, "title", title);
-    fprintf(out,
-            "set grid xtics ytics\nset ytics nomirror\n"
-            "set ylabel \"delta of msgs/s received, %% (other / base - 1)\"\n"
-            "set format y \"%%+g%%%%\"\nset yrange [%g:%g]\n"
-            "set arrow from graph 0, first 0 to graph 1, first 0 nohead "
-            "lw 1.5 lc rgb \"black\"\n"
-            "set key outside right top box\n",
-            lo - pad, hi + pad);
-    s_lines(out, chart, 2);
+    fputs("set grid xtics ytics\nset ytics nomirror\n"
+          "set ylabel \"delta of msgs/s received (other / base - 1, log "
+          "scale of the ratio)\"\n"
+          "set arrow from graph 0, first 1 to graph 1, first 1 nohead "
+          "lw 1.5 lc rgb \"black\"\n"
+          "set key outside right top box\n",
+          out);
+    s_ratio_axis(out, lo / 1.15, hi * 1.15);
+    int n = chart->series.n;
+    double step = n > 1 ? fmin(0.04, 0.3 / (n - 1)) : 0;
+    fputs("plot ", out);
+    for (int i = 0; i < n; i++) {
+        fputs(i ? ", \\\n     " : "", out);
+        s_quote(out, i ? "" : chart->data);
+        fprintf(out,
+                " index %d using ($1*%.4f):(1+$2/100):(1+$3/100):(1+$4/100) "
+                "with yerrorlines lw 2 pt 7 ps 0.9 title ",
+                i, pow(2, (i - (n - 1) / 2.0) * step));
+        s_quote(out, chart->series.v[i]);
+    }
+    fputc('\n', out);
 }
 
 int plot_script_write(const char *dir, const plot_charts_t *charts,
