@@ -143,11 +143,15 @@ int compare_match(comparison_t *self, const side_t *base, const side_t *other,
                         sizeof *self->rows);
     bool *used = calloc((size_t)other->nseries + 1, sizeof *used);
     int rc = self->rows && used ? 0 : -1;
-    for (int i = 0; rc == 0 && i < base->nseries; i++) {
+    //  two runs of one shape list their series in one order: look after
+    //  the last match first
+    for (int i = 0, hint = 0; rc == 0 && i < base->nseries; i++) {
         const series_t *a = &base->series[i], *b = NULL;
-        for (int j = 0; !b && j < other->nseries; j++)
+        for (int k = 0; !b && k < other->nseries; k++) {
+            int j = (hint + k) % other->nseries;
             if (!used[j] && compare_series_match(a, &other->series[j], by_mode))
-                b = &other->series[j], used[j] = true;
+                b = &other->series[j], used[j] = true, hint = j + 1;
+        }
         compare_row_t *row = s_row(self, a, b);
         rc = b ? s_matched(row, alpha) : s_side(a, 1 - alpha, &row->sa);
     }

@@ -91,7 +91,8 @@ static void s_metadata(side_t *side, const char *dir)
 
 static series_t *s_series(side_t *side, const series_t *key, errbuf_t *err)
 {
-    for (int i = 0; i < side->nseries; i++)
+    //  newest first: a size's repeats follow each other
+    for (int i = side->nseries - 1; i >= 0; i--)
         if (side->series[i].size == key->size &&
             compare_series_match(&side->series[i], key, false))
             return &side->series[i];
