@@ -107,7 +107,8 @@ for my $name (keys %fake) {
 }
 my $res = tmp();
 my $env = "ANCHORS_BIN='$bin' ANCHORS_OUT='$res/anchors.csv' ANCHORS_SIZES=64 "
-    . 'ANCHORS_PAIRS=1 ANCHORS_SECONDS=0.05 ANCHORS_WARMUP=0.05 ANCHORS_TIMEOUT=30';
+    . 'ANCHORS_PAIRS=1 ANCHORS_SECONDS=0.05 ANCHORS_WARMUP=0.05 ANCHORS_TIMEOUT=30 '
+    . 'ANCHORS_BUSY=1';
 $rc = system("$env timeout -k 5 240 tests/anchors/run-anchors >$res/out 2>$res/err");
 is($rc, 0, 'run-anchors with stand-in tools: exit 0') or diag Hopbench::slurp("$res/err");
 my $csv = csv("$res/anchors.csv");
