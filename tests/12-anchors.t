@@ -108,7 +108,7 @@ for my $name (keys %fake) {
 my $res = tmp();
 my $env = "ANCHORS_BIN='$bin' ANCHORS_OUT='$res/anchors.csv' ANCHORS_SIZES=64 "
     . 'ANCHORS_PAIRS=1 ANCHORS_SECONDS=0.05 ANCHORS_WARMUP=0.05 ANCHORS_TIMEOUT=30 '
-    . 'ANCHORS_BUSY=1';
+    . 'ANCHORS_BUSY=1 ANCHORS_WARMED=0.1';
 $rc = system("$env timeout -k 5 240 tests/anchors/run-anchors >$res/out 2>$res/err");
 is($rc, 0, 'run-anchors with stand-in tools: exit 0') or diag Hopbench::slurp("$res/err");
 my $csv = csv("$res/anchors.csv");
@@ -129,6 +129,8 @@ for my $key (sort keys %row) {
                     : $r->{hopbench_msgs_per_sec} / $r->{libzmq_msgs_per_sec};
     ok(abs($r->{ratio} - $want) < 1e-3 * $want, "$key: ratio " . ($lat ? 'libzmq / hopbench' : 'hopbench / libzmq'));
 }
+like($row{'local_thr tcp'}{note}, qr/^with a 0\.1 s warm-up hopbench reads \S+ \(ratio [0-9.]+\)$/,
+     'throughput: the note gives hopbench with its warm-up');
 is($row{'local_lat tcp'}{libzmq_msgs_per_sec}, '40.000', 'latency cells in microseconds, as the tools print');
 like($row{'proxy_thr inproc'}{note}, qr/zmq_msg_copy.*reads 100k/, 'proxy_thr: the allocation, with proxy_thr_alloc\'s figure');
 is($row{'proxy_thr_alloc inproc'}{hopbench_msgs_per_sec}, $row{'proxy_thr inproc'}{hopbench_msgs_per_sec},
@@ -141,7 +143,7 @@ for my $png (qw(tcp ipc inproc latency)) {
     is(substr($bytes, 0, 8), "\x89PNG\r\n\x1a\n", "chart $png.png");
 }
 my $runs = csv("$res/anchors-runs.csv");
-is(scalar @{$runs->{rows}}, 15, 'anchors-runs.csv: every run (two a pair, three for proxy_thr)');
+is(scalar @{$runs->{rows}}, 19, 'anchors-runs.csv: every run (hopbench twice for throughput, proxy_thr_alloc too)');
 
 # A tool that fails: its cell is named, the others still run, exit 1
 write_file("$bin/inproc_lat", "#!/bin/sh\necho 'error in zmq_bind: boom'\nexit 1\n");
