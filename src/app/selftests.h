@@ -21,6 +21,7 @@
 #include "base/histogram.h"
 #include "base/limits.h"
 #include "config/endpoint.h"
+#include "config/hosts.h"
 #include "machine/machine.h"
 #include "machine/placement.h"
 #include "report/plot_data.h"
@@ -42,6 +43,7 @@ static const struct {
     {"roff", roff_test},           {"csv", csv_test},
     {"search", search_test},       {"tsc", tsc_test},
     {"limits", limits_test},       {"endpoint", endpoint_test},
+    {"hosts", hosts_test},
 };
 
 #endif

@@ -20,7 +20,7 @@
 const limit_t limits_table[] = {
     ROW(LIMIT_FILE_BYTES, "bytes of a topology or machine file",
         "loading: PATH: larger than ..."),
-    ROW(LIMIT_NAME, "characters of a topology or stage name",
+    ROW(LIMIT_NAME, "characters of a topology, stage or host name",
         "file:line of the name"),
     ROW(LIMIT_STAGES, "stages in a topology (hops: one fewer)",
         "file:line of the first stage past it"),
@@ -38,6 +38,8 @@ const limit_t limits_table[] = {
         "file:line of netns"),
     ROW(LIMIT_ZONE_HOPS, "hop number of a hop that crosses zones",
         "check: file:line of the netns of its downstream stage"),
+    ROW(LIMIT_HOSTS, "hosts of a hosts file (--hosts)",
+        "hosts file:line of the host past it"),
     ROW(LIMIT_BINDERS, "endpoints of one hop",
         "follows from LIMIT_COUNT (one binding stage per hop)"),
     ROW(LIMIT_ORIGINS, "publishers a receiver tells apart",

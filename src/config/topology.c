@@ -608,6 +608,64 @@ static int s_validate_process(const topology_t *self, int i, errbuf_t *err)
     return 0;
 }
 
+//  A stage on a host runs there in a process of its own (hopbench agent
+//  starts it as process = own stages start): no inproc hops, no zone
+static int s_validate_host(const topology_t *self, int i, const params_t *stage,
+                           errbuf_t *err)
+{
+    const char *host = stage->host;
+    size_t len = strlen(host);
+    if (strspn(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+                     "OPQRSTUVWXYZ0123456789_-") != len)
+        return s_key_error(self, LEVEL_STAGE, i, KEY_HOST, err,
+                           "host '%s': use letters, digits, _ and -", host);
+    if (stage->netns[0])
+        return s_key_error(self, LEVEL_STAGE, i, KEY_NETNS, err,
+                           "stage '%s' runs on host '%s': zones (netns) are "
+                           "made on the controller's host only",
+                           self->stages[i].name, host);
+    for (int h = i - 1; h <= i; h++) {
+        params_t hop;
+        if (h < 0 || h >= self->nstages - 1)
+            continue;
+        topology_hop_params(self, h, &hop);
+        if (hop.transport == TRANSPORT_INPROC)
+            return s_key_error(self, LEVEL_STAGE, i, KEY_HOST, err,
+                               "stage '%s' runs on host '%s', in a process "
+                               "of its own: hop %d cannot be inproc (use ipc "
+                               "or tcp)",
+                               self->stages[i].name, host, h + 1);
+    }
+    return 0;
+}
+
+//  "host 'h1'", or "the controller's host" for a stage without one
+static void s_host_words(const char *host, char *buf, size_t len)
+{
+    if (host[0])
+        snprintf(buf, len, "host '%s'", host);
+    else
+        snprintf(buf, len, "the controller's host");
+}
+
+//  A hop between two hosts (or a host and the controller's) is tcp
+static int s_validate_crossing(const topology_t *self, int h, errbuf_t *err)
+{
+    params_t up, down, hop;
+    topology_stage_params(self, h, &up);
+    topology_stage_params(self, h + 1, &down);
+    topology_hop_params(self, h, &hop);
+    if (strcmp(up.host, down.host) == 0 || hop.transport == TRANSPORT_TCP)
+        return 0;
+    char from[64], to[64];
+    s_host_words(up.host, from, sizeof from);
+    s_host_words(down.host, to, sizeof to);
+    return s_key_error(self, LEVEL_HOP, h, KEY_TRANSPORT, err,
+                       "hop %d is %s, which cannot cross from %s to %s (use "
+                       "tcp)",
+                       h + 1, params_transport_names[hop.transport], from, to);
+}
+
 //  The stage whose netns makes hop h (stage h to h + 1) cross: the one
 //  downstream if it names a zone, else the one upstream
 static int s_zone_stage(const topology_t *self, int h)
@@ -713,6 +771,10 @@ static int s_validate_stages(const topology_t *self, errbuf_t *err)
         if (stage.process == PROCESS_OWN && s_validate_process(self, i, err))
             return -1;
         if (s_validate_zone(self, i, &stage, err))
+            return -1;
+        if (stage.host[0] && s_validate_host(self, i, &stage, err))
+            return -1;
+        if (i < self->nstages - 1 && s_validate_crossing(self, i, err))
             return -1;
     }
     return s_validate_zones(self, err);
