@@ -22,6 +22,7 @@
 #include "base/limits.h"
 #include "config/endpoint.h"
 #include "config/hosts.h"
+#include "crew/wire.h"
 #include "machine/machine.h"
 #include "machine/placement.h"
 #include "report/plot_data.h"
@@ -43,7 +44,7 @@ static const struct {
     {"roff", roff_test},           {"csv", csv_test},
     {"search", search_test},       {"tsc", tsc_test},
     {"limits", limits_test},       {"endpoint", endpoint_test},
-    {"hosts", hosts_test},
+    {"hosts", hosts_test},         {"wire", wire_test},
 };
 
 #endif

@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include "crew/stage_process.h"
 #include "crew/stage_thread.h"
+#include "crew/wire.h"
 
 #include "config/topology.h"
 #include "machine/machine.h"
@@ -31,40 +32,6 @@ typedef struct {
     void *stage; //  a thread kind's state
     zsock_t *control;
 } child_t;
-
-static void s_take_key(zmsg_t *msg, char *key)
-{
-    char *text = zmsg_popstr(msg);
-    snprintf(key, 41, "%s", text ? text : "");
-    zstr_free(&text);
-}
-
-//  Fill in what SETUP carries per hop
-static void s_take_endpoints(child_t *self, zmsg_t *msg)
-{
-    char *h, *n;
-    while ((h = zmsg_popstr(msg)) && (n = zmsg_popstr(msg))) {
-        int hop = atoi(h), count = atoi(n);
-        bool valid = hop >= 0 && hop < self->pl->nstages - 1 && count >= 0 &&
-                     count <= PIPELINE_MAX_BINDERS;
-        hop_plan_t scratch, *plan = valid ? &self->pl->hops[hop] : &scratch;
-        plan->nendpoints = valid ? count : 0;
-        for (int e = 0; e < count; e++) {
-            char *ep = zmsg_popstr(msg);
-            if (valid)
-                snprintf(plan->endpoint[e], PIPELINE_ENDPOINT_MAX, "%s",
-                         ep ? ep : "");
-            zstr_free(&ep);
-        }
-        s_take_key(msg, plan->server_public);
-        s_take_key(msg, plan->server_secret);
-        s_take_key(msg, plan->client_public);
-        s_take_key(msg, plan->client_secret);
-        zstr_free(&h);
-        zstr_free(&n);
-    }
-    zstr_free(&h);
-}
 
 //  COUNTS and STOP are the child's own to answer (STOP has no answer)
 static bool s_own_command(child_t *self, const char *command)
@@ -95,7 +62,7 @@ static bool s_from_controller(child_t *self)
     bool go_on = command && !streq(command, "$TERM");
     errbuf_t err;
     if (go_on && streq(command, "SETUP"))
-        s_take_endpoints(self, msg);
+        wire_take_hops(msg, self->pl);
     if (go_on && !s_own_command(self, command) &&
         stage_thread_kind.send(self->stage, command,
                                (int)(self->pl->params.timeout * 1000), &err))

@@ -10,6 +10,7 @@
 
 #include "base/actor.h"
 #include "base/mono.h"
+#include "crew/wire.h"
 #include "stages/roles.h"
 
 #include <errno.h>
@@ -105,28 +106,6 @@ static void s_end_child(relay_t *self, zsock_t *control)
     atomic_store(&self->pid, -1);
 }
 
-//  SETUP gains the endpoints of the instance's hops: "HOP h n ep1 ep2 ..."
-static void s_add_endpoints(relay_t *self, zmsg_t *msg)
-{
-    const pipeline_t *pl = self->pl;
-    int hops[2] = {pipeline_hop_in(pl, self->id),
-                   pipeline_hop_out(pl, self->id)};
-    for (int i = 0; i < 2; i++) {
-        if (hops[i] < 0)
-            continue;
-        const hop_plan_t *hop = &pl->hops[hops[i]];
-        zmsg_addstrf(msg, "%d", hops[i]);
-        zmsg_addstrf(msg, "%d", hop->nendpoints);
-        for (int e = 0; e < hop->nendpoints; e++)
-            zmsg_addstr(msg, hop->endpoint[e]);
-        //  the run's CURVE keys too: the child's own pipeline made others
-        zmsg_addstr(msg, hop->server_public);
-        zmsg_addstr(msg, hop->server_secret);
-        zmsg_addstr(msg, hop->client_public);
-        zmsg_addstr(msg, hop->client_secret);
-    }
-}
-
 //  A command from the trial; false on $TERM
 static bool s_from_trial(relay_t *self, zsock_t *pipe, zsock_t *control)
 {
@@ -143,7 +122,7 @@ static bool s_from_trial(relay_t *self, zsock_t *pipe, zsock_t *control)
     } else {
         zmsg_pushstr(msg, command);
         if (streq(command, "SETUP"))
-            s_add_endpoints(self, msg);
+            wire_add_hops(msg, self->pl, self->id);
         //  never blocks (sndtimeo 0): a child that cannot take a command
         //  is gone or hung, and s_watch or the trial's timeout says so
         if (zmsg_send(&msg, control) && !streq(command, "STOP")) {
