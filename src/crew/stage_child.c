@@ -1,5 +1,5 @@
 /*  stage_child: the process of a stage that runs in one of its own,
-    "hopbench stage CONFIG ID ENDPOINT FD" (stage_process.h has the
+    "hopbench stage CONFIG ID ENDPOINT FD [MACHINE]" (stage_process.h has the
     picture; the controller's side is stage_process.c).
 
     It builds the same pipeline from the combination's effective topology,
@@ -102,13 +102,28 @@ static int s_loop(child_t *self)
     return 0;
 }
 
-static pipeline_t *s_pipeline(const char *config, topology_t **topo,
+//  The pipeline the controller built, its stages of this one's host
+//  planned as the controller planned them: on the same machine (this one,
+//  or the description its agent gave), the other hosts' not at all
+static pipeline_t *s_pipeline(const char *config, int id,
+                              const char *machine_file, topology_t **topo,
                               machine_t **machine, errbuf_t *err)
 {
-    if (!(*topo = topology_load(config, err)) ||
-        topology_validate(*topo, err) || !(*machine = machine_new_live(err)))
+    if (!(*topo = topology_load(config, err)) || topology_validate(*topo, err))
         return NULL;
-    pipeline_t *pl = pipeline_new(*topo, *machine, err);
+    *machine = machine_file ? machine_new_file(machine_file, err)
+                            : machine_new_live(err);
+    int stage = 0;
+    for (int first = 0; stage < (*topo)->nstages - 1; stage++) {
+        params_t params;
+        topology_stage_params(*topo, stage, &params);
+        if (id < (first += params.count))
+            break;
+    }
+    params_t own;
+    topology_stage_params(*topo, stage, &own);
+    pipeline_machine_t here = {own.host, *machine};
+    pipeline_t *pl = *machine ? pipeline_new_on(*topo, &here, 1, err) : NULL;
     if (pl)
         zones_describe(pl, getppid()); //  the controller made them
     return pl;
@@ -142,14 +157,15 @@ static int s_serve(child_t *self, int id, const char *endpoint,
 
 int stage_process_main(int argc, char **argv)
 {
-    if (argc != 6)
+    if (argc != 6 && argc != 7)
         return 2;
     signal(SIGINT, SIG_IGN); //  the controller handles ^C for everyone
     errbuf_t err = {{0}};
     topology_t *topo = NULL;
     machine_t *machine = NULL;
     int id = atoi(argv[3]), rc = 1;
-    child_t child = {.pl = s_pipeline(argv[2], &topo, &machine, &err)};
+    child_t child = {.pl = s_pipeline(argv[2], id, argc == 7 ? argv[6] : NULL,
+                                      &topo, &machine, &err)};
     stage_shared_t *shared = s_map(atoi(argv[5]));
     if (child.pl && shared && id >= 0 && id < child.pl->n)
         rc = s_serve(&child, id, argv[4], shared, &err);

@@ -32,7 +32,8 @@ stage_handle_t *stage_handle_new(const pipeline_t *pl, int id,
         if (self->inst->params.process == PROCESS_OWN) {
             self->kind = &stage_process_kind;
             self->state = stage_process_new(
-                pl, id, where->config, where->ipc_dir, &self->shared, &why);
+                pl, id, where->config, where->ipc_dir, NULL, &self->shared,
+                &why);
         } else {
             void *owner = where->ctx_owner ? where->ctx_owner->state : NULL;
             self->kind = &stage_thread_kind;

@@ -30,6 +30,7 @@ typedef struct {
     int id;
     char exe[512]; //  this binary (under valgrind, /proc/self/exe is not)
     char config[512], endpoint[320];
+    char machine[512]; //  the description its stages are planned on, ""
     int memfd;
     stage_shared_t *shared;
     zsock_t *actor;    //  the relay's pipe
@@ -48,8 +49,8 @@ static pid_t s_spawn(relay_t *self)
     char id[16], fd[16];
     snprintf(id, sizeof id, "%d", self->id);
     snprintf(fd, sizeof fd, "%d", PROCESS_FD);
-    char *argv[] = {"hopbench",     "stage", self->config, id,
-                    self->endpoint, fd,      NULL};
+    char *argv[] = {"hopbench", "stage", self->config,  id, self->endpoint,
+                    fd,         self->machine[0] ? self->machine : NULL, NULL};
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
@@ -189,8 +190,8 @@ static void s_free(relay_t *self)
 }
 
 void *stage_process_new(const pipeline_t *pl, int id, const char *config,
-                        const char *ipc_dir, stage_shared_t **shared,
-                        errbuf_t *err)
+                        const char *ipc_dir, const char *machine,
+                        stage_shared_t **shared, errbuf_t *err)
 {
     relay_t *self = calloc(1, sizeof *self);
     if (!self) {
@@ -201,6 +202,7 @@ void *stage_process_new(const pipeline_t *pl, int id, const char *config,
     self->id = id;
     self->own_counts = roles_ops(&pl->inst[id])->counts != NULL;
     snprintf(self->config, sizeof self->config, "%s", config);
+    snprintf(self->machine, sizeof self->machine, "%s", machine ? machine : "");
     snprintf(self->endpoint, sizeof self->endpoint, "ipc://%s/stage%d.ctl",
              ipc_dir, id);
     ssize_t len = readlink("/proc/self/exe", self->exe, sizeof self->exe - 1);
