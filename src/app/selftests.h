@@ -23,6 +23,7 @@
 #include "config/endpoint.h"
 #include "config/hosts.h"
 #include "crew/wire.h"
+#include "agent/keys.h"
 #include "machine/machine.h"
 #include "machine/placement.h"
 #include "report/plot_data.h"
@@ -45,6 +46,7 @@ static const struct {
     {"search", search_test},       {"tsc", tsc_test},
     {"limits", limits_test},       {"endpoint", endpoint_test},
     {"hosts", hosts_test},         {"wire", wire_test},
+    {"keys", keys_test},
 };
 
 #endif

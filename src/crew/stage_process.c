@@ -329,6 +329,11 @@ static void s_abort(void *state)
     (void)state; //  its process shuts its context down when it ends
 }
 
+zsock_t *stage_process_pipe(void *state)
+{
+    return ((relay_t *)state)->actor;
+}
+
 static pid_t s_pid(void *state)
 {
     return atomic_load(&((relay_t *)state)->pid);

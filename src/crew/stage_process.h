@@ -36,6 +36,10 @@ void *stage_process_new(const pipeline_t *pl, int id, const char *config,
                         const char *ipc_dir, const char *machine,
                         stage_shared_t **shared, errbuf_t *err);
 
+//  The relay's pipe, where the stage's answers arrive: to poll beside
+//  other sockets (an agent serving several stages)
+zsock_t *stage_process_pipe(void *state);
+
 //  The child: "hopbench stage CONFIG ID ENDPOINT FD [MACHINE]"; returns
 //  the exit status of the process
 int stage_process_main(int argc, char **argv);

@@ -296,7 +296,8 @@ static int s_combination(run_t *self, int c, errbuf_t *err)
         !(self->zones = zones_create(self->current, err)))
         return -1;
     if (s_write_config(self, c, config, sizeof config, err) ||
-        !(self->crew = crew_new(self->current, config, self->ipc_dir, err)))
+        !(self->crew = crew_new(self->current, config, self->ipc_dir,
+                                self->options->fleet, err)))
         return -1;
     const params_t *params = &self->current->params;
     self->info.mode =
@@ -425,14 +426,20 @@ static int s_files(run_t *self, errbuf_t *err)
 //  Every combination's pipeline, placed, before anything runs
 static int s_plan(run_t *self, errbuf_t *err)
 {
+    pipeline_machine_t machines[LIMIT_HOSTS + 1];
+    int nmachines = fleet_machines(self->options->fleet, self->machine,
+                                   machines, LIMIT_HOSTS + 1), nhosts;
+    const pipeline_host_t *hosts =
+        fleet_pipeline_hosts(self->options->fleet, &nhosts);
     for (int c = 0; c < self->ntopos; c++) {
         errbuf_t why;
-        if (!(self->pl[c] =
-                  pipeline_new(self->topos[c], self->machine, &why))) {
+        if (!(self->pl[c] = pipeline_new_on(self->topos[c], machines,
+                                            nmachines, &why))) {
             char text[256];
             sweep_describe(self->options->sweep, c, text, sizeof text);
             return err_set(err, "%s%s%s", text, text[0] ? ": " : "", why.msg);
         }
+        pipeline_set_hosts(self->pl[c], hosts, nhosts);
         s_note_curve(self, self->pl[c]);
         if (zones_wanted(self->pl[c]) && geteuid() != 0)
             return err_set(err, "zones (netns = ...) need root: hopbench "
