@@ -98,7 +98,8 @@ static int s_fleet(const cli_t *cli, topology_t *const *topos, int n,
 {
     errbuf_t err;
     hosts_t *hosts = cli->hosts ? hosts_load(cli->hosts, &err) : NULL;
-    const char *names[SWEEP_MAX_COMBOS * 4];
+    enum { LIMIT_NAMES = 4096 }; //  more are duplicates: fleet_new skips them
+    static const char *names[LIMIT_NAMES];
     int nnames = 0, rc = cli->hosts && !hosts ? 2 : 0;
     double timeout = 0;
     for (int c = 0; c < n && rc == 0; c++) {
@@ -108,8 +109,12 @@ static int s_fleet(const cli_t *cli, topology_t *const *topos, int n,
         for (int i = 0; i < topos[c]->nstages && rc == 0; i++) {
             params_t stage;
             topology_stage_params(topos[c], i, &stage);
-            if (stage.host[0] && nnames < SWEEP_MAX_COMBOS * 4)
-                names[nnames++] = hosts_find(hosts, stage.host)->name;
+            for (int k = 0; k < stage.count && nnames < LIMIT_NAMES; k++) {
+                char host[LIMIT_NAME + 1];
+                topology_instance_host(&stage, k, host, sizeof host);
+                if (host[0])
+                    names[nnames++] = hosts_find(hosts, host)->name;
+            }
         }
         if (topos[c]->params.timeout > timeout)
             timeout = topos[c]->params.timeout;

@@ -40,6 +40,8 @@ const limit_t limits_table[] = {
         "check: file:line of the netns of its downstream stage"),
     ROW(LIMIT_HOSTS, "hosts of a hosts file (--hosts)",
         "hosts file:line of the host past it"),
+    ROW(LIMIT_HOST_LIST, "characters of a stage's host list (host)",
+        "file:line of host, or its --set"),
     ROW(LIMIT_BINDERS, "endpoints of one hop",
         "follows from LIMIT_COUNT (one binding stage per hop)"),
     ROW(LIMIT_ORIGINS, "publishers a receiver tells apart",

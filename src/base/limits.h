@@ -32,6 +32,7 @@
 #define LIMIT_ZONE_NAME  10  //  characters of a zone name
 #define LIMIT_ZONE_HOPS  64  //  a hop crossing zones is among hops 1..64
 #define LIMIT_HOSTS      32  //  hosts of a hosts file (--hosts FILE)
+#define LIMIT_HOST_LIST  127 //  characters of a stage's host list
 
 //  Follow from the ones above, never checked on their own: a hop's binding
 //  end is one stage (at most LIMIT_COUNT endpoints), a receiver tells apart

@@ -241,19 +241,23 @@ int hosts_check_topology(const hosts_t *self, const topology_t *topo,
 {
     for (int i = 0; i < topo->nstages; i++) {
         params_t stage;
-        char where[300], names[300];
+        char where[300], names[300], host[LIMIT_NAME + 1];
         topology_stage_params(topo, i, &stage);
-        if (!stage.host[0] || hosts_find(self, stage.host))
-            continue;
-        topology_where(topo, LEVEL_STAGE, i, KEY_HOST, where, sizeof where);
-        if (!self)
-            return err_set(err,
-                           "%sstage '%s' runs on host '%s': give --hosts "
-                           "FILE, which says where its agent is",
-                           where, topo->stages[i].name, stage.host);
-        s_names(self, names, sizeof names);
-        return err_set(err, "%shost '%s' is not in %s (%s)", where,
-                       stage.host, self->path, names);
+        for (int k = 0; k < stage.count; k++) {
+            topology_instance_host(&stage, k, host, sizeof host);
+            if (!host[0] || hosts_find(self, host))
+                continue;
+            topology_where(topo, LEVEL_STAGE, i, KEY_HOST, where,
+                           sizeof where);
+            if (!self)
+                return err_set(err,
+                               "%sstage '%s' runs on host '%s': give --hosts "
+                               "FILE, which says where its agent is",
+                               where, topo->stages[i].name, host);
+            s_names(self, names, sizeof names);
+            return err_set(err, "%shost '%s' is not in %s (%s)", where, host,
+                           self->path, names);
+        }
     }
     return 0;
 }
@@ -261,10 +265,12 @@ int hosts_check_topology(const hosts_t *self, const topology_t *topo,
 int hosts_check_certs(const hosts_t *self, const topology_t *topo,
                       errbuf_t *err)
 {
-    for (int i = 0; i < topo->nstages; i++) {
+    for (int i = 0; i < topo->nstages * LIMIT_COUNT; i++) {
         params_t stage;
-        topology_stage_params(topo, i, &stage);
-        const host_t *host = hosts_find(self, stage.host);
+        char name[LIMIT_NAME + 1];
+        topology_stage_params(topo, i / LIMIT_COUNT, &stage);
+        topology_instance_host(&stage, i % LIMIT_COUNT, name, sizeof name);
+        const host_t *host = hosts_find(self, name);
         if (host && !host->public_key[0])
             return err_set(err,
                            "%s:%d: host '%s' has no 'cert = FILE' (its "
@@ -321,6 +327,28 @@ int hosts_test(bool verbose)
     CHECK(hosts_check_topology(hosts, topo, &err) == 0);
     CHECK(hosts_check_certs(hosts, topo, &err) == -1);
     CHECK(strstr(err.msg, "dir/h.cfg:1: host 'h1' has no 'cert = FILE'"));
+    //  a list spreads a stage's instances; each hop between hosts is tcp
+    CHECK(topology_set(topo, "sub.host=h2,h1", &err) == 0);
+    CHECK(topology_validate(topo, &err) == -1);
+    CHECK(strstr(err.msg, "names 2 hosts for 1 instance of 'sub'"));
+    CHECK(topology_set(topo, "sub.count=3", &err) == 0);
+    CHECK(topology_validate(topo, &err) == 0);
+    params_t sub;
+    char name[LIMIT_NAME + 1];
+    topology_stage_params(topo, 1, &sub);
+    topology_instance_host(&sub, 2, name, sizeof name);
+    CHECK(streq(name, "h2"));
+    topology_instance_host(&sub, 1, name, sizeof name);
+    CHECK(streq(name, "h1") && hosts_check_topology(hosts, topo, &err) == 0);
+    CHECK(topology_set(topo, "pub.host=h1", &err) == 0);
+    CHECK(topology_set(topo, "hop1.transport=ipc", &err) == 0);
+    CHECK(topology_validate(topo, &err) == -1);
+    CHECK(strstr(err.msg, "hop 1 is ipc, which cannot cross from host 'h1' "
+                          "to host 'h2' (use tcp)"));
+    CHECK(topology_set(topo, "hop1.transport=tcp", &err) == 0);
+    CHECK(topology_set(topo, "sub.host=h1,,h2", &err) == 0);
+    CHECK(topology_validate(topo, &err) == -1);
+    CHECK(strstr(err.msg, "host 'h1,,h2': names of 1 to 24"));
     topology_destroy(&topo);
     hosts_destroy(&hosts);
 

@@ -231,6 +231,11 @@ const char *fleet_name(const fleet_t *self, int i)
     return self->member[i].host->name;
 }
 
+const host_t *fleet_host(const fleet_t *self, int i)
+{
+    return self->member[i].host;
+}
+
 agent_link_t *fleet_link(const fleet_t *self, const char *name)
 {
     member_t *m = self ? s_member(self, name) : NULL;

@@ -55,6 +55,7 @@ void fleet_destroy(fleet_t **self_p);
 //  Hosts of the fleet, in order; name, link (NULL: planned on a file)
 int fleet_size(const fleet_t *self);
 const char *fleet_name(const fleet_t *self, int i);
+const host_t *fleet_host(const fleet_t *self, int i);
 agent_link_t *fleet_link(const fleet_t *self, const char *name);
 const machine_t *fleet_machine(const fleet_t *self, const char *name);
 //  Agent clock minus controller clock for host name, ns (0 for "")

@@ -113,16 +113,17 @@ static pipeline_t *s_pipeline(const char *config, int id,
         return NULL;
     *machine = machine_file ? machine_new_file(machine_file, err)
                             : machine_new_live(err);
-    int stage = 0;
-    for (int first = 0; stage < (*topo)->nstages - 1; stage++) {
-        params_t params;
-        topology_stage_params(*topo, stage, &params);
-        if (id < (first += params.count))
-            break;
-    }
+    int stage = 0, first = 0;
     params_t own;
-    topology_stage_params(*topo, stage, &own);
-    pipeline_machine_t here = {own.host, *machine};
+    for (; stage < (*topo)->nstages; stage++) {
+        topology_stage_params(*topo, stage, &own);
+        if (id < first + own.count)
+            break;
+        first += own.count;
+    }
+    char host[LIMIT_NAME + 1];
+    topology_instance_host(&own, id - first, host, sizeof host);
+    pipeline_machine_t here = {host, *machine};
     pipeline_t *pl = *machine ? pipeline_new_on(*topo, &here, 1, err) : NULL;
     if (pl)
         zones_describe(pl, getppid()); //  the controller made them

@@ -34,13 +34,13 @@ stage_handle_t *stage_handle_new(const pipeline_t *pl, int id,
         self->inst = &pl->inst[id];
         self->machine = where->machine;
         self->clock_ns = where->clock_ns;
-        if (self->inst->params.host[0]) {
+        if (self->inst->host[0]) {
             self->kind = &stage_remote_kind;
             self->state = where->link ? stage_remote_new(pl, id, where->link,
                                                          &self->shared, &why)
                                       : NULL;
             if (!where->link)
-                err_set(&why, "host %s: no agent", self->inst->params.host);
+                err_set(&why, "host %s: no agent", self->inst->host);
         } else if (self->inst->params.process == PROCESS_OWN) {
             self->kind = &stage_process_kind;
             self->state = stage_process_new(
@@ -180,7 +180,7 @@ uint64_t stage_handle_cpu_ns(stage_handle_t *self, const pid_t *tids, int n)
 
 const char *stage_handle_host(const stage_handle_t *self)
 {
-    return self->inst->params.host;
+    return self->inst->host;
 }
 
 const machine_t *stage_handle_machine(const stage_handle_t *self)

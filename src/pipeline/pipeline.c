@@ -38,6 +38,7 @@ static int s_expand(pipeline_t *self, const topology_t *topo, errbuf_t *err)
             inst->instance = i;
             inst->role = topo->stages[s].role;
             inst->params = params;
+            topology_instance_host(&params, i, inst->host, sizeof inst->host);
             if (params.count == 1)
                 snprintf(inst->name, sizeof inst->name, "%s",
                          topo->stages[s].name);
@@ -209,7 +210,7 @@ static int s_place_host(pipeline_t *self, const machine_t *machine,
     int ids[PIPELINE_MAX_INSTANCES], n = 0;
     place_request_t requests[PIPELINE_MAX_INSTANCES] = {{0}};
     for (int i = 0; i < self->n; i++)
-        if (strcmp(self->inst[i].params.host, host) == 0) {
+        if (strcmp(self->inst[i].host, host) == 0) {
             requests[n] = r->requests[i];
             ids[n++] = i;
         }
@@ -266,9 +267,9 @@ static int s_place(pipeline_t *self, const pipeline_machine_t *machines,
     s_requests(self, r);
     int rc = 0;
     for (int i = 0; i < self->n && rc == 0; i++) {
-        const char *host = self->inst[i].params.host;
+        const char *host = self->inst[i].host;
         int first = 0;
-        while (strcmp(self->inst[first].params.host, host))
+        while (strcmp(self->inst[first].host, host))
             first++;
         const machine_t *machine = s_machine_of(machines, nmachines, host);
         if (first == i && machine)
@@ -315,7 +316,7 @@ void pipeline_set_hosts(pipeline_t *self, const pipeline_host_t *hosts, int n)
 
 const char *pipeline_host(const pipeline_t *self, int id)
 {
-    return self->inst[id].params.host;
+    return self->inst[id].host;
 }
 
 void pipeline_destroy(pipeline_t **self_p)
@@ -364,23 +365,26 @@ static const pipeline_host_t *s_run_host(const pipeline_t *self,
     return NULL;
 }
 
-//  The hosts of hop h's binding end and of its other end
-static void s_hop_hosts(const pipeline_t *self, int h, const char **binder,
-                        const char **other)
+//  The host of endpoint e of hop h's binding instance, and a host of the
+//  other end (one that is not the controller's, if any is not)
+static void s_hop_hosts(const pipeline_t *self, int h, int e,
+                        const char **binder, const char **other)
 {
     int b = self->hops[h].upstream_binds ? h : h + 1, o = b == h ? h + 1 : h;
-    *binder = self->inst[self->first[b]].params.host;
-    *other = self->inst[self->first[o]].params.host;
+    *binder = self->inst[self->first[b] + e].host;
+    *other = self->inst[self->first[o]].host;
+    for (int i = 0; i < self->count[o] && !(*other)[0]; i++)
+        *other = self->inst[self->first[o] + i].host;
 }
 
-//  Where hop h binds (tcp, no endpoint given): its address, and which of
-//  the run's hosts finds its ports (-1: this one)
-static int s_tcp_bind(const pipeline_t *self, int h, const char **address,
-                      int *finder, errbuf_t *err)
+//  Where endpoint e of hop h binds (tcp, no endpoint given): its address,
+//  and which of the run's hosts finds its port (-1: this one)
+static int s_tcp_bind(const pipeline_t *self, int h, int e,
+                      const char **address, int *finder, errbuf_t *err)
 {
     const hop_plan_t *hop = &self->hops[h];
     const char *binder, *other;
-    s_hop_hosts(self, h, &binder, &other);
+    s_hop_hosts(self, h, e, &binder, &other);
     const pipeline_host_t *at = s_run_host(self, binder[0] ? binder : other);
     *finder = -1;
     if (!binder[0] && !other[0]) //  across zones: the binding end's link
@@ -398,23 +402,29 @@ static int s_tcp_bind(const pipeline_t *self, int h, const char **address,
     return 0;
 }
 
-//  Ports for every tcp hop that names no endpoint: ports[h][e]
-static int s_find_ports(const pipeline_t *self, int (*ports)[PIPELINE_MAX_BINDERS],
-                        errbuf_t *err)
+static bool s_needs_port(const hop_plan_t *hop)
+{
+    return hop->params.transport == TRANSPORT_TCP && !*hop->params.endpoint;
+}
+
+//  Ports for every tcp endpoint that the topology does not name:
+//  ports[h][e], each found by the host that binds it
+static int s_find_ports(const pipeline_t *self,
+                        int (*ports)[PIPELINE_MAX_BINDERS], errbuf_t *err)
 {
     int *found = calloc((size_t)(self->nhosts + 1) * PIPELINE_MAX_PORTS,
                         sizeof *found);
     int wanted[LIMIT_HOSTS + 1] = {0}, taken[LIMIT_HOSTS + 1] = {0}, rc = 0;
+    const char *address;
+    int finder;
     if (!found)
         return err_set(err, "out of memory");
-    for (int h = 0; h < self->nstages - 1 && rc == 0; h++) {
-        const char *address;
-        int finder;
-        if (self->hops[h].params.transport == TRANSPORT_TCP &&
-            !*self->hops[h].params.endpoint &&
-            (rc = s_tcp_bind(self, h, &address, &finder, err)) == 0)
-            wanted[finder + 1] += self->hops[h].nendpoints;
-    }
+    for (int h = 0; h < self->nstages - 1 && rc == 0; h++)
+        for (int e = 0; s_needs_port(&self->hops[h]) &&
+                        e < self->hops[h].nendpoints && rc == 0;
+             e++)
+            if ((rc = s_tcp_bind(self, h, e, &address, &finder, err)) == 0)
+                wanted[finder + 1]++;
     for (int f = 0; f <= self->nhosts && rc == 0; f++) {
         int *into = found + f * PIPELINE_MAX_PORTS;
         const pipeline_host_t *host = f ? &self->hosts[f - 1] : NULL;
@@ -423,17 +433,14 @@ static int s_find_ports(const pipeline_t *self, int (*ports)[PIPELINE_MAX_BINDER
         else if (wanted[f])
             rc = host->ports(host->arg, host->address, wanted[f], into, err);
     }
-    for (int h = 0; h < self->nstages - 1 && rc == 0; h++) {
-        const char *address;
-        int finder;
-        if (self->hops[h].params.transport != TRANSPORT_TCP ||
-            *self->hops[h].params.endpoint)
-            continue;
-        s_tcp_bind(self, h, &address, &finder, err);
-        for (int e = 0; e < self->hops[h].nendpoints; e++)
+    for (int h = 0; h < self->nstages - 1 && rc == 0; h++)
+        for (int e = 0;
+             s_needs_port(&self->hops[h]) && e < self->hops[h].nendpoints;
+             e++) {
+            s_tcp_bind(self, h, e, &address, &finder, err);
             ports[h][e] = found[(finder + 1) * PIPELINE_MAX_PORTS +
                                 taken[finder + 1]++];
-    }
+        }
     free(found);
     return rc;
 }
@@ -445,12 +452,12 @@ static void s_endpoint(const pipeline_t *self, int h, int e, int port,
     const hop_plan_t *hop = &self->hops[h];
     const char *binder, *other, *address;
     int finder;
-    s_hop_hosts(self, h, &binder, &other);
+    s_hop_hosts(self, h, e, &binder, &other);
     const pipeline_host_t *at = s_run_host(self, binder);
     if (*hop->params.endpoint)
         snprintf(ep, PIPELINE_ENDPOINT_MAX, "%s", hop->params.endpoint);
     else if (hop->params.transport == TRANSPORT_TCP &&
-             s_tcp_bind(self, h, &address, &finder, NULL) == 0)
+             s_tcp_bind(self, h, e, &address, &finder, NULL) == 0)
         snprintf(ep, PIPELINE_ENDPOINT_MAX, "tcp://%s:%d", address, port);
     else if (hop->params.transport == TRANSPORT_IPC)
         snprintf(ep, PIPELINE_ENDPOINT_MAX, "ipc://%s/hop%d-%d.ipc",

@@ -39,6 +39,7 @@ typedef struct {
     place_t place;
     int ctx;             //  index in pipeline.ctx
     char netns_path[64]; //  its zone's namespace (zones.h), or ""
+    char host[LIMIT_NAME + 1]; //  where it runs (host = NAME), "": here
 } instance_t;
 
 typedef struct {

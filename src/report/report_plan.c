@@ -21,7 +21,7 @@ static void s_row(FILE *out, bool csv, const instance_t *inst,
     char text[1024];
     cpuset_format(cpuset_empty(cpus) ? &machine->cpus : cpus, text,
                   sizeof text);
-    const char *host = inst->params.host;
+    const char *host = inst->host;
     if (csv)
         fprintf(out, "%s,%s,%s,%d,\"%s\"%s%s\n", inst->name,
                 pattern_role_names[inst->role], thread, node, text,
@@ -78,7 +78,7 @@ void report_plan_on(FILE *out, const pipeline_t *pl,
     s_header(out, pl, machines, n, csv, hosts);
     for (int i = 0; i < pl->n; i++) {
         const instance_t *inst = &pl->inst[i];
-        const machine_t *machine = s_machine(machines, n, inst->params.host);
+        const machine_t *machine = s_machine(machines, n, inst->host);
         s_row(out, csv, inst, "main", inst->place.node, &inst->place.cpus,
               machine, inst->place.smt_shared, hosts);
         const context_plan_t *ctx = &pl->ctx[inst->ctx];

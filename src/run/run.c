@@ -172,6 +172,19 @@ static int s_trial(run_t *self, const trial_spec_t *spec,
     return rc;
 }
 
+//  Is latency measured one way, from a host to another (a publisher's
+//  send time read on another host's clock)?
+static bool s_one_way_across(const pipeline_t *pl)
+{
+    if (pl->params.pattern == PATTERN_REQREP ||
+        pl->params.pattern == PATTERN_CONNECT)
+        return false;
+    for (int i = 0; i < pl->n; i++)
+        if (strcmp(pipeline_host(pl, i), pipeline_host(pl, 0)))
+            return true;
+    return false;
+}
+
 //  The table block of one size, once its repetitions are done
 static void s_table(run_t *self, trial_result_t *trials, int done,
                     const trial_result_t *merged)
@@ -185,6 +198,8 @@ static void s_table(run_t *self, trial_result_t *trials, int done,
                          pattern == PATTERN_REQREP    ? "round trip"
                          : pattern == PATTERN_CONNECT ? "to 1st message"
                                                       : "end to end");
+    if (merged->nlatency && s_one_way_across(self->current))
+        report_table_clocks(stdout, self->meta.hosts, self->meta.nhosts);
 }
 
 //  All repetitions of one size
@@ -335,6 +350,30 @@ static void s_note_mode(run_t *self, const params_t *p)
                  used ? "," : "", name);
 }
 
+//  metadata's "hosts": each host's agent as it described itself
+static void s_note_hosts(run_t *self, const fleet_t *fleet)
+{
+    for (int i = 0; i < fleet_size(fleet) && i < LIMIT_HOSTS; i++) {
+        agent_link_t *link = fleet_link(fleet, fleet_name(fleet, i));
+        if (!link)
+            continue;
+        run_host_t *h = &self->meta.hosts[self->meta.nhosts++];
+        const agent_info_t *info = agent_link_info(link);
+        snprintf(h->name, sizeof h->name, "%s", fleet_name(fleet, i));
+        snprintf(h->agent, sizeof h->agent, "%s", fleet_host(fleet, i)->agent);
+        snprintf(h->hopbench, sizeof h->hopbench, "%s", info->hopbench);
+        snprintf(h->libzmq, sizeof h->libzmq, "%s", info->libzmq);
+        snprintf(h->czmq, sizeof h->czmq, "%s", info->czmq);
+        snprintf(h->hostname, sizeof h->hostname, "%s", info->hostname);
+        snprintf(h->kernel, sizeof h->kernel, "%s", info->kernel);
+        snprintf(h->cpu_model, sizeof h->cpu_model, "%s", info->cpu_model);
+        h->protocol = info->protocol;
+        h->numa_nodes = info->numa_nodes;
+        h->clock_offset_ns = info->offset_ns;
+        h->clock_uncertainty_ns = info->uncertainty_ns;
+    }
+}
+
 static void s_init(run_t *self, const run_options_t *options)
 {
     const topology_t *topo = self->topos[0];
@@ -362,6 +401,7 @@ static void s_init(run_t *self, const run_options_t *options)
     }
     self->meta.tsc_hz =
         tsc_hz(self->meta.tsc_source, sizeof self->meta.tsc_source);
+    s_note_hosts(self, options->fleet);
     progress_init(&self->progress, options->quiet, trials, self->ntopos);
     snprintf(self->meta.command_line, sizeof self->meta.command_line, "%s",
              options->command_line);
