@@ -236,7 +236,7 @@ static void s_monitor(agent_t *self)
         memcpy(&event, zframe_data(frame), 2);
         char *where = zframe_strdup(zmsg_next(msg));
         if (event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH)
-            s_log("refused a controller (%s): not allowed: its certificate "
+            s_log("refused a controller on %s: not allowed: its certificate "
                   "is not in --allow",
                   where ? where : "?");
         zstr_free(&where);

@@ -34,6 +34,7 @@ typedef struct {
     bool welcomed;
     char refused[200]; //  what a failed handshake said
     //  both threads'
+    _Atomic double last_word; //  = heard, for agent_link_silence
     _Atomic bool lost;
     char why[300]; //  written before lost is set
 } link_t;
@@ -72,6 +73,7 @@ static void s_from_agent(link_t *self, zmsg_t *msg)
     char *command = zmsg_popstr(msg), *id_text = zmsg_popstr(msg);
     int id = id_text ? atoi(id_text) : -2;
     self->heard = mono_seconds();
+    atomic_store(&self->last_word, self->heard);
     if (command && streq(command, "WELCOME"))
         self->welcomed = true;
     zsock_t *to = id == -1                       ? self->pipe
@@ -149,6 +151,7 @@ static int s_clock_sample(link_t *self, double *offset, double *rtt)
             *rtt = (double)(t3 - t0);
             *offset = t1 - ((double)t0 + (double)t3) / 2;
             self->heard = mono_seconds();
+            atomic_store(&self->last_word, self->heard);
             return 0;
         }
         if (command)
@@ -291,6 +294,7 @@ static void s_link(zsock_t *pipe, void *args)
         zpoller_add(self->poller, self->monitor);
     }
     self->heard = self->pinged = mono_seconds();
+    atomic_store(&self->last_word, self->heard);
     zsock_signal(pipe, 0);
     if (rc) {
         char why[300];
@@ -427,6 +431,16 @@ const agent_info_t *agent_link_info(const agent_link_t *self)
 const char *agent_link_name(const agent_link_t *self)
 {
     return self->link->name;
+}
+
+double agent_link_silence(agent_link_t *self)
+{
+    return mono_seconds() - atomic_load(&self->link->last_word);
+}
+
+double agent_link_timeout(const agent_link_t *self)
+{
+    return self->link->timeout;
 }
 
 bool agent_link_lost(agent_link_t *self, char *why, size_t len)

@@ -66,6 +66,10 @@ const agent_info_t *agent_link_info(const agent_link_t *self);
 const char *agent_link_name(const agent_link_t *self);
 //  Lost for good?  why: the reason
 bool agent_link_lost(agent_link_t *self, char *why, size_t len);
+//  Seconds since the agent last said anything
+double agent_link_silence(agent_link_t *self);
+//  The silence that loses it
+double agent_link_timeout(const agent_link_t *self);
 
 //  A request about the link ([COMMAND][-1][args]) and its answer, or NULL
 //  with "host NAME: why"; an [ERR][-1][why] answer is NULL too

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "crew/fleet.h"
 
+#include "base/mono.h"
 #include "crew/agent_ssh.h"
 #include "crew/wire.h"
 
@@ -269,6 +270,49 @@ const pipeline_host_t *fleet_pipeline_hosts(const fleet_t *self, int *n)
 {
     *n = self ? self->n : 0;
     return self ? self->table : NULL;
+}
+
+//  "proxy", or "p1, p2": the instances of pl on host name
+static void s_stages_on(const pipeline_t *pl, const char *name, char *buf,
+                        size_t len, int *n)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    *n = 0;
+    for (int id = 0; id < pl->n && used < len; id++)
+        if (streq(pipeline_host(pl, id), name)) {
+            used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                     (*n)++ ? ", " : "", pl->inst[id].name);
+        }
+}
+
+//  Lost, or about to be found lost (silent for half its timeout)?
+static bool s_lost(agent_link_t *link, char *why, size_t len)
+{
+    double until = mono_seconds() + agent_link_timeout(link);
+    while (!agent_link_lost(link, why, len) &&
+           agent_link_silence(link) > agent_link_timeout(link) / 2 &&
+           mono_seconds() < until)
+        mono_sleep(0.02);
+    return agent_link_lost(link, why, len);
+}
+
+void fleet_blame(fleet_t *self, const pipeline_t *pl, errbuf_t *err)
+{
+    for (int i = 0; self && i < self->n; i++) {
+        member_t *m = &self->member[i];
+        char why[300], stages[200];
+        int n;
+        s_stages_on(pl, m->host->name, stages, sizeof stages, &n);
+        if (!n || !m->link || !s_lost(m->link, why, sizeof why))
+            continue;
+        if (strstr(err->msg, why) && strstr(err->msg, m->host->name))
+            return; //  it says so already
+        errbuf_t then = *err;
+        err_set(err, "stage%s %s: host %s: %s (then: %s)", n > 1 ? "s" : "",
+                stages, m->host->name, why, then.msg);
+        return;
+    }
 }
 
 static char *s_read_file(const char *path, errbuf_t *err)

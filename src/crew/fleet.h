@@ -66,6 +66,12 @@ int fleet_machines(const fleet_t *self, const machine_t *local,
                    pipeline_machine_t *out, int max);
 //  What pipeline_resolve needs of the hosts (the fleet owns the table)
 const pipeline_host_t *fleet_pipeline_hosts(const fleet_t *self, int *n);
+//  After a failed trial: if a host of pl fell silent, wait (bounded by
+//  its timeout) to see whether it is lost, and if it is, make that the
+//  error: "stage proxy: host h2: no word from its agent ... (then: the
+//  trial's own error)".  A lost host is the cause; what its silence did
+//  to the trial (a timeout elsewhere) is its effect
+void fleet_blame(fleet_t *self, const pipeline_t *pl, errbuf_t *err);
 //  Hand the combination's topology (the file at config) to the agent of
 //  every host a stage of pl names
 int fleet_spec(fleet_t *self, const pipeline_t *pl, const char *config,

@@ -167,8 +167,10 @@ static int s_trial(run_t *self, const trial_spec_t *spec,
     progress_trial_done(&self->progress);
     if (rc == 0)
         s_add_warnings(self, warnings);
-    else
+    else {
         trial_result_free(result); //  a failed trial's rows are not kept
+        fleet_blame(self->options->fleet, pl, err);
+    }
     return rc;
 }
 
