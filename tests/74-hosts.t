@@ -99,15 +99,18 @@ sub agent {
     return $pid;
 }
 
+# End a program spawned: its exit status (-1 if it had to be killed)
 sub stop {
     my ($pid) = @_;
     kill 'TERM', $pid;
+    @children = grep { $_ != $pid } @children;
     for (1 .. 100) {
-        return if waitpid($pid, WNOHANG) == $pid;
+        return $? >> 8 if waitpid($pid, WNOHANG) == $pid;
         sleep 0.05;
     }
     kill 'KILL', $pid;
     waitpid($pid, 0);
+    return -1;
 }
 
 # hopbench in the controller's namespace: exit status, seconds, out, err
@@ -377,6 +380,9 @@ SKIP: {
     stop($sshd);
 }
 
-stop($agent{$_}) for qw(h1 h2 h3);
+for my $host (qw(h1 h2 h3)) {
+    is(stop($agent{$host}), 0, "the agent of $host ends cleanly on SIGTERM")
+        or diag Hopbench::slurp("$work/agent-$host-7800.err");
+}
 is(join(' ', stage_processes()), '', 'no stage process left on any host');
 done_testing();

@@ -248,10 +248,10 @@ const cli_option_t cli_options[] = {
      .arg = "SECRET_FILE",
      .commands = CLI_TOPOLOGY | CLI_AGENT,
      .help = "this side's CURVE certificate, the _secret file hopbench keygen "
-             "wrote: the controller's, which every agent's --allow names; or "
-             "the agent's, whose public twin the hosts file names (an agent "
-             "without one makes one for its life and says its public key on "
-             "stdout)",
+             "wrote: the controller's, which every agent's --allow names "
+             "(default ~/.curve/hopbench.cert_secret); or the agent's, whose "
+             "public twin the hosts file names (an agent without one makes "
+             "one for its life and says its public key on stdout)",
      .apply = s_keep},
     {.name = "ssh",
      .commands = CLI_TOPOLOGY,

@@ -118,9 +118,21 @@ static int s_add(fleet_t *self, const hosts_t *hosts, const char *name,
     return s_connect(self, member, err);
 }
 
+//  The controller's certificate when --cert names none: czmq's place for
+//  one's own, ~/.curve/hopbench.cert_secret, if it is there
+static const char *s_default_cert(char *buf, size_t len)
+{
+    const char *home = getenv("HOME");
+    snprintf(buf, len, "%s/.curve/hopbench.cert_secret", home ? home : "");
+    return home && *home && access(buf, R_OK) == 0 ? buf : NULL;
+}
+
 static int s_cert(fleet_t *self, errbuf_t *err)
 {
-    const char *path = self->options.cert;
+    char fallback[512];
+    const char *path = self->options.cert ? self->options.cert
+                                          : s_default_cert(fallback,
+                                                           sizeof fallback);
     if (path) {
         self->cert = access(path, R_OK) == 0 ? zcert_load(path) : NULL;
         if (!self->cert)
@@ -135,9 +147,10 @@ static int s_cert(fleet_t *self, errbuf_t *err)
         return 0;
     }
     if (!self->options.ssh)
-        return err_set(err, "--hosts needs --cert SECRET_FILE: the "
-                            "controller's certificate, which each agent's "
-                            "--allow names (hopbench keygen makes one)");
+        return err_set(err, "--hosts needs the controller's certificate, "
+                            "which each agent's --allow names: --cert "
+                            "SECRET_FILE, or ~/.curve/hopbench.cert_secret "
+                            "(hopbench keygen ~/.curve --name hopbench)");
     self->cert = zcert_new(); //  for this run, told to agents over ssh
     return self->cert ? 0 : err_set(err, "cannot make a certificate");
 }

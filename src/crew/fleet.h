@@ -36,8 +36,9 @@ typedef struct {
 
 typedef struct {
     const hosts_t *hosts; //  read by fleet_new only
-    const char *cert;    //  the controller's secret certificate, NULL: one
-                         //  for this run only (--ssh)
+    const char *cert;    //  the controller's secret certificate; NULL:
+                         //  ~/.curve/hopbench.cert_secret, or one for this
+                         //  run only (--ssh)
     bool ssh;            //  start each agent over ssh
     const char *remote_hopbench; //  its path there (NULL: "hopbench")
     double timeout;      //  the run's timeout: heartbeats, answers

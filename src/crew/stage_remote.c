@@ -41,8 +41,10 @@ static int s_lost_error(remote_t *self, errbuf_t *err)
 //  [COMMAND][ID] and the rest, to the agent
 static int s_send(remote_t *self, zmsg_t **msg, errbuf_t *err)
 {
-    if (self->lost)
+    if (self->lost) {
+        zmsg_destroy(msg);
         return s_lost_error(self, err);
+    }
     if (zmsg_send(msg, self->mailbox)) {
         zmsg_destroy(msg);
         return err_set(err, "host %s: its link does not take messages",
