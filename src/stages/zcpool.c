@@ -27,6 +27,10 @@ struct zcpool_s {
 zcpool_t *zcpool_new(size_t size, int count, errbuf_t *err)
 {
     zcpool_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        err_set(err, "zerocopy: out of memory");
+        return NULL;
+    }
     size_t stride = (size + 63) & ~(size_t)63;
     self->size = size;
     self->count = count;
