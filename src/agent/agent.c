@@ -271,8 +271,8 @@ static int s_keys(agent_t *self, errbuf_t *err)
 {
     const agent_options_t *o = self->options;
     int count;
-    self->cert = o->cert ? keys_load_secret(o->cert, "--cert", err)
-                         : zcert_new();
+    self->cert =
+        o->cert ? keys_load_secret(o->cert, "--cert", err) : zcert_new();
     if (!self->cert || keys_allow_dir(o->allow, stdin, self->allow_dir,
                                       sizeof self->allow_dir, &count, err))
         return -1;

@@ -154,8 +154,7 @@ static zmsg_t *s_start(agent_run_t *self, int id)
     if (!self->stage[id])
         return s_error(id, err.msg);
     zmsg_t *reply = s_reply("STARTED", id);
-    zmsg_addstrf(reply, "%d",
-                 (int)stage_process_kind.pid(self->stage[id]));
+    zmsg_addstrf(reply, "%d", (int)stage_process_kind.pid(self->stage[id]));
     return reply;
 }
 
@@ -242,8 +241,8 @@ static zmsg_t *s_ports(zmsg_t *msg)
     wire_pop_text(msg, address, sizeof address);
     int n = (int)wire_pop_ll(msg), fds[2 * RUN_IDS], opened = 0;
     struct sockaddr_in addr = {.sin_family = AF_INET};
-    if (n < 1 || n > 2 * RUN_IDS || inet_pton(AF_INET, address,
-                                                &addr.sin_addr) != 1)
+    if (n < 1 || n > 2 * RUN_IDS ||
+        inet_pton(AF_INET, address, &addr.sin_addr) != 1)
         return s_error(-1, "PORTS: an IPv4 address and 1 to 256 ports");
     zmsg_t *reply = s_reply("PORTS", -1);
     for (; opened < n; opened++) {
@@ -253,8 +252,9 @@ static zmsg_t *s_ports(zmsg_t *msg)
         if (fds[opened] < 0 ||
             bind(fds[opened], (struct sockaddr *)&port, sizeof port) ||
             getsockname(fds[opened], (struct sockaddr *)&port, &len)) {
-            snprintf(why, sizeof why, "no free tcp port on %s: %s (is it "
-                                      "an address of this host?)",
+            snprintf(why, sizeof why,
+                     "no free tcp port on %s: %s (is it "
+                     "an address of this host?)",
                      address, strerror(errno));
             zmsg_destroy(&reply);
             reply = s_error(-1, why);

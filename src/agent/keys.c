@@ -25,7 +25,8 @@ int keys_generate(const char *dir, const char *name, char *out, size_t len,
     size_t nlen = strlen(name);
     if (nlen == 0 || nlen > 64 ||
         strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                     "0123456789_-.") != nlen || name[0] == '.')
+                     "0123456789_-.") != nlen ||
+        name[0] == '.')
         return err_set(err, "keygen: name '%s': letters, digits, _ - and .",
                        name);
     if (mkdir(dir, 0700) && errno != EEXIST)
@@ -35,8 +36,9 @@ int keys_generate(const char *dir, const char *name, char *out, size_t len,
     snprintf(out, len, "%s/%s.cert", dir, name);
     snprintf(secret, sizeof secret, "%s_secret", out);
     if (access(out, F_OK) == 0 || access(secret, F_OK) == 0)
-        return err_set(err, "keygen: %s or its _secret twin exists already "
-                            "(remove them, or give another --name)",
+        return err_set(err,
+                       "keygen: %s or its _secret twin exists already "
+                       "(remove them, or give another --name)",
                        out);
     zcert_t *cert = zcert_new();
     int rc = cert ? zcert_save(cert, out) : -1;
@@ -52,8 +54,9 @@ zcert_t *keys_load_secret(const char *path, const char *option, errbuf_t *err)
 {
     zcert_t *cert = access(path, R_OK) == 0 ? zcert_load(path) : NULL;
     if (!cert)
-        err_set(err, "%s %s: cannot read a certificate there (czmq zcert "
-                     "format, as hopbench keygen writes it)",
+        err_set(err,
+                "%s %s: cannot read a certificate there (czmq zcert "
+                "format, as hopbench keygen writes it)",
                 option, path);
     else if (s_zero(zcert_secret_txt(cert))) {
         err_set(err, "%s %s: a public certificate; give its _secret twin",
@@ -89,8 +92,9 @@ static int s_from_stream(const char *dir, FILE *in, int *count, errbuf_t *err)
             break;
         byte key[32];
         if (strlen(line) != 40 || !zmq_z85_decode(key, line))
-            return err_set(err, "--allow -: '%.60s' is not a Z85 public key "
-                                "(40 characters)",
+            return err_set(err,
+                           "--allow -: '%.60s' is not a Z85 public key "
+                           "(40 characters)",
                            line);
         zcert_t *cert = zcert_new_from(key, (const byte[32]){0});
         int rc = cert ? s_add(dir, cert, count, err) : -1;
@@ -112,8 +116,9 @@ static int s_from_path(const char *dir, const char *allow, int *count,
     if (!S_ISDIR(st.st_mode)) {
         zcert_t *cert = zcert_load(allow);
         if (!cert)
-            return err_set(err, "--allow %s: not a certificate (czmq zcert "
-                                "format)",
+            return err_set(err,
+                           "--allow %s: not a certificate (czmq zcert "
+                           "format)",
                            allow);
         int rc = s_add(dir, cert, count, err);
         zcert_destroy(&cert);

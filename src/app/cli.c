@@ -80,8 +80,9 @@ static int s_machine(cli_t *cli, const cli_option_t *opt, const char *value,
         return 0;
     }
     if (name > LIMIT_NAME)
-        return err_set(err, "--machine %s: a host name of at most %d "
-                            "characters",
+        return err_set(err,
+                       "--machine %s: a host name of at most %d "
+                       "characters",
                        value, LIMIT_NAME);
     if (cli->nmachine_files == LIMIT_HOSTS)
         return err_set(err, "more than %d --machine HOST=FILE (LIMIT_HOSTS)",
@@ -639,17 +640,20 @@ int cli_test(bool verbose)
                      "t.cfg",    "--machine", "m.cfg", NULL};
     CHECK(cli_parse(7, check, &cli, &err) == 0);
     CHECK(strcmp(cli.command, "check") == 0 && cli.nsets == 1);
-    char *hosts[] = {"hopbench",  "plan",          "t.cfg",  "--hosts",
-                     "h.cfg",     "--machine",     "h2=m.cfg", "--cert",
-                     "c_secret",  "--ssh",         NULL};
+    char *hosts[] = {"hopbench", "plan",      "t.cfg",    "--hosts",
+                     "h.cfg",    "--machine", "h2=m.cfg", "--cert",
+                     "c_secret", "--ssh",     NULL};
     CHECK(cli_parse(10, hosts, &cli, &err) == 0);
-    CHECK(strcmp(cli.hosts, "h.cfg") == 0 && strcmp(cli.cert, "c_secret") == 0 && cli.ssh);
-    CHECK(cli.nmachine_files == 1 && strcmp(cli.machine_files[0].host, "h2") == 0);
+    CHECK(strcmp(cli.hosts, "h.cfg") == 0 &&
+          strcmp(cli.cert, "c_secret") == 0 && cli.ssh);
+    CHECK(cli.nmachine_files == 1 &&
+          strcmp(cli.machine_files[0].host, "h2") == 0);
     CHECK(strcmp(cli.machine_files[0].path, "m.cfg") == 0 && !cli.machine);
     char *agent[] = {"hopbench", "agent", "--bind", "tcp://1.2.3.4:5",
                      "--allow",  "d",     "--once", NULL};
     CHECK(cli_parse(7, agent, &cli, &err) == 0);
-    CHECK(strcmp(cli.command, "agent") == 0 && cli.once && strcmp(cli.allow, "d") == 0);
+    CHECK(strcmp(cli.command, "agent") == 0 && cli.once &&
+          strcmp(cli.allow, "d") == 0);
     char *keygen[] = {"hopbench", "keygen", "keys", "--name", "h1", NULL};
     CHECK(cli_parse(5, keygen, &cli, &err) == 0);
     CHECK(strcmp(cli.target, "keys") == 0 && strcmp(cli.name, "h1") == 0);

@@ -123,11 +123,11 @@ static int s_fleet(const cli_t *cli, topology_t *const *topos, int n,
     for (int i = 0; i < cli->nmachine_files; i++)
         files[i] = (fleet_machine_file_t){cli->machine_files[i].host,
                                           cli->machine_files[i].path};
-    fleet_options_t options = {hosts, cli->cert, cli->ssh,
-                               cli->remote_hopbench, timeout, files,
-                               cli->nmachine_files};
-    if (rc == 0 && nnames && !(*fleet = fleet_new(&options, names, nnames,
-                                                  &err)))
+    fleet_options_t options = {
+        hosts,   cli->cert, cli->ssh,           cli->remote_hopbench,
+        timeout, files,     cli->nmachine_files};
+    if (rc == 0 && nnames &&
+        !(*fleet = fleet_new(&options, names, nnames, &err)))
         rc = 1;
     if (rc)
         fprintf(stderr, "hopbench: %s\n", err.msg);

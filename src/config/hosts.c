@@ -60,12 +60,13 @@ static int s_agent(load_t *self, zconfig_t *node, host_t *host)
     const char *colon = strrchr(value, ':');
     size_t len = (size_t)(colon - value - 6);
     if (len >= sizeof host->agent_address || value[6] == '[')
-        return s_at(self, node, "agent '%s': an IPv4 address or a name, at "
-                                "most %zu characters",
+        return s_at(self, node,
+                    "agent '%s': an IPv4 address or a name, at "
+                    "most %zu characters",
                     value, sizeof host->agent_address - 1);
     snprintf(host->agent, sizeof host->agent, "%s", value);
-    snprintf(host->agent_address, sizeof host->agent_address, "%.*s",
-             (int)len, value + 6);
+    snprintf(host->agent_address, sizeof host->agent_address, "%.*s", (int)len,
+             value + 6);
     host->agent_port = atoi(colon + 1);
     return 0;
 }
@@ -82,8 +83,8 @@ static int s_cert(load_t *self, zconfig_t *node, host_t *host)
         snprintf(resolved, sizeof resolved, "%.*s/%s", (int)(slash - path),
                  path, value);
     memcpy(host->cert, resolved, sizeof resolved);
-    zcert_t *cert = access(host->cert, R_OK) == 0 ? zcert_load(host->cert)
-                                                  : NULL;
+    zcert_t *cert =
+        access(host->cert, R_OK) == 0 ? zcert_load(host->cert) : NULL;
     if (!cert)
         return s_at(self, node,
                     "cert %s: cannot read a certificate there (czmq zcert "
@@ -114,8 +115,7 @@ static int s_child(load_t *self, zconfig_t *child, host_t *host)
 {
     const char *key = zconfig_name(child);
     if (zconfig_child(child))
-        return s_at(self, child, "'%s' takes no indented lines below it",
-                    key);
+        return s_at(self, child, "'%s' takes no indented lines below it", key);
     if (streq(key, "agent"))
         return s_agent(self, child, host);
     if (streq(key, "cert"))
@@ -139,8 +139,9 @@ static int s_host(load_t *self, zconfig_t *node)
         return s_at(self, node, "host '%s' again (first at line %d)", name,
                     before->line);
     if (hosts->n == HOSTS_MAX)
-        return s_at(self, node, "more than %d hosts (LIMIT_HOSTS, "
-                                "docs/LIMITS.md)",
+        return s_at(self, node,
+                    "more than %d hosts (LIMIT_HOSTS, "
+                    "docs/LIMITS.md)",
                     HOSTS_MAX);
     host_t *host = &hosts->host[hosts->n++];
     snprintf(host->name, sizeof host->name, "%s", name);
@@ -167,8 +168,9 @@ static int s_load(load_t *self)
 {
     zconfig_t *first = zconfig_child(zpl_root(self->zpl));
     if (!first)
-        return err_set(self->err, "%s: no hosts (a hosts file has 'host = "
-                                  "NAME' lines)",
+        return err_set(self->err,
+                       "%s: no hosts (a hosts file has 'host = "
+                       "NAME' lines)",
                        zpl_path(self->zpl));
     for (zconfig_t *item = first; item; item = zconfig_next(item)) {
         if (!streq(zconfig_name(item), "host"))
@@ -247,8 +249,7 @@ int hosts_check_topology(const hosts_t *self, const topology_t *topo,
             topology_instance_host(&stage, k, host, sizeof host);
             if (!host[0] || hosts_find(self, host))
                 continue;
-            topology_where(topo, LEVEL_STAGE, i, KEY_HOST, where,
-                           sizeof where);
+            topology_where(topo, LEVEL_STAGE, i, KEY_HOST, where, sizeof where);
             if (!self)
                 return err_set(err,
                                "%sstage '%s' runs on host '%s': give --hosts "

@@ -30,13 +30,13 @@
 
 typedef struct {
     char name[LIMIT_NAME + 1];
-    char agent[LIMIT_ENDPOINT + 1]; //  tcp://ADDR:PORT of its agent
+    char agent[LIMIT_ENDPOINT + 1];     //  tcp://ADDR:PORT of its agent
     char agent_address[HOSTS_ADDR_MAX]; //  ADDR of that
     int agent_port;
-    char cert[512];       //  the agent's public certificate, "" none
-    char public_key[41];  //  Z85, read from cert ("" without one)
+    char cert[512];               //  the agent's public certificate, "" none
+    char public_key[41];          //  Z85, read from cert ("" without one)
     char address[HOSTS_ADDR_MAX]; //  where its tcp hops bind
-    int line;             //  of "host = NAME"
+    int line;                     //  of "host = NAME"
 } host_t;
 
 typedef struct {

@@ -76,7 +76,7 @@ static void s_from_agent(link_t *self, zmsg_t *msg)
     atomic_store(&self->last_word, self->heard);
     if (command && streq(command, "WELCOME"))
         self->welcomed = true;
-    zsock_t *to = id == -1                       ? self->pipe
+    zsock_t *to = id == -1                   ? self->pipe
                   : id >= 0 && id < LINK_IDS ? self->mailbox[id]
                                              : NULL;
     if (to && command && !streq(command, "PING")) {
@@ -251,8 +251,9 @@ static void s_beat(link_t *self, double interval)
     }
     if (self->welcomed && now - self->heard > self->timeout) {
         char why[200];
-        snprintf(why, sizeof why, "no word from its agent for %g s (its "
-                                  "host or link is down, or it hangs)",
+        snprintf(why, sizeof why,
+                 "no word from its agent for %g s (its "
+                 "host or link is down, or it hangs)",
                  self->timeout);
         s_lose(self, why);
     }
@@ -346,8 +347,9 @@ static zmsg_t *s_answer(agent_link_t *self, int timeout_ms, errbuf_t *err)
     zmsg_t *msg = zmsg_recv(self->actor);
     if (!msg) {
         char why[300];
-        snprintf(why, sizeof why, "no answer within %.1f s (is its agent "
-                                  "running, and at this address?)%s",
+        snprintf(why, sizeof why,
+                 "no answer within %.1f s (is its agent "
+                 "running, and at this address?)%s",
                  timeout_ms / 1000.0, self->link->refused);
         s_fail(self, err, why);
         return NULL;
@@ -551,8 +553,7 @@ static link_t *s_link_new(const agent_link_options_t *o)
     return link;
 }
 
-agent_link_t *agent_link_new(const agent_link_options_t *options,
-                             errbuf_t *err)
+agent_link_t *agent_link_new(const agent_link_options_t *options, errbuf_t *err)
 {
     agent_link_t *self = calloc(1, sizeof *self);
     if (self)

@@ -129,8 +129,9 @@ agent_ssh_t *agent_ssh_start(const host_t *host, const char *remote_hopbench,
 {
     const char *remote = remote_hopbench ? remote_hopbench : "hopbench";
     if (!s_plain(host->name) || !s_plain(remote) || !s_plain(host->agent)) {
-        err_set(err, "host %s: --ssh: '%s', '%s' and '%s' go to the remote "
-                     "shell: letters, digits and /._-+:@,= only",
+        err_set(err,
+                "host %s: --ssh: '%s', '%s' and '%s' go to the remote "
+                "shell: letters, digits and /._-+:@,= only",
                 host->name, host->name, remote, host->agent);
         return NULL;
     }
@@ -140,9 +141,19 @@ agent_ssh_t *agent_ssh_start(const host_t *host, const char *remote_hopbench,
     snprintf(connect, sizeof connect, "ConnectTimeout=%d",
              timeout < 1 ? 1 : (int)timeout);
     char *argv[] = {(char *)(ssh && *ssh ? ssh : "ssh"),
-                    "-o", "BatchMode=yes", "-o", connect,
-                    (char *)host->name, (char *)remote, "agent", "--bind",
-                    (char *)host->agent, "--allow", "-", "--once", NULL};
+                    "-o",
+                    "BatchMode=yes",
+                    "-o",
+                    connect,
+                    (char *)host->name,
+                    (char *)remote,
+                    "agent",
+                    "--bind",
+                    (char *)host->agent,
+                    "--allow",
+                    "-",
+                    "--once",
+                    NULL};
     errbuf_t why;
     if (!self || s_spawn(self, argv, &why)) {
         err_set(err, "host %s: --ssh: %s", host->name,

@@ -31,9 +31,9 @@ crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
     for (int i = 0; i < pl->n; i++) {
         //  a context's owner comes before the instances that join it
         int owner = pl->ctx[pl->inst[i].ctx].owner;
-        stage_where_t where = {config, ipc_dir,
-                               owner != i ? self->stage[owner] : NULL, NULL,
-                               NULL, 0};
+        stage_where_t where = {
+            config, ipc_dir, owner != i ? self->stage[owner] : NULL,
+            NULL,   NULL,    0};
         s_host(fleet, pl, i, &where);
         self->stage[i] = stage_handle_new(pl, i, &where, err);
         if (!self->stage[i]) {

@@ -43,8 +43,7 @@ static member_t *s_member(const fleet_t *self, const char *name)
     return NULL;
 }
 
-static const char *s_file_for(const fleet_options_t *options,
-                              const char *name)
+static const char *s_file_for(const fleet_options_t *options, const char *name)
 {
     for (int i = 0; i < options->nfiles; i++)
         if (streq(options->files[i].host, name))
@@ -74,10 +73,9 @@ static int s_connect(fleet_t *self, member_t *member, errbuf_t *err)
     char server_key[41];
     snprintf(server_key, sizeof server_key, "%s", host->public_key);
     if (self->options.ssh &&
-        !(member->ssh = agent_ssh_start(host, self->options.remote_hopbench,
-                                        zcert_public_txt(self->cert),
-                                        self->options.timeout, server_key,
-                                        err)))
+        !(member->ssh = agent_ssh_start(
+              host, self->options.remote_hopbench, zcert_public_txt(self->cert),
+              self->options.timeout, server_key, err)))
         return -1;
     if (!server_key[0])
         return err_set(err,
@@ -102,8 +100,7 @@ static int s_add(fleet_t *self, const hosts_t *hosts, const char *name,
         return 0;
     const host_t *host = hosts_find(hosts, name);
     if (!host)
-        return err_set(err, "host '%s' is not in %s", name,
-                       self->hosts_path);
+        return err_set(err, "host '%s' is not in %s", name, self->hosts_path);
     member_t *member = &self->member[self->n++];
     member->copy = *host;
     member->host = &member->copy;
@@ -111,9 +108,9 @@ static int s_add(fleet_t *self, const hosts_t *hosts, const char *name,
     if (file) {
         errbuf_t why;
         member->machine = machine_new_file(file, &why);
-        return member->machine ? 0
-                               : err_set(err, "--machine %s=%s: %s", name,
-                                         file, why.msg);
+        return member->machine
+                   ? 0
+                   : err_set(err, "--machine %s=%s: %s", name, file, why.msg);
     }
     return s_connect(self, member, err);
 }
@@ -130,9 +127,9 @@ static const char *s_default_cert(char *buf, size_t len)
 static int s_cert(fleet_t *self, errbuf_t *err)
 {
     char fallback[512];
-    const char *path = self->options.cert ? self->options.cert
-                                          : s_default_cert(fallback,
-                                                           sizeof fallback);
+    const char *path = self->options.cert
+                           ? self->options.cert
+                           : s_default_cert(fallback, sizeof fallback);
     if (path) {
         self->cert = access(path, R_OK) == 0 ? zcert_load(path) : NULL;
         if (!self->cert)
@@ -173,8 +170,9 @@ static int s_ports(void *arg, const char *address, int n, int *ports,
         ports[got++] = (int)wire_pop_ll(reply);
     zmsg_destroy(&reply);
     return got == n ? 0
-                    : err_set(err, "host %s: its agent found %d free ports "
-                                   "of %d",
+                    : err_set(err,
+                              "host %s: its agent found %d free ports "
+                              "of %d",
                               member->host->name, got, n);
 }
 
@@ -206,8 +204,8 @@ fleet_t *fleet_new(const fleet_options_t *options, const char *const *names,
     self->options.hosts = NULL; //  not kept: only what s_add copies
     char hostname[64] = "?";
     gethostname(hostname, sizeof hostname - 1);
-    snprintf(self->controller, sizeof self->controller, "%s (pid %d)",
-             hostname, (int)getpid());
+    snprintf(self->controller, sizeof self->controller, "%s (pid %d)", hostname,
+             (int)getpid());
     int rc = s_cert(self, err);
     for (int i = 0; i < n && rc == 0; i++)
         rc = s_add(self, options->hosts, names[i], err);

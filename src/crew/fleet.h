@@ -36,12 +36,12 @@ typedef struct {
 
 typedef struct {
     const hosts_t *hosts; //  read by fleet_new only
-    const char *cert;    //  the controller's secret certificate; NULL:
-                         //  ~/.curve/hopbench.cert_secret, or one for this
-                         //  run only (--ssh)
-    bool ssh;            //  start each agent over ssh
+    const char *cert;     //  the controller's secret certificate; NULL:
+                          //  ~/.curve/hopbench.cert_secret, or one for this
+                          //  run only (--ssh)
+    bool ssh;             //  start each agent over ssh
     const char *remote_hopbench; //  its path there (NULL: "hopbench")
-    double timeout;      //  the run's timeout: heartbeats, answers
+    double timeout;              //  the run's timeout: heartbeats, answers
     const fleet_machine_file_t *files;
     int nfiles;
 } fleet_options_t;

@@ -43,9 +43,9 @@ stage_handle_t *stage_handle_new(const pipeline_t *pl, int id,
                 err_set(&why, "host %s: no agent", self->inst->host);
         } else if (self->inst->params.process == PROCESS_OWN) {
             self->kind = &stage_process_kind;
-            self->state = stage_process_new(
-                pl, id, where->config, where->ipc_dir, NULL, &self->shared,
-                &why);
+            self->state =
+                stage_process_new(pl, id, where->config, where->ipc_dir, NULL,
+                                  &self->shared, &why);
         } else {
             void *owner = where->ctx_owner ? where->ctx_owner->state : NULL;
             self->kind = &stage_thread_kind;
@@ -155,9 +155,9 @@ void stage_handle_record(stage_handle_t *self, bool on)
 int stage_handle_sync(stage_handle_t *self, errbuf_t *err)
 {
     errbuf_t why;
-    return self->kind->sync ? s_named(self, self->kind->sync(self->state, &why),
-                                      err, &why)
-                            : 0;
+    return self->kind->sync
+               ? s_named(self, self->kind->sync(self->state, &why), err, &why)
+               : 0;
 }
 
 int stage_handle_threads(stage_handle_t *self, task_t *out, int max)

@@ -49,8 +49,14 @@ static pid_t s_spawn(relay_t *self)
     char id[16], fd[16];
     snprintf(id, sizeof id, "%d", self->id);
     snprintf(fd, sizeof fd, "%d", PROCESS_FD);
-    char *argv[] = {"hopbench", "stage", self->config,  id, self->endpoint,
-                    fd,         self->machine[0] ? self->machine : NULL, NULL};
+    char *argv[] = {"hopbench",
+                    "stage",
+                    self->config,
+                    id,
+                    self->endpoint,
+                    fd,
+                    self->machine[0] ? self->machine : NULL,
+                    NULL};
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {

@@ -226,8 +226,8 @@ static int s_place_host(pipeline_t *self, const machine_t *machine,
 }
 
 //  The machine host's stages are planned on, NULL: they are not
-static const machine_t *s_machine_of(const pipeline_machine_t *machines,
-                                     int n, const char *host)
+static const machine_t *s_machine_of(const pipeline_machine_t *machines, int n,
+                                     const char *host)
 {
     for (int m = 0; m < n; m++)
         if (!machines[m].host || strcmp(machines[m].host, host) == 0)
@@ -412,8 +412,8 @@ static bool s_needs_port(const hop_plan_t *hop)
 static int s_find_ports(const pipeline_t *self,
                         int (*ports)[PIPELINE_MAX_BINDERS], errbuf_t *err)
 {
-    int *found = calloc((size_t)(self->nhosts + 1) * PIPELINE_MAX_PORTS,
-                        sizeof *found);
+    int *found =
+        calloc((size_t)(self->nhosts + 1) * PIPELINE_MAX_PORTS, sizeof *found);
     int wanted[LIMIT_HOSTS + 1] = {0}, taken[LIMIT_HOSTS + 1] = {0}, rc = 0;
     const char *address;
     int finder;
@@ -438,8 +438,8 @@ static int s_find_ports(const pipeline_t *self,
              s_needs_port(&self->hops[h]) && e < self->hops[h].nendpoints;
              e++) {
             s_tcp_bind(self, h, e, &address, &finder, err);
-            ports[h][e] = found[(finder + 1) * PIPELINE_MAX_PORTS +
-                                taken[finder + 1]++];
+            ports[h][e] =
+                found[(finder + 1) * PIPELINE_MAX_PORTS + taken[finder + 1]++];
         }
     free(found);
     return rc;
@@ -558,7 +558,8 @@ static int s_test_hosts(const machine_t *machine)
     pipeline_machine_t only_h2 = {"h2", machine};
     pipeline_t *pl = pipeline_new_on(topo, &only_h2, 1, &err);
     CHECK(pl && pl->inst[0].place.node == -1 && pl->inst[3].place.node == -1);
-    CHECK(pl->inst[1].place.node == 0 && !cpuset_empty(&pl->inst[1].place.cpus));
+    CHECK(pl->inst[1].place.node == 0 &&
+          !cpuset_empty(&pl->inst[1].place.cpus));
     CHECK(strcmp(pipeline_host(pl, 2), "h2") == 0);
     int next = 6000;
     pipeline_host_t hosts[] = {

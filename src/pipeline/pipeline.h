@@ -37,8 +37,8 @@ typedef struct {
     role_t role;
     params_t params; //  effective
     place_t place;
-    int ctx;             //  index in pipeline.ctx
-    char netns_path[64]; //  its zone's namespace (zones.h), or ""
+    int ctx;                   //  index in pipeline.ctx
+    char netns_path[64];       //  its zone's namespace (zones.h), or ""
     char host[LIMIT_NAME + 1]; //  where it runs (host = NAME), "": here
 } instance_t;
 

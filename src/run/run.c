@@ -472,13 +472,14 @@ static int s_plan(run_t *self, errbuf_t *err)
 {
     pipeline_machine_t machines[LIMIT_HOSTS + 1];
     int nmachines = fleet_machines(self->options->fleet, self->machine,
-                                   machines, LIMIT_HOSTS + 1), nhosts;
+                                   machines, LIMIT_HOSTS + 1),
+        nhosts;
     const pipeline_host_t *hosts =
         fleet_pipeline_hosts(self->options->fleet, &nhosts);
     for (int c = 0; c < self->ntopos; c++) {
         errbuf_t why;
-        if (!(self->pl[c] = pipeline_new_on(self->topos[c], machines,
-                                            nmachines, &why))) {
+        if (!(self->pl[c] =
+                  pipeline_new_on(self->topos[c], machines, nmachines, &why))) {
             char text[256];
             sweep_describe(self->options->sweep, c, text, sizeof text);
             return err_set(err, "%s%s%s", text, text[0] ? ": " : "", why.msg);

@@ -40,7 +40,7 @@ typedef struct {
 typedef struct {
     char stage[RESULTS_NAME_MAX];
     char host[RESULTS_NAME_MAX]; //  where it runs, "" for the controller's
-    char thread[32]; //  "main", or libzmq's name ("ZMQbg/IO/0")
+    char thread[32];             //  "main", or libzmq's name ("ZMQbg/IO/0")
     pid_t tid;
     char allowed[256];
     int last_cpu;

@@ -197,8 +197,8 @@ static void s_record_thread(trial_t *self, const task_t *task, int scanner,
         scanner >= 0 ? stage_handle_machine(self->stage[scanner]) : NULL;
     snprintf(row->host, sizeof row->host, "%s",
              scanner >= 0 ? stage_handle_host(self->stage[scanner]) : "");
-    row->node = machine_node_of_cpu(machine ? machine : self->machine,
-                                    row->last_cpu);
+    row->node =
+        machine_node_of_cpu(machine ? machine : self->machine, row->last_cpu);
     if (id < 0)
         return;
     const place_t *place = &self->pl->inst[id].place;
@@ -220,8 +220,8 @@ static int s_scan(trial_t *self, task_t *tasks, int *scanner)
     for (int t = 0; t < n; t++)
         scanner[t] = -1;
     for (int i = 0; i < self->pl->n && n >= 0; i++) {
-        int more = stage_handle_threads(self->stage[i], tasks + n,
-                                        THREADS_MAX - n);
+        int more =
+            stage_handle_threads(self->stage[i], tasks + n, THREADS_MAX - n);
         for (int t = n; t < n + more; t++)
             scanner[t] = i;
         n += more > 0 ? more : 0;
@@ -354,11 +354,11 @@ void trial_make_rows(trial_t *self)
         bool client = connect && pipeline_is_sink(self->pl, link->to);
         row->hop = link->hop + 1;
         trial_link_name(self, link, row->from, row->to);
-        snprintf(row->from_host, sizeof row->from_host, "%s",
-                 pipeline_host(self->pl,
-                               link->from >= 0
-                                   ? link->from
-                                   : self->pl->first[link->from_stage]));
+        snprintf(
+            row->from_host, sizeof row->from_host, "%s",
+            pipeline_host(self->pl, link->from >= 0
+                                        ? link->from
+                                        : self->pl->first[link->from_stage]));
         snprintf(row->to_host, sizeof row->to_host, "%s",
                  pipeline_host(self->pl, link->to));
         row->transport = self->pl->hops[link->hop].params.transport;
