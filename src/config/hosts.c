@@ -297,6 +297,30 @@ static int s_expect(const char *text, const char *want)
     return 0;
 }
 
+//  Every mistake, at its line
+static int s_test_errors(void)
+{
+    CHECK(s_expect("", "h.cfg: no hosts") == 0);
+    CHECK(s_expect("hosts = h1\n", "h.cfg:1: unknown name 'hosts'") == 0);
+    CHECK(s_expect("host = h1\n", "h.cfg:1: host 'h1' has no 'agent") == 0);
+    CHECK(s_expect("host = h 1\n", "h.cfg:1:") == 0);
+    CHECK(s_expect("host = h1\n    agent = ipc://x\n",
+                   "h.cfg:2: agent 'ipc://x': a tcp://ADDR:PORT") == 0);
+    CHECK(s_expect("host = h1\n    agent = tcp://a:*\n", "h.cfg:2: agent") ==
+          0);
+    CHECK(s_expect("host = h1\n    agent = tcp://a:1\n    colour = red\n",
+                   "h.cfg:3: unknown key 'colour' in host") == 0);
+    CHECK(s_expect("host = h1\n    agent = tcp://a:1\n    agent = tcp://b:1\n",
+                   "h.cfg:3: 'agent' given twice (also at line 2)") == 0);
+    CHECK(s_expect("host = h1\n    agent = tcp://a:1\nhost = h1\n",
+                   "h.cfg:3: host 'h1' again (first at line 1)") == 0);
+    CHECK(s_expect("host = h1\n    cert = /nonexistent.cert\n",
+                   "h.cfg:2: cert /nonexistent.cert: cannot read") == 0);
+    CHECK(s_expect("host = h1\n    agent = tcp://a:1\n    address = \"a b\"\n",
+                   "h.cfg:3: address") == 0);
+    return 0;
+}
+
 int hosts_test(bool verbose)
 {
     (void)verbose;
@@ -353,23 +377,5 @@ int hosts_test(bool verbose)
     topology_destroy(&topo);
     hosts_destroy(&hosts);
 
-    CHECK(s_expect("", "h.cfg: no hosts") == 0);
-    CHECK(s_expect("hosts = h1\n", "h.cfg:1: unknown name 'hosts'") == 0);
-    CHECK(s_expect("host = h1\n", "h.cfg:1: host 'h1' has no 'agent") == 0);
-    CHECK(s_expect("host = h 1\n", "h.cfg:1:") == 0);
-    CHECK(s_expect("host = h1\n    agent = ipc://x\n",
-                   "h.cfg:2: agent 'ipc://x': a tcp://ADDR:PORT") == 0);
-    CHECK(s_expect("host = h1\n    agent = tcp://a:*\n", "h.cfg:2: agent") ==
-          0);
-    CHECK(s_expect("host = h1\n    agent = tcp://a:1\n    colour = red\n",
-                   "h.cfg:3: unknown key 'colour' in host") == 0);
-    CHECK(s_expect("host = h1\n    agent = tcp://a:1\n    agent = tcp://b:1\n",
-                   "h.cfg:3: 'agent' given twice (also at line 2)") == 0);
-    CHECK(s_expect("host = h1\n    agent = tcp://a:1\nhost = h1\n",
-                   "h.cfg:3: host 'h1' again (first at line 1)") == 0);
-    CHECK(s_expect("host = h1\n    cert = /nonexistent.cert\n",
-                   "h.cfg:2: cert /nonexistent.cert: cannot read") == 0);
-    CHECK(s_expect("host = h1\n    agent = tcp://a:1\n    address = \"a b\"\n",
-                   "h.cfg:3: address") == 0);
-    return 0;
+    return s_test_errors();
 }

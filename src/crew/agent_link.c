@@ -108,7 +108,7 @@ static void s_monitor(link_t *self)
         snprintf(why, sizeof why,
                  "not allowed: its agent refused this controller's "
                  "certificate (ZAP status %u; the agent's --allow must name "
-                 "the public twin of run --cert)",
+                 "the controller's public certificate)",
                  value);
         s_lose(self, why);
     } else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL ||

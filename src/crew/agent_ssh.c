@@ -40,8 +40,16 @@ static bool s_plain(const char *word)
 static int s_spawn(agent_ssh_t *self, char **argv, errbuf_t *err)
 {
     int in[2], out[2], errs[2];
-    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(errs, O_CLOEXEC))
+    if (pipe2(in, O_CLOEXEC))
         return err_set(err, "pipe: %s", strerror(errno));
+    if (pipe2(out, O_CLOEXEC)) {
+        close(in[0]), close(in[1]);
+        return err_set(err, "pipe: %s", strerror(errno));
+    }
+    if (pipe2(errs, O_CLOEXEC)) {
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        return err_set(err, "pipe: %s", strerror(errno));
+    }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, in[0], 0);
@@ -103,6 +111,18 @@ static int s_key(agent_ssh_t *self, double timeout, char *key)
     return 0;
 }
 
+//  Our key to the agent's stdin, its key from its first line
+static int s_exchange(agent_ssh_t *self, const char *controller_key,
+                      double timeout, char *server_key)
+{
+    char keys[64];
+    int n = snprintf(keys, sizeof keys, "%s\n\n", controller_key);
+    signal(SIGPIPE, SIG_IGN); //  an ssh that died: write fails, said below
+    if (write(self->in, keys, (size_t)n) != n)
+        return -1;
+    return s_key(self, timeout + 5, server_key);
+}
+
 static void s_end(agent_ssh_t *self, int timeout_ms)
 {
     for (int waited = 0; waited < timeout_ms; waited += 20) {
@@ -116,10 +136,10 @@ static void s_end(agent_ssh_t *self, int timeout_ms)
 
 static void s_close(agent_ssh_t *self)
 {
-    if (self->in >= 0)
-        close(self->in);
-    close(self->out);
-    close(self->err);
+    int fds[] = {self->in, self->out, self->err};
+    for (int i = 0; i < 3; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
     free(self);
 }
 
@@ -155,17 +175,16 @@ agent_ssh_t *agent_ssh_start(const host_t *host, const char *remote_hopbench,
                     "--once",
                     NULL};
     errbuf_t why;
+    if (self)
+        self->in = self->out = self->err = -1;
     if (!self || s_spawn(self, argv, &why)) {
         err_set(err, "host %s: --ssh: %s", host->name,
                 self ? why.msg : "out of memory");
-        free(self);
+        if (self)
+            s_close(self);
         return NULL;
     }
-    char keys[64];
-    int n = snprintf(keys, sizeof keys, "%s\n\n", controller_key);
-    signal(SIGPIPE, SIG_IGN); //  an ssh that died is found below
-    if (write(self->in, keys, (size_t)n) != n ||
-        s_key(self, timeout + 5, server_key)) {
+    if (s_exchange(self, controller_key, timeout, server_key)) {
         char words[300];
         s_last_words(self, words, sizeof words);
         err_set(err, "host %s: ssh %s %s agent ... did not start the agent%s%s",
