@@ -173,9 +173,9 @@ void *stage_remote_new(const pipeline_t *pl, int id, agent_link_t *link,
 static int s_destroy(void *state, int timeout_ms)
 {
     remote_t *self = state;
-    zmsg_t *end = s_message(self, "END"), *ended = NULL;
+    zmsg_t *end = self->lost ? NULL : s_message(self, "END"), *ended = NULL;
     errbuf_t ignored; //  an agent that does not answer ends it at BYE
-    if (!self->lost && s_send(self, &end, &ignored) == 0)
+    if (end && s_send(self, &end, &ignored) == 0)
         ended = s_reply(self, "ENDED", timeout_ms + 3000, &ignored);
     zmsg_destroy(&ended);
     s_free(self);
