@@ -21,6 +21,9 @@
 #include "base/histogram.h"
 #include "base/limits.h"
 #include "config/endpoint.h"
+#include "config/hosts.h"
+#include "crew/wire.h"
+#include "agent/keys.h"
 #include "machine/machine.h"
 #include "machine/placement.h"
 #include "report/plot_data.h"
@@ -42,6 +45,8 @@ static const struct {
     {"roff", roff_test},           {"csv", csv_test},
     {"search", search_test},       {"tsc", tsc_test},
     {"limits", limits_test},       {"endpoint", endpoint_test},
+    {"hosts", hosts_test},         {"wire", wire_test},
+    {"keys", keys_test},
 };
 
 #endif

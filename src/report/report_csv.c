@@ -9,8 +9,11 @@
     to the hop during the window, per second of the sending end's own
     window: the offered load), mode (capacity, flood, search; empty for
     reqrep and connect), hwm_bound (1: a flood row whose rate is the one
-    the HWM and libzmq's command batching allow, trial/results.h), then
-    one sweep_KEY column per swept key.  latency.csv gains mode too.
+    the HWM and libzmq's command batching allow, trial/results.h),
+    from_host, to_host (the hosts of the hop's ends, host = NAME; empty
+    for a stage where the controller runs), then one sweep_KEY column per
+    swept key.  latency.csv gains mode too.  threads.csv ends with host,
+    the same way.
 */
 #include "report/report.h"
 
@@ -30,7 +33,7 @@ void report_csv_header(FILE *out, const report_info_t *info)
 {
     fputs(REPORT_CSV_COLUMNS, out);
     fputs(",from_cpu_ns_per_msg,to_cpu_ns_per_msg,seq_lost,sent_per_sec,mode,"
-          "hwm_bound",
+          "hwm_bound,from_host,to_host",
           out);
     for (int i = 0; i < info->nsweep; i++)
         s_sweep_column(out, info->sweep_key[i]);
@@ -64,8 +67,8 @@ void report_csv_rows(FILE *out, const report_info_t *info,
         s_optional(out, row->from_cpu_ns, "%.1f");
         s_optional(out, row->to_cpu_ns, "%.1f");
         s_optional(out, (double)row->seq_lost, "%.0f");
-        fprintf(out, ",%.1f,%s,%d", link_sent_rate(row), info->mode,
-                row->hwm_bound);
+        fprintf(out, ",%.1f,%s,%d,%s,%s", link_sent_rate(row), info->mode,
+                row->hwm_bound, row->from_host, row->to_host);
         for (int i = 0; i < info->nsweep; i++)
             fprintf(out, ",%s", info->sweep_value[i]);
         fputc('\n', out);
@@ -107,7 +110,8 @@ void report_latency_rows(FILE *out, const report_info_t *info, uint32_t size,
 
 void report_threads_header(FILE *out)
 {
-    fputs("stage,thread,tid,allowed_cpus,last_cpu,node,size,repeat,mem_node\n",
+    fputs("stage,thread,tid,allowed_cpus,last_cpu,node,size,repeat,mem_node,"
+          "host\n",
           out);
     fflush(out);
 }
@@ -116,9 +120,10 @@ void report_threads_rows(FILE *out, const trial_result_t *trial)
 {
     for (int t = 0; t < trial->nthreads; t++) {
         const thread_row_t *row = &trial->threads[t];
-        fprintf(out, "%s,%s,%d,\"%s\",%d,%d,%u,%d,%d\n", row->stage,
+        fprintf(out, "%s,%s,%d,\"%s\",%d,%d,%u,%d,%d,%s\n", row->stage,
                 row->thread, (int)row->tid, row->allowed, row->last_cpu,
-                row->node, trial->size, trial->repeat, row->mem_node);
+                row->node, trial->size, trial->repeat, row->mem_node,
+                row->host);
     }
     fflush(out);
 }

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 
+#include "crew/fleet.h"
 #include "machine/machine.h"
 #include "config/sweep.h"
 #include "config/topology.h"
@@ -26,6 +27,7 @@ typedef struct {
     const sweep_t *sweep; //  keys and values; topos[i] is combination i
     bool *stages_left;    //  out: a stage thread could not be ended
     bool plot;            //  charts after a successful run (--plot)
+    fleet_t *fleet;       //  the hosts stages name (--hosts), or NULL
 } run_options_t;
 
 int run_topologies(topology_t *const *topos, int ntopos,

@@ -20,6 +20,8 @@
 typedef struct {
     int hop; //  1-based; hop 1 starts at the publisher
     char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
+    //  the hosts of its ends (host = NAME), "" for the controller's
+    char from_host[RESULTS_NAME_MAX], to_host[RESULTS_NAME_MAX];
     int transport;
     uint64_t sent;            //  handed to the hop's socket, whole trial
     uint64_t received;        //  taken from it, whole trial, after draining
@@ -37,7 +39,8 @@ typedef struct {
 
 typedef struct {
     char stage[RESULTS_NAME_MAX];
-    char thread[32]; //  "main", or libzmq's name ("ZMQbg/IO/0")
+    char host[RESULTS_NAME_MAX]; //  where it runs, "" for the controller's
+    char thread[32];             //  "main", or libzmq's name ("ZMQbg/IO/0")
     pid_t tid;
     char allowed[256];
     int last_cpu;
