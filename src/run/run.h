@@ -1,8 +1,10 @@
 /*  run: a whole run: every combination of a sweep (one when nothing is
-    swept), every size, every repetition, each a trial on a fresh pipeline;
-    results written as they come.
+    swept), every size, every repetition (or a search per size), each a
+    trial; results written as they come.  A combination's stage threads,
+    processes and contexts live for all of its trials; each trial opens
+    new sockets on new endpoints.
 
-    Exit status (DESIGN): 0 success; 1 the run failed (a stage died, a
+    Exit status: 0 success; 1 the run failed (a stage died, a
     timeout, a hop delivered nothing); 2 a plan the machine cannot honour;
     130 / 143 interrupted by SIGINT / SIGTERM.  What finished before a
     failure or an interrupt stays in results.csv.

@@ -1,6 +1,7 @@
 /*  results: what one trial measured, kept apart from how it is shown.
 
-    A trial is one size and repetition, run on a fresh pipeline.  Its
+    A trial is one size and repetition (new sockets and endpoints, the
+    combination's stage threads and contexts).  Its
     links are the rows of results.csv (one per hop, or per link when a hop
     fans in or out); its threads are the rows of threads.csv.  Reports
     (report_*.c) read these and nothing else.
