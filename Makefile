@@ -65,7 +65,8 @@ MAN_DATE ?= $(shell git log -1 --format=%cd --date=short 2>/dev/null)
 
 # Debian packages: to build and run, and what the tests use on top
 DEBS       = gcc make pkg-config libzmq3-dev libczmq-dev libnuma-dev
-CHECK_DEBS = perl jq procps iproute2 gnuplot-nox groff man-db
+CHECK_DEBS = perl jq procps iproute2 gnuplot-nox groff man-db openssh-server \
+             openssh-client
 MEMCHECK_DEBS = valgrind
 FUZZ_DEBS  = clang libclang-rt-14-dev
 # make anchors: apt-get source needs dpkg-dev; the perf tools are C++

@@ -25,7 +25,7 @@ my ($rc, $stdout, $err) = hopbench(qw(run topologies/proxy.cfg --set transport=i
 is($rc, 0, 'repeat 5: exit 0') or diag $err;
 my $t = csv("$ra/results.csv");
 my @columns = @{ $t->{columns} };
-is(join(',', @columns[23 .. 27]), 'hwm_bound,ci_low,ci_high,ci_coverage,precise',
+is(join(',', @columns[23 .. 29]), 'hwm_bound,from_host,to_host,ci_low,ci_high,ci_coverage,precise',
    'results.csv: the interval columns after hwm_bound');
 like($stdout, qr/^proxy,pubsub,4096,median,2,/m, 'stdout csv: median rows too');
 for my $size (64, 4096) {

@@ -68,11 +68,53 @@ static int s_sweep(cli_t *cli, const cli_option_t *opt, const char *value,
     return 0;
 }
 
+//  --machine FILE, or HOST=FILE for one host of --hosts (repeatable)
 static int s_machine(cli_t *cli, const cli_option_t *opt, const char *value,
                      errbuf_t *err)
 {
-    (void)opt, (void)err;
-    cli->machine = value;
+    (void)opt;
+    size_t name = strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+                                "OPQRSTUVWXYZ0123456789_-");
+    if (value[name] != '=' || name == 0) {
+        cli->machine = value;
+        return 0;
+    }
+    if (name > LIMIT_NAME)
+        return err_set(err,
+                       "--machine %s: a host name of at most %d "
+                       "characters",
+                       value, LIMIT_NAME);
+    if (cli->nmachine_files == LIMIT_HOSTS)
+        return err_set(err, "more than %d --machine HOST=FILE (LIMIT_HOSTS)",
+                       LIMIT_HOSTS);
+    snprintf(cli->machine_files[cli->nmachine_files].host,
+             sizeof cli->machine_files[0].host, "%.*s", (int)name, value);
+    cli->machine_files[cli->nmachine_files++].path = value + name + 1;
+    return 0;
+}
+
+//  Options that keep their argument, or set a flag, by name
+static int s_keep(cli_t *cli, const cli_option_t *opt, const char *value,
+                  errbuf_t *err)
+{
+    (void)err;
+    const char *name = opt->name;
+    if (strcmp(name, "hosts") == 0)
+        cli->hosts = value;
+    else if (strcmp(name, "cert") == 0)
+        cli->cert = value;
+    else if (strcmp(name, "ssh") == 0)
+        cli->ssh = true;
+    else if (strcmp(name, "remote-hopbench") == 0)
+        cli->remote_hopbench = value;
+    else if (strcmp(name, "bind") == 0)
+        cli->bind = value;
+    else if (strcmp(name, "allow") == 0)
+        cli->allow = value;
+    else if (strcmp(name, "once") == 0)
+        cli->once = true;
+    else if (strcmp(name, "name") == 0)
+        cli->name = value;
     return 0;
 }
 
@@ -161,6 +203,10 @@ const cli_command_t cli_commands[] = {
      "PNG charts from a results directory (gnuplot)", false},
     {"compare", CLI_COMPARE, "A B [C...]", "results directories",
      "medians, deltas and their significance between runs", true},
+    {"agent", CLI_AGENT, NULL, NULL,
+     "serve the stages a run on another host puts on this one", false},
+    {"keygen", CLI_KEYGEN, "DIR", "a directory",
+     "a CURVE certificate pair (czmq's zcert format) into DIR", false},
     {NULL, 0, NULL, NULL, NULL, false}};
 
 const cli_option_t cli_options[] = {
@@ -228,8 +274,60 @@ const cli_option_t cli_options[] = {
     {.name = "machine",
      .arg = "FILE",
      .commands = CLI_PLAN | CLI_CHECK | CLI_MACHINE,
-     .help = "plan for a described machine (numa/*.cfg) instead of this one",
+     .help = "plan for a described machine (numa/*.cfg) instead of this one; "
+             "HOST=FILE plans a host of --hosts on a description instead of "
+             "its agent's machine (repeatable)",
      .apply = s_machine},
+    {.name = "hosts",
+     .arg = "FILE",
+     .commands = CLI_TOPOLOGY,
+     .help = "where the hosts that stages name (host = NAME) have their "
+             "agents: a ZPL file of 'host = NAME' with agent, cert and "
+             "address below (docs/HOSTS.md)",
+     .apply = s_keep},
+    {.name = "cert",
+     .arg = "SECRET_FILE",
+     .commands = CLI_TOPOLOGY | CLI_AGENT,
+     .help = "this side's CURVE certificate, the _secret file hopbench keygen "
+             "wrote: the controller's, which every agent's --allow names "
+             "(default ~/.curve/hopbench.cert_secret); or the agent's, whose "
+             "public twin the hosts file names (an agent without one makes "
+             "one for its life and says its public key on stdout)",
+     .apply = s_keep},
+    {.name = "ssh",
+     .commands = CLI_TOPOLOGY,
+     .help = "start hopbench agent --once on every host over ssh (BatchMode, "
+             "your own keys and ~/.ssh/config, the host's name as the "
+             "destination), and stop it afterwards; no cert needed",
+     .apply = s_keep},
+    {.name = "remote-hopbench",
+     .arg = "PATH",
+     .commands = CLI_TOPOLOGY,
+     .help = "with --ssh: the hopbench to start on the hosts (default: "
+             "hopbench on their PATH)",
+     .apply = s_keep},
+    {.name = "bind",
+     .arg = "ENDPOINT",
+     .commands = CLI_AGENT,
+     .help = "tcp://ADDR:PORT the agent listens on for its controller",
+     .apply = s_keep},
+    {.name = "allow",
+     .arg = "CERTS",
+     .commands = CLI_AGENT,
+     .help = "the controllers it serves: a public certificate, a directory of "
+             "them, or - for Z85 public keys on stdin, one a line up to an "
+             "empty line (the agent then ends when stdin closes)",
+     .apply = s_keep},
+    {.name = "once",
+     .commands = CLI_AGENT,
+     .help = "serve one run, then exit",
+     .apply = s_keep},
+    {.name = "name",
+     .arg = "NAME",
+     .commands = CLI_KEYGEN,
+     .help = "the pair's names, NAME.cert and NAME.cert_secret (default: "
+             "this host's name)",
+     .apply = s_keep},
     {.name = "format",
      .arg = "FMT",
      .commands = CLI_RUN | CLI_PLAN | CLI_COMPARE,
@@ -562,7 +660,8 @@ static int s_test_errors(void)
     CHECK(strstr(err.msg, "needs a topology file"));
     char *badcmd[] = {"hopbench", "walk", NULL};
     CHECK(cli_parse(2, badcmd, &cli, &err) == -1);
-    CHECK(strstr(err.msg, "(run, plan, check, machine, plot, compare)"));
+    CHECK(strstr(err.msg,
+                 "(run, plan, check, machine, plot, compare, agent, keygen)"));
     char *alpha[] = {"hopbench", "compare", "a", "b", "--alpha", "1", NULL};
     CHECK(cli_parse(6, alpha, &cli, &err) == -1 && strstr(err.msg, "--alpha"));
     char *one[] = {"hopbench", "plot", "a", "b", NULL};
@@ -613,5 +712,24 @@ int cli_test(bool verbose)
     CHECK(cli_parse(9, compare, &cli, &err) == 0);
     CHECK(cli.ntargets == 3 && strcmp(cli.targets[2], "C") == 0);
     CHECK(strcmp(cli.by, "hwm") == 0 && cli.alpha == 0.01);
+    char *hosts[] = {"hopbench", "plan",      "t.cfg",    "--hosts",
+                     "h.cfg",    "--machine", "h2=m.cfg", "--cert",
+                     "c_secret", "--ssh",     NULL};
+    CHECK(cli_parse(10, hosts, &cli, &err) == 0);
+    CHECK(strcmp(cli.hosts, "h.cfg") == 0 &&
+          strcmp(cli.cert, "c_secret") == 0 && cli.ssh);
+    CHECK(cli.nmachine_files == 1 &&
+          strcmp(cli.machine_files[0].host, "h2") == 0);
+    CHECK(strcmp(cli.machine_files[0].path, "m.cfg") == 0 && !cli.machine);
+    char *agent[] = {"hopbench", "agent", "--bind", "tcp://1.2.3.4:5",
+                     "--allow",  "d",     "--once", NULL};
+    CHECK(cli_parse(7, agent, &cli, &err) == 0);
+    CHECK(strcmp(cli.command, "agent") == 0 && cli.once &&
+          strcmp(cli.allow, "d") == 0);
+    char *keygen[] = {"hopbench", "keygen", "keys", "--name", "h1", NULL};
+    CHECK(cli_parse(5, keygen, &cli, &err) == 0);
+    CHECK(strcmp(cli.target, "keys") == 0 && strcmp(cli.name, "h1") == 0);
+    char *agentsets[] = {"hopbench", "agent", "--sizes", "8", NULL};
+    CHECK(cli_parse(4, agentsets, &cli, &err) == -1);
     return s_test_tables() || s_test_errors() ? -1 : 0;
 }

@@ -24,8 +24,8 @@
 #define CLI_MAX_SWEEPS LIMIT_SWEEP_KEYS
 
 typedef struct {
-    const char *command; //  run, plan, check, machine, plot, compare, help,
-                         //  version, help-keys
+    const char *command; //  run, plan, check, machine, plot, compare, agent,
+                         //  keygen, help, version, help-keys
     const char *target;  //  topology file, or results directory for plot
     const char *targets[LIMIT_COMPARE_RUNS]; //  compare: its directories
     int ntargets;                            //  (targets[0] is target)
@@ -34,6 +34,19 @@ typedef struct {
     const char *sweeps[CLI_MAX_SWEEPS];
     int nsweeps;
     const char *machine;
+    //  --machine HOST=FILE: a host planned on a description
+    struct {
+        char host[LIMIT_NAME + 1];
+        const char *path;
+    } machine_files[LIMIT_HOSTS];
+    int nmachine_files;
+    const char *hosts;           //  --hosts FILE
+    const char *cert;            //  --cert SECRET_FILE
+    bool ssh;                    //  --ssh
+    const char *remote_hopbench; //  --remote-hopbench PATH
+    const char *bind, *allow;    //  agent: --bind, --allow
+    bool once;                   //  agent: --once
+    const char *name;            //  keygen: --name
     format_t format;
     const char *output;
     bool quiet;
@@ -50,7 +63,9 @@ enum {
     CLI_CHECK = 1 << 2,
     CLI_MACHINE = 1 << 3,
     CLI_PLOT = 1 << 4,
-    CLI_COMPARE = 1 << 5,
+    CLI_AGENT = 1 << 5,
+    CLI_KEYGEN = 1 << 6,
+    CLI_COMPARE = 1 << 7,
     CLI_TOPOLOGY = CLI_RUN | CLI_PLAN | CLI_CHECK //  those that load a file
 };
 

@@ -3,7 +3,11 @@
     work is in run (the sweep), trial (one measurement), stage and its
     roles (publisher, proxy, subscriber), placement and report_*.
 */
+#include "agent/agent.h"
+#include "agent/keys.h"
 #include "app/cli.h"
+#include "config/hosts.h"
+#include "crew/fleet.h"
 #include "machine/machine.h"
 #include "config/params.h"
 #include "pipeline/pipeline.h"
@@ -87,6 +91,51 @@ static int s_combinations(const cli_t *cli, const sweep_t *sweep,
     return n;
 }
 
+//  The hosts the topologies' stages name (host = NAME), each through its
+//  agent; *fleet stays NULL when none is named.  The exit status of a
+//  failure (printed), or 0
+static int s_fleet(const cli_t *cli, topology_t *const *topos, int n,
+                   fleet_t **fleet)
+{
+    errbuf_t err;
+    hosts_t *hosts = cli->hosts ? hosts_load(cli->hosts, &err) : NULL;
+    enum { LIMIT_NAMES = 4096 }; //  more are duplicates: fleet_new skips them
+    static const char *names[LIMIT_NAMES];
+    int nnames = 0, rc = cli->hosts && !hosts ? 2 : 0;
+    double timeout = 0;
+    for (int c = 0; c < n && rc == 0; c++) {
+        if (hosts_check_topology(hosts, topos[c], &err) ||
+            (!cli->ssh && hosts_check_certs(hosts, topos[c], &err)))
+            rc = 2;
+        for (int i = 0; i < topos[c]->nstages && rc == 0; i++) {
+            params_t stage;
+            topology_stage_params(topos[c], i, &stage);
+            for (int k = 0; k < stage.count && nnames < LIMIT_NAMES; k++) {
+                char host[LIMIT_NAME + 1];
+                topology_instance_host(&stage, k, host, sizeof host);
+                if (host[0])
+                    names[nnames++] = hosts_find(hosts, host)->name;
+            }
+        }
+        if (topos[c]->params.timeout > timeout)
+            timeout = topos[c]->params.timeout;
+    }
+    fleet_machine_file_t files[LIMIT_HOSTS];
+    for (int i = 0; i < cli->nmachine_files; i++)
+        files[i] = (fleet_machine_file_t){cli->machine_files[i].host,
+                                          cli->machine_files[i].path};
+    fleet_options_t options = {
+        hosts,   cli->cert, cli->ssh,           cli->remote_hopbench,
+        timeout, files,     cli->nmachine_files};
+    if (rc == 0 && nnames &&
+        !(*fleet = fleet_new(&options, names, nnames, &err)))
+        rc = 1;
+    if (rc)
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+    hosts_destroy(&hosts); //  the fleet keeps what it needs
+    return rc;
+}
+
 static int s_run(const cli_t *cli, const machine_t *machine)
 {
     static topology_t *topos[SWEEP_MAX_COMBOS];
@@ -97,7 +146,8 @@ static int s_run(const cli_t *cli, const machine_t *machine)
         return 2;
     }
     int n = s_combinations(cli, &sweep, topos), rc = 2;
-    if (n > 0) {
+    fleet_t *fleet = NULL;
+    if (n > 0 && (rc = s_fleet(cli, topos, n, &fleet)) == 0) {
         bool stages_left = false;
         run_options_t options = {.format = cli->format,
                                  .output = cli->output,
@@ -105,8 +155,10 @@ static int s_run(const cli_t *cli, const machine_t *machine)
                                  .command_line = cli->command_line,
                                  .sweep = &sweep,
                                  .stages_left = &stages_left,
-                                 .plot = cli->plot};
+                                 .plot = cli->plot,
+                                 .fleet = fleet};
         rc = run_topologies(topos, n, machine, &options);
+        fleet_destroy(&fleet);
         if (stages_left) {
             //  a stage thread is stuck: czmq's exit handler would wait
             //  for it, or trip over its pipe
@@ -130,22 +182,59 @@ static void s_check_ok(const topology_t *topo, const pipeline_t *pl)
            topo->nstages - 1, pl->n);
 }
 
-//  plan, check: a valid topology and its placed pipeline
+//  plan, check: a valid topology and its placed pipeline, each host's
+//  stages on that host's machine
 static int s_plan(const cli_t *cli, const machine_t *machine)
 {
     errbuf_t err;
     topology_t *topo = s_topology(cli, true);
-    pipeline_t *pl = topo ? pipeline_new(topo, machine, &err) : NULL;
-    if (topo && !pl)
+    fleet_t *fleet = NULL;
+    int rc = topo ? s_fleet(cli, &topo, 1, &fleet) : 2;
+    pipeline_machine_t machines[LIMIT_HOSTS + 1];
+    int n = fleet_machines(fleet, machine, machines, LIMIT_HOSTS + 1);
+    pipeline_t *pl = rc == 0 ? pipeline_new_on(topo, machines, n, &err) : NULL;
+    if (rc == 0 && !pl)
         fprintf(stderr, "hopbench: %s\n", err.msg);
     else if (pl && strcmp(cli->command, "plan") == 0)
-        report_plan(stdout, pl, machine, cli->format == FORMAT_CSV);
+        report_plan_on(stdout, pl, machines, n, cli->format == FORMAT_CSV);
     else if (pl)
         s_check_ok(topo, pl);
-    int rc = pl ? 0 : 2;
+    rc = pl ? 0 : rc ? rc : 2;
     pipeline_destroy(&pl);
+    fleet_destroy(&fleet);
     topology_destroy(&topo);
     return rc;
+}
+
+//  agent: --bind and --allow are required
+static int s_agent(const cli_t *cli)
+{
+    if (!cli->bind || !cli->allow) {
+        fprintf(stderr, "hopbench: agent needs --bind tcp://ADDR:PORT and "
+                        "--allow CERTS (the controllers it serves)\n");
+        return 2;
+    }
+    agent_options_t options = {cli->bind, cli->allow, cli->cert, cli->once};
+    return agent_main(&options);
+}
+
+static int s_keygen(const cli_t *cli)
+{
+    char name[65] = "hopbench", path[700];
+    errbuf_t err;
+    if (cli->name)
+        snprintf(name, sizeof name, "%s", cli->name);
+    else
+        gethostname(name, sizeof name - 1);
+    if (keys_generate(cli->target, name, path, sizeof path, &err)) {
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+        return 2;
+    }
+    printf("%s: public certificate (for a hosts file's cert, or an agent's "
+           "--allow)\n%s_secret: its secret twin (for --cert; keep it "
+           "private)\n",
+           path, path);
+    return 0;
 }
 
 static int s_topology_command(const cli_t *cli)
@@ -203,6 +292,10 @@ static int s_dispatch(const cli_t *cli)
         machine_destroy(&machine); //  sets machine to NULL
         return rc;
     }
+    if (strcmp(cli->command, "agent") == 0)
+        return s_agent(cli);
+    if (strcmp(cli->command, "keygen") == 0)
+        return s_keygen(cli);
     if (strcmp(cli->command, "plot") == 0) {
         errbuf_t err;
         int rc = plot_results(cli->target, stdout, &err);

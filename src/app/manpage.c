@@ -164,6 +164,17 @@ static void s_description(FILE *out)
               "from it once the pipeline drained, and `lost` = sent - "
               "received.  PUB and XPUB drop at the high-water mark by "
               "design: hopbench reports it, never hides it.");
+    roff_para(out,
+              "Stages may run on other hosts: a stage names its host (host "
+              "= NAME), --hosts FILE says where each host's hopbench agent "
+              "listens and what its public certificate is, and the run "
+              "drives the stages there over a CURVE-encrypted control "
+              "channel that each agent opens only to the controllers it "
+              "allows (--allow).  Hops between hosts are tcp; each host's "
+              "stages are planned on its own NUMA machine; results.csv "
+              "names every hop's hosts.  --ssh starts the agents itself.  "
+              "docs/HOSTS.md has the hosts file, the protocol, the security "
+              "and the clocks.");
     roff_para(out, "Options may come before or after the command.  The "
                    "shorthands (--sizes, --duration and the like) stand for "
                    "--set assignments and are applied with the --set ones in "
@@ -404,6 +415,22 @@ static int s_page_hopbench(FILE *out, const char *date)
     roff_request(out, ".B TMPDIR");
     roff_text(out, "Where a run makes its private 0700 directory for ipc "
                    "endpoints (else /tmp); it is removed when the run ends.");
+    fputc('\n', out);
+    roff_request(out, ".TP");
+    roff_request(out, ".B HOME");
+    roff_text(out, "A controller without --cert uses "
+                   "$HOME/.curve/hopbench.cert_secret, czmq's place for "
+                   "one's own certificate.");
+    fputc('\n', out);
+    roff_request(out, ".TP");
+    roff_request(out, ".B HOPBENCH_SSH");
+    roff_text(out, "The ssh program --ssh runs (default ssh), for a wrapper "
+                   "that adds options.");
+    fputc('\n', out);
+    roff_request(out, ".TP");
+    roff_request(out, ".B HOPBENCH_TEST_PROTOCOL");
+    roff_text(out, "For tests only: the agent protocol version this process "
+                   "claims, to see a mismatch refused.");
     fputc('\n', out);
     if (s_files(out))
         return -1;

@@ -22,6 +22,9 @@
 #include "base/limits.h"
 #include "base/stats.h"
 #include "config/endpoint.h"
+#include "config/hosts.h"
+#include "crew/wire.h"
+#include "agent/keys.h"
 #include "machine/machine.h"
 #include "machine/placement.h"
 #include "report/plot_data.h"
@@ -45,6 +48,8 @@ static const struct {
     {"search", search_test},       {"tsc", tsc_test},
     {"limits", limits_test},       {"endpoint", endpoint_test},
     {"stats", stats_test},         {"summary", summary_test},
+    {"hosts", hosts_test},         {"wire", wire_test},
+    {"keys", keys_test},
 };
 
 #endif

@@ -20,7 +20,7 @@
 //  Files (topologies, machine descriptions)
 #define LIMIT_FILE_BYTES                                                       \
     (1 << 20)         //  a ZPL file; lines have no limit of their own
-#define LIMIT_NAME 24 //  characters of a topology or stage name
+#define LIMIT_NAME 24 //  characters of a topology, stage or host name
 
 //  The pipeline
 #define LIMIT_STAGES     128 //  stages in a topology (hops: one fewer)
@@ -31,6 +31,8 @@
 #define LIMIT_ZONES      16  //  zones (netns = NAME) of a pipeline
 #define LIMIT_ZONE_NAME  10  //  characters of a zone name
 #define LIMIT_ZONE_HOPS  64  //  a hop crossing zones is among hops 1..64
+#define LIMIT_HOSTS      32  //  hosts of a hosts file (--hosts FILE)
+#define LIMIT_HOST_LIST  127 //  characters of a stage's host list
 
 //  Follow from the ones above, never checked on their own: a hop's binding
 //  end is one stage (at most LIMIT_COUNT endpoints), a receiver tells apart

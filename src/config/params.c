@@ -295,6 +295,18 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                    .help = "zone: a network namespace hopbench makes for the "
                            "run (root); tcp hops out of it cross a veth "
                            "pair"},
+    [KEY_HOST] = {.name = "host",
+                  .levels = S,
+                  .type = TYPE_STRING,
+                  TEXT(host),
+                  .fallback = "",
+                  .accepted = "a host of the --hosts file (letters, digits, "
+                              "_ and -), or a comma list of them",
+                  .help = "the host the stage runs on, through the agent the "
+                          "--hosts file names for it (hopbench agent); a "
+                          "list h2,h3 puts the stage's instances on them in "
+                          "turn; empty: where hopbench run runs.  Its hops "
+                          "to other hosts must be tcp"},
     [KEY_CURVE] = {.name = "curve",
                    .levels = T | H,
                    .type = TYPE_BOOL,

@@ -64,6 +64,7 @@ typedef enum {
     KEY_ZEROCOPY,
     KEY_PROCESS,
     KEY_NETNS,
+    KEY_HOST,
     KEY_CURVE,
     KEY_LOSS_RATIO,
     KEY_P99_US,
@@ -101,6 +102,7 @@ typedef struct {
     bool zerocopy;
     int process;
     char netns[LIMIT_ZONE_NAME + 1];
+    char host[LIMIT_HOST_LIST + 1]; //  its host(s) (--hosts), "": here
     bool curve;
     double loss_ratio; //  search: loss allowed on every hop
     double p99_us;     //  search: end-to-end p99 allowed, 0: any

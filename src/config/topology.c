@@ -608,6 +608,120 @@ static int s_validate_process(const topology_t *self, int i, errbuf_t *err)
     return 0;
 }
 
+void topology_instance_host(const params_t *stage, int i, char *out,
+                            size_t len)
+{
+    const char *list = stage->host;
+    int n = 1;
+    for (const char *p = list; *p; p++)
+        n += *p == ',';
+    const char *at = list;
+    for (int k = 0; k < i % n; k++)
+        at = strchr(at, ',') + 1;
+    snprintf(out, len, "%.*s", (int)strcspn(at, ","), at);
+}
+
+//  The hosts of a stage's list: names of letters, digits, _ and -, at
+//  most one per instance
+static int s_validate_host_list(const topology_t *self, int i,
+                                const params_t *stage, errbuf_t *err)
+{
+    const char *host = stage->host;
+    int names = 1;
+    for (const char *p = host; *p; p++)
+        names += *p == ',';
+    for (const char *p = host; *p; p += *p == ',') {
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len > LIMIT_NAME ||
+            strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+                      "OPQRSTUVWXYZ0123456789_-") != len)
+            return s_key_error(self, LEVEL_STAGE, i, KEY_HOST, err,
+                               "host '%s': names of 1 to %d letters, digits, "
+                               "_ and -, commas between",
+                               host, LIMIT_NAME);
+        p += len;
+    }
+    if (names > stage->count)
+        return s_key_error(self, LEVEL_STAGE, i, KEY_HOST, err,
+                           "host '%s' names %d hosts for %d instance%s of "
+                           "'%s': the extra ones would run nothing",
+                           host, names, stage->count,
+                           stage->count == 1 ? "" : "s", self->stages[i].name);
+    return 0;
+}
+
+//  A stage on a host runs there in a process of its own (hopbench agent
+//  starts it as process = own stages start): no inproc hops, no zone
+static int s_validate_host(const topology_t *self, int i, const params_t *stage,
+                           errbuf_t *err)
+{
+    const char *host = stage->host;
+    if (s_validate_host_list(self, i, stage, err))
+        return -1;
+    if (stage->netns[0])
+        return s_key_error(self, LEVEL_STAGE, i, KEY_NETNS, err,
+                           "stage '%s' runs on host %s: zones (netns) are "
+                           "made on the controller's host only",
+                           self->stages[i].name, host);
+    for (int h = i - 1; h <= i; h++) {
+        params_t hop;
+        if (h < 0 || h >= self->nstages - 1)
+            continue;
+        topology_hop_params(self, h, &hop);
+        if (hop.transport == TRANSPORT_INPROC)
+            return s_key_error(self, LEVEL_STAGE, i, KEY_HOST, err,
+                               "stage '%s' runs on host %s, in a process "
+                               "of its own: hop %d cannot be inproc (use ipc "
+                               "or tcp)",
+                               self->stages[i].name, host, h + 1);
+    }
+    return 0;
+}
+
+//  "host 'h1'", or "the controller's host" for a stage without one
+static void s_host_words(const char *host, char *buf, size_t len)
+{
+    if (host[0])
+        snprintf(buf, len, "host '%s'", host);
+    else
+        snprintf(buf, len, "the controller's host");
+}
+
+//  Two instances of stages up and down on different hosts, if any: their
+//  hosts into a and b
+static bool s_crossing_pair(const params_t *up, const params_t *down,
+                            char *a, char *b, size_t len)
+{
+    for (int i = 0; i < up->count; i++)
+        for (int j = 0; j < down->count; j++) {
+            topology_instance_host(up, i, a, len);
+            topology_instance_host(down, j, b, len);
+            if (strcmp(a, b))
+                return true;
+        }
+    return false;
+}
+
+//  A hop between two hosts (or a host and the controller's) is tcp
+static int s_validate_crossing(const topology_t *self, int h, errbuf_t *err)
+{
+    params_t up, down, hop;
+    char a[LIMIT_NAME + 1], b[LIMIT_NAME + 1];
+    topology_stage_params(self, h, &up);
+    topology_stage_params(self, h + 1, &down);
+    topology_hop_params(self, h, &hop);
+    if (hop.transport == TRANSPORT_TCP ||
+        !s_crossing_pair(&up, &down, a, b, sizeof a))
+        return 0;
+    char from[64], to[64];
+    s_host_words(a, from, sizeof from);
+    s_host_words(b, to, sizeof to);
+    return s_key_error(self, LEVEL_HOP, h, KEY_TRANSPORT, err,
+                       "hop %d is %s, which cannot cross from %s to %s (use "
+                       "tcp)",
+                       h + 1, params_transport_names[hop.transport], from, to);
+}
+
 //  The stage whose netns makes hop h (stage h to h + 1) cross: the one
 //  downstream if it names a zone, else the one upstream
 static int s_zone_stage(const topology_t *self, int h)
@@ -719,6 +833,10 @@ static int s_validate_stages(const topology_t *self, errbuf_t *err)
         if (stage.process == PROCESS_OWN && s_validate_process(self, i, err))
             return -1;
         if (s_validate_zone(self, i, &stage, err))
+            return -1;
+        if (stage.host[0] && s_validate_host(self, i, &stage, err))
+            return -1;
+        if (i < self->nstages - 1 && s_validate_crossing(self, i, err))
             return -1;
     }
     return s_validate_zones(self, err);

@@ -84,6 +84,10 @@ int topology_validate(const topology_t *self, errbuf_t *err);
 //  Effective values for a stage / for hop h (0-based: stage h to h+1)
 void topology_stage_params(const topology_t *self, int stage, params_t *out);
 void topology_hop_params(const topology_t *self, int hop, params_t *out);
+//  The host of instance i of a stage whose effective params are 'stage':
+//  the i-th name of its host list, round robin ("" for none)
+void topology_instance_host(const params_t *stage, int i, char *out,
+                            size_t len);
 //  Index of the stage called name, -1 if none
 int topology_stage_index(const topology_t *self, const char *name);
 //  Where a key of stage or hop 'index' (level LEVEL_STAGE or LEVEL_HOP),

@@ -3,8 +3,20 @@
 
 #include <stdlib.h>
 
+//  Where instance i runs, as the fleet knows it: its agent, its host's
+//  machine, and its clock against the publishers' (sequence.h)
+static void s_host(const fleet_t *fleet, const pipeline_t *pl, int i,
+                   stage_where_t *where)
+{
+    const char *host = pipeline_host(pl, i);
+    where->link = fleet_link(fleet, host);
+    where->machine = fleet_machine(fleet, host);
+    where->clock_ns = (int64_t)(fleet_offset_ns(fleet, host) -
+                                fleet_offset_ns(fleet, pipeline_host(pl, 0)));
+}
+
 crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
-                 errbuf_t *err)
+                 fleet_t *fleet, errbuf_t *err)
 {
     crew_t *self = calloc(1, sizeof *self);
     if (!self) {
@@ -12,11 +24,17 @@ crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
         return NULL;
     }
     self->pl = pl;
+    if (fleet && fleet_spec(fleet, pl, config, err)) {
+        free(self);
+        return NULL;
+    }
     for (int i = 0; i < pl->n; i++) {
         //  a context's owner comes before the instances that join it
         int owner = pl->ctx[pl->inst[i].ctx].owner;
-        stage_where_t where = {config, ipc_dir,
-                               owner != i ? self->stage[owner] : NULL};
+        stage_where_t where = {
+            config, ipc_dir, owner != i ? self->stage[owner] : NULL,
+            NULL,   NULL,    0};
+        s_host(fleet, pl, i, &where);
         self->stage[i] = stage_handle_new(pl, i, &where, err);
         if (!self->stage[i]) {
             crew_destroy(&self, 1000);

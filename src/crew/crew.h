@@ -13,6 +13,7 @@
 
 #include "base/errbuf.h"
 #include "pipeline/pipeline.h"
+#include "crew/fleet.h"
 #include "crew/stage_handle.h"
 
 typedef struct {
@@ -24,9 +25,10 @@ typedef struct {
 //  Start every stage where its params say (stage_handle.h): its thread
 //  (which pins itself first), or its process (process = own: it loads
 //  'config', the combination's effective topology, and talks over ipc in
-//  'ipc_dir')
+//  'ipc_dir'), or its host (host = NAME: the fleet's agent there gets
+//  'config' first).  fleet: NULL when no stage names a host
 crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
-                 errbuf_t *err);
+                 fleet_t *fleet, errbuf_t *err);
 //  End the threads and their contexts; -1 if a thread did not answer
 //  within timeout_ms and was left behind
 int crew_destroy(crew_t **self_p, int timeout_ms);

@@ -1,5 +1,5 @@
 /*  stage_child: the process of a stage that runs in one of its own,
-    "hopbench stage CONFIG ID ENDPOINT FD" (stage_process.h has the
+    "hopbench stage CONFIG ID ENDPOINT FD [MACHINE]" (stage_process.h has the
     picture; the controller's side is stage_process.c).
 
     It builds the same pipeline from the combination's effective topology,
@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include "crew/stage_process.h"
 #include "crew/stage_thread.h"
+#include "crew/wire.h"
 
 #include "config/topology.h"
 #include "machine/machine.h"
@@ -31,40 +32,6 @@ typedef struct {
     void *stage; //  a thread kind's state
     zsock_t *control;
 } child_t;
-
-static void s_take_key(zmsg_t *msg, char *key)
-{
-    char *text = zmsg_popstr(msg);
-    snprintf(key, 41, "%s", text ? text : "");
-    zstr_free(&text);
-}
-
-//  Fill in what SETUP carries per hop
-static void s_take_endpoints(child_t *self, zmsg_t *msg)
-{
-    char *h, *n;
-    while ((h = zmsg_popstr(msg)) && (n = zmsg_popstr(msg))) {
-        int hop = atoi(h), count = atoi(n);
-        bool valid = hop >= 0 && hop < self->pl->nstages - 1 && count >= 0 &&
-                     count <= PIPELINE_MAX_BINDERS;
-        hop_plan_t scratch, *plan = valid ? &self->pl->hops[hop] : &scratch;
-        plan->nendpoints = valid ? count : 0;
-        for (int e = 0; e < count; e++) {
-            char *ep = zmsg_popstr(msg);
-            if (valid)
-                snprintf(plan->endpoint[e], PIPELINE_ENDPOINT_MAX, "%s",
-                         ep ? ep : "");
-            zstr_free(&ep);
-        }
-        s_take_key(msg, plan->server_public);
-        s_take_key(msg, plan->server_secret);
-        s_take_key(msg, plan->client_public);
-        s_take_key(msg, plan->client_secret);
-        zstr_free(&h);
-        zstr_free(&n);
-    }
-    zstr_free(&h);
-}
 
 //  COUNTS and STOP are the child's own to answer (STOP has no answer)
 static bool s_own_command(child_t *self, const char *command)
@@ -95,7 +62,7 @@ static bool s_from_controller(child_t *self)
     bool go_on = command && !streq(command, "$TERM");
     errbuf_t err;
     if (go_on && streq(command, "SETUP"))
-        s_take_endpoints(self, msg);
+        wire_take_hops(msg, self->pl);
     if (go_on && !s_own_command(self, command) &&
         stage_thread_kind.send(self->stage, command,
                                (int)(self->pl->params.timeout * 1000), &err))
@@ -135,13 +102,29 @@ static int s_loop(child_t *self)
     return 0;
 }
 
-static pipeline_t *s_pipeline(const char *config, topology_t **topo,
+//  The pipeline the controller built, its stages of this one's host
+//  planned as the controller planned them: on the same machine (this one,
+//  or the description its agent gave), the other hosts' not at all
+static pipeline_t *s_pipeline(const char *config, int id,
+                              const char *machine_file, topology_t **topo,
                               machine_t **machine, errbuf_t *err)
 {
-    if (!(*topo = topology_load(config, err)) ||
-        topology_validate(*topo, err) || !(*machine = machine_new_live(err)))
+    if (!(*topo = topology_load(config, err)) || topology_validate(*topo, err))
         return NULL;
-    pipeline_t *pl = pipeline_new(*topo, *machine, err);
+    *machine = machine_file ? machine_new_file(machine_file, err)
+                            : machine_new_live(err);
+    int stage = 0, first = 0;
+    params_t own;
+    for (; stage < (*topo)->nstages; stage++) {
+        topology_stage_params(*topo, stage, &own);
+        if (id < first + own.count)
+            break;
+        first += own.count;
+    }
+    char host[LIMIT_NAME + 1];
+    topology_instance_host(&own, id - first, host, sizeof host);
+    pipeline_machine_t here = {host, *machine};
+    pipeline_t *pl = *machine ? pipeline_new_on(*topo, &here, 1, err) : NULL;
     if (pl)
         zones_describe(pl, getppid()); //  the controller made them
     return pl;
@@ -175,14 +158,15 @@ static int s_serve(child_t *self, int id, const char *endpoint,
 
 int stage_process_main(int argc, char **argv)
 {
-    if (argc != 6)
+    if (argc != 6 && argc != 7)
         return 2;
     signal(SIGINT, SIG_IGN); //  the controller handles ^C for everyone
     errbuf_t err = {{0}};
     topology_t *topo = NULL;
     machine_t *machine = NULL;
     int id = atoi(argv[3]), rc = 1;
-    child_t child = {.pl = s_pipeline(argv[2], &topo, &machine, &err)};
+    child_t child = {.pl = s_pipeline(argv[2], id, argc == 7 ? argv[6] : NULL,
+                                      &topo, &machine, &err)};
     stage_shared_t *shared = s_map(atoi(argv[5]));
     if (child.pl && shared && id >= 0 && id < child.pl->n)
         rc = s_serve(&child, id, argv[4], shared, &err);

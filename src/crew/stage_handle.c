@@ -8,6 +8,7 @@
 #include "crew/stage_handle.h"
 
 #include "crew/stage_process.h"
+#include "crew/stage_remote.h"
 #include "crew/stage_thread.h"
 
 #include <stdlib.h>
@@ -18,7 +19,9 @@ struct stage_handle_s {
     const instance_t *inst;
     const stage_kind_t *kind;
     void *state;            //  the kind's
-    stage_shared_t *shared; //  the stage's counters and flags
+    stage_shared_t *shared; //  the stage's counters and flags (a mirror)
+    const machine_t *machine;
+    int64_t clock_ns;
 };
 
 stage_handle_t *stage_handle_new(const pipeline_t *pl, int id,
@@ -29,10 +32,20 @@ stage_handle_t *stage_handle_new(const pipeline_t *pl, int id,
     if (self) {
         self->pl = pl;
         self->inst = &pl->inst[id];
-        if (self->inst->params.process == PROCESS_OWN) {
+        self->machine = where->machine;
+        self->clock_ns = where->clock_ns;
+        if (self->inst->host[0]) {
+            self->kind = &stage_remote_kind;
+            self->state = where->link ? stage_remote_new(pl, id, where->link,
+                                                         &self->shared, &why)
+                                      : NULL;
+            if (!where->link)
+                err_set(&why, "host %s: no agent", self->inst->host);
+        } else if (self->inst->params.process == PROCESS_OWN) {
             self->kind = &stage_process_kind;
-            self->state = stage_process_new(
-                pl, id, where->config, where->ipc_dir, &self->shared, &why);
+            self->state =
+                stage_process_new(pl, id, where->config, where->ipc_dir, NULL,
+                                  &self->shared, &why);
         } else {
             void *owner = where->ctx_owner ? where->ctx_owner->state : NULL;
             self->kind = &stage_thread_kind;
@@ -120,16 +133,59 @@ const stage_shared_t *stage_handle_shared(stage_handle_t *self)
 void stage_handle_reset(stage_handle_t *self, const stage_trial_t *trial)
 {
     stage_reset(self->shared, trial);
+    self->shared->clock_ns = self->clock_ns;
+    if (self->kind->reset)
+        self->kind->reset(self->state, trial, self->clock_ns);
 }
 
 void stage_handle_target(stage_handle_t *self, uint64_t target)
 {
     atomic_store(&self->shared->target, target);
+    if (self->kind->target)
+        self->kind->target(self->state, target);
 }
 
 void stage_handle_record(stage_handle_t *self, bool on)
 {
     atomic_store(&self->shared->recording, on);
+    if (self->kind->record)
+        self->kind->record(self->state, on);
+}
+
+int stage_handle_sync(stage_handle_t *self, errbuf_t *err)
+{
+    errbuf_t why;
+    return self->kind->sync
+               ? s_named(self, self->kind->sync(self->state, &why), err, &why)
+               : 0;
+}
+
+int stage_handle_threads(stage_handle_t *self, task_t *out, int max)
+{
+    if (self->kind->threads)
+        return self->kind->threads(self->state, out, max);
+    pid_t pid = self->kind->pid(self->state);
+    return pid > 0 ? threads_scan(pid, out, max) : 0;
+}
+
+uint64_t stage_handle_cpu_ns(stage_handle_t *self, const pid_t *tids, int n)
+{
+    if (self->kind->cpu_ns)
+        return self->kind->cpu_ns(self->state, tids, n);
+    uint64_t ns = 0;
+    for (int i = 0; i < n; i++)
+        ns += threads_cpu_ns(tids[i]);
+    return ns;
+}
+
+const char *stage_handle_host(const stage_handle_t *self)
+{
+    return self->inst->host;
+}
+
+const machine_t *stage_handle_machine(const stage_handle_t *self)
+{
+    return self->machine;
 }
 
 int stage_handle_stop(stage_handle_t *self, errbuf_t *err)

@@ -5,13 +5,19 @@
                                     thread  in this process (stage_thread.c)
                                     process a process of its own, this
                                             host (stage_process.c)
+                                    remote  a process of its own on another
+                                            host, through its agent
+                                            (stage_remote.c)
 
     The trial drives every stage through these functions alone: commands
     and their answers (stage.h's protocol), counters with the time they
-    were read, the flags it sets (target, stop, recording), and the shared
-    block it reads after a trial (sequence state, latency, read-back).  It
-    never learns which kind it holds.  Each kind is one ops table; the
-    kind is chosen once, in stage_handle_new.
+    were read, the flags it sets (target, stop, recording), the shared
+    block it reads after a trial (sequence state, latency, read-back) and
+    the stage's threads and their CPU time.  It never learns which kind it
+    holds.  Each kind is one ops table; the kind is chosen once, in
+    stage_handle_new.  A kind whose shared block is not this host's memory
+    (remote) keeps a mirror: the flags go to the stage as messages, and
+    stage_handle_sync fills the mirror.
 */
 #ifndef HOPBENCH_STAGE_HANDLE_H
 #define HOPBENCH_STAGE_HANDLE_H
@@ -21,6 +27,8 @@
 #include <sys/types.h>
 
 #include "base/errbuf.h"
+#include "crew/agent_link.h"
+#include "machine/threads.h"
 #include "pipeline/pipeline.h"
 #include "stages/stage.h"
 
@@ -46,6 +54,14 @@ typedef struct {
     void (*abort)(void *self);
     pid_t (*pid)(void *self);
     int (*destroy)(void *self, int timeout_ms);
+    //  Optional; NULL: the shared block is this host's memory, written and
+    //  read here (threads: threads_scan of pid; cpu_ns: /proc here)
+    void (*reset)(void *self, const stage_trial_t *trial, int64_t clock_ns);
+    void (*target)(void *self, uint64_t target);
+    void (*record)(void *self, bool on);
+    int (*sync)(void *self, errbuf_t *err);
+    int (*threads)(void *self, task_t *out, int max);
+    uint64_t (*cpu_ns)(void *self, const pid_t *tids, int n);
 } stage_kind_t;
 
 //  Where a stage may need to know more than its pipeline says
@@ -53,9 +69,13 @@ typedef struct {
     const char *config;        //  the combination's effective topology
     const char *ipc_dir;       //  the run's private directory
     stage_handle_t *ctx_owner; //  the handle of its context's owner
+    agent_link_t *link;        //  host = NAME: its host's agent
+    const machine_t *machine;  //  ...and that host's machine
+    int64_t clock_ns;          //  shared block's clock_ns (stage.h)
 } stage_where_t;
 
-//  Start instance id of pl where its params say (process = thread | own)
+//  Start instance id of pl where its params say (process = thread | own,
+//  host = NAME)
 stage_handle_t *stage_handle_new(const pipeline_t *pl, int id,
                                  const stage_where_t *where, errbuf_t *err);
 //  End the stage; -1 (and nothing freed) if it does not end within
@@ -88,11 +108,26 @@ void stage_handle_reset(stage_handle_t *self, const stage_trial_t *trial);
 void stage_handle_target(stage_handle_t *self, uint64_t target);
 //  Latency samples count while recording is on
 void stage_handle_record(stage_handle_t *self, bool on);
+//  The shared block as the stage has it now (its tid, mem_node, sequence
+//  state, latency, a requester's window on this host's clock): read
+//  before its threads are, and after a trial
+int stage_handle_sync(stage_handle_t *self, errbuf_t *err);
+//  The threads of the stage's own process (0 for one in this process,
+//  whose threads are this process's), -1 if they cannot be read
+int stage_handle_threads(stage_handle_t *self, task_t *out, int max);
+//  CPU time of these threads of the stage's (its own, its libzmq
+//  threads), read where they run
+uint64_t stage_handle_cpu_ns(stage_handle_t *self, const pid_t *tids, int n);
+//  Its host: the name, "" for the controller's; and that host's machine,
+//  NULL for the controller's
+const char *stage_handle_host(const stage_handle_t *self);
+const machine_t *stage_handle_machine(const stage_handle_t *self);
 //  Stop the stage's loop (its DONE follows); a proxy through its engine
 int stage_handle_stop(stage_handle_t *self, errbuf_t *err);
 void stage_handle_abort(stage_handle_t *self);
 
-//  The process the stage runs in: 0 for this one, -1 once it has ended
+//  The process the stage runs in (on its host): 0 for this one, -1 once
+//  it has ended
 pid_t stage_handle_pid(stage_handle_t *self);
 const char *stage_handle_kind(const stage_handle_t *self);
 

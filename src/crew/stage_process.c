@@ -10,6 +10,7 @@
 
 #include "base/actor.h"
 #include "base/mono.h"
+#include "crew/wire.h"
 #include "stages/roles.h"
 
 #include <errno.h>
@@ -29,6 +30,7 @@ typedef struct {
     int id;
     char exe[512]; //  this binary (under valgrind, /proc/self/exe is not)
     char config[512], endpoint[320];
+    char machine[512]; //  the description its stages are planned on, ""
     int memfd;
     stage_shared_t *shared;
     zsock_t *actor;    //  the relay's pipe
@@ -47,8 +49,14 @@ static pid_t s_spawn(relay_t *self)
     char id[16], fd[16];
     snprintf(id, sizeof id, "%d", self->id);
     snprintf(fd, sizeof fd, "%d", PROCESS_FD);
-    char *argv[] = {"hopbench",     "stage", self->config, id,
-                    self->endpoint, fd,      NULL};
+    char *argv[] = {"hopbench",
+                    "stage",
+                    self->config,
+                    id,
+                    self->endpoint,
+                    fd,
+                    self->machine[0] ? self->machine : NULL,
+                    NULL};
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
@@ -105,28 +113,6 @@ static void s_end_child(relay_t *self, zsock_t *control)
     atomic_store(&self->pid, -1);
 }
 
-//  SETUP gains the endpoints of the instance's hops: "HOP h n ep1 ep2 ..."
-static void s_add_endpoints(relay_t *self, zmsg_t *msg)
-{
-    const pipeline_t *pl = self->pl;
-    int hops[2] = {pipeline_hop_in(pl, self->id),
-                   pipeline_hop_out(pl, self->id)};
-    for (int i = 0; i < 2; i++) {
-        if (hops[i] < 0)
-            continue;
-        const hop_plan_t *hop = &pl->hops[hops[i]];
-        zmsg_addstrf(msg, "%d", hops[i]);
-        zmsg_addstrf(msg, "%d", hop->nendpoints);
-        for (int e = 0; e < hop->nendpoints; e++)
-            zmsg_addstr(msg, hop->endpoint[e]);
-        //  the run's CURVE keys too: the child's own pipeline made others
-        zmsg_addstr(msg, hop->server_public);
-        zmsg_addstr(msg, hop->server_secret);
-        zmsg_addstr(msg, hop->client_public);
-        zmsg_addstr(msg, hop->client_secret);
-    }
-}
-
 //  A command from the trial; false on $TERM
 static bool s_from_trial(relay_t *self, zsock_t *pipe, zsock_t *control)
 {
@@ -143,7 +129,7 @@ static bool s_from_trial(relay_t *self, zsock_t *pipe, zsock_t *control)
     } else {
         zmsg_pushstr(msg, command);
         if (streq(command, "SETUP"))
-            s_add_endpoints(self, msg);
+            wire_add_hops(msg, self->pl, self->id);
         //  never blocks (sndtimeo 0): a child that cannot take a command
         //  is gone or hung, and s_watch or the trial's timeout says so
         if (zmsg_send(&msg, control) && !streq(command, "STOP")) {
@@ -210,8 +196,8 @@ static void s_free(relay_t *self)
 }
 
 void *stage_process_new(const pipeline_t *pl, int id, const char *config,
-                        const char *ipc_dir, stage_shared_t **shared,
-                        errbuf_t *err)
+                        const char *ipc_dir, const char *machine,
+                        stage_shared_t **shared, errbuf_t *err)
 {
     relay_t *self = calloc(1, sizeof *self);
     if (!self) {
@@ -222,6 +208,7 @@ void *stage_process_new(const pipeline_t *pl, int id, const char *config,
     self->id = id;
     self->own_counts = roles_ops(&pl->inst[id])->counts != NULL;
     snprintf(self->config, sizeof self->config, "%s", config);
+    snprintf(self->machine, sizeof self->machine, "%s", machine ? machine : "");
     snprintf(self->endpoint, sizeof self->endpoint, "ipc://%s/stage%d.ctl",
              ipc_dir, id);
     ssize_t len = readlink("/proc/self/exe", self->exe, sizeof self->exe - 1);
@@ -346,6 +333,11 @@ static int s_stop(void *state, errbuf_t *err)
 static void s_abort(void *state)
 {
     (void)state; //  its process shuts its context down when it ends
+}
+
+zsock_t *stage_process_pipe(void *state)
+{
+    return ((relay_t *)state)->actor;
 }
 
 static pid_t s_pid(void *state)

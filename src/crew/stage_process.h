@@ -29,13 +29,19 @@ extern const stage_kind_t stage_process_kind;
 
 //  Start instance id in its own process; the combination's effective
 //  topology is in config (the child loads it to build the same
-//  pipeline).  *shared: the counters, mapped here
+//  pipeline), and its host's stages are planned on the machine described
+//  in 'machine' (an agent's), NULL: the live one.  *shared: the
+//  counters, mapped here
 void *stage_process_new(const pipeline_t *pl, int id, const char *config,
-                        const char *ipc_dir, stage_shared_t **shared,
-                        errbuf_t *err);
+                        const char *ipc_dir, const char *machine,
+                        stage_shared_t **shared, errbuf_t *err);
 
-//  The child: "hopbench stage CONFIG ID ENDPOINT FD"; returns the exit
-//  status of the process
+//  The relay's pipe, where the stage's answers arrive: to poll beside
+//  other sockets (an agent serving several stages)
+zsock_t *stage_process_pipe(void *state);
+
+//  The child: "hopbench stage CONFIG ID ENDPOINT FD [MACHINE]"; returns
+//  the exit status of the process
 int stage_process_main(int argc, char **argv);
 
 #endif

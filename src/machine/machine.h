@@ -55,6 +55,11 @@ int machine_parse_cpus(const machine_t *self, const char *text, cpuset_t *out,
                        errbuf_t *err);
 //  What `hopbench machine` prints: nodes, CPUs, cores/siblings, distances
 void machine_print(const machine_t *self, FILE *out);
+//  The machine as a description (numa/README.md) called 'name', which
+//  machine_new_text reads back to the same nodes, cores and distances;
+//  -1 if its SMT siblings are not one smt_offset apart (then written as
+//  one CPU per core)
+int machine_describe(const machine_t *self, const char *name, FILE *out);
 
 int machine_test(bool verbose);
 

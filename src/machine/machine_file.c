@@ -320,7 +320,97 @@ machine_t *machine_new_file(const char *path, errbuf_t *err)
 }
 
 //  ---------------------------------------------------------------------
+//  The other way: a machine as a description
+
+//  smt_offset N if every core is CPUs c and c + N (0: one CPU per core);
+//  -1 when the cores are not that regular
+static int s_smt_offset(const machine_t *self)
+{
+    int offset = -1;
+    bool single = true;
+    for (int cpu = cpuset_next(&self->cpus, -1); cpu >= 0;
+         cpu = cpuset_next(&self->cpus, cpu)) {
+        cpuset_t siblings;
+        machine_siblings(self, cpu, &siblings);
+        int first = cpuset_next(&siblings, -1);
+        int second = cpuset_next(&siblings, first);
+        if (second < 0)
+            continue;
+        single = false;
+        if (cpuset_next(&siblings, second) >= 0 ||
+            (offset >= 0 && second - first != offset))
+            return -1;
+        offset = second - first;
+    }
+    return single ? 0 : offset;
+}
+
+//  Text inside double quotes: no quote of its own
+static void s_quoted(FILE *out, const char *text)
+{
+    fputc('"', out);
+    for (const char *p = text; *p; p++)
+        fputc(*p == '"' ? '\'' : *p, out);
+    fputc('"', out);
+}
+
+int machine_describe(const machine_t *self, const char *name, FILE *out)
+{
+    int offset = s_smt_offset(self);
+    fputs("machine = ", out);
+    s_quoted(out, name);
+    fputs("\n    model = ", out);
+    s_quoted(out, self->model);
+    fprintf(out, "\n    smt_offset = %d\n", offset > 0 ? offset : 0);
+    for (int n = 0; n < self->nnodes; n++) {
+        char cpus[4096];
+        cpuset_format(&self->nodes[n].cpus, cpus, sizeof cpus);
+        fprintf(out, "node = %d\n    cpus = %s\n    distances = ",
+                self->nodes[n].id, cpus);
+        for (int m = 0; m < self->nnodes; m++)
+            fprintf(out, "%s%d", m ? "," : "", self->nodes[n].distance[m]);
+        fputc('\n', out);
+    }
+    return offset >= 0 ? 0 : -1;
+}
+
+//  ---------------------------------------------------------------------
 //  Selftest
+
+static bool s_same(const cpuset_t *a, const cpuset_t *b)
+{
+    return cpuset_subset(a, b) && cpuset_subset(b, a);
+}
+
+//  A description written back reads as the same machine
+static int s_test_describe(const char *path)
+{
+    errbuf_t err;
+    machine_t *a = machine_new_file(path, &err), *b = NULL;
+    CHECK(a);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    CHECK(out && machine_describe(a, "again", out) == 0);
+    fclose(out);
+    CHECK((b = machine_new_text("again", text, &err)));
+    CHECK(streq(b->name, "again") && streq(b->model, a->model));
+    CHECK(b->nnodes == a->nnodes && s_same(&a->cpus, &b->cpus));
+    for (int cpu = 0; cpu < CPUSET_MAX; cpu++) {
+        cpuset_t x, y;
+        machine_siblings(a, cpu, &x);
+        machine_siblings(b, cpu, &y);
+        CHECK(s_same(&x, &y));
+    }
+    for (int n = 0; n < a->nnodes; n++)
+        CHECK(memcmp(a->nodes[n].distance, b->nodes[n].distance,
+                     sizeof a->nodes[n].distance) == 0);
+    free(text);
+    machine_destroy(&a);
+    machine_destroy(&b);
+    return 0;
+}
+
 //  Writes 'text' to a temporary file, loads it, expects "path:want"
 static int s_expect_error(const char *text, const char *want)
 {
@@ -345,6 +435,9 @@ static int s_expect_error(const char *text, const char *want)
 //  Bad descriptions say where and what
 int machine_file_test(void)
 {
+    CHECK(s_test_describe("numa/xeon-e5-2680v4-2s.cfg") == 0);
+    CHECK(s_test_describe("numa/vm-2x4-smt.cfg") == 0);
+    CHECK(s_test_describe("numa/vm-2x2.cfg") == 0);
     const char *node0 = "node = 0\n    cpus = 0-1\n    distances = 10\n";
     char text[512];
     CHECK(s_expect_error("", " empty") == 0);

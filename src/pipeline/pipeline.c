@@ -38,6 +38,7 @@ static int s_expand(pipeline_t *self, const topology_t *topo, errbuf_t *err)
             inst->instance = i;
             inst->role = topo->stages[s].role;
             inst->params = params;
+            topology_instance_host(&params, i, inst->host, sizeof inst->host);
             if (params.count == 1)
                 snprintf(inst->name, sizeof inst->name, "%s",
                          topo->stages[s].name);
@@ -200,17 +201,45 @@ typedef struct {
     char at[300];
 } requests_t;
 
-static int s_place(pipeline_t *self, const machine_t *machine, errbuf_t *err)
+//  The instances of one host, planned on its machine: requests[k] is
+//  instance ids[k]
+static int s_place_host(pipeline_t *self, const machine_t *machine,
+                        const char *host, requests_t *r, place_t *places,
+                        errbuf_t *err)
 {
-    requests_t *r = calloc(1, sizeof *r);
-    place_t *places = calloc(PIPELINE_MAX_INSTANCES, sizeof *places);
-    if (!r || !places) {
-        free(r);
-        free(places);
-        return err_set(err, "%s: out of memory", self->topo->path);
-    }
+    int ids[PIPELINE_MAX_INSTANCES], n = 0;
+    place_request_t requests[PIPELINE_MAX_INSTANCES] = {{0}};
+    for (int i = 0; i < self->n; i++)
+        if (strcmp(self->inst[i].host, host) == 0) {
+            requests[n] = r->requests[i];
+            ids[n++] = i;
+        }
+    place_options_t options = {self->params.placement, self->params.siblings,
+                               r->at};
+    errbuf_t why;
+    if (placement_plan(machine, &options, requests, n, places, &why))
+        return host[0] ? err_set(err, "host %s: %s", host, why.msg)
+                       : err_set(err, "%s", why.msg);
+    for (int k = 0; k < n; k++)
+        self->inst[ids[k]].place = places[k];
+    return 0;
+}
+
+//  The machine host's stages are planned on, NULL: they are not
+static const machine_t *s_machine_of(const pipeline_machine_t *machines, int n,
+                                     const char *host)
+{
+    for (int m = 0; m < n; m++)
+        if (!machines[m].host || strcmp(machines[m].host, host) == 0)
+            return machines[m].machine;
+    return NULL;
+}
+
+static void s_requests(pipeline_t *self, requests_t *r)
+{
     for (int i = 0; i < self->n; i++) {
-        const instance_t *inst = &self->inst[i];
+        instance_t *inst = &self->inst[i];
+        inst->place = (place_t){.node = -1};
         topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_NODE,
                        r->at_node[i], sizeof r->at_node[i]);
         topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_CPUS,
@@ -221,19 +250,39 @@ static int s_place(pipeline_t *self, const machine_t *machine, errbuf_t *err)
     }
     topology_where(self->topo, LEVEL_TOPOLOGY, 0, KEY_PLACEMENT, r->at,
                    sizeof r->at);
-    place_options_t options = {self->params.placement, self->params.siblings,
-                               r->at};
-    int rc =
-        placement_plan(machine, &options, r->requests, self->n, places, err);
-    for (int i = 0; i < self->n && rc == 0; i++)
-        self->inst[i].place = places[i];
+}
+
+//  Each host's instances on its own machine, in the order hosts first
+//  appear
+static int s_place(pipeline_t *self, const pipeline_machine_t *machines,
+                   int nmachines, errbuf_t *err)
+{
+    requests_t *r = calloc(1, sizeof *r);
+    place_t *places = calloc(PIPELINE_MAX_INSTANCES, sizeof *places);
+    if (!r || !places) {
+        free(r);
+        free(places);
+        return err_set(err, "%s: out of memory", self->topo->path);
+    }
+    s_requests(self, r);
+    int rc = 0;
+    for (int i = 0; i < self->n && rc == 0; i++) {
+        const char *host = self->inst[i].host;
+        int first = 0;
+        while (strcmp(self->inst[first].host, host))
+            first++;
+        const machine_t *machine = s_machine_of(machines, nmachines, host);
+        if (first == i && machine)
+            rc = s_place_host(self, machine, host, r, places, err);
+    }
     free(r);
     free(places);
     return rc;
 }
 
-pipeline_t *pipeline_new(const topology_t *topo, const machine_t *machine,
-                         errbuf_t *err)
+pipeline_t *pipeline_new_on(const topology_t *topo,
+                            const pipeline_machine_t *machines, int n,
+                            errbuf_t *err)
 {
     pipeline_t *self = calloc(1, sizeof *self);
     if (self)
@@ -247,9 +296,27 @@ pipeline_t *pipeline_new(const topology_t *topo, const machine_t *machine,
     self->params = topo->params;
     if (s_expand(self, topo, err) || s_hops(self, topo, err) ||
         s_keys(self, err) || (s_contexts(self), s_check_threads(self, err)) ||
-        s_place(self, machine, err))
+        s_place(self, machines, n, err))
         pipeline_destroy(&self);
     return self;
+}
+
+pipeline_t *pipeline_new(const topology_t *topo, const machine_t *machine,
+                         errbuf_t *err)
+{
+    pipeline_machine_t every = {NULL, machine};
+    return pipeline_new_on(topo, &every, 1, err);
+}
+
+void pipeline_set_hosts(pipeline_t *self, const pipeline_host_t *hosts, int n)
+{
+    self->hosts = hosts;
+    self->nhosts = n;
+}
+
+const char *pipeline_host(const pipeline_t *self, int id)
+{
+    return self->inst[id].host;
 }
 
 void pipeline_destroy(pipeline_t **self_p)
@@ -265,21 +332,21 @@ void pipeline_destroy(pipeline_t **self_p)
 //  pipeline binds at most twice as many endpoints as it has instances
 #define PIPELINE_MAX_PORTS (2 * PIPELINE_MAX_INSTANCES)
 
-//  Free loopback ports: all probes stay open until all are chosen, so the
-//  kernel cannot hand out the same port twice
+//  Free tcp ports here: all probes stay open until all are chosen, so the
+//  kernel cannot hand out the same port twice.  Free on every address, so
+//  free on the one a hop binds
 static int s_free_ports(int *ports, int n, errbuf_t *err)
 {
     int fds[PIPELINE_MAX_PORTS], rc = 0, opened = 0;
     for (; opened < n && rc == 0; opened++) {
         struct sockaddr_in addr = {.sin_family = AF_INET,
-                                   .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+                                   .sin_addr.s_addr = htonl(INADDR_ANY)};
         socklen_t len = sizeof addr;
         fds[opened] = socket(AF_INET, SOCK_STREAM, 0);
         if (fds[opened] < 0 ||
             bind(fds[opened], (struct sockaddr *)&addr, sizeof addr) ||
             getsockname(fds[opened], (struct sockaddr *)&addr, &len))
-            rc = err_set(err, "finding a free tcp port on 127.0.0.1: %s",
-                         strerror(errno));
+            rc = err_set(err, "finding a free tcp port: %s", strerror(errno));
         ports[opened] = ntohs(addr.sin_port);
     }
     for (int i = 0; i < opened; i++)
@@ -288,38 +355,132 @@ static int s_free_ports(int *ports, int n, errbuf_t *err)
     return rc;
 }
 
+//  The host called name among the run's, NULL if none
+static const pipeline_host_t *s_run_host(const pipeline_t *self,
+                                         const char *name)
+{
+    for (int i = 0; i < self->nhosts; i++)
+        if (strcmp(self->hosts[i].name, name) == 0)
+            return &self->hosts[i];
+    return NULL;
+}
+
+//  The host of endpoint e of hop h's binding instance, and a host of the
+//  other end (one that is not the controller's, if any is not)
+static void s_hop_hosts(const pipeline_t *self, int h, int e,
+                        const char **binder, const char **other)
+{
+    int b = self->hops[h].upstream_binds ? h : h + 1, o = b == h ? h + 1 : h;
+    *binder = self->inst[self->first[b] + e].host;
+    *other = self->inst[self->first[o]].host;
+    for (int i = 0; i < self->count[o] && !(*other)[0]; i++)
+        *other = self->inst[self->first[o] + i].host;
+}
+
+//  Where endpoint e of hop h binds (tcp, no endpoint given): its address,
+//  and which of the run's hosts finds its port (-1: this one)
+static int s_tcp_bind(const pipeline_t *self, int h, int e,
+                      const char **address, int *finder, errbuf_t *err)
+{
+    const hop_plan_t *hop = &self->hops[h];
+    const char *binder, *other;
+    s_hop_hosts(self, h, e, &binder, &other);
+    const pipeline_host_t *at = s_run_host(self, binder[0] ? binder : other);
+    *finder = -1;
+    if (!binder[0] && !other[0]) //  across zones: the binding end's link
+        *address = !hop->crosses         ? "127.0.0.1"
+                   : hop->upstream_binds ? hop->address[0]
+                                         : hop->address[1];
+    else if (!at)
+        return err_set(err, "hop %d: host '%s' is not one of the run's", h + 1,
+                       binder[0] ? binder : other);
+    else if (binder[0]) {
+        *address = at->address;
+        *finder = (int)(at - self->hosts);
+    } else
+        *address = at->peer;
+    return 0;
+}
+
+static bool s_needs_port(const hop_plan_t *hop)
+{
+    return hop->params.transport == TRANSPORT_TCP && !*hop->params.endpoint;
+}
+
+//  Ports for every tcp endpoint that the topology does not name:
+//  ports[h][e], each found by the host that binds it
+static int s_find_ports(const pipeline_t *self,
+                        int (*ports)[PIPELINE_MAX_BINDERS], errbuf_t *err)
+{
+    int *found =
+        calloc((size_t)(self->nhosts + 1) * PIPELINE_MAX_PORTS, sizeof *found);
+    int wanted[LIMIT_HOSTS + 1] = {0}, taken[LIMIT_HOSTS + 1] = {0}, rc = 0;
+    const char *address;
+    int finder;
+    if (!found)
+        return err_set(err, "out of memory");
+    for (int h = 0; h < self->nstages - 1 && rc == 0; h++)
+        for (int e = 0; s_needs_port(&self->hops[h]) &&
+                        e < self->hops[h].nendpoints && rc == 0;
+             e++)
+            if ((rc = s_tcp_bind(self, h, e, &address, &finder, err)) == 0)
+                wanted[finder + 1]++;
+    for (int f = 0; f <= self->nhosts && rc == 0; f++) {
+        int *into = found + f * PIPELINE_MAX_PORTS;
+        const pipeline_host_t *host = f ? &self->hosts[f - 1] : NULL;
+        if (wanted[f] && !host)
+            rc = s_free_ports(into, wanted[f], err);
+        else if (wanted[f])
+            rc = host->ports(host->arg, host->address, wanted[f], into, err);
+    }
+    for (int h = 0; h < self->nstages - 1 && rc == 0; h++)
+        for (int e = 0;
+             s_needs_port(&self->hops[h]) && e < self->hops[h].nendpoints;
+             e++) {
+            s_tcp_bind(self, h, e, &address, &finder, err);
+            ports[h][e] =
+                found[(finder + 1) * PIPELINE_MAX_PORTS + taken[finder + 1]++];
+        }
+    free(found);
+    return rc;
+}
+
+//  Endpoint e of hop h, whose ports are chosen
+static void s_endpoint(const pipeline_t *self, int h, int e, int port,
+                       const char *ipc_dir, int trial, char *ep)
+{
+    const hop_plan_t *hop = &self->hops[h];
+    const char *binder, *other, *address;
+    int finder;
+    s_hop_hosts(self, h, e, &binder, &other);
+    const pipeline_host_t *at = s_run_host(self, binder);
+    if (*hop->params.endpoint)
+        snprintf(ep, PIPELINE_ENDPOINT_MAX, "%s", hop->params.endpoint);
+    else if (hop->params.transport == TRANSPORT_TCP &&
+             s_tcp_bind(self, h, e, &address, &finder, NULL) == 0)
+        snprintf(ep, PIPELINE_ENDPOINT_MAX, "tcp://%s:%d", address, port);
+    else if (hop->params.transport == TRANSPORT_IPC)
+        snprintf(ep, PIPELINE_ENDPOINT_MAX, "ipc://%s/hop%d-%d.ipc",
+                 binder[0] && at ? at->ipc_dir : ipc_dir, h + 1, e + 1);
+    else
+        snprintf(ep, PIPELINE_ENDPOINT_MAX, "inproc://hopbench-%d-hop%d-%d",
+                 trial, h + 1, e + 1);
+}
+
 int pipeline_resolve(pipeline_t *self, const char *ipc_dir, int trial,
                      errbuf_t *err)
 {
-    int ports[PIPELINE_MAX_PORTS], nports = 0, used = 0;
-    for (int h = 0; h < self->nstages - 1; h++)
-        if (self->hops[h].params.transport == TRANSPORT_TCP &&
-            !*self->hops[h].params.endpoint)
-            nports += self->hops[h].nendpoints;
-    if (nports && s_free_ports(ports, nports, err))
-        return -1;
-    for (int h = 0; h < self->nstages - 1; h++) {
-        hop_plan_t *hop = &self->hops[h];
-        for (int e = 0; e < hop->nendpoints; e++) {
-            char *ep = hop->endpoint[e];
-            if (*hop->params.endpoint)
-                snprintf(ep, PIPELINE_ENDPOINT_MAX, "%s", hop->params.endpoint);
-            else if (hop->params.transport == TRANSPORT_TCP)
-                //  across zones: the binding end's link address
-                snprintf(ep, PIPELINE_ENDPOINT_MAX, "tcp://%s:%d",
-                         !hop->crosses         ? "127.0.0.1"
-                         : hop->upstream_binds ? hop->address[0]
-                                               : hop->address[1],
-                         ports[used++]);
-            else if (hop->params.transport == TRANSPORT_IPC)
-                snprintf(ep, PIPELINE_ENDPOINT_MAX, "ipc://%s/hop%d-%d.ipc",
-                         ipc_dir, h + 1, e + 1);
-            else
-                snprintf(ep, PIPELINE_ENDPOINT_MAX,
-                         "inproc://hopbench-%d-hop%d-%d", trial, h + 1, e + 1);
-        }
-    }
-    return 0;
+    int(*ports)[PIPELINE_MAX_BINDERS] =
+        calloc((size_t)self->nstages, sizeof *ports);
+    if (!ports)
+        return err_set(err, "out of memory");
+    int rc = s_find_ports(self, ports, err);
+    for (int h = 0; h < self->nstages - 1 && rc == 0; h++)
+        for (int e = 0; e < self->hops[h].nendpoints; e++)
+            s_endpoint(self, h, e, ports[h][e], ipc_dir, trial,
+                       self->hops[h].endpoint[e]);
+    free(ports);
+    return rc;
 }
 
 bool pipeline_binds(const pipeline_t *self, int h, int id, int *endpoint)
@@ -368,6 +529,63 @@ bool pipeline_backpressure(const pipeline_t *self)
 {
     return self->params.pattern == PATTERN_PUBSUB &&
            self->params.mode == MODE_CAPACITY;
+}
+
+//  A host's free ports, as an agent would find them
+static int s_test_ports(void *arg, const char *address, int n, int *ports,
+                        errbuf_t *err)
+{
+    (void)err;
+    int *next = arg;
+    for (int i = 0; i < n; i++)
+        ports[i] = (*next)++;
+    return strcmp(address, "10.0.0.2") == 0 ? 0 : -1;
+}
+
+//  Stages on hosts: each host planned on its own machine, endpoints on
+//  the binding host's address and ports, ipc in its directory
+static int s_test_hosts(const machine_t *machine)
+{
+    errbuf_t err;
+    topology_t *topo = topology_load_text(
+        "t.cfg",
+        "topology = t\n    placement = compact\n"
+        "publisher = pub\nhop = tcp\n"
+        "proxy = p\n    host = h2\nhop = ipc\nproxy = q\n    host = h2\n"
+        "hop = tcp\nsubscriber = sub\n",
+        &err);
+    CHECK(topo && topology_validate(topo, &err) == 0);
+    pipeline_machine_t only_h2 = {"h2", machine};
+    pipeline_t *pl = pipeline_new_on(topo, &only_h2, 1, &err);
+    CHECK(pl && pl->inst[0].place.node == -1 && pl->inst[3].place.node == -1);
+    CHECK(pl->inst[1].place.node == 0 &&
+          !cpuset_empty(&pl->inst[1].place.cpus));
+    CHECK(strcmp(pipeline_host(pl, 2), "h2") == 0);
+    int next = 6000;
+    pipeline_host_t hosts[] = {
+        {"h2", "10.0.0.2", "10.0.0.1", "/run/h2", s_test_ports, &next}};
+    CHECK(pipeline_resolve(pl, "/tmp/x", 1, &err) == -1);
+    CHECK(strstr(err.msg, "hop 1: host 'h2' is not one of the run's"));
+    pipeline_set_hosts(pl, hosts, 1);
+    CHECK(pipeline_resolve(pl, "/tmp/x", 1, &err) == 0);
+    CHECK(strcmp(pl->hops[0].endpoint[0], "tcp://10.0.0.2:6000") == 0);
+    CHECK(strcmp(pl->hops[1].endpoint[0], "ipc:///run/h2/hop2-1.ipc") == 0);
+    CHECK(strcmp(pl->hops[2].endpoint[0], "tcp://10.0.0.2:6001") == 0);
+    pipeline_destroy(&pl);
+    topology_destroy(&topo);
+    //  the publisher binds here, towards h2: at the address h2 sees
+    topo = topology_load_text("t.cfg",
+                              "topology = t\npublisher = pub\nhop = tcp\n"
+                              "subscriber = sub\n    host = h2\n"
+                              "    count = 2\n",
+                              &err);
+    CHECK(topo && (pl = pipeline_new(topo, machine, &err)));
+    pipeline_set_hosts(pl, hosts, 1);
+    CHECK(pipeline_resolve(pl, "/tmp/x", 1, &err) == 0);
+    CHECK(strncmp(pl->hops[0].endpoint[0], "tcp://10.0.0.1:", 15) == 0);
+    pipeline_destroy(&pl);
+    topology_destroy(&topo);
+    return 0;
 }
 
 int pipeline_test(bool verbose)
@@ -422,6 +640,7 @@ int pipeline_test(bool verbose)
     CHECK(strcmp(pl->hops[0].endpoint[0], "ipc:///tmp/d/hop1-1.ipc") == 0);
     pipeline_destroy(&pl);
     topology_destroy(&topo);
+    int rc = s_test_hosts(machine);
     machine_destroy(&machine);
-    return 0;
+    return rc;
 }

@@ -37,8 +37,9 @@ typedef struct {
     role_t role;
     params_t params; //  effective
     place_t place;
-    int ctx;             //  index in pipeline.ctx
-    char netns_path[64]; //  its zone's namespace (zones.h), or ""
+    int ctx;                   //  index in pipeline.ctx
+    char netns_path[64];       //  its zone's namespace (zones.h), or ""
+    char host[LIMIT_NAME + 1]; //  where it runs (host = NAME), "": here
 } instance_t;
 
 typedef struct {
@@ -59,6 +60,26 @@ typedef struct {
     char endpoint[PIPELINE_MAX_BINDERS][PIPELINE_ENDPOINT_MAX];
 } hop_plan_t;
 
+//  Where each host's stages are planned: the machine of host 'host' ("":
+//  the controller's)
+typedef struct {
+    const char *host;
+    const machine_t *machine;
+} pipeline_machine_t;
+
+//  What endpoints need of the run's hosts (crew/fleet.h fills it): where a
+//  host's tcp hops bind, where the controller is as that host sees it,
+//  its private directory for ipc, and free tcp ports on it
+typedef struct {
+    const char *name;
+    const char *address;
+    const char *peer;
+    const char *ipc_dir;
+    int (*ports)(void *arg, const char *address, int n, int *ports,
+                 errbuf_t *err);
+    void *arg;
+} pipeline_host_t;
+
 typedef struct {
     const topology_t *topo;
     params_t params; //  topology level, effective
@@ -70,16 +91,33 @@ typedef struct {
     hop_plan_t *hops; //  nstages - 1 of them
     int nctx;
     context_plan_t ctx[PIPELINE_MAX_INSTANCES];
+    const pipeline_host_t *hosts; //  pipeline_set_hosts; NULL: none
+    int nhosts;
 } pipeline_t;
 
 //  Expand and place; the topology must be validated.  -1: err says why
-//  (a placement the machine cannot honour, too many instances)
+//  (a placement the machine cannot honour, too many instances).  Each
+//  host's stages are planned apart ('host = NAME'; "" for stages without),
+//  here all on one machine
 pipeline_t *pipeline_new(const topology_t *topo, const machine_t *machine,
                          errbuf_t *err);
+//  The same with a machine per host; the stages of a host not in the list
+//  are not planned (their place is left unpinned: a stage's own process
+//  plans only its host's)
+pipeline_t *pipeline_new_on(const topology_t *topo,
+                            const pipeline_machine_t *machines, int n,
+                            errbuf_t *err);
+//  The run's hosts, for pipeline_resolve (kept by pointer)
+void pipeline_set_hosts(pipeline_t *self, const pipeline_host_t *hosts, int n);
+//  The host of instance id: its name, "" for the controller's
+const char *pipeline_host(const pipeline_t *self, int id);
 void pipeline_destroy(pipeline_t **self_p);
 
 //  Endpoints for one trial: unique inproc names, ipc paths in ipc_dir,
-//  free 127.0.0.1 ports; endpoints named in the topology are kept
+//  free 127.0.0.1 ports; endpoints named in the topology are kept.  A hop
+//  bound on another host binds that host's address on a port it found
+//  free, ipc in its own directory; one bound here towards another host
+//  binds the address that host sees the controller at
 int pipeline_resolve(pipeline_t *self, const char *ipc_dir, int trial,
                      errbuf_t *err);
 

@@ -17,6 +17,7 @@
 #include "trial/search.h"
 #include "trial/summary.h"
 #include "config/sweep.h"
+#include "report/resultsdir.h"
 
 #define REPORT_MAX_SWEEP SWEEP_MAX_KEYS //  one column per swept key
 
@@ -80,5 +81,9 @@ int report_json(FILE *out, const char *dir, errbuf_t *err);
 //  e2e: what the end-to-end row measures ("round trip", "end to end")
 void report_table_latency(FILE *out, const latency_row_t *rows, int nrows,
                           const summary_t *summary, const char *e2e);
+
+//  Under latency measured one way across hosts: each host's clock offset
+//  and its uncertainty, which bound what the latency figures can mean
+void report_table_clocks(FILE *out, const run_host_t *hosts, int nhosts);
 
 #endif

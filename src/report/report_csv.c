@@ -10,8 +10,10 @@
     window: the offered load), mode (capacity, flood, search; empty for
     reqrep and connect), hwm_bound (1: a flood row whose rate is the one
     the HWM and libzmq's command batching allow, trial/results.h),
-    ci_low, ci_high, ci_coverage, precise (below), then one sweep_KEY
-    column per swept key.
+    from_host, to_host (the hosts of the hop's ends, host = NAME; empty
+    for a stage where the controller runs), ci_low, ci_high, ci_coverage,
+    precise (below), then one sweep_KEY column per swept key.  threads.csv
+    ends with host, the same way.
 
     With 3 or more repeats a size also has one `repeat = median` row per
     link after its repeats (trial/summary.h): every number in it is the
@@ -48,7 +50,7 @@ void report_csv_header(FILE *out, const report_info_t *info)
 {
     fputs(REPORT_CSV_COLUMNS, out);
     fputs(",from_cpu_ns_per_msg,to_cpu_ns_per_msg,seq_lost,sent_per_sec,mode,"
-          "hwm_bound,ci_low,ci_high,ci_coverage,precise",
+          "hwm_bound,from_host,to_host,ci_low,ci_high,ci_coverage,precise",
           out);
     for (int i = 0; i < info->nsweep; i++)
         s_sweep_column(out, info->sweep_key[i]);
@@ -90,8 +92,8 @@ void report_csv_rows(FILE *out, const report_info_t *info,
         s_optional(out, row->from_cpu_ns, "%.1f");
         s_optional(out, row->to_cpu_ns, "%.1f");
         s_optional(out, (double)row->seq_lost, "%.0f");
-        fprintf(out, ",%.1f,%s,%d,,,,", link_sent_rate(row), info->mode,
-                row->hwm_bound);
+        fprintf(out, ",%.1f,%s,%d,%s,%s,,,,", link_sent_rate(row), info->mode,
+                row->hwm_bound, row->from_host, row->to_host);
         s_sweep_values(out, info);
     }
     fflush(out);
@@ -123,8 +125,9 @@ void report_csv_median_rows(FILE *out, const report_info_t *info,
         fputc(',', out);
         if (s->seq_lost >= 0)
             s_number(out, s->seq_lost);
-        fprintf(out, ",%.1f,%s,%d,%.1f,%.1f,%.4f,", s->sent_rate, info->mode,
-                s->hwm_bound, s->ci.low, s->ci.high, s->ci.coverage);
+        fprintf(out, ",%.1f,%s,%d,%s,%s,%.1f,%.1f,%.4f,", s->sent_rate,
+                info->mode, s->hwm_bound, s->from_host, s->to_host, s->ci.low,
+                s->ci.high, s->ci.coverage);
         if (s->precise >= 0)
             fprintf(out, "%d", s->precise);
         s_sweep_values(out, info);
@@ -182,7 +185,8 @@ void report_latency_median_rows(FILE *out, const report_info_t *info,
 
 void report_threads_header(FILE *out)
 {
-    fputs("stage,thread,tid,allowed_cpus,last_cpu,node,size,repeat,mem_node\n",
+    fputs("stage,thread,tid,allowed_cpus,last_cpu,node,size,repeat,mem_node,"
+          "host\n",
           out);
     fflush(out);
 }
@@ -191,9 +195,10 @@ void report_threads_rows(FILE *out, const trial_result_t *trial)
 {
     for (int t = 0; t < trial->nthreads; t++) {
         const thread_row_t *row = &trial->threads[t];
-        fprintf(out, "%s,%s,%d,\"%s\",%d,%d,%u,%d,%d\n", row->stage,
+        fprintf(out, "%s,%s,%d,\"%s\",%d,%d,%u,%d,%d,%s\n", row->stage,
                 row->thread, (int)row->tid, row->allowed, row->last_cpu,
-                row->node, trial->size, trial->repeat, row->mem_node);
+                row->node, trial->size, trial->repeat, row->mem_node,
+                row->host);
     }
     fflush(out);
 }

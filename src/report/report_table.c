@@ -221,3 +221,17 @@ void report_table_latency(FILE *out, const latency_row_t *rows, int nrows,
     }
     fflush(out);
 }
+
+void report_table_clocks(FILE *out, const run_host_t *hosts, int nhosts)
+{
+    fputs("      clocks  ", out);
+    for (int i = 0; i < nhosts; i++)
+        fprintf(out, "%s%s %+.1f +- %.1f us", i ? ", " : "", hosts[i].name,
+                hosts[i].clock_offset_ns / 1e3,
+                hosts[i].clock_uncertainty_ns / 1e3);
+    fputs(" against the controller's: one-way latency across hosts is "
+          "corrected by these offsets and is no better than their "
+          "uncertainty\n",
+          out);
+    fflush(out);
+}

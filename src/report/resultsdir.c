@@ -76,6 +76,30 @@ static void s_machine(FILE *out, const machine_t *machine)
     fputs("]}", out);
 }
 
+//  "hosts": one entry per host of the run, as its agent described itself
+static void s_hosts(FILE *out, const run_meta_t *meta)
+{
+    fputs(",\n  \"hosts\": [", out);
+    for (int i = 0; i < meta->nhosts; i++) {
+        const run_host_t *h = &meta->hosts[i];
+        fputs(i ? ",\n    {" : "\n    {", out);
+        json_field(out, "name", h->name, 1);
+        json_field(out, "agent", h->agent, 0);
+        json_field(out, "hostname", h->hostname, 0);
+        json_field(out, "agent_version", h->hopbench, 0);
+        fprintf(out, ", \"protocol\": %d", h->protocol);
+        json_field(out, "kernel", h->kernel, 0);
+        json_field(out, "cpu_model", h->cpu_model, 0);
+        json_field(out, "libzmq", h->libzmq, 0);
+        json_field(out, "czmq", h->czmq, 0);
+        fprintf(out, ", \"numa_nodes\": %d", h->numa_nodes);
+        fprintf(out, ", \"clock_offset_ns\": %.0f", h->clock_offset_ns);
+        fprintf(out, ", \"clock_uncertainty_ns\": %.0f}",
+                h->clock_uncertainty_ns);
+    }
+    fputs("]", out);
+}
+
 static void s_warnings(FILE *out, const char *warnings)
 {
     fputs(",\n  \"warnings\": [", out);
@@ -140,6 +164,7 @@ int resultsdir_metadata(const char *dir, const run_meta_t *meta,
     fprintf(out, ",\n  \"tsc_hz\": %.0f", meta->tsc_hz);
     json_field(out, "tsc_source", meta->tsc_source, 0);
     s_machine(out, machine);
+    s_hosts(out, meta);
     s_warnings(out, meta->warnings);
     fputs("\n}\n", out);
     if (fclose(out) || rename(tmp, path))

@@ -18,6 +18,19 @@
 #include "base/limits.h"
 #include "machine/machine.h"
 
+//  A host of the run (host = NAME), as its agent described itself
+typedef struct {
+    char name[LIMIT_NAME + 1];
+    char agent[LIMIT_ENDPOINT + 1]; //  tcp://ADDR:PORT
+    char hopbench[32], libzmq[16], czmq[16];
+    char hostname[64], kernel[128], cpu_model[128];
+    int protocol, numa_nodes;
+    //  its clock minus the controller's (CLOCK_MONOTONIC), estimated on
+    //  the control channel, and that estimate's uncertainty (half the
+    //  best round trip)
+    double clock_offset_ns, clock_uncertainty_ns;
+} run_host_t;
+
 typedef struct {
     char command_line[2048];
     char started[32]; //  UTC, ISO 8601
@@ -35,6 +48,8 @@ typedef struct {
     char mode[64];       //  pubsub: "capacity", or every mode swept
     double tsc_hz;       //  the TSC's rate (flood's hwm_bound), 0: unknown
     char tsc_source[32]; //  where that came from
+    int nhosts;          //  the hosts stages name, one entry each
+    run_host_t hosts[LIMIT_HOSTS];
 } run_meta_t;
 
 //  Make the directory (and its parents); path NULL: results/<UTC>-<name>

@@ -168,9 +168,24 @@ static int s_trial(run_t *self, const trial_spec_t *spec,
     progress_trial_done(&self->progress);
     if (rc == 0)
         s_add_warnings(self, warnings);
-    else
+    else {
         trial_result_free(result); //  a failed trial's rows are not kept
+        fleet_blame(self->options->fleet, pl, err);
+    }
     return rc;
+}
+
+//  Is latency measured one way, from a host to another (a publisher's
+//  send time read on another host's clock)?
+static bool s_one_way_across(const pipeline_t *pl)
+{
+    if (pl->params.pattern == PATTERN_REQREP ||
+        pl->params.pattern == PATTERN_CONNECT)
+        return false;
+    for (int i = 0; i < pl->n; i++)
+        if (strcmp(pipeline_host(pl, i), pipeline_host(pl, 0)))
+            return true;
+    return false;
 }
 
 //  The table block of one size, once its repetitions are done
@@ -186,6 +201,8 @@ static void s_table(run_t *self, const summary_t *summary,
                          pattern == PATTERN_REQREP    ? "round trip"
                          : pattern == PATTERN_CONNECT ? "to 1st message"
                                                       : "end to end");
+    if (merged->nlatency && s_one_way_across(self->current))
+        report_table_clocks(stdout, self->meta.hosts, self->meta.nhosts);
 }
 
 //  --precision: has every link of the repeats so far reached it?
@@ -347,7 +364,8 @@ static int s_combination(run_t *self, int c, errbuf_t *err)
         !(self->zones = zones_create(self->current, err)))
         return -1;
     if (s_write_config(self, c, config, sizeof config, err) ||
-        !(self->crew = crew_new(self->current, config, self->ipc_dir, err)))
+        !(self->crew = crew_new(self->current, config, self->ipc_dir,
+                                self->options->fleet, err)))
         return -1;
     const params_t *params = &self->current->params;
     self->info.mode =
@@ -385,6 +403,30 @@ static void s_note_mode(run_t *self, const params_t *p)
                  used ? "," : "", name);
 }
 
+//  metadata's "hosts": each host's agent as it described itself
+static void s_note_hosts(run_t *self, const fleet_t *fleet)
+{
+    for (int i = 0; i < fleet_size(fleet) && i < LIMIT_HOSTS; i++) {
+        agent_link_t *link = fleet_link(fleet, fleet_name(fleet, i));
+        if (!link)
+            continue;
+        run_host_t *h = &self->meta.hosts[self->meta.nhosts++];
+        const agent_info_t *info = agent_link_info(link);
+        snprintf(h->name, sizeof h->name, "%s", fleet_name(fleet, i));
+        snprintf(h->agent, sizeof h->agent, "%s", fleet_host(fleet, i)->agent);
+        snprintf(h->hopbench, sizeof h->hopbench, "%s", info->hopbench);
+        snprintf(h->libzmq, sizeof h->libzmq, "%s", info->libzmq);
+        snprintf(h->czmq, sizeof h->czmq, "%s", info->czmq);
+        snprintf(h->hostname, sizeof h->hostname, "%s", info->hostname);
+        snprintf(h->kernel, sizeof h->kernel, "%s", info->kernel);
+        snprintf(h->cpu_model, sizeof h->cpu_model, "%s", info->cpu_model);
+        h->protocol = info->protocol;
+        h->numa_nodes = info->numa_nodes;
+        h->clock_offset_ns = info->offset_ns;
+        h->clock_uncertainty_ns = info->uncertainty_ns;
+    }
+}
+
 static void s_init(run_t *self, const run_options_t *options)
 {
     const topology_t *topo = self->topos[0];
@@ -412,6 +454,7 @@ static void s_init(run_t *self, const run_options_t *options)
     }
     self->meta.tsc_hz =
         tsc_hz(self->meta.tsc_source, sizeof self->meta.tsc_source);
+    s_note_hosts(self, options->fleet);
     progress_init(&self->progress, options->quiet, trials, self->ntopos);
     snprintf(self->meta.command_line, sizeof self->meta.command_line, "%s",
              options->command_line);
@@ -476,14 +519,21 @@ static int s_files(run_t *self, errbuf_t *err)
 //  Every combination's pipeline, placed, before anything runs
 static int s_plan(run_t *self, errbuf_t *err)
 {
+    pipeline_machine_t machines[LIMIT_HOSTS + 1];
+    int nmachines = fleet_machines(self->options->fleet, self->machine,
+                                   machines, LIMIT_HOSTS + 1),
+        nhosts;
+    const pipeline_host_t *hosts =
+        fleet_pipeline_hosts(self->options->fleet, &nhosts);
     for (int c = 0; c < self->ntopos; c++) {
         errbuf_t why;
         if (!(self->pl[c] =
-                  pipeline_new(self->topos[c], self->machine, &why))) {
+                  pipeline_new_on(self->topos[c], machines, nmachines, &why))) {
             char text[256];
             sweep_describe(self->options->sweep, c, text, sizeof text);
             return err_set(err, "%s%s%s", text, text[0] ? ": " : "", why.msg);
         }
+        pipeline_set_hosts(self->pl[c], hosts, nhosts);
         s_note_curve(self, self->pl[c]);
         if (zones_wanted(self->pl[c]) && geteuid() != 0)
             return err_set(err, "zones (netns = ...) need root: hopbench "

@@ -1,8 +1,10 @@
 /*  run: a whole run: every combination of a sweep (one when nothing is
-    swept), every size, every repetition, each a trial on a fresh pipeline;
-    results written as they come.
+    swept), every size, every repetition (or a search per size), each a
+    trial; results written as they come.  A combination's stage threads,
+    processes and contexts live for all of its trials; each trial opens
+    new sockets on new endpoints.
 
-    Exit status (DESIGN): 0 success; 1 the run failed (a stage died, a
+    Exit status: 0 success; 1 the run failed (a stage died, a
     timeout, a hop delivered nothing); 2 a plan the machine cannot honour;
     130 / 143 interrupted by SIGINT / SIGTERM.  What finished before a
     failure or an interrupt stays in results.csv.
@@ -12,6 +14,7 @@
 
 #include <stdbool.h>
 
+#include "crew/fleet.h"
 #include "machine/machine.h"
 #include "config/sweep.h"
 #include "config/topology.h"
@@ -26,6 +29,7 @@ typedef struct {
     const sweep_t *sweep; //  keys and values; topos[i] is combination i
     bool *stages_left;    //  out: a stage thread could not be ended
     bool plot;            //  charts after a successful run (--plot)
+    fleet_t *fleet;       //  the hosts stages name (--hosts), or NULL
 } run_options_t;
 
 int run_topologies(topology_t *const *topos, int ntopos,

@@ -3,7 +3,9 @@
 
         bytes 0..7    origin << 48 | sequence (origin: the publisher
                       instance; sequence from 0)
-        bytes 8..15   timed trials: the intended send time, mono_ns
+        bytes 8..15   timed trials: the intended send time, mono_ns (on
+                      the publisher's host: a receiver on another host
+                      adds its clock_ns)
         the rest      as zmq_msg_init_size gives it
 
     Per origin the receiver expects
@@ -78,6 +80,7 @@ static inline void sequence_latency(stage_t *self, const void *data,
     if (size < 16)
         return;
     memcpy(&intended, (const char *)data + 8, sizeof intended);
+    intended += (uint64_t)self->shared->clock_ns; //  another host's clock
     uint64_t now = mono_ns();
     histogram_record(&self->shared->latency,
                      now > intended ? now - intended : 0);

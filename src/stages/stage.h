@@ -70,6 +70,10 @@ typedef struct {
     errbuf_t pin_error;  //  pinning at birth failed: SETUP says so
     //  Latency (rate mode, requesters): samples while recording is set
     histogram_t latency;
+    //  Added to the send time a message carries, to read it on this
+    //  stage's clock: this host's clock minus the publishers' host's, as
+    //  the controller estimated it (0 on one host; crew/stage_handle.h)
+    int64_t clock_ns;
     uint64_t window_start_ns, window_end_ns; //  requesters time themselves
 
     //  Written by the stage, read by the controller (own cache lines)

@@ -1,6 +1,7 @@
 /*  results: what one trial measured, kept apart from how it is shown.
 
-    A trial is one size and repetition, run on a fresh pipeline.  Its
+    A trial is one size and repetition (new sockets and endpoints, the
+    combination's stage threads and contexts).  Its
     links are the rows of results.csv (one per hop, or per link when a hop
     fans in or out); its threads are the rows of threads.csv.  Reports
     (report_*.c) read these and nothing else.
@@ -20,6 +21,8 @@
 typedef struct {
     int hop; //  1-based; hop 1 starts at the publisher
     char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
+    //  the hosts of its ends (host = NAME), "" for the controller's
+    char from_host[RESULTS_NAME_MAX], to_host[RESULTS_NAME_MAX];
     int transport;
     uint64_t sent;            //  handed to the hop's socket, whole trial
     uint64_t received;        //  taken from it, whole trial, after draining
@@ -37,7 +40,8 @@ typedef struct {
 
 typedef struct {
     char stage[RESULTS_NAME_MAX];
-    char thread[32]; //  "main", or libzmq's name ("ZMQbg/IO/0")
+    char host[RESULTS_NAME_MAX]; //  where it runs, "" for the controller's
+    char thread[32];             //  "main", or libzmq's name ("ZMQbg/IO/0")
     pid_t tid;
     char allowed[256];
     int last_cpu;

@@ -24,6 +24,7 @@
 typedef struct {
     int hop;
     char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
+    char from_host[RESULTS_NAME_MAX], to_host[RESULTS_NAME_MAX];
     int transport;
     //  medians over the repeats
     double sent, received, lost, seconds, rate, mbps, sent_rate;

@@ -419,9 +419,19 @@ static void s_check_rate(trial_t *self)
 //  ------------------------------------------------------------------------
 //  The two ways to measure
 
+//  Every stage's shared block as it is now, where it is not this host's
+//  memory (stage_handle_sync)
+static int s_sync(trial_t *self, errbuf_t *err)
+{
+    for (int i = 0; i < self->pl->n; i++)
+        if (stage_handle_sync(self->stage[i], err))
+            return -1;
+    return 0;
+}
+
 static int s_measure_stream(trial_t *self, errbuf_t *err)
 {
-    if (s_go(self, err) || s_warm_up(self, err))
+    if (s_go(self, err) || s_warm_up(self, err) || s_sync(self, err))
         return -1;
     trial_read_threads(self, false); //  whose CPU time counts for whom
     s_recording(self, 1); //  latency samples count from the same moment
@@ -438,7 +448,7 @@ static int s_measure_stream(trial_t *self, errbuf_t *err)
         self->last = self->s1;
     if ((!connect && (s_collect_sources(self, err) || s_drain(self, err) ||
                       s_stop_sinks(self, err))) ||
-        s_stop(self, true, err))
+        s_stop(self, true, err) || s_sync(self, err))
         return -1;
     s_check_rate(self);
     trial_make_rows(self);
@@ -458,7 +468,10 @@ static int s_wait_requesters(trial_t *self, errbuf_t *err)
         uint64_t received = 0;
         for (int i = 0; i < self->pl->count[0]; i++) {
             stage_handle_t *stage = self->stage[i];
-            received += atomic_load(&stage_handle_shared(stage)->received);
+            stage_counts_t counts = {0};
+            if (stage_handle_counts(stage, &counts, err))
+                return -1;
+            received += counts.received;
             if (!done[i] && stage_handle_ready(stage, 0)) {
                 if (s_collect(self, i, self->timeout_ms, err))
                     return -1;
@@ -482,13 +495,14 @@ static int s_wait_requesters(trial_t *self, errbuf_t *err)
 static int s_measure_reqrep(trial_t *self, errbuf_t *err)
 {
     self->sources_ending = true; //  requesters end on their own
-    if (s_go(self, err))
+    if (s_go(self, err) || s_sync(self, err))
         return -1;
     trial_read_threads(self, false);
     if (trial_snapshot(self, &self->s0, err))
         return -1;
     trial_read_threads(self, true);
-    if (s_wait_requesters(self, err) || trial_snapshot(self, &self->s1, err))
+    if (s_wait_requesters(self, err) || trial_snapshot(self, &self->s1, err) ||
+        s_sync(self, err))
         return -1;
     self->last = self->s1;
     uint64_t start = UINT64_MAX, end = 0, trips = 0;

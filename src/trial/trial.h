@@ -1,4 +1,6 @@
-/*  trial: one measurement, one size and repetition, on a fresh pipeline.
+/*  trial: one measurement, one size and repetition, with the stages of
+    the combination's crew (threads and contexts kept; sockets and
+    endpoints new for each trial).
 
         start stages -> SETUP (bind, connect) -> RUN receivers and proxies
         -> HANDSHAKE publishers (every subscription arrived) -> RUN publishers

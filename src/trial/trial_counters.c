@@ -78,13 +78,16 @@ static uint64_t s_link_sent(trial_t *self, const link_t *link,
 //  ------------------------------------------------------------------------
 //  Snapshots
 
+//  Its thread's and its helpers' CPU time, read where they run
 static uint64_t s_cpu_ns(trial_t *self, int id)
 {
-    uint64_t ns = threads_cpu_ns(stage_handle_shared(self->stage[id])->tid);
-    for (int i = 0; i < self->nhelpers; i++)
+    pid_t tids[THREADS_MAX];
+    int n = 0;
+    tids[n++] = stage_handle_shared(self->stage[id])->tid;
+    for (int i = 0; i < self->nhelpers && n < THREADS_MAX; i++)
         if (self->helper_owner[i] == id)
-            ns += threads_cpu_ns(self->helper_tid[i]);
-    return ns;
+            tids[n++] = self->helper_tid[i];
+    return stage_handle_cpu_ns(self->stage[id], tids, n);
 }
 
 //  Each stage's counters, and right after them its links' own counts
@@ -118,14 +121,16 @@ int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err)
 //  ------------------------------------------------------------------------
 //  Read-back of threads: where every thread is while the window is open
 
-//  Which stage a thread serves: its own thread, a libzmq thread of its
-//  context ("PREFIX/ZMQbg/IO/0"), or its engine's ("hbz:ID"); -1: hopbench
-static int s_owner(trial_t *self, const task_t *task, const char **label,
-                   bool *helper)
+//  Which stage a thread of 'host' serves: its own thread, a libzmq thread
+//  of its context ("PREFIX/ZMQbg/IO/0"), or its engine's ("hbz:ID"); -1:
+//  hopbench
+static int s_owner(trial_t *self, const task_t *task, const char *host,
+                   const char **label, bool *helper)
 {
     *helper = false;
     for (int i = 0; i < self->pl->n; i++)
-        if (stage_handle_shared(self->stage[i])->tid == task->tid) {
+        if (stage_handle_shared(self->stage[i])->tid == task->tid &&
+            streq(stage_handle_host(self->stage[i]), host)) {
             *label = "main";
             return i;
         }
@@ -177,8 +182,8 @@ static void s_check_memory(trial_t *self, const thread_row_t *row, int node)
     trial_warn(self, line);
 }
 
-static void s_record_thread(trial_t *self, const task_t *task, int id,
-                            const char *label, bool helper)
+static void s_record_thread(trial_t *self, const task_t *task, int scanner,
+                            int id, const char *label, bool helper)
 {
     trial_result_t *result = self->result;
     thread_row_t *row = &result->threads[result->nthreads++];
@@ -188,7 +193,12 @@ static void s_record_thread(trial_t *self, const task_t *task, int id,
              id >= 0 ? self->pl->inst[id].name : "hopbench");
     snprintf(row->thread, sizeof row->thread, "%s", label);
     snprintf(row->allowed, sizeof row->allowed, "%s", task->allowed);
-    row->node = machine_node_of_cpu(self->machine, row->last_cpu);
+    const machine_t *machine =
+        scanner >= 0 ? stage_handle_machine(self->stage[scanner]) : NULL;
+    snprintf(row->host, sizeof row->host, "%s",
+             scanner >= 0 ? stage_handle_host(self->stage[scanner]) : "");
+    row->node =
+        machine_node_of_cpu(machine ? machine : self->machine, row->last_cpu);
     if (id < 0)
         return;
     const place_t *place = &self->pl->inst[id].place;
@@ -201,13 +211,19 @@ static void s_record_thread(trial_t *self, const task_t *task, int id,
     s_check_place(self, row, io ? &place->io_cpus : &place->cpus);
 }
 
-//  This process's threads, and those of stages in their own process
-static int s_scan(trial_t *self, task_t *tasks)
+//  This process's threads, and those of stages in their own process, here
+//  or on their host; scanner[t]: the stage whose handle read task t, -1
+//  for this process
+static int s_scan(trial_t *self, task_t *tasks, int *scanner)
 {
     int n = threads_scan(getpid(), tasks, THREADS_MAX);
+    for (int t = 0; t < n; t++)
+        scanner[t] = -1;
     for (int i = 0; i < self->pl->n && n >= 0; i++) {
-        pid_t pid = stage_handle_pid(self->stage[i]);
-        int more = pid > 0 ? threads_scan(pid, tasks + n, THREADS_MAX - n) : 0;
+        int more =
+            stage_handle_threads(self->stage[i], tasks + n, THREADS_MAX - n);
+        for (int t = n; t < n + more; t++)
+            scanner[t] = i;
         n += more > 0 ? more : 0;
     }
     return n;
@@ -216,18 +232,21 @@ static int s_scan(trial_t *self, task_t *tasks)
 void trial_read_threads(trial_t *self, bool record)
 {
     task_t tasks[THREADS_MAX];
-    int n = s_scan(self, tasks);
+    int scanner[THREADS_MAX];
+    int n = s_scan(self, tasks, scanner);
     self->nhelpers = 0;
     for (int t = 0; t < n; t++) {
         const char *label;
         bool helper;
-        int id = s_owner(self, &tasks[t], &label, &helper);
+        const char *host =
+            scanner[t] >= 0 ? stage_handle_host(self->stage[scanner[t]]) : "";
+        int id = s_owner(self, &tasks[t], host, &label, &helper);
         if (helper) {
             self->helper_tid[self->nhelpers] = tasks[t].tid;
             self->helper_owner[self->nhelpers++] = id;
         }
         if (record)
-            s_record_thread(self, &tasks[t], id, label, helper);
+            s_record_thread(self, &tasks[t], scanner[t], id, label, helper);
     }
 }
 
@@ -267,7 +286,9 @@ static void s_where(trial_t *self, int id, int *cpu, int *node)
         return;
     for (int t = 0; t < self->result->nthreads; t++)
         if (self->result->threads[t].tid ==
-            stage_handle_shared(self->stage[id])->tid) {
+                stage_handle_shared(self->stage[id])->tid &&
+            streq(self->result->threads[t].host,
+                  stage_handle_host(self->stage[id]))) {
             *cpu = self->result->threads[t].last_cpu;
             *node = self->result->threads[t].node;
         }
@@ -333,6 +354,13 @@ void trial_make_rows(trial_t *self)
         bool client = connect && pipeline_is_sink(self->pl, link->to);
         row->hop = link->hop + 1;
         trial_link_name(self, link, row->from, row->to);
+        snprintf(
+            row->from_host, sizeof row->from_host, "%s",
+            pipeline_host(self->pl, link->from >= 0
+                                        ? link->from
+                                        : self->pl->first[link->from_stage]));
+        snprintf(row->to_host, sizeof row->to_host, "%s",
+                 pipeline_host(self->pl, link->to));
         row->transport = self->pl->hops[link->hop].params.transport;
         row->sent = self->last.link_sent[l];
         row->received = self->last.link_received[l];

@@ -1,0 +1,350 @@
+/*  agent_run: the stages of the run an agent serves (see agent_run.h).
+
+    Every reply is [WORD][ID][...]; a request that cannot be served gets
+    [ERR][ID][why], which the controller shows with the host's name.
+*/
+#define _GNU_SOURCE
+#include "agent/agent_run.h"
+
+#include "config/topology.h"
+#include "crew/stage_process.h"
+#include "crew/wire.h"
+#include "machine/machine.h"
+#include "machine/threads.h"
+#include "pipeline/pipeline.h"
+#include "report/resultsdir.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define RUN_IDS PIPELINE_MAX_INSTANCES
+
+struct agent_run_s {
+    char dir[256];          //  private, 0700
+    char machine_path[300]; //  dir/machine.cfg
+    char config[300];       //  dir/spec.cfg
+    topology_t *topo;
+    machine_t *machine;
+    pipeline_t *pl;
+    void *stage[RUN_IDS]; //  process kinds
+    stage_shared_t *shared[RUN_IDS];
+    int timeout_ms;
+};
+
+static zmsg_t *s_reply(const char *word, int id)
+{
+    zmsg_t *msg = zmsg_new();
+    zmsg_addstr(msg, word);
+    zmsg_addstrf(msg, "%d", id);
+    return msg;
+}
+
+static zmsg_t *s_error(int id, const char *why)
+{
+    zmsg_t *msg = s_reply("ERR", id);
+    zmsg_addstr(msg, why);
+    return msg;
+}
+
+static int s_write(const char *path, const char *text, errbuf_t *err)
+{
+    FILE *file = fopen(path, "w");
+    if (!file || fputs(text, file) < 0 || fclose(file))
+        return err_set(err, "cannot write %s: %s", path, strerror(errno));
+    return 0;
+}
+
+agent_run_t *agent_run_new(const char *machine_text, errbuf_t *err)
+{
+    agent_run_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        err_set(err, "out of memory");
+        return NULL;
+    }
+    self->timeout_ms = 10000;
+    if (resultsdir_ipc_create(self->dir, sizeof self->dir, err)) {
+        free(self);
+        return NULL;
+    }
+    snprintf(self->machine_path, sizeof self->machine_path, "%s/machine.cfg",
+             self->dir);
+    snprintf(self->config, sizeof self->config, "%s/spec.cfg", self->dir);
+    if (s_write(self->machine_path, machine_text, err) ||
+        !(self->machine = machine_new_file(self->machine_path, err)))
+        agent_run_destroy(&self);
+    return self;
+}
+
+//  End every stage and forget the spec
+static void s_end_spec(agent_run_t *self)
+{
+    for (int id = RUN_IDS - 1; id >= 0; id--)
+        if (self->stage[id]) {
+            //  a stage that does not end is left to its process's fate:
+            //  it dies with its relay thread (PR_SET_PDEATHSIG)
+            stage_process_kind.destroy(self->stage[id], self->timeout_ms);
+            self->stage[id] = NULL;
+        }
+    pipeline_destroy(&self->pl);
+    topology_destroy(&self->topo);
+}
+
+void agent_run_destroy(agent_run_t **self_p)
+{
+    agent_run_t *self = *self_p;
+    if (!self)
+        return;
+    s_end_spec(self);
+    machine_destroy(&self->machine);
+    resultsdir_ipc_remove(self->dir);
+    free(self);
+    *self_p = NULL;
+}
+
+const char *agent_run_dir(const agent_run_t *self)
+{
+    return self->dir;
+}
+
+int agent_run_stages(const agent_run_t *self)
+{
+    int n = 0;
+    for (int id = 0; id < RUN_IDS; id++)
+        n += self->stage[id] != NULL;
+    return n;
+}
+
+//  SPEC HOST TEXT: the combination, planned for this host
+static zmsg_t *s_spec(agent_run_t *self, zmsg_t *msg)
+{
+    char host[64], where[128];
+    errbuf_t err;
+    wire_pop_text(msg, host, sizeof host);
+    char *text = zmsg_popstr(msg);
+    s_end_spec(self);
+    snprintf(where, sizeof where, "the spec for %s", host);
+    if (!text)
+        return s_error(-1, "SPEC without a topology");
+    int rc = s_write(self->config, text, &err) ||
+             !(self->topo = topology_load_text(where, text, &err)) ||
+             topology_validate(self->topo, &err);
+    zstr_free(&text);
+    if (rc)
+        return s_error(-1, err.msg);
+    pipeline_machine_t here = {host, self->machine};
+    if (!(self->pl = pipeline_new_on(self->topo, &here, 1, &err)))
+        return s_error(-1, err.msg);
+    self->timeout_ms = (int)(self->pl->params.timeout * 1000);
+    return s_reply("OK", -1);
+}
+
+static zmsg_t *s_start(agent_run_t *self, int id)
+{
+    errbuf_t err;
+    if (self->stage[id])
+        return s_error(id, "started already");
+    self->stage[id] =
+        stage_process_new(self->pl, id, self->config, self->dir,
+                          self->machine_path, &self->shared[id], &err);
+    if (!self->stage[id])
+        return s_error(id, err.msg);
+    zmsg_t *reply = s_reply("STARTED", id);
+    zmsg_addstrf(reply, "%d", (int)stage_process_kind.pid(self->stage[id]));
+    return reply;
+}
+
+//  CMD id COMMAND [hops]: on to the stage; a failure to pass it on is
+//  its answer
+static zmsg_t *s_command(agent_run_t *self, int id, zmsg_t *msg)
+{
+    char command[32];
+    errbuf_t err;
+    wire_pop_text(msg, command, sizeof command);
+    if (streq(command, "SETUP"))
+        wire_take_hops(msg, self->pl);
+    if (stage_process_kind.send(self->stage[id], command, self->timeout_ms,
+                                &err) == 0)
+        return NULL;
+    zmsg_t *answer = s_reply("ANSWER", id);
+    zmsg_addstr(answer, "-1");
+    zmsg_addstr(answer, err.msg);
+    return answer;
+}
+
+static zmsg_t *s_counts(agent_run_t *self, int id)
+{
+    stage_counts_t counts;
+    errbuf_t err;
+    if (stage_process_kind.counts(self->stage[id], &counts, &err))
+        return s_error(id, err.msg);
+    zmsg_t *reply = s_reply("COUNTS", id);
+    zmsg_addstrf(reply, "%llu", (unsigned long long)counts.sent);
+    zmsg_addstrf(reply, "%llu", (unsigned long long)counts.received);
+    if (pipeline_sees_origins(self->pl, id))
+        for (int o = 0; o < self->pl->count[0]; o++)
+            zmsg_addstrf(reply, "%llu",
+                         (unsigned long long)atomic_load(
+                             &self->shared[id]->origins[o].received));
+    return reply;
+}
+
+static void s_reset(agent_run_t *self, int id, zmsg_t *msg)
+{
+    stage_trial_t trial;
+    trial.size = (uint32_t)wire_pop_ll(msg);
+    trial.rate = wire_pop_double(msg);
+    trial.timed = wire_pop_ll(msg) != 0;
+    stage_reset(self->shared[id], &trial);
+    self->shared[id]->clock_ns = (int64_t)wire_pop_ll(msg);
+}
+
+static zmsg_t *s_threads(agent_run_t *self, int id)
+{
+    task_t *tasks = calloc(THREADS_MAX, sizeof *tasks);
+    pid_t pid = stage_process_kind.pid(self->stage[id]);
+    int n = tasks && pid > 0 ? threads_scan(pid, tasks, THREADS_MAX) : 0;
+    zmsg_t *reply = s_reply("THREADS", id);
+    wire_add_tasks(reply, tasks, n > 0 ? n : 0);
+    free(tasks);
+    return reply;
+}
+
+static zmsg_t *s_cpu(int id, zmsg_t *msg)
+{
+    uint64_t ns = 0;
+    while (zmsg_size(msg))
+        ns += threads_cpu_ns((pid_t)wire_pop_ll(msg));
+    zmsg_t *reply = s_reply("CPU", id);
+    zmsg_addstrf(reply, "%llu", (unsigned long long)ns);
+    return reply;
+}
+
+static zmsg_t *s_end(agent_run_t *self, int id)
+{
+    int rc = stage_process_kind.destroy(self->stage[id], self->timeout_ms);
+    self->stage[id] = NULL;
+    zmsg_t *reply = s_reply("ENDED", id);
+    zmsg_addstrf(reply, "%d", rc);
+    return reply;
+}
+
+//  PORTS ADDRESS N: free tcp ports on one of this host's addresses, all
+//  probes open until all are chosen
+static zmsg_t *s_ports(zmsg_t *msg)
+{
+    char address[64], why[300];
+    wire_pop_text(msg, address, sizeof address);
+    int n = (int)wire_pop_ll(msg), fds[2 * RUN_IDS], opened = 0;
+    struct sockaddr_in addr = {.sin_family = AF_INET};
+    if (n < 1 || n > 2 * RUN_IDS ||
+        inet_pton(AF_INET, address, &addr.sin_addr) != 1)
+        return s_error(-1, "PORTS: an IPv4 address and 1 to 256 ports");
+    zmsg_t *reply = s_reply("PORTS", -1);
+    for (; opened < n; opened++) {
+        struct sockaddr_in port = addr;
+        socklen_t len = sizeof port;
+        fds[opened] = socket(AF_INET, SOCK_STREAM, 0);
+        if (fds[opened] < 0 ||
+            bind(fds[opened], (struct sockaddr *)&port, sizeof port) ||
+            getsockname(fds[opened], (struct sockaddr *)&port, &len)) {
+            snprintf(why, sizeof why,
+                     "no free tcp port on %s: %s (is it "
+                     "an address of this host?)",
+                     address, strerror(errno));
+            zmsg_destroy(&reply);
+            reply = s_error(-1, why);
+            opened++;
+            break;
+        }
+        zmsg_addstrf(reply, "%d", ntohs(port.sin_port));
+    }
+    for (int i = 0; i < opened; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    return reply;
+}
+
+//  Requests about one stage that exists
+static zmsg_t *s_stage(agent_run_t *self, const char *command, int id,
+                       zmsg_t *msg)
+{
+    errbuf_t ignored;
+    void *stage = self->stage[id];
+    if (streq(command, "CMD"))
+        return s_command(self, id, msg);
+    if (streq(command, "COUNTS"))
+        return s_counts(self, id);
+    if (streq(command, "STOP"))
+        stage_process_kind.stop(stage, &ignored);
+    else if (streq(command, "ABORT"))
+        stage_process_kind.abort(stage);
+    else if (streq(command, "RESET"))
+        s_reset(self, id, msg);
+    else if (streq(command, "TARGET"))
+        atomic_store(&self->shared[id]->target, (uint64_t)wire_pop_ll(msg));
+    else if (streq(command, "RECORD"))
+        atomic_store(&self->shared[id]->recording, (int)wire_pop_ll(msg));
+    else if (streq(command, "SHARED")) {
+        zmsg_t *reply = s_reply("SHARED", id);
+        wire_add_shared(reply, self->shared[id], self->pl->count[0]);
+        return reply;
+    } else if (streq(command, "THREADS"))
+        return s_threads(self, id);
+    else if (streq(command, "CPU"))
+        return s_cpu(id, msg);
+    else if (streq(command, "END"))
+        return s_end(self, id);
+    else
+        return s_error(id, "unknown request");
+    return NULL;
+}
+
+void agent_run_handle(agent_run_t *self, const char *command, int id,
+                      zmsg_t *msg, zmsg_t **reply)
+{
+    *reply = NULL;
+    bool valid = self->pl && id >= 0 && id < self->pl->n;
+    if (streq(command, "SPEC"))
+        *reply = s_spec(self, msg);
+    else if (streq(command, "PORTS"))
+        *reply = s_ports(msg);
+    else if (!valid)
+        *reply = s_error(id, "no such stage in the spec (SPEC first)");
+    else if (streq(command, "START"))
+        *reply = s_start(self, id);
+    else if (!self->stage[id])
+        *reply = s_error(id, "not started");
+    else
+        *reply = s_stage(self, command, id, msg);
+}
+
+zmsg_t *agent_run_answer(agent_run_t *self)
+{
+    for (int id = 0; id < RUN_IDS; id++) {
+        if (!self->stage[id] || !stage_process_kind.ready(self->stage[id], 0))
+            continue;
+        errbuf_t err = {{0}};
+        int rc = stage_process_kind.wait(self->stage[id], 0, &err);
+        zmsg_t *answer = s_reply("ANSWER", id);
+        zmsg_addstrf(answer, "%d", rc);
+        zmsg_addstr(answer, rc ? err.msg : "");
+        return answer;
+    }
+    return NULL;
+}
+
+int agent_run_poll_items(agent_run_t *self, zmq_pollitem_t *items, int max)
+{
+    int n = 0;
+    for (int id = 0; id < RUN_IDS && n < max; id++)
+        if (self->stage[id])
+            items[n++] = (zmq_pollitem_t){
+                zsock_resolve(stage_process_pipe(self->stage[id])), 0,
+                ZMQ_POLLIN, 0};
+    return n;
+}

@@ -1,0 +1,83 @@
+/*  agent_link: the controller's connection to one host's agent.
+
+        controller                                       host h2
+        fleet  --pipe----> link actor ==CURVE tcp==> hopbench agent
+        stage p1 --mailbox--^  (DEALER)                  (ROUTER)
+        stage p2 --mailbox--^
+
+    The link actor owns the DEALER, a CURVE client with the controller's
+    certificate and the agent's public key.  It forwards what the fleet
+    asks (messages about the link: ID -1) and what each remote stage sends
+    on its mailbox, and routes the agent's messages back by their ID.  It
+    heartbeats both ways on its own thread, whatever the controller's
+    thread is doing: when the agent has said nothing for 'timeout'
+    seconds, or its connection closed, or its CURVE handshake refused this
+    controller, the link is lost, and every mailbox (and the fleet) gets
+    [LOST][ID][why] at once, so the trial ends within the timeout naming
+    the host.  The clock offset is estimated here too (NTP-style, the
+    sample with the smallest round trip of several).
+
+    Made with HELLO: protocol versions are compared, and the agent says
+    what it is (versions, kernel, CPU, NUMA machine) and where it sees the
+    controller.  See docs/HOSTS.md for the protocol.
+*/
+#ifndef HOPBENCH_AGENT_LINK_H
+#define HOPBENCH_AGENT_LINK_H
+
+#include <czmq.h>
+#include <stdbool.h>
+
+#include "base/errbuf.h"
+
+typedef struct agent_link_s agent_link_t;
+
+//  What the agent said of itself in WELCOME, and the clock estimate
+typedef struct {
+    int protocol;
+    char hopbench[32], libzmq[16], czmq[16];
+    char hostname[64], kernel[128], cpu_model[128];
+    int numa_nodes;
+    char peer[64];     //  the controller's address as the agent sees it
+    char run_dir[256]; //  the agent's private directory for the run
+    char *machine;     //  its NUMA machine, as a description (ZPL)
+    //  agent clock - controller clock (CLOCK_MONOTONIC), its uncertainty
+    //  (half the best round trip), and that round trip
+    double offset_ns, uncertainty_ns, rtt_ns;
+} agent_info_t;
+
+typedef struct {
+    const char *name;       //  the host's name in the hosts file
+    const char *endpoint;   //  tcp://ADDR:PORT of its agent
+    const char *server_key; //  the agent's public key (Z85)
+    const char *public_key; //  the controller's own pair (Z85)
+    const char *secret_key;
+    const char *controller; //  who asks, for the agent's "busy" answer
+    double timeout;         //  silence that loses the link (both ways)
+} agent_link_options_t;
+
+//  Connect and say HELLO; NULL with "host NAME: why" (not allowed, busy,
+//  another protocol, no answer)
+agent_link_t *agent_link_new(const agent_link_options_t *options,
+                             errbuf_t *err);
+//  BYE (the agent ends the run), then close
+void agent_link_destroy(agent_link_t **self_p);
+
+const agent_info_t *agent_link_info(const agent_link_t *self);
+const char *agent_link_name(const agent_link_t *self);
+//  Lost for good?  why: the reason
+bool agent_link_lost(agent_link_t *self, char *why, size_t len);
+//  Seconds since the agent last said anything
+double agent_link_silence(agent_link_t *self);
+//  The silence that loses it
+double agent_link_timeout(const agent_link_t *self);
+
+//  A request about the link ([COMMAND][-1][args]) and its answer, or NULL
+//  with "host NAME: why"; an [ERR][-1][why] answer is NULL too
+zmsg_t *agent_link_ask(agent_link_t *self, zmsg_t **request, int timeout_ms,
+                       errbuf_t *err);
+//  Stage id's mailbox: what is sent on it goes to the agent as it is, the
+//  agent's messages for id come out of it; NULL if id has one already
+zsock_t *agent_link_attach(agent_link_t *self, int id, errbuf_t *err);
+void agent_link_detach(agent_link_t *self, int id, zsock_t **mailbox);
+
+#endif

@@ -1,0 +1,372 @@
+/*  fleet: the run's hosts, their links and machines (see fleet.h).
+
+    Each host the run names is connected once, in the order first named.
+    The controller's own certificate comes from --cert (a zcert secret
+    file), or is made for the run when --ssh starts the agents (which
+    learn its public key over ssh).
+*/
+#define _GNU_SOURCE
+#include "crew/fleet.h"
+
+#include "base/mono.h"
+#include "crew/agent_ssh.h"
+#include "crew/wire.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+    host_t copy;        //  the hosts file's entry
+    const host_t *host; //  = &copy
+    agent_link_t *link; //  NULL: planned on a file
+    agent_ssh_t *ssh;   //  --ssh: the agent it started
+    machine_t *machine;
+} member_t;
+
+struct fleet_s {
+    fleet_options_t options;
+    int n;
+    member_t member[HOSTS_MAX];
+    pipeline_host_t table[HOSTS_MAX]; //  fleet_pipeline_hosts
+    zcert_t *cert;
+    char controller[128];
+    char hosts_path[256];
+};
+
+static member_t *s_member(const fleet_t *self, const char *name)
+{
+    for (int i = 0; i < self->n; i++)
+        if (streq(self->member[i].host->name, name))
+            return (member_t *)&self->member[i];
+    return NULL;
+}
+
+static const char *s_file_for(const fleet_options_t *options, const char *name)
+{
+    for (int i = 0; i < options->nfiles; i++)
+        if (streq(options->files[i].host, name))
+            return options->files[i].path;
+    return NULL;
+}
+
+//  The agent's machine as it described it
+static int s_machine(member_t *member, errbuf_t *err)
+{
+    const agent_info_t *info = agent_link_info(member->link);
+    char path[400];
+    errbuf_t why;
+    snprintf(path, sizeof path, "host %s's agent", member->host->name);
+    member->machine = machine_new_text(path, info->machine, &why);
+    if (!member->machine)
+        return err_set(err, "host %s: its agent's NUMA machine: %s",
+                       member->host->name, why.msg);
+    return 0;
+}
+
+//  Connect to the agent of one host (starting it over ssh first, when
+//  asked)
+static int s_connect(fleet_t *self, member_t *member, errbuf_t *err)
+{
+    const host_t *host = member->host;
+    char server_key[41];
+    snprintf(server_key, sizeof server_key, "%s", host->public_key);
+    if (self->options.ssh &&
+        !(member->ssh = agent_ssh_start(
+              host, self->options.remote_hopbench, zcert_public_txt(self->cert),
+              self->options.timeout, server_key, err)))
+        return -1;
+    if (!server_key[0])
+        return err_set(err,
+                       "%s:%d: host '%s' has no 'cert = FILE' (its agent's "
+                       "public certificate; only --ssh does without)",
+                       self->hosts_path, host->line, host->name);
+    agent_link_options_t options = {host->name,
+                                    host->agent,
+                                    server_key,
+                                    zcert_public_txt(self->cert),
+                                    zcert_secret_txt(self->cert),
+                                    self->controller,
+                                    self->options.timeout};
+    member->link = agent_link_new(&options, err);
+    return member->link ? s_machine(member, err) : -1;
+}
+
+static int s_add(fleet_t *self, const hosts_t *hosts, const char *name,
+                 errbuf_t *err)
+{
+    if (!name[0] || s_member(self, name))
+        return 0;
+    const host_t *host = hosts_find(hosts, name);
+    if (!host)
+        return err_set(err, "host '%s' is not in %s", name, self->hosts_path);
+    member_t *member = &self->member[self->n++];
+    member->copy = *host;
+    member->host = &member->copy;
+    const char *file = s_file_for(&self->options, name);
+    if (file) {
+        errbuf_t why;
+        member->machine = machine_new_file(file, &why);
+        return member->machine
+                   ? 0
+                   : err_set(err, "--machine %s=%s: %s", name, file, why.msg);
+    }
+    return s_connect(self, member, err);
+}
+
+//  The controller's certificate when --cert names none: czmq's place for
+//  one's own, ~/.curve/hopbench.cert_secret, if it is there
+static const char *s_default_cert(char *buf, size_t len)
+{
+    const char *home = getenv("HOME");
+    snprintf(buf, len, "%s/.curve/hopbench.cert_secret", home ? home : "");
+    return home && *home && access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+static int s_cert(fleet_t *self, errbuf_t *err)
+{
+    char fallback[512];
+    const char *path = self->options.cert
+                           ? self->options.cert
+                           : s_default_cert(fallback, sizeof fallback);
+    if (path) {
+        self->cert = access(path, R_OK) == 0 ? zcert_load(path) : NULL;
+        if (!self->cert)
+            return err_set(err,
+                           "--cert %s: cannot read a certificate there (%s)",
+                           path, errno ? strerror(errno) : "not zcert format");
+        if (strspn(zcert_secret_txt(self->cert), "0") == 40)
+            return err_set(err,
+                           "--cert %s: a public certificate; give its "
+                           "_secret twin",
+                           path);
+        return 0;
+    }
+    if (!self->options.ssh)
+        return err_set(err, "--hosts needs the controller's certificate, "
+                            "which each agent's --allow names: --cert "
+                            "SECRET_FILE, or ~/.curve/hopbench.cert_secret "
+                            "(hopbench keygen ~/.curve --name hopbench)");
+    self->cert = zcert_new(); //  for this run, told to agents over ssh
+    return self->cert ? 0 : err_set(err, "cannot make a certificate");
+}
+
+//  Free ports on a host, asked of its agent
+static int s_ports(void *arg, const char *address, int n, int *ports,
+                   errbuf_t *err)
+{
+    member_t *member = arg;
+    zmsg_t *ask = zmsg_new(), *reply;
+    zmsg_addstr(ask, "PORTS");
+    zmsg_addstr(ask, "-1");
+    zmsg_addstr(ask, address);
+    zmsg_addstrf(ask, "%d", n);
+    if (!(reply = agent_link_ask(member->link, &ask, 10000, err)))
+        return -1;
+    wire_pop_ll(reply), wire_pop_ll(reply);
+    int got = 0;
+    while (got < n && zmsg_size(reply))
+        ports[got++] = (int)wire_pop_ll(reply);
+    zmsg_destroy(&reply);
+    return got == n ? 0
+                    : err_set(err,
+                              "host %s: its agent found %d free ports "
+                              "of %d",
+                              member->host->name, got, n);
+}
+
+static void s_table(fleet_t *self)
+{
+    for (int i = 0; i < self->n; i++) {
+        member_t *m = &self->member[i];
+        const agent_info_t *info = m->link ? agent_link_info(m->link) : NULL;
+        self->table[i] = (pipeline_host_t){m->host->name,
+                                           m->host->address,
+                                           info ? info->peer : "",
+                                           info ? info->run_dir : "",
+                                           s_ports,
+                                           m};
+    }
+}
+
+fleet_t *fleet_new(const fleet_options_t *options, const char *const *names,
+                   int n, errbuf_t *err)
+{
+    fleet_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        err_set(err, "out of memory");
+        return NULL;
+    }
+    self->options = *options;
+    snprintf(self->hosts_path, sizeof self->hosts_path, "%s",
+             options->hosts ? options->hosts->path : "");
+    self->options.hosts = NULL; //  not kept: only what s_add copies
+    char hostname[64] = "?";
+    gethostname(hostname, sizeof hostname - 1);
+    snprintf(self->controller, sizeof self->controller, "%s (pid %d)", hostname,
+             (int)getpid());
+    int rc = s_cert(self, err);
+    for (int i = 0; i < n && rc == 0; i++)
+        rc = s_add(self, options->hosts, names[i], err);
+    if (rc)
+        fleet_destroy(&self);
+    else
+        s_table(self);
+    return self;
+}
+
+void fleet_destroy(fleet_t **self_p)
+{
+    fleet_t *self = *self_p;
+    if (!self)
+        return;
+    for (int i = 0; i < self->n; i++) {
+        member_t *m = &self->member[i];
+        agent_link_destroy(&m->link);
+        if (m->ssh)
+            agent_ssh_stop(&m->ssh, 5000);
+        machine_destroy(&m->machine);
+    }
+    zcert_destroy(&self->cert);
+    free(self);
+    *self_p = NULL;
+}
+
+int fleet_size(const fleet_t *self)
+{
+    return self ? self->n : 0;
+}
+
+const char *fleet_name(const fleet_t *self, int i)
+{
+    return self->member[i].host->name;
+}
+
+const host_t *fleet_host(const fleet_t *self, int i)
+{
+    return self->member[i].host;
+}
+
+agent_link_t *fleet_link(const fleet_t *self, const char *name)
+{
+    member_t *m = self ? s_member(self, name) : NULL;
+    return m ? m->link : NULL;
+}
+
+const machine_t *fleet_machine(const fleet_t *self, const char *name)
+{
+    member_t *m = self ? s_member(self, name) : NULL;
+    return m ? m->machine : NULL;
+}
+
+double fleet_offset_ns(const fleet_t *self, const char *name)
+{
+    agent_link_t *link = fleet_link(self, name);
+    return link ? agent_link_info(link)->offset_ns : 0;
+}
+
+int fleet_machines(const fleet_t *self, const machine_t *local,
+                   pipeline_machine_t *out, int max)
+{
+    int n = 0;
+    out[n++] = (pipeline_machine_t){"", local};
+    for (int i = 0; self && i < self->n && n < max; i++)
+        out[n++] = (pipeline_machine_t){self->member[i].host->name,
+                                        self->member[i].machine};
+    return n;
+}
+
+const pipeline_host_t *fleet_pipeline_hosts(const fleet_t *self, int *n)
+{
+    *n = self ? self->n : 0;
+    return self ? self->table : NULL;
+}
+
+//  "proxy", or "p1, p2": the instances of pl on host name
+static void s_stages_on(const pipeline_t *pl, const char *name, char *buf,
+                        size_t len, int *n)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    *n = 0;
+    for (int id = 0; id < pl->n && used < len; id++)
+        if (streq(pipeline_host(pl, id), name)) {
+            used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                     (*n)++ ? ", " : "", pl->inst[id].name);
+        }
+}
+
+//  Lost, or about to be found lost (silent for half its timeout)?
+static bool s_lost(agent_link_t *link, char *why, size_t len)
+{
+    double until = mono_seconds() + agent_link_timeout(link);
+    while (!agent_link_lost(link, why, len) &&
+           agent_link_silence(link) > agent_link_timeout(link) / 2 &&
+           mono_seconds() < until)
+        mono_sleep(0.02);
+    return agent_link_lost(link, why, len);
+}
+
+void fleet_blame(fleet_t *self, const pipeline_t *pl, errbuf_t *err)
+{
+    for (int i = 0; self && i < self->n; i++) {
+        member_t *m = &self->member[i];
+        char why[300], stages[200];
+        int n;
+        s_stages_on(pl, m->host->name, stages, sizeof stages, &n);
+        if (!n || !m->link || !s_lost(m->link, why, sizeof why))
+            continue;
+        if (strstr(err->msg, why) && strstr(err->msg, m->host->name))
+            return; //  it says so already
+        errbuf_t then = *err;
+        err_set(err, "stage%s %s: host %s: %s (then: %s)", n > 1 ? "s" : "",
+                stages, m->host->name, why, then.msg);
+        return;
+    }
+}
+
+static char *s_read_file(const char *path, errbuf_t *err)
+{
+    FILE *file = fopen(path, "r");
+    char *text = NULL;
+    size_t len = 0;
+    if (file) {
+        FILE *out = open_memstream(&text, &len);
+        int c;
+        while (out && (c = getc(file)) != EOF)
+            fputc(c, out);
+        if (out)
+            fclose(out);
+        fclose(file);
+    }
+    if (!text)
+        err_set(err, "cannot read %s: %s", path, strerror(errno));
+    return text;
+}
+
+int fleet_spec(fleet_t *self, const pipeline_t *pl, const char *config,
+               errbuf_t *err)
+{
+    char *text = s_read_file(config, err);
+    int rc = text ? 0 : -1;
+    for (int i = 0; self && i < self->n && rc == 0; i++) {
+        member_t *m = &self->member[i];
+        bool used = false;
+        for (int id = 0; id < pl->n; id++)
+            used |= streq(pipeline_host(pl, id), m->host->name);
+        if (!used || !m->link)
+            continue;
+        zmsg_t *spec = zmsg_new(), *reply;
+        zmsg_addstr(spec, "SPEC");
+        zmsg_addstr(spec, "-1");
+        zmsg_addstr(spec, m->host->name);
+        zmsg_addstr(spec, text);
+        reply = agent_link_ask(m->link, &spec,
+                               (int)(self->options.timeout * 1000), err);
+        rc = reply ? 0 : -1;
+        zmsg_destroy(&reply);
+    }
+    free(text);
+    return rc;
+}

@@ -1,0 +1,381 @@
+/*  stage_remote: a stage on another host, the controller's side
+    (stage_remote.h).
+
+    Everything goes through the stage's mailbox on its host's link.  What
+    comes back is one of: an answer of the stage's own ([ANSWER][ID][rc]
+    [text]: to a command, or the DONE/ERR that ends its RUN), kept in
+    order for ready and wait; [LOST][ID][why], kept the same way, after
+    which every call fails; or the reply to a question just asked (COUNTS,
+    SHARED, THREADS, CPU, STARTED, ENDED), which its asker waits for.  A
+    reply that comes too late for its question is dropped.
+*/
+#include "crew/stage_remote.h"
+
+#include "base/mono.h"
+#include "crew/wire.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const pipeline_t *pl;
+    int id;
+    agent_link_t *link;
+    zsock_t *mailbox;
+    zlist_t *pending; //  ANSWER and LOST messages, oldest first
+    stage_shared_t *mirror;
+    pid_t pid;         //  on its host; -1 once ended
+    bool lost;         //  LOST was read: every call fails now
+    int norigins;      //  origins the trial reads of it
+    bool sees_origins; //  COUNTS carries them
+    int timeout_ms;
+} remote_t;
+
+static int s_lost_error(remote_t *self, errbuf_t *err)
+{
+    char why[300] = "its agent is lost";
+    agent_link_lost(self->link, why, sizeof why);
+    return err_set(err, "host %s: %s", agent_link_name(self->link), why);
+}
+
+//  [COMMAND][ID] and the rest, to the agent
+static int s_send(remote_t *self, zmsg_t **msg, errbuf_t *err)
+{
+    if (self->lost) {
+        zmsg_destroy(msg);
+        return s_lost_error(self, err);
+    }
+    if (zmsg_send(msg, self->mailbox)) {
+        zmsg_destroy(msg);
+        return err_set(err, "host %s: its link does not take messages",
+                       agent_link_name(self->link));
+    }
+    return 0;
+}
+
+static zmsg_t *s_message(const remote_t *self, const char *command)
+{
+    zmsg_t *msg = zmsg_new();
+    zmsg_addstr(msg, command);
+    zmsg_addstrf(msg, "%d", self->id);
+    return msg;
+}
+
+//  One message from the mailbox within wait_ms: an ANSWER or LOST is kept
+//  (true), a reply is returned in *reply, anything else dropped
+static bool s_read(remote_t *self, int wait_ms, zmsg_t **reply)
+{
+    zmq_pollitem_t item = {zsock_resolve(self->mailbox), 0, ZMQ_POLLIN, 0};
+    if (zmq_poll(&item, 1, wait_ms) <= 0)
+        return false;
+    zmsg_t *msg = zmsg_recv(self->mailbox);
+    if (!msg)
+        return false;
+    if (zframe_streq(zmsg_first(msg), "ANSWER") ||
+        zframe_streq(zmsg_first(msg), "LOST")) {
+        zlist_append(self->pending, msg);
+        return true;
+    }
+    if (reply)
+        *reply = msg;
+    else
+        zmsg_destroy(&msg);
+    return false;
+}
+
+//  The reply 'word' to the question just sent, within timeout_ms; NULL
+//  (and err) when the link is lost, the agent says ERR, or time is up
+static zmsg_t *s_reply(remote_t *self, const char *word, int timeout_ms,
+                       errbuf_t *err)
+{
+    double until = mono_seconds() + timeout_ms / 1000.0;
+    while (!self->lost && !agent_link_lost(self->link, NULL, 0)) {
+        double left = until - mono_seconds();
+        if (left <= 0)
+            break;
+        zmsg_t *reply = NULL;
+        s_read(self, (int)(left * 1000) + 1, &reply);
+        if (reply && zframe_streq(zmsg_first(reply), word))
+            return reply;
+        if (reply && zframe_streq(zmsg_first(reply), "ERR")) {
+            char why[400];
+            wire_pop_ll(reply), wire_pop_ll(reply);
+            wire_pop_text(reply, why, sizeof why);
+            zmsg_destroy(&reply);
+            err_set(err, "host %s: %s", agent_link_name(self->link), why);
+            return NULL;
+        }
+        zmsg_destroy(&reply);
+    }
+    if (self->lost || agent_link_lost(self->link, NULL, 0)) {
+        s_lost_error(self, err);
+        return NULL;
+    }
+    err_set(err, "host %s: no %s within %.1f s", agent_link_name(self->link),
+            word, timeout_ms / 1000.0);
+    return NULL;
+}
+
+//  ------------------------------------------------------------------------
+//  Start and end
+
+static void s_free(remote_t *self)
+{
+    if (self->mailbox)
+        agent_link_detach(self->link, self->id, &self->mailbox);
+    zmsg_t *msg;
+    while (self->pending && (msg = zlist_pop(self->pending)))
+        zmsg_destroy(&msg);
+    zlist_destroy(&self->pending);
+    free(self->mirror);
+    free(self);
+}
+
+void *stage_remote_new(const pipeline_t *pl, int id, agent_link_t *link,
+                       stage_shared_t **shared, errbuf_t *err)
+{
+    remote_t *self = calloc(1, sizeof *self);
+    if (!self || !(self->mirror = calloc(1, sizeof *self->mirror)) ||
+        !(self->pending = zlist_new())) {
+        if (self)
+            free(self->mirror);
+        free(self);
+        err_set(err, "out of memory");
+        return NULL;
+    }
+    *self = (remote_t){.pl = pl,
+                       .id = id,
+                       .link = link,
+                       .mirror = self->mirror,
+                       .pending = self->pending,
+                       .pid = -1,
+                       .norigins = pl->count[0],
+                       .sees_origins = pipeline_sees_origins(pl, id),
+                       .timeout_ms = (int)(pl->params.timeout * 1000)};
+    stage_reset(self->mirror, &(stage_trial_t){0});
+    if (!(self->mailbox = agent_link_attach(link, id, err))) {
+        s_free(self);
+        return NULL;
+    }
+    zmsg_t *start = s_message(self, "START"), *started;
+    if (s_send(self, &start, err) ||
+        !(started = s_reply(self, "STARTED", self->timeout_ms + 5000, err))) {
+        s_free(self);
+        return NULL;
+    }
+    wire_pop_ll(started), wire_pop_ll(started);
+    self->pid = (pid_t)wire_pop_ll(started);
+    zmsg_destroy(&started);
+    *shared = self->mirror;
+    return self;
+}
+
+static int s_destroy(void *state, int timeout_ms)
+{
+    remote_t *self = state;
+    zmsg_t *end = self->lost ? NULL : s_message(self, "END"), *ended = NULL;
+    errbuf_t ignored; //  an agent that does not answer ends it at BYE
+    if (end && s_send(self, &end, &ignored) == 0)
+        ended = s_reply(self, "ENDED", timeout_ms + 3000, &ignored);
+    zmsg_destroy(&ended);
+    s_free(self);
+    return 0;
+}
+
+//  ------------------------------------------------------------------------
+//  Commands and answers
+
+static int s_command(void *state, const char *command, int timeout_ms,
+                     errbuf_t *err)
+{
+    (void)timeout_ms; //  the mailbox never blocks
+    remote_t *self = state;
+    zmsg_t *msg = s_message(self, "CMD");
+    zmsg_addstr(msg, command);
+    if (streq(command, "SETUP"))
+        wire_add_hops(msg, self->pl, self->id);
+    return s_send(self, &msg, err);
+}
+
+static bool s_ready(void *state, int wait_ms)
+{
+    remote_t *self = state;
+    double until = mono_seconds() + wait_ms / 1000.0;
+    do {
+        if (zlist_size(self->pending) > 0 || self->lost)
+            return true;
+        double left = until - mono_seconds();
+        s_read(self, left > 0 ? (int)(left * 1000) : 0, NULL);
+    } while (mono_seconds() < until);
+    return zlist_size(self->pending) > 0 || self->lost;
+}
+
+static int s_wait(void *state, int timeout_ms, errbuf_t *err)
+{
+    remote_t *self = state;
+    if (!s_ready(self, timeout_ms))
+        return err_set(err, "host %s: no answer within %.1f s",
+                       agent_link_name(self->link), timeout_ms / 1000.0);
+    zmsg_t *msg = zlist_pop(self->pending);
+    if (!msg)
+        return s_lost_error(self, err);
+    char word[16], why[400];
+    wire_pop_text(msg, word, sizeof word);
+    wire_pop_ll(msg);
+    int rc = 0;
+    if (streq(word, "LOST")) {
+        self->lost = true;
+        self->pid = -1;
+        rc = s_lost_error(self, err);
+    } else if (wire_pop_ll(msg) != 0) {
+        wire_pop_text(msg, why, sizeof why);
+        rc = err_set(err, "host %s: %s", agent_link_name(self->link), why);
+    }
+    zmsg_destroy(&msg);
+    return rc;
+}
+
+//  COUNTS: sent, received and, for a receiver that tells origins apart,
+//  what it took from each (into the mirror)
+static int s_counts(void *state, stage_counts_t *out, errbuf_t *err)
+{
+    remote_t *self = state;
+    double before = mono_seconds();
+    zmsg_t *ask = s_message(self, "COUNTS"), *reply;
+    if (s_send(self, &ask, err) ||
+        !(reply = s_reply(self, "COUNTS", self->timeout_ms, err)))
+        return -1;
+    out->t = (before + mono_seconds()) / 2;
+    wire_pop_ll(reply), wire_pop_ll(reply);
+    out->sent = (uint64_t)wire_pop_ll(reply);
+    out->received = (uint64_t)wire_pop_ll(reply);
+    for (int o = 0; o < self->norigins && zmsg_size(reply); o++)
+        atomic_store(&self->mirror->origins[o].received,
+                     (uint64_t)wire_pop_ll(reply));
+    zmsg_destroy(&reply);
+    return 0;
+}
+
+static int s_stop(void *state, errbuf_t *err)
+{
+    remote_t *self = state;
+    zmsg_t *msg = s_message(self, "STOP");
+    return s_send(self, &msg, err);
+}
+
+static void s_abort(void *state)
+{
+    remote_t *self = state;
+    zmsg_t *msg = s_message(self, "ABORT");
+    errbuf_t ignored;
+    s_send(self, &msg, &ignored);
+}
+
+static pid_t s_pid(void *state)
+{
+    remote_t *self = state;
+    return self->lost ? -1 : self->pid;
+}
+
+//  ------------------------------------------------------------------------
+//  The flags, and what is read back
+
+static void s_flag(remote_t *self, const char *command, uint64_t value)
+{
+    zmsg_t *msg = s_message(self, command);
+    zmsg_addstrf(msg, "%llu", (unsigned long long)value);
+    errbuf_t ignored; //  a lost link fails the next command
+    s_send(self, &msg, &ignored);
+}
+
+static void s_reset(void *state, const stage_trial_t *trial, int64_t clock_ns)
+{
+    remote_t *self = state;
+    zmsg_t *msg = s_message(self, "RESET");
+    zmsg_addstrf(msg, "%u", trial->size);
+    zmsg_addstrf(msg, "%.17g", trial->rate);
+    zmsg_addstrf(msg, "%d", trial->timed ? 1 : 0);
+    zmsg_addstrf(msg, "%lld", (long long)clock_ns);
+    errbuf_t ignored;
+    s_send(self, &msg, &ignored);
+}
+
+static void s_target(void *state, uint64_t target)
+{
+    s_flag(state, "TARGET", target);
+}
+
+static void s_record(void *state, bool on)
+{
+    s_flag(state, "RECORD", on);
+}
+
+//  The shared block into the mirror; the requesters' window moves from
+//  the agent's clock to this one
+static int s_sync(void *state, errbuf_t *err)
+{
+    remote_t *self = state;
+    zmsg_t *ask = s_message(self, "SHARED"), *reply;
+    if (s_send(self, &ask, err) ||
+        !(reply = s_reply(self, "SHARED", self->timeout_ms, err)))
+        return -1;
+    wire_pop_ll(reply), wire_pop_ll(reply);
+    int rc = wire_take_shared(reply, self->mirror, self->norigins);
+    zmsg_destroy(&reply);
+    if (rc)
+        return err_set(err, "host %s: a malformed SHARED",
+                       agent_link_name(self->link));
+    int64_t offset = (int64_t)agent_link_info(self->link)->offset_ns;
+    stage_shared_t *m = self->mirror;
+    if (m->window_start_ns)
+        m->window_start_ns -= (uint64_t)offset;
+    if (m->window_end_ns)
+        m->window_end_ns -= (uint64_t)offset;
+    return 0;
+}
+
+static int s_threads(void *state, task_t *out, int max)
+{
+    remote_t *self = state;
+    errbuf_t ignored;
+    zmsg_t *ask = s_message(self, "THREADS"), *reply;
+    if (s_send(self, &ask, &ignored) ||
+        !(reply = s_reply(self, "THREADS", self->timeout_ms, &ignored)))
+        return -1;
+    wire_pop_ll(reply), wire_pop_ll(reply);
+    int n = wire_take_tasks(reply, out, max);
+    zmsg_destroy(&reply);
+    return n;
+}
+
+static uint64_t s_cpu_ns(void *state, const pid_t *tids, int n)
+{
+    remote_t *self = state;
+    errbuf_t ignored;
+    zmsg_t *ask = s_message(self, "CPU"), *reply;
+    for (int i = 0; i < n; i++)
+        zmsg_addstrf(ask, "%d", (int)tids[i]);
+    if (s_send(self, &ask, &ignored) ||
+        !(reply = s_reply(self, "CPU", self->timeout_ms, &ignored)))
+        return 0;
+    wire_pop_ll(reply), wire_pop_ll(reply);
+    uint64_t ns = (uint64_t)wire_pop_ll(reply);
+    zmsg_destroy(&reply);
+    return ns;
+}
+
+const stage_kind_t stage_remote_kind = {.name = "remote",
+                                        .send = s_command,
+                                        .ready = s_ready,
+                                        .wait = s_wait,
+                                        .counts = s_counts,
+                                        .stop = s_stop,
+                                        .abort = s_abort,
+                                        .pid = s_pid,
+                                        .destroy = s_destroy,
+                                        .reset = s_reset,
+                                        .target = s_target,
+                                        .record = s_record,
+                                        .sync = s_sync,
+                                        .threads = s_threads,
+                                        .cpu_ns = s_cpu_ns};

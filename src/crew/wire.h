@@ -1,0 +1,60 @@
+/*  wire: what crosses a process boundary about a stage, as zmsg frames.
+
+    Shared by both ends of the two channels that carry stages: the
+    controller and a stage's own process (stage_process.c, stage_child.c),
+    and the controller and a host's agent (stage_remote.c, agent_link.c,
+    src/agent/).  Numbers travel as decimal text, the latency histogram as
+    little-endian binary, so neither end depends on the other's struct
+    layout; the agent protocol's version (WIRE_PROTOCOL) changes whenever
+    any of it does.
+
+    The agent protocol: every message is [COMMAND][ID][args...], ID the
+    stage instance it is about, or -1 for the link itself.  See
+    docs/HOSTS.md for the commands.
+*/
+#ifndef HOPBENCH_WIRE_H
+#define HOPBENCH_WIRE_H
+
+#include <czmq.h>
+#include <stdint.h>
+
+#include "machine/threads.h"
+#include "pipeline/pipeline.h"
+#include "stages/stage.h"
+
+#define WIRE_PROTOCOL 1
+
+//  The protocol this process speaks: WIRE_PROTOCOL, unless the test-only
+//  environment variable HOPBENCH_TEST_PROTOCOL fakes another
+int wire_protocol(void);
+
+//  SETUP's frames: per hop of instance id, "h n ep1 .. epn server_public
+//  server_secret client_public client_secret" (the endpoints of the trial
+//  and the run's CURVE keys)
+void wire_add_hops(zmsg_t *msg, const pipeline_t *pl, int id);
+//  ...and taken into a pipeline built from the same topology
+void wire_take_hops(zmsg_t *msg, pipeline_t *pl);
+
+//  What a trial reads of a stage's shared block when it has ended: tid,
+//  misordered, mem_node, the requesters' window, pin error, the first
+//  norigins origins and the latency histogram
+void wire_add_shared(zmsg_t *msg, const stage_shared_t *shared, int norigins);
+int wire_take_shared(zmsg_t *msg, stage_shared_t *shared, int norigins);
+
+//  The latency histogram alone: one binary frame
+void wire_add_histogram(zmsg_t *msg, const histogram_t *h);
+int wire_take_histogram(zmsg_t *msg, histogram_t *h);
+
+//  Threads, four frames each (tid, name, allowed CPUs, last CPU)
+void wire_add_tasks(zmsg_t *msg, const task_t *tasks, int n);
+int wire_take_tasks(zmsg_t *msg, task_t *tasks, int max);
+
+//  The next frame as a number (0 when missing)
+long long wire_pop_ll(zmsg_t *msg);
+double wire_pop_double(zmsg_t *msg);
+//  ...or text into buf (cut to fit; "" when missing)
+void wire_pop_text(zmsg_t *msg, char *buf, size_t len);
+
+int wire_test(bool verbose);
+
+#endif

@@ -1,0 +1,388 @@
+#!/usr/bin/perl
+# Stages on several hosts.  Network namespaces the test makes are the
+# hosts: h1, h2 and h3 with an agent each, the controller in a fourth, all
+# joined by veth to a bridge in a fifth, on 169.254.77.0/24.  Every name
+# carries this test's pid; everything is removed at the end, also after a
+# failure.
+#
+#     [ctl .10] --+              +-- [h1 .1] agent :7800  (pub)
+#                 +-- bridge ----+-- [h2 .2] agent :7800  (proxy)
+#                                +-- [h3 .3] agent :7800  (sub), sshd :2222
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Hopbench;
+use Cwd qw(getcwd);
+use JSON::PP;
+use POSIX qw(WNOHANG);
+use Time::HiRes qw(time sleep);
+use Test::More;
+
+chdir "$FindBin::Bin/..";
+plan skip_all => 'hosts are network namespaces: root only' if $> != 0;
+plan skip_all => 'needs iproute2 (ip)' if system('command -v ip >/dev/null') != 0;
+
+my $root = getcwd();
+my $work = tmp();
+chmod 0755, $work;
+$ENV{TMPDIR} = $work;
+my $id = 'hb' . ($$ % 1000000);
+my %addr = (c => 10, h1 => 1, h2 => 2, h3 => 3);
+my (@namespaces, %agent, @children);
+
+sub ns { return "$id$_[0]" }
+
+sub quiet { return system(join(' ', @_) . ' >/dev/null 2>&1') == 0 }
+
+sub cleanup {
+    for my $pid (@children) {
+        kill 'KILL', $pid;
+        waitpid($pid, 0);
+    }
+    @children = ();
+    quiet('ip', 'netns', 'del', $_) for reverse @namespaces;
+    @namespaces = ();
+}
+END { cleanup() }
+$SIG{INT} = $SIG{TERM} = sub { cleanup(); exit 1 };
+
+# Five namespaces: the bridge's, the controller's and three hosts
+sub network {
+    my $br = ns('br');
+    quiet('ip', 'netns', 'add', $br) or return 0;
+    push @namespaces, $br;
+    quiet('ip', '-n', $br, 'link', 'add', 'br0', 'type', 'bridge') or return 0;
+    quiet('ip', '-n', $br, 'link', 'set', 'br0', 'up') or return 0;
+    for my $host (qw(c h1 h2 h3)) {
+        my $ns = ns($host);
+        quiet('ip', 'netns', 'add', $ns) or return 0;
+        push @namespaces, $ns;
+        my ($a, $b) = ("${id}${host}a", "${id}${host}b");
+        quiet('ip', 'link', 'add', $a, 'type', 'veth', 'peer', 'name', $b) or return 0;
+        quiet('ip', 'link', 'set', $a, 'netns', $ns, 'name', 'eth0') or return 0;
+        quiet('ip', 'link', 'set', $b, 'netns', $br) or return 0;
+        quiet('ip', '-n', $br, 'link', 'set', $b, 'master', 'br0', 'up') or return 0;
+        quiet('ip', '-n', $ns, 'addr', 'add', "169.254.77.$addr{$host}/24", 'dev', 'eth0') or return 0;
+        quiet('ip', '-n', $ns, 'link', 'set', 'eth0', 'up') or return 0;
+        quiet('ip', '-n', $ns, 'link', 'set', 'lo', 'up') or return 0;
+    }
+    return 1;
+}
+
+# Start a program in a host's namespace; its stdout and stderr to files
+sub spawn {
+    my ($host, $name, @command) = @_;
+    my $pid = fork() // die "fork: $!";
+    if ($pid == 0) {
+        open STDIN, '<', '/dev/null';
+        open STDOUT, '>', "$work/$name.out" or die;
+        open STDERR, '>', "$work/$name.err" or die;
+        exec 'ip', 'netns', 'exec', ns($host), @command;
+    }
+    push @children, $pid;
+    return $pid;
+}
+
+# An agent of host h (on port 7800, or as given), serving once it says so
+sub agent {
+    my ($host, %o) = @_;
+    my $port = $o{port} // 7800;
+    my $name = "agent-$host-$port";
+    my $pid = spawn($host, $name, "$root/hopbench", 'agent', '--bind',
+        "tcp://169.254.77.$addr{$host}:$port", '--allow', $o{allow} // "$work/keys/ctl.cert",
+        '--cert', "$work/keys/$host.cert_secret");
+    for (1 .. 100) {
+        last if Hopbench::slurp("$work/$name.out") =~ /serving at/;
+        sleep 0.05;
+    }
+    return $pid;
+}
+
+# End a program spawned: its exit status (-1 if it had to be killed)
+sub stop {
+    my ($pid) = @_;
+    kill 'TERM', $pid;
+    @children = grep { $_ != $pid } @children;
+    for (1 .. 100) {
+        return $? >> 8 if waitpid($pid, WNOHANG) == $pid;
+        sleep 0.05;
+    }
+    kill 'KILL', $pid;
+    waitpid($pid, 0);
+    return -1;
+}
+
+# hopbench in the controller's namespace: exit status, seconds, out, err
+my $runs = 0;
+sub ctl {
+    my (@args) = @_;
+    my $n = ++$runs;
+    my $start = time;
+    my $pid = spawn('c', "ctl$n", 'timeout', '-k', '5', '60', "$root/hopbench", @args);
+    waitpid($pid, 0);
+    my $rc = $? >> 8;
+    @children = grep { $_ != $pid } @children;
+    return ($rc, time - $start, Hopbench::slurp("$work/ctl$n.out"),
+            Hopbench::slurp("$work/ctl$n.err"));
+}
+
+# The same in the background, for faults made while it runs
+sub ctl_start {
+    my (@args) = @_;
+    my $n = ++$runs;
+    return (spawn('c', "ctl$n", "$root/hopbench", @args), $n);
+}
+
+sub ctl_wait {
+    my ($pid, $n, $limit) = @_;
+    my $until = time + $limit;
+    while (time < $until) {
+        if (waitpid($pid, WNOHANG) == $pid) {
+            @children = grep { $_ != $pid } @children;
+            return ($? >> 8, Hopbench::slurp("$work/ctl$n.err"));
+        }
+        sleep 0.05;
+    }
+    return (-1, Hopbench::slurp("$work/ctl$n.err"));
+}
+
+# Wait (bounded) until results.csv has n rows
+sub rows_at_least {
+    my ($dir, $n, $limit) = @_;
+    my $until = time + $limit;
+    while (time < $until) {
+        return 1 if @{ csv("$dir/results.csv")->{rows} } >= $n;
+        sleep 0.05;
+    }
+    return 0;
+}
+
+# Stage processes ("hopbench stage ...") in the hosts' namespaces
+sub stage_processes {
+    my @found;
+    for my $host (qw(h1 h2 h3)) {
+        for my $pid (split ' ', `ip netns pids @{[ns($host)]} 2>/dev/null`) {
+            my $cmd = Hopbench::slurp("/proc/$pid/cmdline");
+            push @found, "$host: $pid" if $cmd =~ /^[^\0]*hopbench\0stage\0/;
+        }
+    }
+    return @found;
+}
+
+sub none_left {
+    my ($limit) = @_;
+    my $until = time + $limit;
+    my @left;
+    while (time < $until) {
+        @left = stage_processes() or return ();
+        sleep 0.1;
+    }
+    return @left;
+}
+
+network() or BAIL_OUT("cannot make the test's network namespaces ($id*)");
+
+# Keys: the controller's, the agents', and one nobody allows
+mkdir "$work/keys";
+for my $name (qw(ctl other h1 h2 h3)) {
+    my ($rc, $out, $err) = hopbench('keygen', "$work/keys", '--name', $name);
+    is($rc, 0, "keygen $name") or diag $err;
+}
+ok(-f "$work/keys/ctl.cert" && -f "$work/keys/ctl.cert_secret", 'keygen: public file and _secret twin');
+is((stat "$work/keys/ctl.cert_secret")[2] & 0777, 0600, 'keygen: the secret is private');
+
+my $hosts = "$work/hosts.cfg";
+write_file($hosts, join '', map { "host = $_\n    agent = tcp://169.254.77.$addr{$_}:7800\n"
+    . "    cert = keys/$_.cert\n" } qw(h1 h2 h3));
+my $topo = "$work/chain.cfg";
+write_file($topo, <<'EOF');
+topology = across
+    transport = tcp
+    timeout = 2
+publisher = pub
+    host = h1
+hop
+proxy = proxy
+    host = h2
+hop
+subscriber = sub
+    host = h3
+EOF
+my @hosts = ('--hosts', $hosts, '--cert', "$work/keys/ctl.cert_secret");
+$agent{$_} = agent($_) for qw(h1 h2 h3);
+
+# pub on h1 -> proxy on h2 -> sub on h3
+my $out = "$work/chain";
+my ($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, '--sizes', '64,4096',
+    qw(--duration 0.3 --format csv --quiet --output), $out);
+is($rc, 0, 'across hosts: exit 0') or diag $err;
+my @rows = @{ csv("$out/results.csv")->{rows} };
+is(scalar @rows, 4, 'across hosts: 2 sizes x 2 hops');
+for (@rows) {
+    my $where = "size $_->{size} hop $_->{hop}";
+    is("$_->{from_host}->$_->{to_host}", $_->{hop} == 1 ? 'h1->h2' : 'h2->h3', "$where: hosts");
+    is($_->{lost}, $_->{sent} - $_->{received}, "$where: lost = sent - received");
+    ok($_->{msgs_per_sec} > 0 && $_->{received} > 0, "$where: $_->{msgs_per_sec} msgs/s");
+    ok($_->{from_cpu_ns_per_msg} > 0, "$where: CPU per message read on the host");
+}
+is($rows[1]{seq_lost}, $rows[0]{lost} + $rows[1]{lost}, 'across hosts: loss proven by sequence numbers');
+my @threads = @{ csv("$out/threads.csv")->{rows} };
+for my $s ([qw(pub h1)], [qw(proxy h2)], [qw(sub h3)]) {
+    ok((grep { $_->{stage} eq $s->[0] && $_->{thread} eq 'main' && $_->{host} eq $s->[1] } @threads),
+       "threads.csv: $s->[0]'s thread, read back on $s->[1]");
+}
+my $meta = decode_json(Hopbench::slurp("$out/metadata.json"));
+is(join(',', map { $_->{name} } @{ $meta->{hosts} }), 'h1,h2,h3', 'metadata: an entry per host');
+ok(!grep({ !defined $_->{clock_uncertainty_ns} || !$_->{kernel} || !$_->{libzmq}
+           || $_->{agent_version} ne $meta->{hopbench} } @{ $meta->{hosts} }),
+   'metadata: each host\'s kernel, versions and clock');
+
+# Every engine, fan-out to two hosts, CURVE on the data hops, placement
+($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, qw(--set proxy.engine=forwarder
+    --set sub.count=2 --set), 'sub.host=h3,h1', qw(--sizes 64 --duration 0.2 --quiet --output),
+    "$work/fan");
+is($rc, 0, 'forwarder, fan-out to h3 and h1: exit 0') or diag $err;
+@rows = grep { $_->{hop} == 2 } @{ csv("$work/fan/results.csv")->{rows} };
+is(join(',', map { "$_->{to}\@$_->{to_host}" } @rows), 'sub.1@h3,sub.2@h1', 'fan-out: a row per subscriber, on its host');
+ok(!grep({ $_->{msgs_per_sec} <= 0 } @rows), 'fan-out: both subscribers take messages');
+($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, qw(--set proxy.engine=zproxy
+    --set mode=flood --sizes 64 --duration 0.2 --quiet --output), "$work/zproxy");
+is($rc, 0, 'zproxy (mode = flood) on h2: exit 0') or diag $err;
+ok((grep { $_->{hop} == 2 && $_->{received} > 0 } @{ csv("$work/zproxy/results.csv")->{rows} }),
+   'zproxy: the subscriber takes messages');
+($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, qw(--set curve=true
+    --placement compact --sizes 1024 --duration 0.2 --quiet --output), "$work/curve");
+is($rc, 0, 'steerable, CURVE hops, compact placement: exit 0') or diag $err;
+$meta = decode_json(Hopbench::slurp("$work/curve/metadata.json"));
+is($meta->{curve}, 'hop1 hop2', 'curve: both hops between hosts encrypted');
+@rows = @{ csv("$work/curve/results.csv")->{rows} };
+ok(@rows == 2 && !grep({ $_->{from_cpu} < 0 || $_->{to_cpu} < 0 || $_->{received} <= 0 } @rows),
+   'compact: every stage pinned on its host and read back');
+($rc, $took, $stdout, $err) = ctl('plan', $topo, @hosts, '--placement', 'compact',
+    '--machine', 'h2=numa/vm-2x2.cfg');
+is($rc, 0, 'plan across hosts: exit 0') or diag $err;
+like($stdout, qr/^# host h2: vm-2x2 \(numa\/vm-2x2\.cfg\)$/m, 'plan: h2 on its description');
+like($stdout, qr/^proxy\s+proxy\s+main\s+0\s+0\s+on h2$/m, 'plan: the proxy on h2');
+
+# inproc and ipc cannot cross hosts
+($rc, $took, $stdout, $err) = ctl('check', $topo, @hosts, '--set', 'hop2.transport=ipc');
+is($rc, 2, 'ipc across hosts: exit 2');
+like($err, qr/hop 2 is ipc, which cannot cross from host 'h2' to host 'h3' \(use tcp\)/, 'ipc across hosts: names the hop');
+
+# A controller the agent does not allow, one of another protocol, a busy agent
+my $stranger = agent('h1', port => 7801, allow => "$work/keys/other.cert");
+write_file("$work/h1-7801.cfg", "host = h1\n    agent = tcp://169.254.77.1:7801\n    cert = keys/h1.cert\n");
+($rc, $took, $stdout, $err) = ctl('run', $topo, '--hosts', "$work/h1-7801.cfg", '--cert',
+    "$work/keys/ctl.cert_secret", qw(--set proxy.host=h1 --set sub.host=h1 --sizes 64 --quiet --output), "$work/na");
+is($rc, 1, 'unknown controller key: exit 1');
+like($err, qr/host h1 .*not allowed/, 'unknown controller key: names the host, "not allowed"');
+ok($took < 5, "unknown controller key: refused within 5 s ($took s)");
+like(Hopbench::slurp("$work/agent-h1-7801.err"), qr/refused a controller .*not allowed/, 'the agent says it refused');
+stop($stranger);
+{
+    local $ENV{HOPBENCH_TEST_PROTOCOL} = 99;
+    ($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, qw(--sizes 64 --quiet --output), "$work/v");
+}
+is($rc, 1, 'protocol mismatch: exit 1');
+like($err, qr/host h1 .*protocol 1 \(hopbench [\d.]+\), this controller protocol 99/, 'protocol mismatch: both versions named');
+
+# SIGKILL of h2's agent mid-sweep
+my @sweep = ('--sizes', '64,128,256,512,1024,2048,4096,8192', qw(--duration 0.3 --quiet --output));
+my ($pid, $n) = ctl_start('run', $topo, @hosts, @sweep, "$work/kill");
+ok(rows_at_least("$work/kill", 2, 20), 'kill: a size finished first');
+my $killed = time;
+kill 'KILL', $agent{h2};
+waitpid($agent{h2}, 0);
+($rc, $err) = ctl_wait($pid, $n, 15);
+my $after = time - $killed;
+is($rc, 1, 'agent killed: exit 1');
+ok($after < 2 + 5, "agent killed: the run ended within timeout + 5 s ($after s)");
+like($err, qr/stage proxy: host h2/, 'agent killed: the error names h2 and the proxy') or diag $err;
+@rows = @{ csv("$work/kill/results.csv")->{rows} };
+ok(@rows >= 2 && !grep({ $_->{msgs_per_sec} !~ /^[\d.]+$/ } @rows), 'agent killed: the finished sizes are kept');
+is(join(' ', none_left(3)), '', 'agent killed: no stage process left on any host');
+$agent{h2} = agent('h2');
+
+# h2's link cut mid-sweep: the run ends, and h2's agent ends the stages
+($pid, $n) = ctl_start('run', $topo, @hosts, @sweep, "$work/cut");
+ok(rows_at_least("$work/cut", 2, 20), 'link cut: a size finished first');
+my $cut = time;
+quiet('ip', '-n', ns('h2'), 'link', 'set', 'eth0', 'down');
+($rc, $err) = ctl_wait($pid, $n, 15);
+$after = time - $cut;
+is($rc, 1, 'link cut: exit 1');
+ok($after < 2 + 5, "link cut: the run ended within timeout + 5 s ($after s)");
+like($err, qr/stage proxy: host h2: .*no word from its agent/, 'link cut: names h2 and the proxy') or diag $err;
+ok(@{ csv("$work/cut/results.csv")->{rows} } >= 2, 'link cut: the finished sizes are kept');
+is(join(' ', none_left(2 + 5)), '', 'link cut: h2\'s agent ended its stages');
+quiet('ip', '-n', ns('h2'), 'link', 'set', 'eth0', 'up');
+
+# The controller killed mid-run: the agents serve the next run
+($pid, $n) = ctl_start('run', $topo, @hosts, @sweep, "$work/gone");
+ok(rows_at_least("$work/gone", 2, 20), 'controller killed: a size finished first');
+my $gone = time;
+kill 'KILL', $pid;
+ctl_wait($pid, $n, 5);
+my $served = 0;
+while (!$served && time - $gone < 2 + 5) {
+    ($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, qw(--sizes 64 --duration 0.1 --quiet --output), "$work/next");
+    $served = $rc == 0;
+    sleep 0.2 unless $served;
+}
+ok($served, sprintf('controller killed: the next run was served %.1f s later', time - $gone)) or diag $err;
+
+# --ssh: hopbench starts the agent on h3 through an sshd there, then stops it
+SKIP: {
+    skip 'no sshd or ssh (openssh-server, openssh-client)', 4
+        unless -x '/usr/sbin/sshd' && system('command -v ssh >/dev/null') == 0;
+    mkdir '/run/sshd' unless -d '/run/sshd';
+    my $s = "$work/ssh";
+    mkdir $s;
+    chmod 0700, $s;
+    quiet('ssh-keygen', '-q', '-t', 'ed25519', '-N', "''", '-f', "$s/host");
+    quiet('ssh-keygen', '-q', '-t', 'ed25519', '-N', "''", '-f', "$s/id");
+    system("cp $s/id.pub $s/authorized_keys");
+    write_file("$s/sshd_config", "ListenAddress 169.254.77.3:2222\nHostKey $s/host\n"
+        . "AuthorizedKeysFile $s/authorized_keys\nPermitRootLogin prohibit-password\n"
+        . "PasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\n"
+        . "StrictModes no\nPidFile $s/sshd.pid\n");
+    write_file("$s/known_hosts", "[169.254.77.3]:2222 " . join(' ', (split ' ', Hopbench::slurp("$s/host.pub"))[0, 1]) . "\n");
+    write_file("$s/config", "Host h3\n    HostName 169.254.77.3\n    Port 2222\n    User root\n"
+        . "    IdentityFile $s/id\n    UserKnownHostsFile $s/known_hosts\n    LogLevel ERROR\n");
+    write_file("$s/ssh", "#!/bin/sh\nexec ssh -F $s/config \"\$@\"\n");
+    chmod 0755, "$s/ssh";
+    my $sshd = spawn('h3', 'sshd', '/usr/sbin/sshd', '-D', '-e', '-f', "$s/sshd_config");
+    my $ready = 0;
+    for (1 .. 100) {
+        last if ($ready = Hopbench::slurp("$work/sshd.err") =~ /Server listening/);
+        sleep 0.05;
+    }
+    write_file("$work/ssh-hosts.cfg", "host = h3\n    agent = tcp://169.254.77.3:7900\n");
+    write_file("$work/ssh.cfg", "topology = viassh\n    transport = tcp\n    timeout = 2\n"
+        . "publisher = pub\nhop\nsubscriber = sub\n    host = h3\n");
+    local $ENV{HOPBENCH_SSH} = "$s/ssh";
+    ($rc, $took, $stdout, $err) = ctl('run', "$work/ssh.cfg", '--hosts', "$work/ssh-hosts.cfg", '--ssh',
+        '--remote-hopbench', "$root/hopbench", qw(--sizes 64 --duration 0.2 --quiet --format csv --output), "$work/viassh");
+    is($rc, 0, '--ssh: exit 0') or diag $err . Hopbench::slurp("$work/sshd.err");
+    @rows = @{ csv("$work/viassh/results.csv")->{rows} };
+    ok(@rows == 1 && $rows[0]{to_host} eq 'h3' && $rows[0]{msgs_per_sec} > 0,
+       '--ssh: the subscriber on h3 took messages');
+    my @agents;
+    for (1 .. 60) {
+        @agents = grep { Hopbench::slurp("/proc/$_/cmdline") =~ /agent\0--bind\0tcp:\/\/169\.254\.77\.3:7900/ }
+            split ' ', `ip netns pids @{[ns('h3')]}`;
+        last unless @agents;
+        sleep 0.05;
+    }
+    is(scalar @agents, 0, '--ssh: the agent it started is gone afterwards');
+    ok($ready, '--ssh: the sshd was up');
+    stop($sshd);
+}
+
+for my $host (qw(h1 h2 h3)) {
+    is(stop($agent{$host}), 0, "the agent of $host ends cleanly on SIGTERM")
+        or diag Hopbench::slurp("$work/agent-$host-7800.err");
+}
+is(join(' ', stage_processes()), '', 'no stage process left on any host');
+done_testing();
