@@ -174,6 +174,17 @@ is($doc->{alpha}, 0.001, 'json: alpha');
 my ($j1) = grep { ($_->{size} // 0) == 64 && $_->{hop} eq '1' } @{ $doc->{rows} };
 is($j1->{significant}, 0, 'json: at alpha 0.001, 5 against 5 cannot be significant');
 
+# a hop that ran between other hosts (host = NAME) is named
+my $hosted = tmp();
+my $hcsv = Hopbench::slurp("$other/results.csv");
+$hcsv =~ s/^(.*?),mode$/$1,mode,from_host,to_host/m;
+$hcsv =~ s/,capacity$/,capacity,h1,h2/mg;
+write_file("$hosted/results.csv", $hcsv);
+($rc, $stdout, $err) = hopbench('compare', $base, $hosted);
+is($rc, 0, 'compare across hosts: exit 0') or diag $err;
+like($stdout, qr/note: hosts of a hop differ: size 64 hop 1 one host in \Q$base\E, h1 -> h2 in \Q$hosted\E/,
+     'compare: names the hosts of a hop that differ');
+
 # --- compare --by: the values of a swept key in one run ---
 my $s = tmp();
 ($rc, undef, $err) = hopbench(qw(run topologies/direct.cfg --sizes 64 --repeat 3

@@ -22,6 +22,7 @@ typedef struct {
     char hop[16]; //  "1", or latency's "e2e"
     char from[COMPARE_TEXT], to[COMPARE_TEXT], transport[COMPARE_TEXT];
     char metric[16]; //  "msgs/s", "p50_us", "p99_us"
+    char hosts[2 * COMPARE_TEXT + 4]; //  "h1 -> h2" (host = NAME), or ""
     double *values;
     int n, cap;
 } series_t;

@@ -120,8 +120,28 @@ static void s_note(comparison_t *self, const char *what, const char *a,
              self->other->label);
 }
 
+//  The first matched row whose hop ran between other hosts
+static void s_host_note(comparison_t *self)
+{
+    for (int r = 0; r < self->nrows; r++) {
+        const compare_row_t *row = &self->rows[r];
+        if (!row->a || !row->b || strcmp(row->a->hosts, row->b->hosts) == 0)
+            continue;
+        size_t used = strlen(self->notes);
+        snprintf(
+            self->notes + used, sizeof self->notes - used,
+            "hosts of a hop differ: size %u hop %s %s in %s, %s in %s "
+            "(and maybe more)\n",
+            row->a->size, row->a->hop,
+            row->a->hosts[0] ? row->a->hosts : "one host", self->base->label,
+            row->b->hosts[0] ? row->b->hosts : "one host", self->other->label);
+        return;
+    }
+}
+
 static void s_notes(comparison_t *self)
 {
+    s_host_note(self);
     const side_t *a = self->base, *b = self->other;
     if (strcmp(a->dir, b->dir) == 0)
         return; //  --by: one run

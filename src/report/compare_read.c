@@ -26,6 +26,7 @@ typedef struct {
     csv_t *csv;
     bool latency; //  latency.csv: p50 and p99; else msgs/s
     int topology, pattern, mode, size, repeat, hop, from, to, transport;
+    int from_host, to_host; //  -1 when the file has none
     int value[2];
     int by;                //  the sweep_KEY column of --by, or -1
     int sweep[64], nsweep; //  the other sweep_ columns
@@ -187,6 +188,8 @@ static int s_header(reader_t *self, errbuf_t *err)
                        "--sweep %s=...",
                        self->path, want, by, by);
     self->mode = s_column(self->csv, "mode");
+    self->from_host = s_column(self->csv, "from_host");
+    self->to_host = s_column(self->csv, "to_host");
     return s_need(self, &self->topology, "topology", err) ||
                    s_need(self, &self->pattern, "pattern", err) ||
                    s_need(self, &self->size, "size", err) ||
@@ -263,6 +266,12 @@ static void s_key(const reader_t *self, series_t *key)
         snprintf(key->to, sizeof key->to, "%s", s_field(self, self->to));
         snprintf(key->transport, sizeof key->transport, "%s",
                  s_field(self, self->transport));
+        const char *a = s_field(self, self->from_host);
+        const char *b = s_field(self, self->to_host);
+        if (*a || *b)
+            snprintf(key->hosts, sizeof key->hosts, "%.*s -> %.*s",
+                     COMPARE_TEXT, *a ? a : "(controller)", COMPARE_TEXT,
+                     *b ? b : "(controller)");
     }
     size_t used = 0;
     for (int i = 0; i < self->nsweep && used < sizeof key->sweep; i++)
