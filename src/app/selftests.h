@@ -22,6 +22,7 @@
 #include "base/limits.h"
 #include "config/endpoint.h"
 #include "machine/machine.h"
+#include "machine/assignments.h"
 #include "machine/placement.h"
 #include "report/plot_data.h"
 #include "trial/search.h"
@@ -42,6 +43,7 @@ static const struct {
     {"roff", roff_test},           {"csv", csv_test},
     {"search", search_test},       {"tsc", tsc_test},
     {"limits", limits_test},       {"endpoint", endpoint_test},
+    {"assignments", assignments_test},
 };
 
 #endif
