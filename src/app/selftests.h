@@ -10,6 +10,7 @@
 #include "config/params.h"
 #include "config/topology.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/roster.h"
 #include "machine/threads.h"
 #include "app/cli.h"
 #include "app/roff.h"
@@ -43,7 +44,7 @@ static const struct {
     {"roff", roff_test},           {"csv", csv_test},
     {"search", search_test},       {"tsc", tsc_test},
     {"limits", limits_test},       {"endpoint", endpoint_test},
-    {"assignments", assignments_test},
+    {"roster", roster_test},       {"assignments", assignments_test},
 };
 
 #endif

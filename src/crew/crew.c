@@ -1,11 +1,40 @@
 /*  crew: start and end a pipeline's stages (see crew.h).  */
 #include "crew/crew.h"
 
+#include "machine/pin.h"
+#include "pipeline/roster.h"
+
 #include <stdlib.h>
+
+//  The controller (the calling thread) where the plan puts it, before it
+//  starts any thread: the stage threads leave it at once, its relays
+//  stay, and a stage's own process is born on it
+static int s_place_controller(const pipeline_t *pl, errbuf_t *err)
+{
+    const place_t *home = &pl->controller.place;
+    if (home->node < 0 && cpuset_empty(&home->cpus))
+        return pin_release(&pl->allowed, err);
+    return pin_thread(home, err);
+}
+
+//  czmq's context threads, started with this process's first socket:
+//  the controller's, or a zproxy stage's I/O (roster.h)
+static int s_place_czmq(const pipeline_t *pl, errbuf_t *err)
+{
+    int owner = roster_czmq_owner(pl);
+    const cpuset_t *cpus = owner >= 0 ? &pl->inst[owner].place.io_cpus
+                                      : &pl->controller.place.cpus;
+    return pin_czmq_threads(cpuset_empty(cpus) ? &pl->allowed : cpus, err);
+}
 
 crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
                  errbuf_t *err)
 {
+    errbuf_t why;
+    if (s_place_controller(pl, &why)) {
+        err_set(err, "controller: %s", why.msg);
+        return NULL;
+    }
     crew_t *self = calloc(1, sizeof *self);
     if (!self) {
         err_set(err, "out of memory");
@@ -22,6 +51,10 @@ crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
             crew_destroy(&self, 1000);
             return NULL;
         }
+    }
+    if (s_place_czmq(pl, &why)) {
+        err_set(err, "controller: %s", why.msg);
+        crew_destroy(&self, 1000);
     }
     return self;
 }

@@ -34,8 +34,9 @@ void *stage_process_new(const pipeline_t *pl, int id, const char *config,
                         const char *ipc_dir, stage_shared_t **shared,
                         errbuf_t *err);
 
-//  The child: "hopbench stage CONFIG ID ENDPOINT FD"; returns the exit
-//  status of the process
+//  The child: "hopbench stage CONFIG ID ENDPOINT FD [CPUS]" (CPUS: the
+//  CPU set the controller planned with); returns the exit status of the
+//  process
 int stage_process_main(int argc, char **argv);
 
 #endif

@@ -9,6 +9,8 @@
 
     Every stage instance gets its effective params, its place (placement),
     its context, and for each hop the side that binds and the endpoints.
+    The controller (hopbench's own threads) gets its housekeeping place
+    once the stages have theirs; roster.h lists every thread a run starts.
     Stages joined by inproc hops share one context, created by the group's
     first instance (the owner) and terminated by it last; every other
     instance owns a context of its own.  A hop binds at its proxy end (the
@@ -70,6 +72,8 @@ typedef struct {
     hop_plan_t *hops; //  nstages - 1 of them
     int nctx;
     context_plan_t ctx[PIPELINE_MAX_INSTANCES];
+    housekeeping_t controller; //  where hopbench's own threads go
+    cpuset_t allowed;          //  the CPUs the plan could use (machine's)
 } pipeline_t;
 
 //  Expand and place; the topology must be validated.  -1: err says why

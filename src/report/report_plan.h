@@ -8,7 +8,8 @@
 #include "machine/machine.h"
 #include "pipeline/pipeline.h"
 
-//  Table, or CSV with exactly stage,role,thread,node,cpus
+//  Table, or CSV: stage,role,thread,node,cpus (the contract), then
+//  engine,runs_in (room after them for where a host joins)
 void report_plan(FILE *out, const pipeline_t *pl, const machine_t *machine,
                  bool csv);
 

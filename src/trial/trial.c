@@ -517,6 +517,14 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
     result->links = calloc((size_t)self->nlinks, sizeof(link_row_t));
     result->threads = calloc(THREADS_MAX, sizeof(thread_row_t));
     result->latency = calloc((size_t)self->pl->nstages, sizeof(latency_row_t));
+    result->memory = calloc((size_t)self->pl->n * STAGE_MEMORY_REGIONS,
+                            sizeof(memory_row_t));
+    self->nroster = roster_list(self->pl, NULL, 0);
+    self->roster = calloc((size_t)self->nroster + 1, sizeof *self->roster);
+    if (self->roster)
+        roster_list(self->pl, self->roster, self->nroster);
+    else
+        self->nroster = 0;
     int rc = s_start(self, err);
     if (rc == 0)
         rc = self->pl->params.pattern == PATTERN_REQREP
@@ -526,6 +534,7 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
         s_abort(self);
     else if (s_teardown(self, err))
         rc = -1;
+    free(self->roster);
     free(self);
     return rc;
 }
@@ -535,7 +544,9 @@ void trial_result_free(trial_result_t *result)
     free(result->links);
     free(result->threads);
     free(result->latency);
+    free(result->memory);
     result->links = NULL;
     result->threads = NULL;
     result->latency = NULL;
+    result->memory = NULL;
 }
