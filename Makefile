@@ -7,6 +7,7 @@
 #   make check SANITIZE=1
 #                   the same, built with AddressSanitizer and UBSan
 #   make memcheck   valgrind memcheck on a short run of every topology
+#   make lint       the layers of src/ against docs/ARCHITECTURE.md
 #   make bench      hopbench against raw libzmq loops, results/bench.csv
 #   make fuzz       libFuzzer on the parsers for FUZZ_SECONDS (tests/fuzz)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -74,7 +75,7 @@ FUZZ_TARGETS  = topology lists machine shape
 FUZZ_BINS     = $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 FUZZ_OBJ      = $(LIB_SRC:src/%.c=build/fuzz/%.o) build/fuzz/fuzz.o
 
-.PHONY: all run check bench install deps check-deps memcheck clean format \
+.PHONY: all run check lint bench install deps check-deps memcheck clean format \
         fuzz fuzz-deps fuzz-build FORCE
 
 all: hopbench $(MANPAGES)
@@ -137,6 +138,11 @@ ifeq ($(SANITIZE),1)
 	    { echo 'hopbench: ./hopbench is not the sanitized build' >&2; exit 1; }
 endif
 	tests/prove-clean tests/*.t
+
+# the layers of src/ against docs/ARCHITECTURE.md (tests/18-layers.t too)
+lint:
+	@tests/install-debs perl
+	tests/lint-layers
 
 bench: deps
 	@tests/install-debs perl

@@ -168,4 +168,21 @@ like($err, qr/nowhere: No such file or directory/, 'missing directory: named');
 ($rc, undef, $err) = hopbench('plot', 'README.md');
 is($rc, 2, 'a file, not a directory: exit 2');
 like($err, qr/README\.md: not a directory/, 'a file, not a directory: said');
+# --- a search: the knee, what each hop delivered and lost against the rate offered
+$out = tmp();
+($rc, $stdout, $err) = hopbench(qw(run topologies/direct.cfg --sizes 1024 --set mode=search
+    --set search_trial=0.15 --set search_confirm=0.2 --set search_trials=5
+    --set warmup=0.05 --quiet --plot --output), $out);
+is($rc, 0, 'search --plot: exit 0') or diag $err;
+is_chart("$out/direct-search-1024B.png", 'search knee');
+my $knee = Hopbench::slurp("$out/plot-search-direct-1024B.dat");
+my @points = grep { /^\d/ } split /\n/, $knee;
+my @trials = grep { $_->{hop} == 1 } @{ csv("$out/search.csv")->{rows} };
+is(scalar @points, scalar @trials, 'search knee: a point per trial');
+like($knee, qr/^# hop 1 pub->sub$/m, 'search knee: a block per link');
+my @offered = map { (split ' ')[0] } @points;
+is("@offered", join(' ', sort { $a <=> $b } @offered), 'search knee: points in offered order');
+$script = Hopbench::slurp("$out/plot.gp");
+like($script, qr/^set xlabel "messages\/s offered \(all publishers\)"/m, 'search knee: offered axis');
+like($script, qr/x with lines dt 2 .*"delivered = offered"/, 'search knee: the diagonal');
 done_testing();

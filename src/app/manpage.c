@@ -253,6 +253,10 @@ static const struct {
      "with rate, reqrep or connect: one row per repetition and hop (e2e for "
      "end to end), and one with repeat all for the repetitions merged",
      report_latency_header, ", then the sweep_KEY columns."},
+    {"search.csv",
+     "with mode = search: one row per trial of the search and hop (phase "
+     "bound, step or confirm; verdict pass, fail or generator-limited)",
+     report_search_header, ", then the sweep_KEY columns."},
     {"threads.csv",
      "every thread of the run as /proc showed it while the window was open, "
      "each under its stage, hopbench's own under controller (see NUMA)",
@@ -278,7 +282,8 @@ static const struct {
      NULL, ""},
     {"results.json",
      "with --format json: {\"metadata\": ..., \"rows\": [...], \"latency\": "
-     "[...]}, the fields of the CSV files; stdout gets it too.",
+     "[...], \"search\": [...]}, the fields of the CSV files; stdout gets it "
+     "too.",
      NULL, ""},
     {PLOT_SCRIPT ", *.png",
      "with --plot, or from hopbench plot: the charts, and the gnuplot script "

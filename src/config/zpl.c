@@ -231,7 +231,8 @@ zpl_t *zpl_load_text(const char *path, const char *text, errbuf_t *err)
     self->bom = strncmp(text, UTF8_BOM, 3) == 0;
     text += self->bom ? 3 : 0;
     char *copy = strdup(text);
-    int rc = s_scan(self, copy, err);
+    int rc = copy ? s_scan(self, copy, err)
+                  : err_set(err, "%s: out of memory", path);
     free(copy);
     if (rc == 0)
         self->root = s_parse(path, text, err);
@@ -263,6 +264,11 @@ zpl_t *zpl_load(const char *path, errbuf_t *err)
         return NULL;
     }
     char *text = malloc(ZPL_MAX_BYTES + 1);
+    if (!text) {
+        fclose(file);
+        err_set(err, "%s: out of memory", path);
+        return NULL;
+    }
     size_t len = fread(text, 1, ZPL_MAX_BYTES + 1, file);
     int failed = ferror(file);
     fclose(file);

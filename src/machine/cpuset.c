@@ -23,7 +23,7 @@ void cpuset_add(cpuset_t *set, int cpu)
         set->bits[cpu / 64] |= 1ULL << (cpu % 64);
 }
 
-void cpuset_remove(cpuset_t *set, int cpu)
+static void s_remove(cpuset_t *set, int cpu)
 {
     if (cpu >= 0 && cpu < CPUSET_MAX)
         set->bits[cpu / 64] &= ~(1ULL << (cpu % 64));
@@ -160,7 +160,7 @@ int cpuset_parse(const char *text, const cpuset_t *universe, cpuset_t *out,
             if (cpuset_has(universe, cpu) && !cpuset_has(out, cpu))
                 cpuset_add(out, cpu);
             else
-                cpuset_remove(out, cpu);
+                s_remove(out, cpu);
         }
     }
     return 0;

@@ -24,7 +24,6 @@ typedef struct {
 
 void cpuset_clear(cpuset_t *set);
 void cpuset_add(cpuset_t *set, int cpu);
-void cpuset_remove(cpuset_t *set, int cpu);
 bool cpuset_has(const cpuset_t *set, int cpu);
 int cpuset_count(const cpuset_t *set);
 bool cpuset_empty(const cpuset_t *set);

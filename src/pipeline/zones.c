@@ -186,6 +186,10 @@ static int s_make_link(zones_t *self, const pipeline_t *pl, int h,
 zones_t *zones_create(pipeline_t *pl, errbuf_t *err)
 {
     zones_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        err_set(err, "zones: out of memory");
+        return NULL;
+    }
     self->owner = getpid();
     zones_describe(pl, self->owner);
     int rc = 0;

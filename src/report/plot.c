@@ -10,6 +10,7 @@
 #include "report/plot_chart.h"
 #include "report/plot_data.h"
 #include "report/plot_script.h"
+#include "report/plot_search.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -162,6 +163,7 @@ int plot_results(const char *dir, FILE *listing, errbuf_t *err)
     plot_table_t *table = plot_table_read(clean, err);
     plot_charts_t charts = {0};
     int rc = table && plot_charts_write(table, clean, &charts, err) == 0 &&
+                     plot_search_charts(clean, &charts, err) == 0 &&
                      plot_script_write(clean, &charts, err) == 0
                  ? s_draw(clean, &charts, listing, err)
                  : 2;

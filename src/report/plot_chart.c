@@ -46,8 +46,7 @@ static int s_end(const plot_row_t *rows, int n, int i, same_t same)
 //  ---------------------------------------------------------------------
 //  Files and names
 
-//  Letters, digits and .+- stay; '=' becomes '-', anything else '_'
-static void s_safe(char *out, size_t len, const char *text)
+void plot_safe_name(char *out, size_t len, const char *text)
 {
     size_t i = 0;
     for (; *text && i + 1 < len; text++) {
@@ -83,9 +82,9 @@ static int s_close(const writer_t *self, FILE *file, const char *name, int rc,
 //  ---------------------------------------------------------------------
 //  Charts
 
-static plot_chart_t *s_chart(writer_t *self, plot_kind_t kind, errbuf_t *err)
+plot_chart_t *plot_charts_add(plot_charts_t *charts, plot_kind_t kind,
+                              errbuf_t *err)
 {
-    plot_charts_t *charts = self->charts;
     if (charts->n == charts->cap) {
         int cap = charts->cap ? charts->cap * 2 : 8;
         plot_chart_t *v = realloc(charts->v, (size_t)cap * sizeof *v);
@@ -100,6 +99,11 @@ static plot_chart_t *s_chart(writer_t *self, plot_kind_t kind, errbuf_t *err)
     memset(chart, 0, sizeof *chart);
     chart->kind = kind;
     return chart;
+}
+
+static plot_chart_t *s_chart(writer_t *self, plot_kind_t kind, errbuf_t *err)
+{
+    return plot_charts_add(self->charts, kind, err);
 }
 
 static int s_compare_size(const void *a, const void *b)
@@ -274,8 +278,8 @@ static void s_stem(const writer_t *self, const plot_row_t *row, char *stem,
                    size_t len)
 {
     char topo[64], combo[128], data[PLOT_NAME + 16];
-    s_safe(topo, sizeof topo, self->table->topos.v[row->topo]);
-    s_safe(combo, sizeof combo, self->table->combos.v[row->combo]);
+    plot_safe_name(topo, sizeof topo, self->table->topos.v[row->topo]);
+    plot_safe_name(combo, sizeof combo, self->table->combos.v[row->combo]);
     snprintf(stem, len, "%s%s%s", topo, *combo ? "-" : "", combo);
     snprintf(data, sizeof data, "plot-%s.dat", stem);
     for (int i = 0; i < self->charts->n; i++)
@@ -396,7 +400,7 @@ static void s_keys(char *out, size_t len, const char *sweep)
         if (!(*p == ' ' && p > sweep && p[-1] == ','))
             joined[n++] = *p == ',' ? '-' : *p;
     joined[n] = 0;
-    s_safe(out, len, joined);
+    plot_safe_name(out, len, joined);
 }
 
 static int s_sweep(writer_t *self, int topo, errbuf_t *err)
@@ -411,7 +415,7 @@ static int s_sweep(writer_t *self, int topo, errbuf_t *err)
         return -1;
     }
     char name[64], keys[128];
-    s_safe(name, sizeof name, self->table->topos.v[topo]);
+    plot_safe_name(name, sizeof name, self->table->topos.v[topo]);
     s_keys(keys, sizeof keys, self->table->sweep);
     snprintf(chart->name, sizeof chart->name, "%s", self->table->topos.v[topo]);
     s_sweep_what(self, rows, n, chart->what, sizeof chart->what);

@@ -14,6 +14,11 @@
         TOPO-sweep-KEYS-rate-vs-size.png   the last hop's msgs/s against
                                            size, one line per combination
 
+    and, for a search (search.csv, plot_search.h), per size:
+
+        STEM-search-SIZEB.png    what each hop delivered, and the share it
+                                 lost, against the offered rate
+
     STEM is the topology, then the combination ("proxy-transport-ipc").
     Points are medians over the repetitions (and, on the sweep chart, over
     the links of a fan-out hop), with the min and max beside them.  Data
@@ -26,7 +31,13 @@
 
 #include "report/plot_data.h"
 
-typedef enum { PLOT_RATE, PLOT_MBPS, PLOT_HOPS, PLOT_SWEEP } plot_kind_t;
+typedef enum {
+    PLOT_RATE,
+    PLOT_MBPS,
+    PLOT_HOPS,
+    PLOT_SWEEP,
+    PLOT_KNEE
+} plot_kind_t;
 
 //  Columns of a size chart's data file (1-based, as gnuplot counts)
 #define PLOT_COLUMNS                                                           \
@@ -49,6 +60,8 @@ typedef struct {
     unsigned size;           //  PLOT_HOPS: the size shown
     int repeats;             //  most rows behind one point
     double rate[2], mbps[2]; //  smallest and largest value drawn
+    double offered[2];       //  PLOT_KNEE: the x axis's extent
+    double found;            //  PLOT_KNEE: the rate the search found, 0
 } plot_chart_t;
 
 typedef struct {
@@ -56,6 +69,12 @@ typedef struct {
     int n, cap;
 } plot_charts_t;
 
+//  text as a file name: letters, digits and .+- stay, '=' becomes '-',
+//  anything else '_'
+void plot_safe_name(char *out, size_t len, const char *text);
+//  One more chart of 'kind', zeroed; NULL when out of memory
+plot_chart_t *plot_charts_add(plot_charts_t *charts, plot_kind_t kind,
+                              errbuf_t *err);
 //  Decide the charts and write their data files into dir
 int plot_charts_write(const plot_table_t *table, const char *dir,
                       plot_charts_t *charts, errbuf_t *err);

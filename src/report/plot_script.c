@@ -4,7 +4,9 @@
     labelled with the measured sizes, medians joined by lines, min-max
     error bars.  MB/s gets a linked right axis in Gbit/s, the unit of
     libzmq's own graphs.  The bar chart puts msgs/s (left axis) beside
-    loss % (right axis, 0-100) for every link at one size.
+    loss % (right axis, 0-100) for every link at one size.  A search's
+    knee is two panels over the rate offered: what each hop delivered
+    (beside the line delivered = offered), and what it lost.
 */
 #include "report/plot_script.h"
 
@@ -239,6 +241,69 @@ static void s_bar_chart(FILE *out, const plot_chart_t *chart)
           out);
 }
 
+//  One panel of a knee: column col of every block against the rate offered
+static void s_knee_panel(FILE *out, const plot_chart_t *chart, int col,
+                         bool diagonal)
+{
+    fputs("plot ", out);
+    for (int i = 0; i < chart->series.n; i++) {
+        fputs(i ? ", \\\n     " : "", out);
+        s_quote(out, i ? "" : chart->data);
+        fprintf(out,
+                " index %d using 1:%d with linespoints lw 2 pt 7 ps 0.9 "
+                "title ",
+                i, col);
+        s_quote(out, chart->series.v[i]);
+    }
+    if (diagonal)
+        fputs(", \\\n     x with lines dt 2 lc rgb \"gray50\" "
+              "title \"delivered = offered\"",
+              out);
+    fputc('\n', out);
+}
+
+static void s_knee_chart(FILE *out, const plot_chart_t *chart)
+{
+    char title[3 * PLOT_NAME], found[64] = "no rate passed";
+    if (chart->found > 0)
+        snprintf(found, sizeof found, "found: %.0f msgs/s offered",
+                 chart->found);
+    snprintf(title, sizeof title,
+             "%s: the search at %u-byte messages\n(one point per trial; %s, "
+             "dotted)",
+             chart->name, chart->size, found);
+    s_output(out, chart);
+    fputs("set multiplot layout 2,1\n", out);
+    s_set_quoted(out, "title", title);
+    fputs("set grid xtics ytics\nset key top left opaque box\n"
+          "set xlabel \"messages/s offered (all publishers)\"\n",
+          out);
+    double lo = chart->offered[0], hi = chart->offered[1];
+    if (lo > 0 && hi > PLOT_LOG_SPAN * lo)
+        s_log_tics(out, "x", lo / 1.5, hi * 1.5, true);
+    else
+        fputs("set xrange [0:*]\nset format x \"%.1s%c\"\n", out);
+    if (chart->found > 0)
+        fprintf(out,
+                "set arrow from %g, graph 0 to %g, graph 1 nohead dt 3 "
+                "lw 2 lc rgb \"black\"\n",
+                chart->found, chart->found);
+    //  the delivered axis follows the points, not the diagonal
+    if (lo > 0 && hi > PLOT_LOG_SPAN * lo && chart->rate[0] > 0)
+        s_log_tics(out, "y", chart->rate[0] / 1.5, chart->rate[1] * 1.5, true);
+    else
+        fprintf(out, "set yrange [0:%g]\nset format y \"%%.1s%%c\"\n",
+                chart->rate[1] * 1.15);
+    fputs("set ylabel \"messages/s delivered\"\n", out);
+    s_knee_panel(out, chart, 2, true);
+    fputs("unset logscale y\nset ytics autofreq\n", out);
+    fputs("unset title\nset ylabel \"lost (% of what the hop was sent)\"\n"
+          "set yrange [0:*]\nset format y \"%g%%\"\nset key top left\n",
+          out);
+    s_knee_panel(out, chart, 3, false);
+    fputs("unset multiplot\n", out);
+}
+
 int plot_script_write(const char *dir, const plot_charts_t *charts,
                       errbuf_t *err)
 {
@@ -251,6 +316,8 @@ int plot_script_write(const char *dir, const plot_charts_t *charts,
     for (int i = 0; i < charts->n; i++) {
         if (charts->v[i].kind == PLOT_HOPS)
             s_bar_chart(out, &charts->v[i]);
+        else if (charts->v[i].kind == PLOT_KNEE)
+            s_knee_chart(out, &charts->v[i]);
         else
             s_line_chart(out, &charts->v[i]);
     }

@@ -221,6 +221,8 @@ static int s_size(run_t *self, int index, errbuf_t *err)
     trial_result_t merged = {.size = size};
     merged.latency =
         calloc((size_t)self->current->nstages, sizeof(latency_row_t));
+    if (!trials || !merged.latency)
+        rc = err_set(err, "size %u: out of memory", size);
     for (int r = 1; r <= repeat && rc == 0; r++) {
         progress_trial(&self->progress, size, index + 1, params->sizes.n, r,
                        repeat);
@@ -571,6 +573,10 @@ int run_topologies(topology_t *const *topos, int ntopos,
 {
     run_t *self = calloc(1, sizeof *self);
     errbuf_t err = {{0}};
+    if (!self) {
+        fprintf(stderr, "hopbench: out of memory\n");
+        return 1;
+    }
     self->topos = topos;
     self->ntopos = ntopos;
     self->machine = machine;

@@ -29,6 +29,10 @@ struct zcpool_s {
 zcpool_t *zcpool_new(size_t size, int count, errbuf_t *err)
 {
     zcpool_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        err_set(err, "zerocopy: out of memory");
+        return NULL;
+    }
     size_t stride = (size + 63) & ~(size_t)63;
     self->size = size;
     self->count = count;
@@ -106,7 +110,7 @@ int zcpool_msg(zcpool_t *self, zmq_msg_t *msg, uint64_t header)
 
 int zcpool_count(size_t size, int hwm)
 {
-    size_t count = hwm > 0 ? (size_t)hwm * 2 + 64 : 4096;
+    size_t count = hwm > 0 ? (size_t)hwm * 4 + 64 : 4096;
     size_t limit = ((size_t)1 << 30) / (size ? size : 1);
     if (count > limit)
         count = limit;
@@ -135,7 +139,7 @@ int zcpool_test(bool verbose)
     zmq_msg_close(&b);
     zmq_msg_close(&c);
     zcpool_destroy(&pool);
-    CHECK(zcpool_count(131072, 1000) == 2064);
+    CHECK(zcpool_count(131072, 1000) == 4064);
     CHECK(zcpool_count(64 << 20, 1000) == 16);
     return 0;
 }

@@ -500,6 +500,17 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
     if (crew->broken)
         return err_set(err, "an earlier trial was aborted");
     trial_t *self = calloc(1, sizeof *self);
+    memset(result, 0, sizeof *result);
+    if (self) {
+        result->threads = calloc(THREADS_MAX, sizeof(thread_row_t));
+        result->latency =
+            calloc((size_t)crew->pl->nstages, sizeof(latency_row_t));
+    }
+    if (!self || !result->threads || !result->latency) {
+        free(self);
+        trial_result_free(result);
+        return err_set(err, "a trial: out of memory");
+    }
     self->crew = crew;
     self->pl = crew->pl;
     memcpy(self->stage, crew->stage, sizeof self->stage);
@@ -511,21 +522,18 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
     self->warnings_len = warnings_len;
     warnings[0] = 0;
     trial_make_links(self);
-    memset(result, 0, sizeof *result);
     result->size = spec->size;
     result->repeat = spec->repeat;
     result->links = calloc((size_t)self->nlinks, sizeof(link_row_t));
-    result->threads = calloc(THREADS_MAX, sizeof(thread_row_t));
-    result->latency = calloc((size_t)self->pl->nstages, sizeof(latency_row_t));
-    result->memory = calloc((size_t)self->pl->n * STAGE_MEMORY_REGIONS,
-                            sizeof(memory_row_t));
     self->nroster = roster_list(self->pl, NULL, 0);
     self->roster = calloc((size_t)self->nroster + 1, sizeof *self->roster);
+    result->memory = calloc((size_t)self->pl->n * STAGE_MEMORY_REGIONS,
+                            sizeof(memory_row_t));
     if (self->roster)
         roster_list(self->pl, self->roster, self->nroster);
-    else
-        self->nroster = 0;
-    int rc = s_start(self, err);
+    int rc = result->links && self->roster && result->memory
+                 ? s_start(self, err)
+                 : err_set(err, "a trial: out of memory");
     if (rc == 0)
         rc = self->pl->params.pattern == PATTERN_REQREP
                  ? s_measure_reqrep(self, err)

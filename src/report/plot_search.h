@@ -1,0 +1,25 @@
+/*  plot_search: the knee of a search (mode = search), from search.csv.
+
+        STEM-search-SIZEB.png   top: what each hop delivered per second
+                                against the rate offered, beside the line
+                                delivered = offered; bottom: the share of
+                                its messages each hop lost
+
+    One chart per topology, sweep combination and size; each trial of the
+    search is a point (the flat-out bound, the steps, the confirmations),
+    one line per link, sorted by the rate offered.  The rate found is
+    marked.  This is the curve a broker's sizing is read from: where a hop
+    stops keeping up with what it is offered, and which hop it is.
+*/
+#ifndef HOPBENCH_PLOT_SEARCH_H
+#define HOPBENCH_PLOT_SEARCH_H
+
+#include "base/errbuf.h"
+#include "report/plot_chart.h"
+
+//  When DIR/search.csv exists: its charts' data files into dir, and the
+//  charts added to the list.  0 (also when there is no search.csv), or -1
+//  and err on a malformed file
+int plot_search_charts(const char *dir, plot_charts_t *charts, errbuf_t *err);
+
+#endif
