@@ -147,6 +147,19 @@ void pin_memory_free(void *memory, size_t size)
         munmap(memory, s_round(size));
 }
 
+//  Bind a range to node and move its pages there.  MPOL_MF_MOVE skips a
+//  page it thinks shared, as it thinks of a transparent huge page that is
+//  mapped in pieces (glibc gives a reused stack back in pieces): where
+//  this process may (CAP_SYS_NICE), all of them move
+static int s_move(void *start, size_t len, const unsigned long *nodes)
+{
+    if (mbind(start, len, MPOL_BIND, nodes, PIN_MAX_NODES + 1,
+              MPOL_MF_MOVE_ALL) == 0)
+        return 0;
+    return mbind(start, len, MPOL_BIND, nodes, PIN_MAX_NODES + 1,
+                 MPOL_MF_MOVE);
+}
+
 int pin_stack_range(void **addr, size_t *len)
 {
     pthread_attr_t attr;
@@ -167,43 +180,46 @@ int pin_stack(int node)
         return -1;
     uintptr_t start = (uintptr_t)addr & ~(uintptr_t)(s_page() - 1);
     size_t span = s_round((uintptr_t)addr + len - start);
-    return mbind((void *)start, span, MPOL_BIND, nodes, PIN_MAX_NODES + 1,
-                 MPOL_MF_MOVE);
+    return s_move((void *)start, span, nodes);
 }
 
-//  The mapping of /proc/self/maps that holds addr: 0, or -1 (or when it
-//  is the process's [heap], the main arena, which is not this thread's)
-static int s_mapping(const void *addr, uintptr_t *start, uintptr_t *end)
+//  glibc's heaps of the arenas besides the main one: mappings aligned to
+//  HEAP_MAX_SIZE (2 x DEFAULT_MMAP_THRESHOLD_MAX, 64 MiB on 64 bits), used
+//  from their start as they grow
+#define PIN_ARENA_HEAP ((uintptr_t)64 << 20)
+
+//  Move the writable mappings of /proc/self/maps within [lo, hi); -1 when
+//  one is the main arena's [heap] (not this thread's) or none was found
+static int s_move_window(uintptr_t lo, uintptr_t hi, const unsigned long *nodes)
 {
     FILE *maps = fopen("/proc/self/maps", "r");
     char line[512];
-    int rc = -1;
-    while (maps && rc && fgets(line, sizeof line, maps)) {
-        unsigned long lo, hi;
-        if (sscanf(line, "%lx-%lx", &lo, &hi) != 2 ||
-            (uintptr_t)addr < lo || (uintptr_t)addr >= hi)
+    int moved = 0, rc = 0;
+    while (maps && rc == 0 && fgets(line, sizeof line, maps)) {
+        unsigned long start, end;
+        char perms[8];
+        if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) != 3 ||
+            start < lo || end > hi || perms[0] != 'r' || perms[1] != 'w')
             continue;
-        *start = lo, *end = hi;
-        rc = strstr(line, "[heap]") ? -2 : 0;
+        if (strstr(line, "[heap]"))
+            rc = -1;
+        else if (s_move((void *)start, end - start, nodes) == 0)
+            moved++;
     }
     if (maps)
         fclose(maps);
-    return rc == 0 ? 0 : -1;
+    return rc == 0 && moved ? 0 : -1;
 }
 
 int pin_heap(int node)
 {
     unsigned long nodes[PIN_MAX_NODES / LONG_BITS];
     void *probe = malloc(64); //  attaches this thread to its arena
-    uintptr_t start, end;
-    int rc = probe && numa_available() >= 0 && s_mask(node, nodes) &&
-                     s_mapping(probe, &start, &end) == 0
-                 ? 0
+    uintptr_t heap = (uintptr_t)probe & ~(PIN_ARENA_HEAP - 1);
+    int rc = probe && numa_available() >= 0 && s_mask(node, nodes)
+                 ? s_move_window(heap, heap + PIN_ARENA_HEAP, nodes)
                  : -1;
     free(probe);
-    if (rc == 0)
-        rc = mbind((void *)start, end - start, MPOL_BIND, nodes,
-                   PIN_MAX_NODES + 1, MPOL_MF_MOVE);
     return rc;
 }
 

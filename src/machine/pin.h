@@ -61,12 +61,14 @@ int pin_node_of(const void *addr);
 //  when there is none.  Free with pin_memory_free and the same size
 void *pin_memory_new(size_t size, int node);
 void pin_memory_free(void *memory, size_t size);
-//  Move the calling thread's stack to node, and keep it there
+//  Move the calling thread's stack to node, and keep it there (all its
+//  pages where this process has CAP_SYS_NICE: MPOL_MF_MOVE_ALL)
 int pin_stack(int node);
 //  The malloc arena glibc hands the calling thread (often one a thread
 //  that has ended used, its pages maybe on another node) moved to node,
-//  and kept there: its heap's mapping, unless it is the main thread's
-//  [heap].  0, or -1 when it could not be moved
+//  and kept there: the writable mappings of its heap (glibc aligns a
+//  non-main arena's heap to 64 MiB), not the main thread's [heap].  0, or
+//  -1 when nothing could be moved
 int pin_heap(int node);
 //  The calling thread's stack (what pthread_getattr_np says)
 int pin_stack_range(void **addr, size_t *len);

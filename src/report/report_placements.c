@@ -147,6 +147,12 @@ static void s_headline(FILE *out, const placements_t *self, const char *lead)
             self->counted.total, self->alike, stages);
     if (self->note[0])
         fprintf(out, "# %s\n", self->note);
+    for (int a = 0; a < self->n; a++)
+        if (self->placement[a].crowded)
+            fprintf(out,
+                    "# nodes %s: a node has fewer CPUs than its stage "
+                    "threads, so they share its CPUs\n",
+                    self->placement[a].nodes);
     for (int r = 0; r < self->nrefused; r++)
         fprintf(out, "# not measured: nodes %s: %s\n", self->refused[r],
                 self->why[r]);

@@ -42,6 +42,8 @@ typedef struct {
     bool crosses[LIMIT_STAGES];        //  which (0-based)
     char controller_cpus[64];          //  the controller's CPUs, "3"
     int controller_node;               //  and node; -1: not pinned
+    bool crowded;                      //  a node has more stage threads
+                                       //  than CPUs: they share them
 } placement_t;
 
 //  What one size of one assignment measured

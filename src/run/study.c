@@ -61,6 +61,9 @@ static void s_describe(placement_t *p, const pipeline_t *pl)
     const place_t *home = &pl->controller.place;
     cpuset_format(&home->cpus, p->controller_cpus, sizeof p->controller_cpus);
     p->controller_node = home->node;
+    p->crowded = false;
+    for (int i = 0; i < pl->n; i++)
+        p->crowded |= pl->inst[i].place.crowded;
 }
 
 //  Plan one assignment as the run will: into the study, or refused
