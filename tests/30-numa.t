@@ -379,7 +379,7 @@ SKIP: {
 # threads share this machine's CPUs if it has fewer (they say so); a row
 # for several publishers (pub.* into zmq_proxy_steerable) names their CPUs
 SKIP: {
-    skip 'this machine has more than one NUMA node', 12 if $two_nodes_here;
+    skip 'this machine has more than one NUMA node', 17 if $two_nodes_here;
     my $out = tmp();
     ($rc, my $stdout, $err) = hopbench(qw(run topologies/proxy.cfg --placement all --sizes 64
         --messages 2000 --output), "$out/all");
@@ -408,6 +408,18 @@ SKIP: {
        'fanin: pub.* from_cpu is the CPUs the four ran on, joined by +');
     is($fanin->{from_node}, '0', 'fanin: pub.* from_node: the one node they all ran on');
     unlike(Hopbench::slurp("$out/fanin/results.csv"), qr/"/, 'results.csv: CPU lists need no quotes');
+    # at a rate, over 3 repetitions: latency ranked too, and min-max
+    ($rc, $stdout, $err) = hopbench(qw(run topologies/proxy.cfg --placement all --sizes 64
+        --duration 0.2 --repeat 3 --set rate=2000 --output), "$out/rate");
+    is($rc, 0, 'run --placement all --set rate=2000 --repeat 3: exit 0') or diag $err;
+    like($stdout, qr/median of 3 repetitions \(min - max; no confidence intervals yet\)/,
+         'placement all --repeat 3: min-max, and says it has no confidence intervals');
+    like($stdout, qr/p50 us\s+p99 us\s+rank/, 'placement all at a rate: latency columns and rank');
+    my ($rated) = @{ csv("$out/rate/placements.csv")->{rows} };
+    ok($rated && $rated->{p50_us} > 0 && $rated->{p99_us} >= $rated->{p50_us},
+       'placements.csv at a rate: end-to-end p50 and p99');
+    ok($rated && $rated->{min} <= $rated->{last_hop_msgs_per_sec}
+       && $rated->{last_hop_msgs_per_sec} <= $rated->{max}, 'placements.csv: min <= median <= max');
     my @owners = sort map { $_->{stage} } grep { $_->{thread} eq 'main' }
         @{ csv("$out/fanin/threads.csv")->{rows} };
     is("@owners", 'broker controller pub.1 pub.2 pub.3 pub.4 sub',

@@ -205,9 +205,10 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                    .fallback = "",
                    .accepted = "one node number or - per stage, in pipeline "
                                "order, joined by +: 0+0+1, 0+-+1",
-                   .help = "the node of each stage in pipeline order (- : "
-                           "the placement decides); wins over placement, "
-                           "a stage's own node or cpus wins over it"},
+                   .help = "the node of each stage in pipeline order, "
+                           "joined by + (0+0+1; - leaves a stage to the "
+                           "placement); wins over placement, and a stage's "
+                           "own node or cpus wins over it"},
     [KEY_MAX_PLACEMENTS] = {.name = "max_placements",
                             .levels = T,
                             .type = TYPE_INT,
