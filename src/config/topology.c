@@ -904,6 +904,24 @@ static int s_expect(const char *text, const char *set, const char *want)
     return 0;
 }
 
+//  What topology_save writes, loaded and validated again; NULL on failure
+static topology_t *s_reloaded(const topology_t *topo)
+{
+    errbuf_t err;
+    char *saved = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&saved, &len);
+    if (!out)
+        return NULL;
+    topology_save(topo, out);
+    fclose(out);
+    topology_t *again = topology_load_text("saved.cfg", saved, &err);
+    free(saved);
+    if (again && topology_validate(again, &err))
+        topology_destroy(&again);
+    return again;
+}
+
 static const char *s_chain = "topology = chain\n"
                              "    transport = ipc\n"
                              "    sizes = 64,4096\n"
@@ -948,14 +966,8 @@ static int s_test_load(void)
     CHECK(topology_set(topo, "hwm", &err) == -1);
 
     //  The effective config loads back to the same values
-    char *saved = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&saved, &len);
-    topology_save(topo, out);
-    fclose(out);
-    topology_t *again = topology_load_text("saved.cfg", saved, &err);
-    free(saved);
-    CHECK(again && topology_validate(again, &err) == 0);
+    topology_t *again = s_reloaded(topo);
+    CHECK(again);
     topology_hop_params(again, 0, &p);
     CHECK(p.transport == TRANSPORT_TCP && p.hwm == 7);
     topology_stage_params(again, 2, &p);
@@ -1013,14 +1025,8 @@ static int s_test_controller(void)
     CHECK(strcmp(where, "--set controller.node=1: ") == 0);
     CHECK(topology_set(topo, "controller.count=2", &err) == -1);
     CHECK(strstr(err.msg, "'count' is a stage key, not a controller key"));
-    char *saved = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&saved, &len);
-    topology_save(topo, out);
-    fclose(out);
-    topology_t *again = topology_load_text("saved.cfg", saved, &err);
-    free(saved);
-    CHECK(again && topology_validate(again, &err) == 0);
+    topology_t *again = s_reloaded(topo);
+    CHECK(again);
     CHECK(again->controller.node == 1 && strcmp(again->controller.cpus, "3") == 0);
     CHECK(strcmp(again->params.nodes, "0+-+1") == 0);
     topology_destroy(&again);

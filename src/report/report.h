@@ -58,6 +58,8 @@ void report_memory_rows(FILE *out, const report_info_t *info,
 //  loss, CPU per message
 void report_table_size(FILE *out, const report_info_t *info,
                        const trial_result_t *trials, int ntrials);
+//  The median of values[0..n-1], n > 0 (sorts them: min first, max last)
+double report_median(double *values, int n);
 //  A rate for people: 1234567 -> "1.23M", 12345 -> "12.3k"
 const char *report_short(double value, char *buf, size_t len);
 //  1234567 -> "1,234,567"

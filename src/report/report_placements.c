@@ -13,18 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int s_compare(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double s_median(double *values, int n)
-{
-    qsort(values, (size_t)n, sizeof *values, s_compare);
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 //  ------------------------------------------------------------------------
 //  Figures
 
@@ -87,7 +75,7 @@ int placements_add(placements_t *self, int assignment, int group,
     for (int h = 0; h < nhops; h++) {
         for (int t = 0; t < n; t++)
             column[t] = rates[(size_t)t * (size_t)self->nstages + h];
-        f->hop[h] = s_median(column, n);
+        f->hop[h] = report_median(column, n);
         if (h == nhops - 1)
             f->rate = f->hop[h], f->low = column[0], f->high = column[n - 1];
     }
