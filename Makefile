@@ -10,6 +10,8 @@
 #   make lint       the layers of src/ against docs/ARCHITECTURE.md
 #   make bench      hopbench against raw libzmq loops, results/bench.csv
 #   make fuzz       libFuzzer on the parsers for FUZZ_SECONDS (tests/fuzz)
+#   make soak       every topology for SOAK_SECONDS, watching fds, threads
+#                   and RSS for growth (tests/soak/run; not in make check)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
 # make also writes the man pages hopbench.1 and hopbench-topology.5 (man
@@ -76,7 +78,7 @@ FUZZ_BINS     = $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 FUZZ_OBJ      = $(LIB_SRC:src/%.c=build/fuzz/%.o) build/fuzz/fuzz.o
 
 .PHONY: all run check lint bench install deps check-deps memcheck clean format \
-        fuzz fuzz-deps fuzz-build FORCE
+        fuzz fuzz-deps fuzz-build soak FORCE
 
 all: hopbench $(MANPAGES)
 
@@ -169,6 +171,17 @@ build/fuzz/%.o: tests/fuzz/%.c
 
 tests/fuzz/fuzz_%: build/fuzz/fuzz_%.o $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# Soak: a long mixed sweep of every topology, one hopbench process each,
+# sampled after every trial (tests/soak/run says how it judges growth).
+# SOAK_MODES is the one list of modes swept where a topology takes them.
+SOAK_SECONDS ?= 600
+SOAK_MODES   ?= capacity flood search
+
+soak: deps
+	@tests/install-debs perl procps
+	$(MAKE) hopbench
+	SOAK_MODES='$(SOAK_MODES)' tests/soak/run $(SOAK_SECONDS)
 
 # valgrind cannot run an ASan binary: memcheck always uses the normal build
 memcheck: deps
