@@ -9,6 +9,8 @@
 #   make memcheck   valgrind memcheck on a short run of every topology
 #   make lint       the layers of src/ against docs/ARCHITECTURE.md
 #   make bench      hopbench against raw libzmq loops, results/bench.csv
+#   make anchors    hopbench against libzmq's own perf tools (built from
+#                   Debian's source of the installed libzmq), results/anchors.csv
 #   make fuzz       libFuzzer on the parsers for FUZZ_SECONDS (tests/fuzz)
 #   make soak       every topology for SOAK_SECONDS, watching fds, threads
 #                   and RSS for growth (tests/soak/run; not in make check)
@@ -66,6 +68,8 @@ DEBS       = gcc make pkg-config libzmq3-dev libczmq-dev libnuma-dev
 CHECK_DEBS = perl jq procps iproute2 gnuplot-nox groff man-db
 MEMCHECK_DEBS = valgrind
 FUZZ_DEBS  = clang libclang-rt-14-dev
+# make anchors: apt-get source needs dpkg-dev; the perf tools are C++
+ANCHORS_DEBS = perl g++ dpkg-dev gnuplot-nox
 
 # Fuzzing: the parsers under libFuzzer, ASan and UBSan, with clang.  The
 # project's objects are built again, instrumented, in build/fuzz/.
@@ -77,8 +81,8 @@ FUZZ_TARGETS  = topology lists machine shape
 FUZZ_BINS     = $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 FUZZ_OBJ      = $(LIB_SRC:src/%.c=build/fuzz/%.o) build/fuzz/fuzz.o
 
-.PHONY: all run check lint bench install deps check-deps memcheck clean format \
-        fuzz fuzz-deps fuzz-build soak FORCE
+.PHONY: all run check lint bench anchors install deps check-deps memcheck \
+        clean format fuzz fuzz-deps fuzz-build soak FORCE
 
 all: hopbench $(MANPAGES)
 
@@ -150,6 +154,15 @@ bench: deps
 	@tests/install-debs perl
 	$(MAKE) hopbench tests/bench/raw
 	tests/bench/run-bench
+
+# libzmq's perf tools from the installed version's Debian source, in
+# build/anchors/ (tests/anchors/build-tools), then side by side with
+# hopbench (tests/anchors/run-anchors; knobs ANCHORS_*).  Not run by CI.
+anchors: deps
+	@tests/install-debs $(ANCHORS_DEBS)
+	$(MAKE) hopbench
+	tests/anchors/build-tools build/anchors
+	tests/anchors/run-anchors
 
 fuzz-deps:
 	@tests/install-debs $(FUZZ_DEBS)

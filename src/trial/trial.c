@@ -351,6 +351,21 @@ static int s_window(trial_t *self, errbuf_t *err)
     return rc;
 }
 
+//  After the sources are told to stop: wait until each has ended its loop
+//  (DONE), so that what they sent is final before the drain compares it
+//  with what arrived.  A sender stores its count just after zmq_msg_send:
+//  a count read before that store, with the message still on its way, lets
+//  the drain end with the receiver one message short of what it then takes
+//  (its sequence one ahead of the sender's count: "proves -1")
+static int s_collect_sources(trial_t *self, errbuf_t *err)
+{
+    for (int i = 0; i < self->pl->n; i++)
+        if (self->running[i] && s_source(self, i) &&
+            s_collect(self, i, self->timeout_ms, err))
+            return -1;
+    return 0;
+}
+
 //  After the sources stop: until every link has taken all it was sent, or
 //  nothing moved for TRIAL_QUIET_MS (what is left was dropped)
 static int s_drain(trial_t *self, errbuf_t *err)
@@ -421,7 +436,8 @@ static int s_measure_stream(trial_t *self, errbuf_t *err)
     bool connect = self->pl->params.pattern == PATTERN_CONNECT;
     if (connect)
         self->last = self->s1;
-    if ((!connect && (s_drain(self, err) || s_stop_sinks(self, err))) ||
+    if ((!connect && (s_collect_sources(self, err) || s_drain(self, err) ||
+                      s_stop_sinks(self, err))) ||
         s_stop(self, true, err))
         return -1;
     s_check_rate(self);

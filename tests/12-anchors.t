@@ -1,0 +1,166 @@
+#!/usr/bin/perl
+# make anchors without its downloads: the equivalent topologies are valid
+# and say which tool they stand for; build-tools turns a machine's apt
+# sources into deb-src entries of its own; run-anchors, given stand-ins
+# for libzmq's perf tools, runs every cell against the real hopbench and
+# writes the CSV, the table and the charts (CI never fetches or runs the
+# real tools: `make anchors` does, by hand).
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Hopbench;
+use Test::More;
+
+chdir "$FindBin::Bin/..";
+
+# --- topologies/libzmq/: valid, and each names its tool first ---
+my @topologies = sort glob 'topologies/libzmq/*.cfg';
+is(scalar @topologies, 5, 'five equivalent topologies');
+for my $file (@topologies) {
+    my ($tool) = $file =~ m{/(\w+)\.cfg$};
+    my ($rc, undef, $err) = hopbench('check', $file);
+    is($rc, 0, "check $file: exit 0") or diag $err;
+    like(Hopbench::slurp($file), qr/\A# \Q$tool\E: libzmq's \Q$tool\E/,
+         "$file: its first line names $tool");
+}
+
+# --- build-tools --sources-only: deb-src twins of the deb entries ---
+my $etc = tmp();
+mkdir "$etc/sources.list.d" or die "mkdir: $!";
+write_file("$etc/sources.list", <<'EOF');
+# a comment
+deb http://deb.example.org/debian bookworm main contrib
+deb [signed-by=/usr/share/keyrings/x.gpg] http://deb.example.org/debian-security bookworm-security main
+deb-src http://deb.example.org/debian bookworm main
+deb cdrom:[Debian 12]/ bookworm main
+EOF
+write_file("$etc/sources.list.d/extra.list", "deb https://extra.example.org/apt stable main\n");
+write_file("$etc/sources.list.d/off.list.disabled", "deb http://off.example.org/apt x main\n");
+write_file("$etc/sources.list.d/debian.sources", <<'EOF');
+Types: deb
+# http://snapshot.example.org/
+URIs: http://deb.example.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://srconly.example.org/debian
+Suites: bookworm
+Components: main
+
+Types: deb
+Enabled: no
+URIs: http://off.example.org/debian
+Suites: bookworm
+Components: main
+EOF
+my $out = tmp();
+my $rc = system("ANCHORS_APT_ETC='$etc' tests/anchors/build-tools --sources-only '$out' 2>$out/err");
+is($rc, 0, 'build-tools --sources-only: exit 0') or diag Hopbench::slurp("$out/err");
+is(Hopbench::slurp("$out/apt/sources.list"), <<'EOF', 'one-line entries: deb became deb-src, the rest left out');
+deb-src http://deb.example.org/debian bookworm main contrib
+deb-src [signed-by=/usr/share/keyrings/x.gpg] http://deb.example.org/debian-security bookworm-security main
+deb-src https://extra.example.org/apt stable main
+EOF
+is(Hopbench::slurp("$out/apt/sources.list.d/machine.sources"), <<'EOF', 'deb822: the enabled deb paragraph, as deb-src');
+Types: deb-src
+URIs: http://deb.example.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+EOF
+my $conf = Hopbench::slurp("$out/apt/apt.conf");
+like($conf, qr/^Dir::Cache "\Q$out\E\/apt\/cache";$/m, 'apt.conf: a private cache');
+like($conf, qr/^#clear APT::Update::Post-Invoke-Success;$/m, 'apt.conf: no update hooks');
+
+my $empty = tmp();
+$rc = system("ANCHORS_APT_ETC='$empty' tests/anchors/build-tools --sources-only '$out' 2>$out/err");
+isnt($rc, 0, 'no deb entries at all: build-tools fails');
+like(Hopbench::slurp("$out/err"), qr/no deb entries in \Q$empty\E/, '... and says so');
+
+# --- run-anchors over stand-in tools: every cell, the CSV, the charts ---
+my $gnuplot = grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
+if (!$gnuplot) {    # run-anchors fails without its charts
+    diag 'no gnuplot on PATH (Debian: gnuplot-nox): run-anchors not tested';
+    done_testing();
+    exit 0;
+}
+my $bin = tmp();
+my %fake = (
+    local_thr  => 'echo "mean throughput: 200000 [msg/s]"',
+    inproc_thr => 'echo "mean throughput: 300000 [msg/s]"',
+    proxy_thr  => 'echo "mean throughput: 400000 [msg/s]"',
+    proxy_thr_alloc => 'echo "mean throughput: 100000 [msg/s]"',
+    remote_thr => 'exec sleep 30',    # over ipc it is ended; over tcp it would hang
+    local_lat  => 'exit 0',
+    remote_lat => 'echo "average latency: 40.000 [us]"',
+    inproc_lat => 'echo "average latency: 5.000 [us]"',
+);
+# remote_thr over tcp must end by itself: only its ipc run is ended early
+$fake{remote_thr} = 'case "$1" in ipc://*) exec sleep 30;; esac';
+for my $name (keys %fake) {
+    write_file("$bin/$name", "#!/bin/sh\n$fake{$name}\n");
+    chmod 0755, "$bin/$name";
+}
+my $res = tmp();
+my $env = "ANCHORS_BIN='$bin' ANCHORS_OUT='$res/anchors.csv' ANCHORS_SIZES=64 "
+    . 'ANCHORS_PAIRS=1 ANCHORS_SECONDS=0.05 ANCHORS_WARMUP=0.05 ANCHORS_TIMEOUT=30 '
+    . 'ANCHORS_BUSY=1 ANCHORS_WARMED=0.1';
+$rc = system("$env timeout -k 5 240 tests/anchors/run-anchors >$res/out 2>$res/err");
+is($rc, 0, 'run-anchors with stand-in tools: exit 0') or diag Hopbench::slurp("$res/err");
+my $csv = csv("$res/anchors.csv");
+is(join(',', @{$csv->{columns}}),
+   'tool,transport,size,pairs,libzmq_msgs_per_sec,hopbench_msgs_per_sec,ratio,note',
+   'anchors.csv: the header');
+my %row = map { ("$_->{tool} $_->{transport}" => $_) } @{$csv->{rows}};
+is_deeply([sort keys %row],
+          ['inproc_lat inproc', 'inproc_thr inproc', 'local_lat ipc', 'local_lat tcp',
+           'local_thr ipc', 'local_thr tcp', 'proxy_thr inproc', 'proxy_thr_alloc inproc'],
+          'anchors.csv: a row per tool and transport');
+for my $key (sort keys %row) {
+    my $r = $row{$key};
+    ok($r->{pairs} == 1 && $r->{size} == 64 && $r->{hopbench_msgs_per_sec} > 0,
+       "$key: one pair at 64 B, a hopbench figure");
+    my $lat = $r->{tool} =~ /_lat$/;
+    my $want = $lat ? $r->{libzmq_msgs_per_sec} / $r->{hopbench_msgs_per_sec}
+                    : $r->{hopbench_msgs_per_sec} / $r->{libzmq_msgs_per_sec};
+    ok(abs($r->{ratio} - $want) < 1e-3 * $want, "$key: ratio " . ($lat ? 'libzmq / hopbench' : 'hopbench / libzmq'));
+}
+like($row{'local_thr tcp'}{note}, qr/^with a 0\.1 s warm-up hopbench reads \S+ \(ratio [0-9.]+\)$/,
+     'throughput: the note gives hopbench with its warm-up');
+is($row{'local_lat tcp'}{libzmq_msgs_per_sec}, '40.000', 'latency cells in microseconds, as the tools print');
+like($row{'proxy_thr inproc'}{note}, qr/zmq_msg_copy.*reads 100k/, 'proxy_thr: the allocation, with proxy_thr_alloc\'s figure');
+is($row{'proxy_thr_alloc inproc'}{hopbench_msgs_per_sec}, $row{'proxy_thr inproc'}{hopbench_msgs_per_sec},
+   'proxy_thr_alloc: against the same hopbench runs');
+my $table = Hopbench::slurp("$res/out");
+like($table, qr/^tool\s+via\s+size\s+pairs/m, 'a table on stdout');
+like($table, qr/^PUSH\/PULL \(local_thr, inproc_thr\): 3 cells, geometric mean ratio/m, 'the PUSH/PULL summary');
+for my $png (qw(tcp ipc inproc latency)) {
+    my $bytes = Hopbench::slurp("$res/anchors/$png.png");
+    is(substr($bytes, 0, 8), "\x89PNG\r\n\x1a\n", "chart $png.png");
+}
+my $runs = csv("$res/anchors-runs.csv");
+is(scalar @{$runs->{rows}}, 19, 'anchors-runs.csv: every run (hopbench twice for throughput, proxy_thr_alloc too)');
+
+# A tool that fails: its cell is named, the others still run, exit 1
+write_file("$bin/inproc_lat", "#!/bin/sh\necho 'error in zmq_bind: boom'\nexit 1\n");
+$rc = system("$env ANCHORS_TOOLS=inproc_lat,inproc_thr timeout -k 5 120 tests/anchors/run-anchors >$res/out 2>$res/err");
+is($rc >> 8, 1, 'a failing tool: exit 1');
+like(Hopbench::slurp("$res/out"), qr/inproc_lat inproc 64: calibration: inproc_lat exited 1: error in zmq_bind: boom/,
+     'the note names the cell and what the tool said');
+like(Hopbench::slurp("$res/err"), qr/no pair for inproc_lat inproc 64/, 'stderr names the cell without a pair');
+ok((grep { $_->{tool} eq 'inproc_thr' } @{csv("$res/anchors.csv")->{rows}}), 'the other cell is in the CSV');
+
+# A client that fails ends its server at once (no wait for the time limit)
+write_file("$bin/local_lat", "#!/bin/sh\nexec sleep 30\n");
+write_file("$bin/remote_lat", "#!/bin/sh\necho 'error in zmq_connect: nope'\nexit 1\n");
+my $t0 = time;
+$rc = system("$env ANCHORS_TOOLS=local_lat ANCHORS_TRANSPORTS=tcp timeout -k 5 120 tests/anchors/run-anchors >$res/out 2>$res/err");
+is($rc >> 8, 1, 'a failing client: exit 1');
+like(Hopbench::slurp("$res/out"), qr/local_lat tcp 64: calibration: remote_lat exited 1: error in zmq_connect: nope/,
+     'the note names the client and what it said');
+ok(time - $t0 < 20, 'its server was ended, not waited for (' . (time - $t0) . ' s)');
+done_testing();
