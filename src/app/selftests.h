@@ -10,6 +10,7 @@
 #include "config/params.h"
 #include "config/topology.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/roster.h"
 #include "machine/threads.h"
 #include "app/cli.h"
 #include "app/roff.h"
@@ -25,6 +26,7 @@
 #include "crew/wire.h"
 #include "agent/keys.h"
 #include "machine/machine.h"
+#include "machine/assignments.h"
 #include "machine/placement.h"
 #include "report/plot_data.h"
 #include "trial/search.h"
@@ -47,6 +49,7 @@ static const struct {
     {"limits", limits_test},       {"endpoint", endpoint_test},
     {"hosts", hosts_test},         {"wire", wire_test},
     {"keys", keys_test},
+    {"roster", roster_test},       {"assignments", assignments_test},
 };
 
 #endif

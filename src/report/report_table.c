@@ -23,7 +23,7 @@ static int s_compare(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double s_median(double *values, int n)
+double report_median(double *values, int n)
 {
     qsort(values, (size_t)n, sizeof *values, s_compare);
     return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
@@ -90,7 +90,7 @@ static void s_row(FILE *out, const trial_result_t *trials, int ntrials, int l)
     char link[2 * RESULTS_NAME_MAX + 8], rates[32], lo[16], hi[16], spread[40],
         lost_text[32], cpu[48];
     snprintf(link, sizeof link, "%s -> %s", row->from, row->to);
-    double median = s_median(rate, ntrials); //  sorts rate[]
+    double median = report_median(rate, ntrials); //  sorts rate[]
     snprintf(spread, sizeof spread, " ");
     if (ntrials > 1) {
         char range[32];
@@ -99,12 +99,12 @@ static void s_row(FILE *out, const trial_result_t *trials, int ntrials, int l)
                  report_short(rate[ntrials - 1], hi, sizeof hi));
         snprintf(spread, sizeof spread, " %-19s", range);
     }
-    s_cpu(s_median(from_ns, ntrials), s_median(to_ns, ntrials), cpu,
+    s_cpu(report_median(from_ns, ntrials), report_median(to_ns, ntrials), cpu,
           sizeof cpu);
     fprintf(out, "%4d  %-22s %-9s %11s %s%10.1f %12s %6.2f%% %17s%s\n",
             row->hop, link, params_transport_names[row->transport],
             report_grouped(median, rates, sizeof rates), spread,
-            s_median(mb, ntrials),
+            report_median(mb, ntrials),
             report_grouped((double)lost, lost_text, sizeof lost_text),
             sent ? 100.0 * (double)lost / (double)sent : 0.0, cpu,
             s_hwm_bound(trials, ntrials, l) ? "  HWM" : "");
