@@ -263,7 +263,7 @@ ok(@rows == 2 && !grep({ $_->{from_cpu} < 0 || $_->{to_cpu} < 0 || $_->{received
     '--machine', 'h2=numa/vm-2x2.cfg');
 is($rc, 0, 'plan across hosts: exit 0') or diag $err;
 like($stdout, qr/^# host h2: vm-2x2 \(numa\/vm-2x2\.cfg\)$/m, 'plan: h2 on its description');
-like($stdout, qr/^proxy\s+proxy\s+main\s+0\s+0\s+on h2$/m, 'plan: the proxy on h2');
+like($stdout, qr/^proxy\s+proxy\s+main\s+0\s+0\s+steerable\s+process\s+h2$/m, 'plan: the proxy on h2, a process of its own there');
 
 # inproc and ipc cannot cross hosts
 ($rc, $took, $stdout, $err) = ctl('check', $topo, @hosts, '--set', 'hop2.transport=ipc');

@@ -11,12 +11,15 @@
 #include "machine/machine.h"
 #include "config/params.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/roster.h"
 #include "report/compare.h"
 #include "report/plot.h"
+#include "report/report_placements.h"
 #include "report/report_plan.h"
 #include "base/interrupt.h"
 #include "crew/stage_process.h"
 #include "run/run.h"
+#include "run/study.h"
 #include "config/sweep.h"
 #include "config/topology.h"
 
@@ -136,18 +139,57 @@ static int s_fleet(const cli_t *cli, topology_t *const *topos, int n,
     return rc;
 }
 
+//  placement = all: the study, made a sweep of nodes; 1 when there is
+//  none (another placement), 0 when there is, -1 after saying why not
+static int s_study(const cli_t *cli, const machine_t *machine,
+                   placements_t *study, sweep_t *sweep)
+{
+    errbuf_t err;
+    topology_t *topo = s_topology(cli, false);
+    int rc = topo ? 1 : -1;
+    if (topo && topo->params.placement == PLACEMENT_ALL)
+        rc = study_plan(topo, machine, study, &err) ||
+                     (sweep && study_sweep(study, sweep, &err))
+                 ? -1
+                 : 0;
+    if (rc < 0 && topo)
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+    if (rc == 0 && study->note[0] && !cli->quiet && sweep)
+        fprintf(stderr, "hopbench: placement all: %s\n", study->note);
+    //  the summary names the study's topology: keep it until the end
+    if (rc != 0)
+        topology_destroy(&topo);
+    return rc;
+}
+
+//  placement = all plans on this machine's nodes: not with stages on
+//  other hosts.  The exit status (printed), or 0
+static int s_study_here(int studied, const fleet_t *fleet)
+{
+    if (studied != 0 || !fleet)
+        return 0;
+    fprintf(stderr, "hopbench: placement all studies this machine's nodes; "
+                    "it does not take stages on other hosts (host = ...)\n");
+    return 2;
+}
+
 static int s_run(const cli_t *cli, const machine_t *machine)
 {
     static topology_t *topos[SWEEP_MAX_COMBOS];
+    static placements_t study;
     sweep_t sweep;
     errbuf_t err;
     if (sweep_parse(&sweep, cli->sweeps, cli->nsweeps, &err)) {
         fprintf(stderr, "hopbench: %s\n", err.msg);
         return 2;
     }
+    int studied = s_study(cli, machine, &study, &sweep);
+    if (studied < 0)
+        return 2;
     int n = s_combinations(cli, &sweep, topos), rc = 2;
     fleet_t *fleet = NULL;
-    if (n > 0 && (rc = s_fleet(cli, topos, n, &fleet)) == 0) {
+    if (n > 0 && (rc = s_fleet(cli, topos, n, &fleet)) == 0 &&
+        (rc = s_study_here(studied, fleet)) == 0) {
         bool stages_left = false;
         run_options_t options = {.format = cli->format,
                                  .output = cli->output,
@@ -156,7 +198,8 @@ static int s_run(const cli_t *cli, const machine_t *machine)
                                  .sweep = &sweep,
                                  .stages_left = &stages_left,
                                  .plot = cli->plot,
-                                 .fleet = fleet};
+                                 .fleet = fleet,
+                                 .study = studied == 0 ? &study : NULL};
         rc = run_topologies(topos, n, machine, &options);
         fleet_destroy(&fleet);
         if (stages_left) {
@@ -166,43 +209,85 @@ static int s_run(const cli_t *cli, const machine_t *machine)
             _exit(rc);
         }
     }
+    fleet_destroy(&fleet);
     for (int c = 0; c < SWEEP_MAX_COMBOS && topos[c]; c++)
         topology_destroy(&topos[c]);
+    if (studied == 0) {
+        topology_t *topo = (topology_t *)study.topo;
+        topology_destroy(&topo);
+        placements_free(&study);
+    }
     return rc;
 }
 
-//  What check says of a valid file
-static void s_check_ok(const topology_t *topo, const pipeline_t *pl)
+//  What check says of a valid file: the threads are the plan's rows
+static void s_check_ok(const topology_t *topo, const pipeline_t *pl,
+                       const placements_t *study)
 {
     if (topo->bom)
         printf("%s:1: note: skipped the UTF-8 byte-order mark at the start\n",
                topo->path);
-    printf("%s: ok (%s, %d stages, %d hops, %d threads)\n", topo->path,
+    printf("%s: ok (%s, %d stages, %d hops, %d threads", topo->path,
            params_pattern_names[topo->params.pattern], topo->nstages,
-           topo->nstages - 1, pl->n);
+           topo->nstages - 1, roster_list(pl, NULL, 0));
+    if (study)
+        printf(" in the first of %d assignments (placement all)", study->n);
+    printf(")\n");
 }
 
-//  plan, check: a valid topology and its placed pipeline, each host's
-//  stages on that host's machine
+//  The pipeline plan and check look at, each host's stages on that host's
+//  machine: the study's first assignment for placement = all
+static pipeline_t *s_pipeline(topology_t *topo,
+                              const pipeline_machine_t *machines, int n,
+                              const placements_t *study, errbuf_t *err)
+{
+    char nodes[LIMIT_SWEEP_VALUE + 16];
+    if (study) {
+        snprintf(nodes, sizeof nodes, "nodes=%.*s", LIMIT_SWEEP_VALUE,
+                 study->placement[0].nodes);
+        if (topology_set_as(topo, nodes, "--placement all", err) ||
+            topology_validate(topo, err))
+            return NULL;
+    }
+    return pipeline_new_on(topo, machines, n, err);
+}
+
+//  plan, check: a valid topology and its placed pipeline (or study)
 static int s_plan(const cli_t *cli, const machine_t *machine)
 {
+    static placements_t study;
     errbuf_t err;
-    topology_t *topo = s_topology(cli, true);
+    int studied = s_study(cli, machine, &study, NULL);
+    if (studied < 0)
+        return 2;
+    topology_t *topo = s_topology(cli, studied != 0);
     fleet_t *fleet = NULL;
     int rc = topo ? s_fleet(cli, &topo, 1, &fleet) : 2;
+    if (rc == 0)
+        rc = s_study_here(studied, fleet);
+    bool csv = cli->format == FORMAT_CSV;
+    if (rc == 0 && studied == 0 && strcmp(cli->command, "plan") == 0)
+        report_placements_plan(stdout, &study, machine, csv);
     pipeline_machine_t machines[LIMIT_HOSTS + 1];
     int n = fleet_machines(fleet, machine, machines, LIMIT_HOSTS + 1);
-    pipeline_t *pl = rc == 0 ? pipeline_new_on(topo, machines, n, &err) : NULL;
+    const placements_t *all = studied == 0 ? &study : NULL;
+    pipeline_t *pl =
+        rc == 0 ? s_pipeline(topo, machines, n, all, &err) : NULL;
     if (rc == 0 && !pl)
         fprintf(stderr, "hopbench: %s\n", err.msg);
-    else if (pl && strcmp(cli->command, "plan") == 0)
-        report_plan_on(stdout, pl, machines, n, cli->format == FORMAT_CSV);
-    else if (pl)
-        s_check_ok(topo, pl);
+    else if (pl && strcmp(cli->command, "plan") == 0 && studied != 0)
+        report_plan_on(stdout, pl, machines, n, csv);
+    else if (pl && strcmp(cli->command, "check") == 0)
+        s_check_ok(topo, pl, all);
     rc = pl ? 0 : rc ? rc : 2;
     pipeline_destroy(&pl);
     fleet_destroy(&fleet);
     topology_destroy(&topo);
+    if (studied == 0) {
+        topology_t *base = (topology_t *)study.topo;
+        topology_destroy(&base);
+        placements_free(&study);
+    }
     return rc;
 }
 

@@ -94,8 +94,7 @@ static char *s_header_text(void (*header)(FILE *, const report_info_t *))
 
 static void s_threads_header(FILE *out, const report_info_t *info)
 {
-    (void)info;
-    report_threads_header(out);
+    report_threads_header(out, info);
 }
 
 //  ---------------------------------------------------------------------
@@ -280,8 +279,19 @@ static const struct {
      "bound, step or confirm; verdict pass, fail or generator-limited)",
      report_search_header, ", then the sweep_KEY columns."},
     {"threads.csv",
-     "every thread of the run as /proc showed it while the window was open",
+     "every thread of the run as /proc showed it while the window was open, "
+     "each under its stage, hopbench's own under controller (see NUMA)",
      s_threads_header, "."},
+    {"memory.csv",
+     "per trial, stage and region (counters, messages, stack, zerocopy): "
+     "the region's pages, how many are in memory, how many of those are on "
+     "the stage's node, and by_node (node:pages)",
+     report_memory_header, "."},
+    {"placements.csv",
+     "with placement = all: per size and assignment its rank, its nodes, "
+     "its crossings and the hops that cross, the last hop's rate (median, "
+     "min, max) and, at a rate, the end-to-end p50 and p99.",
+     NULL, ""},
     {"config.cfg",
      "the effective topology, every key written out; hopbench check and run "
      "take it back.",
@@ -347,6 +357,50 @@ static int s_files(FILE *out)
     return 0;
 }
 
+//  NUMA: where every thread goes, what the run reads back, the study
+static void s_numa(FILE *out)
+{
+    roff_section(out, "NUMA");
+    roff_para(
+        out,
+        "A placement (none, compact, spread, split, all; a stage's own node "
+        "or cpus wins) gives every stage thread one CPU and binds its "
+        "memory to that CPU's node; its libzmq threads may use the node's "
+        "CPUs.  Only CPUs this process may use (its CPU set, which a "
+        "taskset or a cgroup's cpuset narrows) are handed out, and a plan "
+        "that needs one outside it is refused, naming it (exit 2).");
+    roff_para(
+        out,
+        "The controller, hopbench's own threads (its main thread, czmq's "
+        "ZMQbg/IO/0 and ZMQbg/Reaper), and for a stage in its own process "
+        "that process's main thread, its czmq context and the relay to it, "
+        "go on one housekeeping CPU whenever any stage is pinned: "
+        "`controller.cpus` or `controller.node` if given, else a CPU no "
+        "stage uses, a free core's on the first node first; with no CPU "
+        "free, the CPU of the most upstream stage (the plan says so).  "
+        "`hopbench plan` lists every thread of the run, the controller's "
+        "rows last (stage controller), with each stage's engine and where "
+        "it runs (runs_in: thread or process).");
+    roff_para(
+        out,
+        "A stage thread makes the counters it writes on every message "
+        "itself, after it has pinned itself (in a process of its own it "
+        "touches their shared pages first), and moves its stack to its "
+        "node.  memory.csv counts, per stage, the pages of its counters, "
+        "of a message buffer and of its stack by node; any page off the "
+        "stage's node is a warning, as is a thread whose CPUs are not the "
+        "plan's, or one the plan does not list.");
+    roff_para(
+        out,
+        "`--placement all` runs every distinct assignment of the stages to "
+        "nodes, each as one value of a sweep of `nodes` (stages with a node "
+        "or cpus of their own stay; assignments that differ only by "
+        "renaming nodes that are alike run once), at most `max_placements` "
+        "of them, and ends with a summary ranking them by the last hop's "
+        "rate, with their socket crossings and what each crossing hop "
+        "pays.  `hopbench plan --placement all` lists them without running.");
+}
+
 static const char *const s_cli_examples[][2] = {
     {"The proxy topology over three sizes, half a second each; the table "
      "on stdout, the files in results/:",
@@ -381,6 +435,10 @@ static const char *const s_cli_examples[][2] = {
      "adjacent stages on different sockets:",
      "hopbench plan topologies/chain3.cfg \\\n"
      "    --machine numa/xeon-e5-2680v4-2s.cfg --placement spread"},
+    {"Every distinct assignment of the proxy topology's stages to the "
+     "Xeon's two sockets, with their crossings and the controller's CPU:",
+     "hopbench plan topologies/proxy.cfg \\\n"
+     "    --machine numa/xeon-e5-2680v4-2s.cfg --placement all"},
     {"Validate a topology with one hop and one stage changed:",
      "hopbench check topologies/chain3.cfg \\\n"
      "    --set hop2.transport=ipc --set p2.engine=forwarder"},
@@ -410,6 +468,7 @@ static int s_page_hopbench(FILE *out, const char *date)
     s_commands(out);
     s_options(out);
     s_exit_status(out);
+    s_numa(out);
     roff_section(out, "ENVIRONMENT");
     roff_request(out, ".TP");
     roff_request(out, ".B TMPDIR");
@@ -575,6 +634,12 @@ static void s_pipeline(FILE *out)
                       "    curve = true\n");
     roff_para(out, "A key given on a stage or a hop wins over the "
                    "topology's, which wins over the default.");
+    roff_para(out, "Anywhere among them, one `controller` line (no value) "
+                   "may say where hopbench's own threads go (see NUMA in "
+                   "hopbench(1)); its children are:");
+    s_level_keys(out, LEVEL_CONTROLLER, -1);
+    roff_example(out, "controller\n"
+                      "    cpus = 27\n");
 }
 
 static void s_command_line(FILE *out)
@@ -587,6 +652,7 @@ static void s_command_line(FILE *out)
                       "--set STAGE.KEY=VALUE     the stage called STAGE\n"
                       "--set hopN.KEY=VALUE      hop N, counted from 1 at "
                       "the source\n"
+                      "--set controller.KEY=VALUE  hopbench's own threads\n"
                       "--sweep KEY=V1,V2,...     each value in turn\n");
     roff_para(out, "A topology-level `--set` that a stage or hop overrides "
                    "in the file does not reach it; hopbench says so.  The "
@@ -602,10 +668,12 @@ static void s_key_sets(FILE *out, const option_t *opt)
     static const struct {
         unsigned level;
         const char *prefix;
-    } forms[] = {
-        {LEVEL_TOPOLOGY, ""}, {LEVEL_STAGE, "STAGE."}, {LEVEL_HOP, "hopN."}};
+    } forms[] = {{LEVEL_TOPOLOGY, ""},
+                 {LEVEL_STAGE, "STAGE."},
+                 {LEVEL_HOP, "hopN."},
+                 {LEVEL_CONTROLLER, "controller."}};
     fputs("On the command line: ", out);
-    for (int f = 0, n = 0; f < 3; f++)
+    for (int f = 0, n = 0; f < 4; f++)
         if (opt->levels & forms[f].level) {
             char set[100];
             snprintf(set, sizeof set, "--set %s%s=VALUE", forms[f].prefix,
@@ -661,6 +729,7 @@ static void s_keys(FILE *out)
                    "them.  Where says under which lines a key may go: "
                    "topology (children of the `topology` line), stage "
                    "(children of a stage's line), hop (children of a `hop` "
+                   "line), controller (children of the `controller` "
                    "line).");
     for (int k = 0; k < KEY_COUNT_OF_KEYS; k++)
         s_key(out, &params_options[k]);

@@ -10,6 +10,7 @@
 #include "config/params.h"
 #include "config/topology.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/roster.h"
 #include "machine/threads.h"
 #include "app/cli.h"
 #include "app/roff.h"
@@ -26,6 +27,7 @@
 #include "crew/wire.h"
 #include "agent/keys.h"
 #include "machine/machine.h"
+#include "machine/assignments.h"
 #include "machine/placement.h"
 #include "report/plot_data.h"
 #include "trial/search.h"
@@ -50,6 +52,7 @@ static const struct {
     {"stats", stats_test},         {"summary", summary_test},
     {"hosts", hosts_test},         {"wire", wire_test},
     {"keys", keys_test},
+    {"roster", roster_test},       {"assignments", assignments_test},
 };
 
 #endif

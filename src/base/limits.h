@@ -56,7 +56,8 @@
 #define LIMIT_SETS         128  //  --set options, shorthands included
 #define LIMIT_SET_TEXT     255  //  characters of one --set KEY=VALUE
 #define LIMIT_SWEEP_KEYS   8    //  --sweep options (one key each)
-#define LIMIT_SWEEP_VALUES 32   //  values of one --sweep key
+#define LIMIT_SWEEP_VALUES 64   //  values of one --sweep key (and the
+                                //  assignments of placement = all)
 #define LIMIT_SWEEP_COMBOS 1024 //  combinations of all --sweep keys
 #define LIMIT_SWEEP_KEY    63   //  characters of a swept key
 #define LIMIT_SWEEP_VALUE  127  //  characters of one swept value

@@ -21,8 +21,8 @@ const char *const params_transport_names[] = {"inproc", "ipc", "tcp", NULL};
 const char *const params_engine_names[] = {"steerable", "zproxy", "forwarder",
                                            NULL};
 const char *const params_process_names[] = {"thread", "own", NULL};
-const char *const params_placement_names[] = {"none", "compact", "spread",
-                                              "split", NULL};
+const char *const params_placement_names[] = {"none",  "compact", "spread",
+                                              "split", "all",     NULL};
 const char *const params_mode_names[] = {"capacity", "flood", "search", NULL};
 
 //  What each value of an enum means, in the order of its names
@@ -55,6 +55,9 @@ static const char *const s_placement_help[] = {
     "adjacent stages on different nodes: every hop crosses a socket",
     "the publisher side on node 0, the subscriber side on node 1: one "
     "crossing",
+    "every distinct assignment of the stages to nodes, each run as one "
+    "value of a sweep of nodes, with a summary ranking them (plan lists "
+    "them; see NUMA in hopbench(1))",
     NULL};
 static const char *const s_process_help[] = {
     "a thread of hopbench's own process",
@@ -75,6 +78,7 @@ static const char *const s_mode_help[] = {
 #define T             LEVEL_TOPOLOGY
 #define S             LEVEL_STAGE
 #define H             LEVEL_HOP
+#define C             LEVEL_CONTROLLER
 #define AT(field)     .offset = offsetof(params_t, field)
 #define TEXT(field)   AT(field), .length = sizeof(((params_t *)0)->field)
 #define RANGE(lo, hi) .min = (lo), .max = (hi)
@@ -212,8 +216,9 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                        ENUM(placement),
                        .fallback = "none",
                        .help = "where stages run on a NUMA machine: none, "
-                               "compact, spread or split; a stage's node or "
-                               "cpus wins over it"},
+                               "compact, spread, split, or all (every "
+                               "distinct assignment, one run each); a "
+                               "stage's node or cpus wins over it"},
     [KEY_SIBLINGS] = {.name = "siblings",
                       .levels = T,
                       .type = TYPE_BOOL,
@@ -221,6 +226,25 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                       .fallback = "true",
                       .help = "let stage threads share a core's SMT siblings "
                               "when a node runs out of free cores"},
+    [KEY_NODES] = {.name = "nodes",
+                   .levels = T,
+                   .type = TYPE_STRING,
+                   TEXT(nodes),
+                   .fallback = "",
+                   .accepted = "one node number or - per stage, in pipeline "
+                               "order, joined by +: 0+0+1, 0+-+1",
+                   .help = "the node of each stage in pipeline order, "
+                           "joined by + (0+0+1; - leaves a stage to the "
+                           "placement); wins over placement, and a stage's "
+                           "own node or cpus wins over it"},
+    [KEY_MAX_PLACEMENTS] = {.name = "max_placements",
+                            .levels = T,
+                            .type = TYPE_INT,
+                            AT(max_placements),
+                            RANGE(1, LIMIT_SWEEP_VALUES),
+                            .fallback = "64",
+                            .help = "placement = all refuses a study of more "
+                                    "distinct assignments than this"},
     [KEY_IO_THREADS] = {.name = "io_threads",
                         .levels = T | S,
                         .type = TYPE_INT,
@@ -229,20 +253,22 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                         .fallback = "1",
                         .help = "libzmq I/O threads of a stage's context"},
     [KEY_NODE] = {.name = "node",
-                  .levels = S,
+                  .levels = S | C,
                   .type = TYPE_INT,
                   AT(node),
                   RANGE(-1, LIMIT_NODE_ID),
                   .fallback = "-1",
-                  .help = "NUMA node of the stage (-1: the placement "
+                  .help = "NUMA node of the stage, or of hopbench's own "
+                          "threads under controller (-1: the placement "
                           "decides)"},
     [KEY_CPUS] = {.name = "cpus",
-                  .levels = S,
+                  .levels = S | C,
                   .type = TYPE_STRING,
                   TEXT(cpus),
                   .fallback = "",
                   .accepted = "a CPU list in numactl syntax: 0-3,8",
-                  .help = "CPUs of the stage thread, numactl syntax (0-3,8); "
+                  .help = "CPUs of the stage thread, or of hopbench's own "
+                          "threads under controller, numactl syntax (0-3,8); "
                           "wins over node and placement"},
     [KEY_COUNT] = {.name = "count",
                    .levels = S,
@@ -368,6 +394,7 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
 #undef T
 #undef S
 #undef H
+#undef C
 #undef AT
 #undef TEXT
 #undef RANGE
@@ -578,10 +605,23 @@ void params_overlay(params_t *out, const params_t *outer, const params_t *inner)
 
 const char *params_levels_text(unsigned levels)
 {
-    static const char *const text[] = {
-        "",    "topology",      "stage",      "topology, stage",
-        "hop", "topology, hop", "stage, hop", "topology, stage, hop"};
-    return text[levels & 7];
+    static const char *const text[] = {"",
+                                       "topology",
+                                       "stage",
+                                       "topology, stage",
+                                       "hop",
+                                       "topology, hop",
+                                       "stage, hop",
+                                       "topology, stage, hop",
+                                       "controller",
+                                       "topology, controller",
+                                       "stage, controller",
+                                       "topology, stage, controller",
+                                       "hop, controller",
+                                       "topology, hop, controller",
+                                       "stage, hop, controller",
+                                       "topology, stage, hop, controller"};
+    return text[levels & 15];
 }
 
 void params_accepted(const option_t *opt, char *buf, size_t len)

@@ -35,7 +35,9 @@ typedef enum { MODE_CAPACITY, MODE_FLOOD, MODE_SEARCH } run_mode_t;
 enum {
     LEVEL_TOPOLOGY = 1, //  children of "topology = NAME", and --set KEY=...
     LEVEL_STAGE = 2,    //  children of a stage, and --set STAGE.KEY=...
-    LEVEL_HOP = 4       //  children of "hop", and --set hopN.KEY=...
+    LEVEL_HOP = 4,      //  children of "hop", and --set hopN.KEY=...
+    LEVEL_CONTROLLER = 8 //  children of "controller", and --set
+                         //  controller.KEY=...: hopbench's own threads
 };
 
 typedef enum {
@@ -55,6 +57,8 @@ typedef enum {
     KEY_MODE,
     KEY_PLACEMENT,
     KEY_SIBLINGS,
+    KEY_NODES,
+    KEY_MAX_PLACEMENTS,
     KEY_IO_THREADS,
     KEY_NODE,
     KEY_CPUS,
@@ -93,6 +97,8 @@ typedef struct {
     int mode;
     int placement;
     bool siblings;
+    char nodes[LIMIT_SWEEP_VALUE + 1]; //  "0+0+1": each stage's node
+    int max_placements;                //  placement = all: at most this many
     int io_threads;
     int node;
     char cpus[LIMIT_CPUS_TEXT + 1];

@@ -23,6 +23,7 @@ static int s_parse_one(sweep_t *self, const char *spec, errbuf_t *err)
                        "(LIMIT_SWEEP_KEY)",
                        spec, LIMIT_SWEEP_KEY);
     snprintf(self->key[k], sizeof self->key[k], "%.*s", (int)(eq - spec), spec);
+    snprintf(self->option[k], sizeof self->option[k], "--sweep");
     for (int j = 0; j < k; j++)
         if (strcmp(self->key[j], self->key[k]) == 0)
             return err_set(err, "--sweep %s: %s is swept twice", spec,
@@ -65,6 +66,44 @@ int sweep_parse(sweep_t *self, const char *const *specs, int n, errbuf_t *err)
                        "values (LIMIT_SWEEP_COMBOS, docs/LIMITS.md)",
                        SWEEP_MAX_COMBOS);
     return 0;
+}
+
+int sweep_add(sweep_t *self, const char *key, const char *const *values,
+              int n, const char *option, errbuf_t *err)
+{
+    int k = self->nkeys;
+    if (k == SWEEP_MAX_KEYS || n < 1 || n > SWEEP_MAX_VALUES ||
+        strlen(key) > LIMIT_SWEEP_KEY)
+        return err_set(err,
+                       "%s: %d values of %s, with %d keys swept already "
+                       "(LIMIT_SWEEP_KEYS, LIMIT_SWEEP_VALUES, docs/LIMITS.md)",
+                       option, n, key, k);
+    for (int v = 0; v < n; v++) {
+        if (strlen(values[v]) > LIMIT_SWEEP_VALUE)
+            return err_set(err,
+                           "%s: %s value '%.20s...' is longer than %d "
+                           "characters (LIMIT_SWEEP_VALUE)",
+                           option, key, values[v], LIMIT_SWEEP_VALUE);
+        snprintf(self->value[k][v], sizeof self->value[k][v], "%s", values[v]);
+    }
+    snprintf(self->key[k], sizeof self->key[k], "%s", key);
+    snprintf(self->option[k], sizeof self->option[k], "%s", option);
+    self->nvalues[k] = n;
+    self->nkeys++;
+    if (sweep_count(self) > SWEEP_MAX_COMBOS)
+        return err_set(err,
+                       "%s: more than %d combinations of the swept values "
+                       "(LIMIT_SWEEP_COMBOS, docs/LIMITS.md)",
+                       option, SWEEP_MAX_COMBOS);
+    return 0;
+}
+
+bool sweep_has(const sweep_t *self, const char *key)
+{
+    for (int k = 0; k < self->nkeys; k++)
+        if (strcmp(self->key[k], key) == 0)
+            return true;
+    return false;
 }
 
 int sweep_count(const sweep_t *self)
@@ -124,6 +163,15 @@ int sweep_test(bool verbose)
     sweep_describe(&sweep, 3, buf, sizeof buf);
     CHECK(strcmp(buf, "transport=ipc hwm=1000") == 0);
 
+    //  A key added by another option: the last, varying fastest
+    const char *nodes[] = {"0+0", "0+1"};
+    CHECK(sweep_add(&sweep, "nodes", nodes, 2, "--placement all", &err) == 0);
+    CHECK(sweep_count(&sweep) == 12 && sweep_has(&sweep, "nodes"));
+    sweep_describe(&sweep, 1, buf, sizeof buf);
+    CHECK(strcmp(buf, "transport=inproc hwm=10 nodes=0+1") == 0);
+    CHECK(strcmp(sweep.option[2], "--placement all") == 0);
+    CHECK(strcmp(sweep.option[0], "--sweep") == 0);
+
     CHECK(sweep_parse(&sweep, NULL, 0, &err) == 0 && sweep_count(&sweep) == 1);
     sweep_describe(&sweep, 0, buf, sizeof buf);
     CHECK(buf[0] == 0);
@@ -140,7 +188,7 @@ int sweep_test(bool verbose)
         snprintf(many + strlen(many), sizeof many - strlen(many), ",%d", v);
     const char *values_past[] = {many};
     CHECK(sweep_parse(&sweep, values_past, 1, &err) == -1);
-    CHECK(strstr(err.msg, "more than 32 values (LIMIT_SWEEP_VALUES"));
+    CHECK(strstr(err.msg, "more than 64 values (LIMIT_SWEEP_VALUES"));
     const char *combos[] = {"a=1,2,3,4", "b=1,2,3,4", "c=1,2,3,4",
                             "d=1,2,3,4", "e=1,2,3,4", "f=1,2,3,4"};
     CHECK(sweep_parse(&sweep, combos, 5, &err) == 0);

@@ -21,11 +21,18 @@
 typedef struct {
     int nkeys;
     char key[SWEEP_MAX_KEYS][LIMIT_SWEEP_KEY + 1];
+    char option[SWEEP_MAX_KEYS][24]; //  what gave it: "--sweep", ...
     int nvalues[SWEEP_MAX_KEYS];
     char value[SWEEP_MAX_KEYS][SWEEP_MAX_VALUES][LIMIT_SWEEP_VALUE + 1];
 } sweep_t;
 
 int sweep_parse(sweep_t *self, const char *const *specs, int n, errbuf_t *err);
+//  One more key and its values, as 'option' gave them ("--placement
+//  all"): messages about them name it
+int sweep_add(sweep_t *self, const char *key, const char *const *values,
+              int n, const char *option, errbuf_t *err);
+//  Is 'key' swept?
+bool sweep_has(const sweep_t *self, const char *key);
 //  Combinations (1 when nothing is swept)
 int sweep_count(const sweep_t *self);
 //  The values of combination 'index' (the last key varies fastest)

@@ -138,6 +138,11 @@ static int s_check_name(const char *where, const char *name, errbuf_t *err)
     if (strncmp(name, "hop", 3) == 0 && isdigit((unsigned char)name[3]))
         return err_set(err, "%sname '%s' would clash with --set hopN.KEY",
                        where, name);
+    if (strcmp(name, "controller") == 0)
+        return err_set(err,
+                       "%sname 'controller' would clash with --set "
+                       "controller.KEY (hopbench's own threads)",
+                       where);
     return 0;
 }
 
@@ -152,6 +157,23 @@ static int s_load_topology(topology_t *self, zpl_t *zpl, zconfig_t *node,
     snprintf(self->name, sizeof self->name, "%s", zconfig_value(node));
     self->line = zpl_line(zpl, node);
     return s_load_keys(zpl, node, &self->params, LEVEL_TOPOLOGY, err);
+}
+
+//  "controller": where hopbench's own threads go, at most once, no value
+static int s_load_controller(topology_t *self, zpl_t *zpl, zconfig_t *node,
+                             const char *where, errbuf_t *err)
+{
+    if (self->controller_line)
+        return err_set(err,
+                       "%sa second 'controller' (the first is at line %d)",
+                       where, self->controller_line);
+    if (*zconfig_value(node))
+        return err_set(err,
+                       "%s'controller' takes no value: its keys (node, cpus) "
+                       "go on the lines below it",
+                       where);
+    self->controller_line = zpl_line(zpl, node);
+    return s_load_keys(zpl, node, &self->controller, LEVEL_CONTROLLER, err);
 }
 
 //  Room for one more stage, and the hop after it
@@ -246,13 +268,15 @@ static int s_load(topology_t *self, zpl_t *zpl, errbuf_t *err)
             rc = s_load_topology(self, zpl, node, where, err);
         else if (strcmp(name, "hop") == 0)
             rc = s_load_hop(self, zpl, node, &hops_seen, where, err);
+        else if (strcmp(name, "controller") == 0)
+            rc = s_load_controller(self, zpl, node, where, err);
         else if (role >= 0)
             rc = s_load_stage(self, zpl, node, role, &hops_seen, where, err);
         else
             rc = err_set(err,
                          "%sunknown name '%s' (topology, hop, publisher, "
                          "subscriber, proxy, pusher, puller, requester, "
-                         "replier)",
+                         "replier, controller)",
                          where, name);
         if (rc)
             return -1;
@@ -285,6 +309,7 @@ topology_t *topology_load_text(const char *path, const char *text,
     }
     snprintf(self->path, sizeof self->path, "%s", path);
     params_defaults(&self->params);
+    params_defaults(&self->controller);
     self->bom = zpl_bom(zpl);
     if (s_load(self, zpl, err))
         topology_destroy(&self);
@@ -348,6 +373,10 @@ static params_t *s_set_target(topology_t *self, const char *target,
 {
     int hop;
     char tail;
+    if (strcmp(target, "controller") == 0) {
+        *level = LEVEL_CONTROLLER;
+        return &self->controller;
+    }
     if (sscanf(target, "hop%d%c", &hop, &tail) == 1) {
         if (hop < 1 || hop >= self->nstages)
             return err_set(err, "%sthere is no hop %d (hops 1..%d)", where, hop,
@@ -364,7 +393,7 @@ static params_t *s_set_target(topology_t *self, const char *target,
                      "%s%s", i ? ", " : "", self->stages[i].name);
         return err_set(err,
                        "%sno stage called '%s' (stages: %s; hops: "
-                       "hop1..hop%d)",
+                       "hop1..hop%d; controller)",
                        where, target, names, self->nstages - 1),
                NULL;
     }
@@ -446,6 +475,9 @@ void topology_where(const topology_t *self, unsigned level, int index,
         own = &self->stages[index].params, line = self->stages[index].line;
     else if (level == LEVEL_HOP)
         own = &self->hops[index].params, line = self->hops[index].line;
+    else if (level == LEVEL_CONTROLLER)
+        own = &self->controller,
+        line = self->controller_line ? self->controller_line : self->line;
     int origin = own->set[key]           ? own->line[key]
                  : self->params.set[key] ? self->params.line[key]
                                          : line;
@@ -495,6 +527,66 @@ s_key_error(const topology_t *self, unsigned level, int index, param_key_t key,
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
     return err_set(err, "%s%s", where, text);
+}
+
+//  One entry of nodes: a node number, or "-"; -2 when it is neither
+static int s_node_entry(const char *p, size_t len)
+{
+    if (len == 1 && *p == '-')
+        return -1;
+    if (len == 0 || len > 4 || strspn(p, "0123456789") < len ||
+        (len > 1 && *p == '0'))
+        return -2;
+    int node = atoi(p);
+    return node <= LIMIT_NODE_ID ? node : -2;
+}
+
+int topology_nodes(const topology_t *self, int *nodes, errbuf_t *err)
+{
+    const char *text = self->params.nodes;
+    int n = 0;
+    for (int s = 0; s < self->nstages; s++)
+        nodes[s] = -1;
+    for (const char *p = text; *text; p++) {
+        size_t len = strcspn(p, "+");
+        int node = s_node_entry(p, len);
+        if (node == -2)
+            return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_NODES, err,
+                               "nodes '%s': '%.*s' is neither a node number "
+                               "(0 to %d) nor -",
+                               text, (int)len, p, LIMIT_NODE_ID);
+        if (n < self->nstages)
+            nodes[n] = node;
+        n++;
+        p += len;
+        if (!*p)
+            break;
+    }
+    if (*text && n != self->nstages)
+        return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_NODES, err,
+                           "nodes '%s' has %d entr%s for %d stages (one per "
+                           "stage in pipeline order, - where the placement "
+                           "decides)",
+                           text, n, n == 1 ? "y" : "ies", self->nstages);
+    return 0;
+}
+
+//  nodes and a stage's own node must not disagree
+static int s_validate_nodes(const topology_t *self, errbuf_t *err)
+{
+    int nodes[TOPO_MAX_STAGES];
+    if (topology_nodes(self, nodes, err))
+        return -1;
+    for (int s = 0; s < self->nstages; s++) {
+        const params_t *own = &self->stages[s].params;
+        if (nodes[s] >= 0 && own->set[KEY_NODE] && own->node >= 0 &&
+            own->node != nodes[s])
+            return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_NODES, err,
+                               "nodes puts stage '%s' on node %d, but its "
+                               "own node is %d (write - for it)",
+                               self->stages[s].name, nodes[s], own->node);
+    }
+    return 0;
 }
 
 static int s_validate_shape(const topology_t *self, errbuf_t *err)
@@ -845,7 +937,7 @@ static int s_validate_stages(const topology_t *self, errbuf_t *err)
 static int s_validate_params(const topology_t *self, errbuf_t *err)
 {
     const params_t *p = &self->params;
-    if (s_validate_stages(self, err))
+    if (s_validate_stages(self, err) || s_validate_nodes(self, err))
         return -1;
     if (p->pattern == PATTERN_REQREP && (p->rate > 0 || p->zerocopy))
         return s_key_error(self, LEVEL_TOPOLOGY, 0,
@@ -897,6 +989,10 @@ void topology_save(const topology_t *self, FILE *out)
     for (int k = 0; k < KEY_COUNT_OF_KEYS; k++)
         if (params_options[k].levels & LEVEL_TOPOLOGY)
             s_save_key(out, &self->params, k);
+    fprintf(out, "controller\n");
+    for (int k = 0; k < KEY_COUNT_OF_KEYS; k++)
+        if (params_options[k].levels & LEVEL_CONTROLLER)
+            s_save_key(out, &self->controller, k);
     for (int i = 0; i < self->nstages; i++) {
         const topo_stage_t *stage = &self->stages[i];
         params_t effective;
@@ -935,6 +1031,24 @@ static int s_expect(const char *text, const char *set, const char *want)
         return -1;
     }
     return 0;
+}
+
+//  What topology_save writes, loaded and validated again; NULL on failure
+static topology_t *s_reloaded(const topology_t *topo)
+{
+    errbuf_t err;
+    char *saved = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&saved, &len);
+    if (!out)
+        return NULL;
+    topology_save(topo, out);
+    fclose(out);
+    topology_t *again = topology_load_text("saved.cfg", saved, &err);
+    free(saved);
+    if (again && topology_validate(again, &err))
+        topology_destroy(&again);
+    return again;
 }
 
 static const char *s_chain = "topology = chain\n"
@@ -981,14 +1095,8 @@ static int s_test_load(void)
     CHECK(topology_set(topo, "hwm", &err) == -1);
 
     //  The effective config loads back to the same values
-    char *saved = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&saved, &len);
-    topology_save(topo, out);
-    fclose(out);
-    topology_t *again = topology_load_text("saved.cfg", saved, &err);
-    free(saved);
-    CHECK(again && topology_validate(again, &err) == 0);
+    topology_t *again = s_reloaded(topo);
+    CHECK(again);
     topology_hop_params(again, 0, &p);
     CHECK(p.transport == TRANSPORT_TCP && p.hwm == 7);
     topology_stage_params(again, 2, &p);
@@ -1026,11 +1134,57 @@ static int s_test_where(void)
     return 0;
 }
 
+//  The controller's line and the nodes key: read, set, saved, refused
+static int s_test_controller(void)
+{
+    errbuf_t err;
+    char where[300];
+    int nodes[3];
+    const char *text = "topology = t\n    nodes = 0+-+1\ncontroller\n"
+                       "    cpus = 3\npublisher = pub\nhop\nproxy = p\n"
+                       "hop\nsubscriber = sub\n";
+    topology_t *topo = topology_load_text("t.cfg", text, &err);
+    CHECK(topo && topology_validate(topo, &err) == 0);
+    CHECK(strcmp(topo->controller.cpus, "3") == 0 && topo->controller_line == 3);
+    CHECK(topology_nodes(topo, nodes, &err) == 0);
+    CHECK(nodes[0] == 0 && nodes[1] == -1 && nodes[2] == 1);
+    CHECK(topology_set(topo, "controller.node=1", &err) == 0);
+    CHECK(topo->controller.node == 1);
+    topology_where(topo, LEVEL_CONTROLLER, 0, KEY_NODE, where, sizeof where);
+    CHECK(strcmp(where, "--set controller.node=1: ") == 0);
+    CHECK(topology_set(topo, "controller.count=2", &err) == -1);
+    CHECK(strstr(err.msg, "'count' is a stage key, not a controller key"));
+    topology_t *again = s_reloaded(topo);
+    CHECK(again);
+    CHECK(again->controller.node == 1 && strcmp(again->controller.cpus, "3") == 0);
+    CHECK(strcmp(again->params.nodes, "0+-+1") == 0);
+    topology_destroy(&again);
+    CHECK(topology_set(topo, "pub.node=1", &err) == 0);
+    CHECK(topology_validate(topo, &err) == -1);
+    CHECK(strstr(err.msg, "nodes puts stage 'pub' on node 0, but its own "
+                          "node is 1"));
+    topology_destroy(&topo);
+    CHECK(s_expect("topology = t\ncontroller = x\n", NULL,
+                   "t.cfg:2: 'controller' takes no value") == 0);
+    CHECK(s_expect("topology = t\ncontroller\ncontroller\n", NULL,
+                   "t.cfg:3: a second 'controller' (the first is at line "
+                   "2)") == 0);
+    CHECK(s_expect("topology = t\npublisher = controller\n", NULL,
+                   "name 'controller' would clash") == 0);
+    const char *pair = "topology = t\npublisher = a\nhop\nsubscriber = b\n";
+    CHECK(s_expect(pair, "nodes=0", "nodes '0' has 1 entry for 2 stages") == 0);
+    CHECK(s_expect(pair, "nodes=0+x", "'x' is neither a node number") == 0);
+    CHECK(s_expect(pair, "nodes=0+", "'' is neither a node number") == 0);
+    CHECK(s_expect(pair, "nodes=01+1", "'01' is neither") == 0);
+    return 0;
+}
+
 int topology_test(bool verbose)
 {
     (void)verbose;
     CHECK(s_test_load() == 0);
     CHECK(s_test_where() == 0);
+    CHECK(s_test_controller() == 0);
     const char *head = "topology = t\n";
     char text[512];
     snprintf(text, sizeof text, "%spublisher = a\nhop = tpc\nsubscriber = b\n",

@@ -16,7 +16,10 @@
 
     Top-level names, in pipeline order: one "topology", then stages
     (publisher/subscriber, pusher/puller, requester/replier, proxy) with a
-    "hop" between each two.  Every key lives in params (one table); this
+    "hop" between each two.  Anywhere among them, at most one
+    "controller" line (no value) holds where hopbench's own threads go
+    (node, cpus; --set controller.KEY=VALUE): a pseudo-stage, not part of
+    the pipeline.  Every key lives in params (one table); this
     module checks where keys may appear, the shape of the pipeline, and
     applies --set overrides.  Errors name file:line, or the --set.
 */
@@ -58,6 +61,8 @@ typedef struct {
     int room;             //  stages and hops allocated
     char **sets;          //  the --set and --sweep assignments applied, as
     int nsets;            //  "--set KEY=VALUE": where their keys came from
+    params_t controller;  //  keys of the "controller" line (node, cpus)
+    int controller_line;  //  its line, 0 when the file has none
 } topology_t;
 
 //  Load and check the file's keys; call topology_validate after --set
@@ -88,10 +93,14 @@ void topology_hop_params(const topology_t *self, int hop, params_t *out);
 //  the i-th name of its host list, round robin ("" for none)
 void topology_instance_host(const params_t *stage, int i, char *out,
                             size_t len);
+//  The node each stage asks for through the topology's nodes key, in
+//  pipeline order (-1: "-", or no nodes key); err when nodes is malformed
+int topology_nodes(const topology_t *self, int *nodes, errbuf_t *err);
 //  Index of the stage called name, -1 if none
 int topology_stage_index(const topology_t *self, const char *name);
 //  Where a key of stage or hop 'index' (level LEVEL_STAGE or LEVEL_HOP),
-//  or of the topology (LEVEL_TOPOLOGY, index ignored), took its value: the
+//  or of the topology or the controller (LEVEL_TOPOLOGY,
+//  LEVEL_CONTROLLER: index ignored), took its value: the
 //  prefix of a message about it, "file:7: " or "--set sub.cpus=5: ".  A
 //  key given at neither that level nor the topology's gives the line of
 //  the stage, hop or topology itself.

@@ -13,6 +13,8 @@
 #include "crew/wire.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zmq.h>
@@ -287,6 +289,9 @@ static int s_open(link_t *self)
 static void s_link(zsock_t *pipe, void *args)
 {
     link_t *self = args;
+    char name[16];
+    snprintf(name, sizeof name, "hbl:%.11s", self->name);
+    prctl(PR_SET_NAME, name); //  the read-back knows it by this (roster.h)
     self->pipe = pipe;
     int rc = s_open(self);
     self->poller = zpoller_new(pipe, NULL);

@@ -1,6 +1,9 @@
 /*  crew: start and end a pipeline's stages (see crew.h).  */
 #include "crew/crew.h"
 
+#include "machine/pin.h"
+#include "pipeline/roster.h"
+
 #include <stdlib.h>
 
 //  Where instance i runs, as the fleet knows it: its agent, its host's
@@ -15,9 +18,40 @@ static void s_host(const fleet_t *fleet, const pipeline_t *pl, int i,
                                 fleet_offset_ns(fleet, pipeline_host(pl, 0)));
 }
 
+//  The controller (the calling thread) where the plan puts it, before it
+//  starts any thread: the stage threads leave it at once, its relays
+//  stay, and a stage's own process is born on it
+static int s_place_controller(const pipeline_t *pl, errbuf_t *err)
+{
+    const place_t *home = &pl->controller.place;
+    if (home->node < 0 && cpuset_empty(&home->cpus))
+        return pin_release(&pl->allowed, err);
+    return pin_thread(home, err);
+}
+
+//  czmq's context threads, started with this process's first socket:
+//  the controller's, or a zproxy stage's I/O (roster.h)
+static int s_place_czmq(const pipeline_t *pl, errbuf_t *err)
+{
+    int owner = roster_czmq_owner(pl);
+    const cpuset_t *cpus = owner >= 0 ? &pl->inst[owner].place.io_cpus
+                                      : &pl->controller.place.cpus;
+    const cpuset_t *home = &pl->controller.place.cpus;
+    if (pin_czmq_threads(cpuset_empty(cpus) ? &pl->allowed : cpus, err))
+        return -1;
+    //  the links to agents (started with the fleet) are hopbench's own too
+    return pin_threads_named("hbl:", cpuset_empty(home) ? &pl->allowed : home,
+                             err);
+}
+
 crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
                  fleet_t *fleet, errbuf_t *err)
 {
+    errbuf_t why;
+    if (s_place_controller(pl, &why)) {
+        err_set(err, "controller: %s", why.msg);
+        return NULL;
+    }
     crew_t *self = calloc(1, sizeof *self);
     if (!self) {
         err_set(err, "out of memory");
@@ -40,6 +74,10 @@ crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
             crew_destroy(&self, 1000);
             return NULL;
         }
+    }
+    if (s_place_czmq(pl, &why)) {
+        err_set(err, "controller: %s", why.msg);
+        crew_destroy(&self, 1000);
     }
     return self;
 }

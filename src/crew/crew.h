@@ -7,6 +7,11 @@
     itself before its first allocation and then lives for the whole run
     keeps its arena, and its context's I/O threads, on its node.  Each trial
     opens and closes the sockets; the contexts end with the crew.
+
+    crew_new first puts the calling thread (the controller) on the plan's
+    housekeeping CPU, and, once the stages run, czmq's context threads
+    where the roster says (pipeline/roster.h): nothing of hopbench's own
+    is left unplaced while a combination runs.
 */
 #ifndef HOPBENCH_CREW_H
 #define HOPBENCH_CREW_H

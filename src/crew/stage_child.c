@@ -1,11 +1,16 @@
 /*  stage_child: the process of a stage that runs in one of its own,
-    "hopbench stage CONFIG ID ENDPOINT FD [MACHINE]" (stage_process.h has the
-    picture; the controller's side is stage_process.c).
+    "hopbench stage CONFIG ID ENDPOINT FD CPUS [MACHINE]" (stage_process.h
+    has the picture; the controller's side is stage_process.c).
 
     It builds the same pipeline from the combination's effective topology,
-    maps the counters the controller made (FD), runs its stage as a thread
-    kind, and relays: commands from the controller's PAIR to the stage,
-    answers back.  COUNTS and STOP it answers itself, through the thread
+    the controller's CPU set (CPUS: its own is the housekeeping CPU it
+    inherited) and, on an agent's host, the machine description the agent
+    reported (MACHINE), so it gets the same plan for its host; pins its
+    main thread (and so its czmq context's threads) where the plan puts
+    hopbench's own threads; maps the counters the controller made (FD),
+    runs its stage as a thread kind (whose thread touches them first), and
+    relays: commands from the controller's PAIR to the stage, answers
+    back.  COUNTS and STOP it answers itself, through the thread
     kind (a steerable proxy's control channel lives here).  SETUP carries
     the trial's endpoints and CURVE keys: "SETUP" then, per hop of the
     instance, "h n ep1 .. epn server_public server_secret client_public
@@ -18,6 +23,7 @@
 
 #include "config/topology.h"
 #include "machine/machine.h"
+#include "machine/pin.h"
 #include "pipeline/zones.h"
 
 #include <signal.h>
@@ -102,10 +108,23 @@ static int s_loop(child_t *self)
     return 0;
 }
 
+//  The controller's CPU set, as it planned with it ("-": none)
+static int s_allowed(machine_t *machine, const char *text, errbuf_t *err)
+{
+    cpuset_t cpus;
+    if (!text || strcmp(text, "-") == 0)
+        return 0;
+    if (cpuset_parse(text, &machine->cpus, &cpus, err))
+        return -1;
+    machine_restrict(machine, &cpus);
+    return 0;
+}
+
 //  The pipeline the controller built, its stages of this one's host
 //  planned as the controller planned them: on the same machine (this one,
-//  or the description its agent gave), the other hosts' not at all
-static pipeline_t *s_pipeline(const char *config, int id,
+//  or the description its agent gave) with the same CPU set, the other
+//  hosts' not at all
+static pipeline_t *s_pipeline(const char *config, int id, const char *allowed,
                               const char *machine_file, topology_t **topo,
                               machine_t **machine, errbuf_t *err)
 {
@@ -113,6 +132,8 @@ static pipeline_t *s_pipeline(const char *config, int id,
         return NULL;
     *machine = machine_file ? machine_new_file(machine_file, err)
                             : machine_new_live(err);
+    if (*machine && s_allowed(*machine, allowed, err))
+        return NULL;
     int stage = 0, first = 0;
     params_t own;
     for (; stage < (*topo)->nstages; stage++) {
@@ -141,13 +162,22 @@ static int s_serve(child_t *self, int id, const char *endpoint,
                    stage_shared_t *shared, errbuf_t *err)
 {
     char name[16], connect[330];
-    snprintf(name, sizeof name, "hopbench:%s", self->pl->inst[id].name);
+    const instance_t *inst = &self->pl->inst[id];
+    snprintf(name, sizeof name, "hopbench:%s", inst->name);
     prctl(PR_SET_NAME, name);
+    //  before the first socket: czmq's context threads follow this one
+    if (pin_thread(&self->pl->controller.place, err))
+        return 1;
     snprintf(connect, sizeof connect, ">%s", endpoint);
     self->control = zsock_new_pair(connect);
     self->stage = stage_thread_new(self->pl, id, NULL, shared, err);
+    //  a zproxy's sockets are czmq's: its context's threads are its I/O
+    bool zproxy =
+        inst->role == ROLE_PROXY && inst->params.engine == ENGINE_ZPROXY;
+    bool placed = !zproxy || cpuset_empty(&inst->place.io_cpus) ||
+                  pin_czmq_threads(&inst->place.io_cpus, err) == 0;
     int rc = 1;
-    if (self->control && self->stage)
+    if (self->control && self->stage && placed)
         rc = s_loop(self);
     if (self->stage)
         stage_thread_kind.destroy(self->stage,
@@ -158,14 +188,15 @@ static int s_serve(child_t *self, int id, const char *endpoint,
 
 int stage_process_main(int argc, char **argv)
 {
-    if (argc != 6 && argc != 7)
+    if (argc != 7 && argc != 8)
         return 2;
     signal(SIGINT, SIG_IGN); //  the controller handles ^C for everyone
     errbuf_t err = {{0}};
     topology_t *topo = NULL;
     machine_t *machine = NULL;
     int id = atoi(argv[3]), rc = 1;
-    child_t child = {.pl = s_pipeline(argv[2], id, argc == 7 ? argv[6] : NULL,
+    child_t child = {.pl = s_pipeline(argv[2], id, argv[6],
+                                      argc == 8 ? argv[7] : NULL,
                                       &topo, &machine, &err)};
     stage_shared_t *shared = s_map(atoi(argv[5]));
     if (child.pl && shared && id >= 0 && id < child.pl->n)

@@ -1,9 +1,12 @@
 /*  stage_process: a stage in its own process, the controller's side
     (stage_process.h); the child's side is stage_child.c.
 
-    stage_process_new maps the shared counters, starts the relay actor,
-    which binds the control PAIR, starts the child and waits for its READY.
-    The kind's functions then talk to the relay over its pipe.
+    stage_process_new maps the shared counters (without touching them:
+    the child's stage thread does, first, on its node), starts the relay
+    actor, which binds the control PAIR, starts the child and waits for
+    its READY.  The relay runs on the controller's housekeeping CPU, and
+    the child inherits it: its main thread is born there.  The kind's
+    functions then talk to the relay over its pipe.
 */
 #define _GNU_SOURCE
 #include "crew/stage_process.h"
@@ -31,6 +34,7 @@ typedef struct {
     char exe[512]; //  this binary (under valgrind, /proc/self/exe is not)
     char config[512], endpoint[320];
     char machine[512]; //  the description its stages are planned on, ""
+    char allowed[1024]; //  the CPUs the controller planned with
     int memfd;
     stage_shared_t *shared;
     zsock_t *actor;    //  the relay's pipe
@@ -55,6 +59,7 @@ static pid_t s_spawn(relay_t *self)
                     id,
                     self->endpoint,
                     fd,
+                    self->allowed[0] ? self->allowed : "-",
                     self->machine[0] ? self->machine : NULL,
                     NULL};
     pid_t parent = getpid();
@@ -147,7 +152,9 @@ static bool s_from_trial(relay_t *self, zsock_t *pipe, zsock_t *control)
 static void s_relay(zsock_t *pipe, void *args)
 {
     relay_t *self = args;
-    char bind[330];
+    char bind[330], name[16];
+    snprintf(name, sizeof name, "hbr:%d", self->id);
+    prctl(PR_SET_NAME, name); //  the read-back knows it by this name
     snprintf(bind, sizeof bind, "@%s", self->endpoint);
     zsock_t *control = zsock_new_pair(bind);
     pid_t pid = control ? s_spawn(self) : -1;
@@ -214,13 +221,15 @@ void *stage_process_new(const pipeline_t *pl, int id, const char *config,
     ssize_t len = readlink("/proc/self/exe", self->exe, sizeof self->exe - 1);
     self->exe[len > 0 ? len : 0] = 0;
     self->memfd = memfd_create("hopbench-stage", MFD_CLOEXEC);
+    cpuset_format(&pl->allowed, self->allowed, sizeof self->allowed);
+    //  Not touched here: the child's stage thread, pinned, touches every
+    //  page first, so they are its node's (stage.h)
     if (self->memfd < 0 || ftruncate(self->memfd, sizeof(stage_shared_t)) ||
         !(self->shared = s_map(self->memfd))) {
         err_set(err, "shared memory: %s", strerror(errno));
         s_free(self);
         return NULL;
     }
-    stage_reset(self->shared, &(stage_trial_t){0});
     if (!(self->actor = actor_new(s_relay, self, err))) {
         s_free(self);
         return NULL;

@@ -40,8 +40,10 @@ void *stage_process_new(const pipeline_t *pl, int id, const char *config,
 //  other sockets (an agent serving several stages)
 zsock_t *stage_process_pipe(void *state);
 
-//  The child: "hopbench stage CONFIG ID ENDPOINT FD [MACHINE]"; returns
-//  the exit status of the process
+//  The child: "hopbench stage CONFIG ID ENDPOINT FD CPUS [MACHINE]"
+//  (CPUS: the CPU set the controller planned with; MACHINE: the
+//  description its host's stages are planned on); returns the exit status
+//  of the process
 int stage_process_main(int argc, char **argv);
 
 #endif

@@ -1,4 +1,8 @@
-/*  stage_thread: a stage on a thread of this process (stage_thread.h).  */
+/*  stage_thread: a stage on a thread of this process (stage_thread.h).
+
+    The thread makes its shared counters itself, after pinning itself
+    (stage_actor): the controller never touches them first.
+*/
 #include "crew/stage_thread.h"
 
 #include "base/actor.h"
@@ -17,16 +21,6 @@ typedef struct {
     char last[16]; //  the last command sent
 } thread_t;
 
-static stage_shared_t *s_shared_new(void)
-{
-    //  aligned: the counters sit on cache lines of their own
-    size_t size = (sizeof(stage_shared_t) + 63) & ~(size_t)63;
-    stage_shared_t *shared = aligned_alloc(64, size);
-    if (shared)
-        memset(shared, 0, size);
-    return shared;
-}
-
 void *stage_thread_new(const pipeline_t *pl, int id, void *ctx_owner,
                        stage_shared_t *shared, errbuf_t *err)
 {
@@ -39,18 +33,18 @@ void *stage_thread_new(const pipeline_t *pl, int id, void *ctx_owner,
     self->stage.inst = &pl->inst[id];
     self->stage.ops = roles_ops(self->stage.inst);
     self->stage.ctx_owner = ctx_owner ? &((thread_t *)ctx_owner)->stage : NULL;
+    //  the thread makes its counters (or first touches the ones it was
+    //  given), once it has pinned itself: their pages are its node's
     self->owns_shared = !shared;
-    self->stage.shared = shared ? shared : s_shared_new();
-    if (!self->stage.shared) {
-        err_set(err, "out of memory");
+    self->stage.shared = shared;
+    if (!(self->actor = actor_new(stage_actor, &self->stage, err))) {
         free(self);
         return NULL;
     }
-    stage_reset(self->stage.shared, &(stage_trial_t){0});
-    if (!(self->actor = actor_new(stage_actor, &self->stage, err))) {
-        if (self->owns_shared)
-            free(self->stage.shared);
-        free(self);
+    if (!self->stage.shared) {
+        err_set(err, "no memory for its counters");
+        if (actor_destroy(&self->actor, 1000) == 0)
+            free(self);
         return NULL;
     }
     return self;
@@ -172,7 +166,7 @@ static int s_destroy(void *state, int timeout_ms)
     if (actor_destroy(&self->actor, timeout_ms))
         return -1;
     if (self->owns_shared)
-        free(self->stage.shared);
+        stage_shared_free(self->stage.shared);
     free(self);
     return 0;
 }

@@ -200,6 +200,7 @@ int wire_take_shared(zmsg_t *msg, stage_shared_t *shared, int norigins)
 void wire_add_tasks(zmsg_t *msg, const task_t *tasks, int n)
 {
     for (int t = 0; t < n; t++) {
+        zmsg_addstrf(msg, "%d", (int)tasks[t].pid);
         zmsg_addstrf(msg, "%d", (int)tasks[t].tid);
         zmsg_addstr(msg, tasks[t].name);
         zmsg_addstr(msg, tasks[t].allowed);
@@ -210,8 +211,9 @@ void wire_add_tasks(zmsg_t *msg, const task_t *tasks, int n)
 int wire_take_tasks(zmsg_t *msg, task_t *tasks, int max)
 {
     int n = 0;
-    while (zmsg_size(msg) >= 4 && n < max) {
+    while (zmsg_size(msg) >= 5 && n < max) {
         task_t *task = &tasks[n++];
+        task->pid = (pid_t)wire_pop_ll(msg);
         task->tid = (pid_t)wire_pop_ll(msg);
         wire_pop_text(msg, task->name, sizeof task->name);
         wire_pop_text(msg, task->allowed, sizeof task->allowed);
@@ -260,12 +262,15 @@ static int s_test_shared(void)
 int wire_test(bool verbose)
 {
     (void)verbose;
-    task_t tasks[2] = {{11, "ZMQbg/IO/0", "0-3", 2}, {12, "a b", "1", 1}};
+    task_t tasks[2] = {{.pid = 10, .tid = 11, .name = "ZMQbg/IO/0",
+                        .allowed = "0-3", .last_cpu = 2},
+                       {.pid = 10, .tid = 12, .name = "a b", .allowed = "1",
+                        .last_cpu = 1}};
     task_t back[4];
     zmsg_t *msg = zmsg_new();
     wire_add_tasks(msg, tasks, 2);
     CHECK(wire_take_tasks(msg, back, 4) == 2);
-    CHECK(back[1].tid == 12 && streq(back[1].name, "a b"));
+    CHECK(back[1].tid == 12 && back[1].pid == 10 && streq(back[1].name, "a b"));
     CHECK(streq(back[0].allowed, "0-3") && back[0].last_cpu == 2);
     zmsg_addstr(msg, "12x");
     CHECK(wire_pop_ll(msg) == 12 && wire_pop_ll(msg) == 0);

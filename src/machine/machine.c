@@ -104,7 +104,8 @@ machine_t *machine_alloc(errbuf_t *err)
     return self;
 }
 
-//  Once the nodes are filled: each CPU's node index, and all CPUs
+//  Once the nodes are filled: each CPU's node index, and all CPUs (all of
+//  them allowed until machine_restrict says otherwise)
 void machine_index(machine_t *self)
 {
     cpuset_clear(&self->cpus);
@@ -115,6 +116,20 @@ void machine_index(machine_t *self)
              cpu = cpuset_next(cpus, cpu))
             self->node_index[cpu] = (short)i;
     }
+    self->allowed = self->cpus;
+}
+
+void machine_restrict(machine_t *self, const cpuset_t *cpus)
+{
+    cpuset_clear(&self->allowed);
+    for (int cpu = cpuset_next(cpus, -1); cpu >= 0; cpu = cpuset_next(cpus, cpu))
+        if (cpuset_has(&self->cpus, cpu))
+            cpuset_add(&self->allowed, cpu);
+}
+
+bool machine_all_allowed(const machine_t *self)
+{
+    return cpuset_subset(&self->cpus, &self->allowed);
 }
 
 void machine_destroy(machine_t **self_p)
@@ -330,6 +345,13 @@ void machine_print(const machine_t *self, FILE *out)
     fprintf(out, "cpus      %d (%s): %s, %d NUMA node%s\n",
             cpuset_count(&self->cpus), list, cores, self->nnodes,
             self->nnodes == 1 ? "" : "s");
+    if (!machine_all_allowed(self)) {
+        cpuset_format(&self->allowed, list, sizeof list);
+        fprintf(out,
+                "allowed   %s (this process's CPU set: sched_getaffinity, "
+                "narrowed by taskset or a cgroup's cpuset)\n",
+                list);
+    }
     for (int i = 0; i < self->nnodes; i++)
         s_print_node(self, &self->nodes[i], out);
     fprintf(out, "node distances:\nnode ");

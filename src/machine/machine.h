@@ -5,6 +5,11 @@
     (ZPL, see numa/README.md), so a 2-socket run can be planned on a
     laptop and tests can plan for boxes we do not have.  Nodes are kept in
     ascending id order; "index" below means the position in that order.
+
+    'allowed' is what this process may use: for the live machine its CPU
+    set when the machine was read (sched_getaffinity, which a taskset or a
+    cgroup's cpuset.cpus.effective narrows), for a description every CPU.
+    Placement hands out only allowed CPUs and refuses lists outside them.
 */
 #ifndef HOPBENCH_MACHINE_H
 #define HOPBENCH_MACHINE_H
@@ -31,6 +36,7 @@ typedef struct {
     int nnodes;
     machine_node_t nodes[MACHINE_MAX_NODES];
     cpuset_t cpus;          //  every CPU
+    cpuset_t allowed;       //  the CPUs this process may use (see above)
     short core[CPUSET_MAX]; //  physical core of each CPU (unique), -1: none
     short node_index[CPUSET_MAX]; //  index into nodes[] of each CPU, -1
 } machine_t;
@@ -49,6 +55,11 @@ int machine_node_index(const machine_t *self, int id);
 int machine_node_of_cpu(const machine_t *self, int cpu);
 //  The CPUs that share cpu's physical core, cpu included
 void machine_siblings(const machine_t *self, int cpu, cpuset_t *out);
+//  Only these CPUs (and the machine's) are allowed from now on; a stage's
+//  own process takes its controller's set this way
+void machine_restrict(machine_t *self, const cpuset_t *cpus);
+//  Does this process own the whole machine (allowed is every CPU)?
+bool machine_all_allowed(const machine_t *self);
 //  Parse a numactl CPU list ("0-3,8") naming CPUs of this machine: with
 //  libnuma's parser for the live machine, cpuset_parse for a description
 int machine_parse_cpus(const machine_t *self, const char *text, cpuset_t *out,

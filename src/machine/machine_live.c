@@ -2,18 +2,22 @@
 
     Design: libnuma gives the nodes, their CPUs and distances; sysfs gives
     SMT siblings (cpuN/topology/thread_siblings_list); /proc/cpuinfo the
-    model.  Nodes without CPUs (memory-only, e.g. CXL) are left out: no
+    model; sched_getaffinity the CPUs this process may use (a taskset or a
+    cgroup's cpuset.cpus.effective narrows it; read once, before hopbench
+    pins any thread of its own).  Nodes without CPUs (memory-only, e.g. CXL) are left out: no
     stage can run on them.  Without NUMA support the machine is one node 0.
     It fills the plain struct of machine.h and indexes it with
     machine_index, as machine_file.c does, so placement never knows which
     kind it got.  It must not parse what users type (machine.c does).
 */
+#define _GNU_SOURCE
 #include "machine/machine_internal.h"
 
 #include "base/check.h"
 
 #include <errno.h>
 #include <numa.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -153,6 +157,20 @@ static void s_live_cores(machine_t *self)
     }
 }
 
+//  What this process may run on (taskset, a cgroup's cpuset)
+static void s_live_allowed(machine_t *self)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set))
+        return; //  then every CPU, as machine_index left it
+    cpuset_t cpus;
+    cpuset_clear(&cpus);
+    for (int cpu = 0; cpu < CPUSET_MAX && cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &set))
+            cpuset_add(&cpus, cpu);
+    machine_restrict(self, &cpus);
+}
+
 static void s_live_model(machine_t *self)
 {
     FILE *file = fopen("/proc/cpuinfo", "r");
@@ -187,6 +205,7 @@ machine_t *machine_new_live(errbuf_t *err)
     machine_index(self);
     s_live_cores(self);
     s_live_model(self);
+    s_live_allowed(self);
     return self;
 }
 
@@ -203,6 +222,9 @@ int machine_live_test(bool verbose)
     for (int cpu = cpuset_next(&live->cpus, -1); cpu >= 0;
          cpu = cpuset_next(&live->cpus, cpu))
         CHECK(live->core[cpu] >= 0 && live->node_index[cpu] >= 0);
+    //  what this process may use: some of its CPUs, at least the one it is on
+    CHECK(cpuset_subset(&live->allowed, &live->cpus));
+    CHECK(cpuset_has(&live->allowed, sched_getcpu()));
     machine_siblings(live, 0, &set);
     CHECK(cpuset_has(&set, 0));
     CHECK(machine_parse_cpus(live, "0", &set, &err) == 0);

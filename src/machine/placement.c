@@ -14,6 +14,10 @@
        of a used core).  Same input, same plan.
     5. smt_shared marks every instance whose physical core another instance
        also uses.
+    Only the CPUs the process may use (machine_t.allowed) count as free;
+    a stage's own cpus outside them are refused, naming them.  The
+    controller is placed after the stages (placement_controller), so it
+    can take what they left.
     Pure: no libnuma, no I/O; the machine may well be a description.
 */
 #include "machine/placement.h"
@@ -35,13 +39,15 @@ typedef struct {
     int nstages;                //  highest stage + 1
     cpuset_t used;              //  CPUs handed out so far
     bool core_used[CPUSET_MAX]; //  physical cores with a used CPU
+    bool crowded[MACHINE_MAX_NODES]; //  all: its stages share its CPUs
 } plan_t;
 
 static const char *s_policy_name(placement_policy_t policy)
 {
-    static const char *const names[] = {"none", "compact", "spread", "split"};
-    return policy >= PLACEMENT_NONE && policy <= PLACEMENT_SPLIT ? names[policy]
-                                                                 : "placement";
+    static const char *const names[] = {"none", "compact", "spread", "split",
+                                        "all"};
+    return policy >= PLACEMENT_NONE && policy <= PLACEMENT_ALL ? names[policy]
+                                                               : "placement";
 }
 
 static const char *s_name(const place_request_t *request)
@@ -87,6 +93,65 @@ static bool s_core_free(const plan_t *self, int cpu)
     return core >= 0 ? !self->core_used[core] : !cpuset_has(&self->used, cpu);
 }
 
+//  A node's CPUs that this process may use
+static void s_node_allowed(const machine_t *machine, int index, cpuset_t *out)
+{
+    cpuset_clear(out);
+    const cpuset_t *cpus = &machine->nodes[index].cpus;
+    for (int cpu = cpuset_next(cpus, -1); cpu >= 0; cpu = cpuset_next(cpus, cpu))
+        if (cpuset_has(&machine->allowed, cpu))
+            cpuset_add(out, cpu);
+}
+
+//  "CPU 5 is" / "CPUs 5-7 are" outside the process's set: 0 when none is
+static int s_outside(const machine_t *machine, const place_request_t *request,
+                     const cpuset_t *cpus, errbuf_t *err)
+{
+    cpuset_t outside;
+    cpuset_clear(&outside);
+    for (int cpu = cpuset_next(cpus, -1); cpu >= 0; cpu = cpuset_next(cpus, cpu))
+        if (!cpuset_has(&machine->allowed, cpu))
+            cpuset_add(&outside, cpu);
+    if (cpuset_empty(&outside))
+        return 0;
+    char list[256], allowed[256];
+    cpuset_format(&outside, list, sizeof list);
+    cpuset_format(&machine->allowed, allowed, sizeof allowed);
+    bool one = cpuset_count(&outside) == 1;
+    return err_set(err,
+                   "%s%s: cpus '%s': CPU%s %s %s outside this process's CPU "
+                   "set %s (sched_getaffinity: a taskset or a cgroup's "
+                   "cpuset.cpus.effective narrows it)",
+                   s_at(request->at_cpus), s_name(request), request->cpus,
+                   one ? "" : "s", list, one ? "is" : "are", allowed);
+}
+
+//  A request's own cpus: parsed, on one node, allowed; *node is theirs
+static int s_explicit_cpus(const machine_t *machine,
+                           const place_request_t *request, cpuset_t *cpus,
+                           int *node, errbuf_t *err)
+{
+    errbuf_t why;
+    const char *at = s_at(request->at_cpus);
+    if (machine_parse_cpus(machine, request->cpus, cpus, &why))
+        return err_set(err, "%s%s: %s", at, s_name(request), why.msg);
+    *node = machine_node_of_cpu(machine, cpuset_next(cpus, -1));
+    for (int cpu = cpuset_next(cpus, -1); cpu >= 0; cpu = cpuset_next(cpus, cpu))
+        if (machine_node_of_cpu(machine, cpu) != *node)
+            return err_set(err,
+                           "%s%s: cpus '%s' span nodes %d and %d "
+                           "(a stage's CPUs must share one node)",
+                           at, s_name(request), request->cpus, *node,
+                           machine_node_of_cpu(machine, cpu));
+    if (request->node >= 0 && request->node != *node)
+        return err_set(err,
+                       "%s%s: cpus '%s' are on node %d, but it "
+                       "asks for node %d",
+                       at, s_name(request), request->cpus, *node,
+                       request->node);
+    return s_outside(machine, request, cpus, err);
+}
+
 //  Pass 1: a request that names its CPUs gets exactly those
 static int s_place_explicit(plan_t *self, int i)
 {
@@ -94,29 +159,15 @@ static int s_place_explicit(plan_t *self, int i)
     const machine_t *machine = self->machine;
     place_t *place = &self->out[i];
     cpuset_t cpus;
-    errbuf_t why;
-    const char *at = s_at(request->at_cpus);
-    if (machine_parse_cpus(machine, request->cpus, &cpus, &why))
-        return err_set(self->err, "%s%s: %s", at, s_name(request), why.msg);
-    int node = machine_node_of_cpu(machine, cpuset_next(&cpus, -1));
-    for (int cpu = cpuset_next(&cpus, -1); cpu >= 0;
-         cpu = cpuset_next(&cpus, cpu))
-        if (machine_node_of_cpu(machine, cpu) != node)
-            return err_set(self->err,
-                           "%s%s: cpus '%s' span nodes %d and %d "
-                           "(a stage's CPUs must share one node)",
-                           at, s_name(request), request->cpus, node,
-                           machine_node_of_cpu(machine, cpu));
-    if (request->node >= 0 && request->node != node)
-        return err_set(self->err,
-                       "%s%s: cpus '%s' are on node %d, but it "
-                       "asks for node %d",
-                       at, s_name(request), request->cpus, node, request->node);
+    int node;
+    if (s_explicit_cpus(machine, request, &cpus, &node, self->err))
+        return -1;
     for (int cpu = cpuset_next(&cpus, -1); cpu >= 0;
          cpu = cpuset_next(&cpus, cpu))
         s_take(self, place, cpu);
     place->node = node;
-    place->io_cpus = machine->nodes[machine_node_index(machine, node)].cpus;
+    s_node_allowed(machine, machine_node_index(machine, node),
+                   &place->io_cpus);
     return 0;
 }
 
@@ -148,6 +199,12 @@ static int s_target(plan_t *self, int i, int *index)
     }
     if (self->policy == PLACEMENT_NONE)
         return 0;
+    if (self->policy == PLACEMENT_ALL)
+        return err_set(self->err,
+                       "%sall: %s has no node of its own (placement = all is "
+                       "a study: hopbench run and plan give every stage its "
+                       "node through nodes, one assignment at a time)",
+                       self->at, s_name(request));
     if (self->policy == PLACEMENT_COMPACT)
         *index = 0;
     else if (machine->nnodes < 2)
@@ -162,17 +219,29 @@ static int s_target(plan_t *self, int i, int *index)
     return 0;
 }
 
-//  Free cores and free CPUs of a node, now
+//  The first CPU of cpu's core that this process may use
+static int s_first_allowed_sibling(const machine_t *machine, int cpu)
+{
+    cpuset_t siblings;
+    machine_siblings(machine, cpu, &siblings);
+    for (int s = cpuset_next(&siblings, -1); s >= 0;
+         s = cpuset_next(&siblings, s))
+        if (cpuset_has(&machine->allowed, s))
+            return s;
+    return cpu;
+}
+
+//  Free cores and free CPUs of a node, now, among the allowed ones
 static void s_free(const plan_t *self, int index, int *cores, int *cpus)
 {
     const machine_t *machine = self->machine;
-    const cpuset_t *node = &machine->nodes[index].cpus;
+    cpuset_t node;
+    s_node_allowed(machine, index, &node);
     *cores = *cpus = 0;
-    for (int cpu = cpuset_next(node, -1); cpu >= 0;
-         cpu = cpuset_next(node, cpu)) {
-        cpuset_t siblings;
-        machine_siblings(machine, cpu, &siblings);
-        if (cpuset_next(&siblings, -1) == cpu && s_core_free(self, cpu))
+    for (int cpu = cpuset_next(&node, -1); cpu >= 0;
+         cpu = cpuset_next(&node, cpu)) {
+        if (s_first_allowed_sibling(machine, cpu) == cpu &&
+            s_core_free(self, cpu))
             *cores += 1;
         if (!cpuset_has(&self->used, cpu))
             *cpus += 1;
@@ -188,11 +257,22 @@ static int s_check_node(plan_t *self, int index, int demand, const char *at)
     if (demand <= cores || (self->allow_siblings && demand <= cpus))
         return 0;
     const machine_node_t *node = &self->machine->nodes[index];
-    int taken = cpuset_count(&node->cpus) - cpus;
-    char why[96] = "";
+    cpuset_t usable;
+    s_node_allowed(self->machine, index, &usable);
+    int taken = cpuset_count(&usable) - cpus;
+    char why[400] = "";
     if (taken)
         snprintf(why, sizeof why, " free (%d CPU%s taken by explicit cpus)",
                  taken, taken == 1 ? "" : "s");
+    if (!cpuset_subset(&node->cpus, &self->machine->allowed)) {
+        char list[256];
+        cpuset_format(&usable, list, sizeof list);
+        size_t used = strlen(why);
+        snprintf(why + used, sizeof why - used,
+                 " that this process may use (its CPU set has %s of the "
+                 "node's)",
+                 *list ? list : "none");
+    }
     const char *policy = self->policy == PLACEMENT_NONE
                              ? "node requests"
                              : s_policy_name(self->policy);
@@ -227,10 +307,28 @@ static int s_check_demand(plan_t *self)
     for (int index = 0; index < self->machine->nnodes; index++) {
         const char *where =
             self->policy == PLACEMENT_NONE ? s_at(at[index]) : self->at;
-        if (demand[index] && s_check_node(self, index, demand[index], where))
+        if (!demand[index] || !s_check_node(self, index, demand[index], where))
+            continue;
+        cpuset_t usable;
+        s_node_allowed(self->machine, index, &usable);
+        if (self->policy != PLACEMENT_ALL || cpuset_empty(&usable))
             return -1;
+        self->crowded[index] = true; //  all: they share the node's CPUs
+        self->err->msg[0] = 0;
     }
     return 0;
+}
+
+//  placement = all, a node with too few CPUs: each of its stages may use
+//  every allowed CPU of it
+static void s_crowd(plan_t *self, int i)
+{
+    place_t *place = &self->out[i];
+    int index = machine_node_index(self->machine, place->node);
+    s_node_allowed(self->machine, index, &place->cpus);
+    place->io_cpus = place->cpus;
+    place->crowded = true;
+    cpuset_union(&self->used, &place->cpus);
 }
 
 //  Pass 4: the lowest free core's first CPU, else the lowest unused CPU
@@ -239,21 +337,22 @@ static int s_allocate(plan_t *self, int i)
     const machine_t *machine = self->machine;
     place_t *place = &self->out[i];
     int index = machine_node_index(machine, place->node);
-    const cpuset_t *node = &machine->nodes[index].cpus;
+    cpuset_t node;
+    s_node_allowed(machine, index, &node);
     int pick = -1;
-    for (int cpu = cpuset_next(node, -1); cpu >= 0 && pick < 0;
-         cpu = cpuset_next(node, cpu))
+    for (int cpu = cpuset_next(&node, -1); cpu >= 0 && pick < 0;
+         cpu = cpuset_next(&node, cpu))
         if (s_core_free(self, cpu))
             pick = cpu;
-    for (int cpu = cpuset_next(node, -1); cpu >= 0 && pick < 0;
-         cpu = cpuset_next(node, cpu))
+    for (int cpu = cpuset_next(&node, -1); cpu >= 0 && pick < 0;
+         cpu = cpuset_next(&node, cpu))
         if (self->allow_siblings && !cpuset_has(&self->used, cpu))
             pick = cpu;
     if (pick < 0) //  s_check_demand makes this unreachable
         return err_set(self->err, "%s: no CPU left on node %d",
                        s_name(&self->requests[i]), place->node);
     s_take(self, place, pick);
-    place->io_cpus = *node;
+    place->io_cpus = node;
     return 0;
 }
 
@@ -299,7 +398,7 @@ static int s_start(plan_t *self)
             self->nstages = request->stage + 1;
         place_t *place = &self->out[i];
         place->node = -1;
-        place->smt_shared = false;
+        place->smt_shared = place->crowded = false;
         cpuset_clear(&place->cpus);
         cpuset_clear(&place->io_cpus);
     }
@@ -330,11 +429,154 @@ int placement_plan(const machine_t *machine, const place_options_t *options,
     if (rc == 0)
         rc = s_check_demand(self);
     for (int i = 0; i < n && rc == 0; i++)
-        if (out[i].node >= 0 && cpuset_empty(&out[i].cpus))
+        if (out[i].node >= 0 && cpuset_empty(&out[i].cpus) &&
+            self->crowded[machine_node_index(machine, out[i].node)])
+            s_crowd(self, i);
+        else if (out[i].node >= 0 && cpuset_empty(&out[i].cpus))
             rc = s_allocate(self, i);
     if (rc == 0)
         s_mark_shared(self);
     return rc;
+}
+
+//  ---------------------------------------------------------------------
+//  The controller: one housekeeping CPU
+
+//  What the stages took: their CPUs, and the cores those CPUs are on
+static void s_stage_cpus(const machine_t *machine, const place_t *stages,
+                         int n, cpuset_t *cpus, cpuset_t *cores)
+{
+    cpuset_clear(cpus);
+    for (int i = 0; i < n; i++)
+        cpuset_union(cpus, &stages[i].cpus);
+    s_cores_of(machine, cpus, cores);
+}
+
+//  Lower is better: a free core (0) before a CPU whose sibling runs a
+//  stage (2), the first node (0) before the others (1)
+static int s_housekeeping_rank(const machine_t *machine, const cpuset_t *cores,
+                               int cpu)
+{
+    return (cpuset_has(cores, machine->core[cpu]) ? 2 : 0) +
+           (machine->node_index[cpu] == 0 ? 0 : 1);
+}
+
+//  The best CPU no stage uses among 'candidates', -1 when all are used
+static int s_free_cpu(const machine_t *machine, const cpuset_t *candidates,
+                      const place_t *stages, int n)
+{
+    cpuset_t used, cores;
+    s_stage_cpus(machine, stages, n, &used, &cores);
+    int best = -1, best_rank = 99;
+    for (int cpu = cpuset_next(candidates, -1); cpu >= 0;
+         cpu = cpuset_next(candidates, cpu)) {
+        int rank = s_housekeeping_rank(machine, &cores, cpu);
+        if (!cpuset_has(&used, cpu) && rank < best_rank)
+            best = cpu, best_rank = rank;
+    }
+    return best;
+}
+
+//  No CPU is free: the first CPU of the most upstream instance among
+//  'candidates' (stage 0 is a publisher: the least work per message)
+static int s_shared_cpu(const place_request_t *requests, const place_t *stages,
+                        int n, const cpuset_t *candidates, int *shares)
+{
+    *shares = -1;
+    for (int i = 0; i < n; i++) {
+        int cpu = cpuset_next(&stages[i].cpus, -1);
+        if (cpu >= 0 && cpuset_has(candidates, cpu) &&
+            (*shares < 0 || requests[i].stage < requests[*shares].stage))
+            *shares = i;
+    }
+    return *shares < 0 ? -1 : cpuset_next(&stages[*shares].cpus, -1);
+}
+
+//  Who else is on the controller's CPUs, and on their cores
+static void s_neighbours(const machine_t *machine, const place_t *stages,
+                         int n, housekeeping_t *out)
+{
+    cpuset_t used, cores, mine;
+    s_stage_cpus(machine, stages, n, &used, &cores);
+    s_cores_of(machine, &out->place.cpus, &mine);
+    out->shares = -1;
+    out->sibling = false;
+    for (int i = 0; i < n && out->shares < 0; i++)
+        for (int cpu = cpuset_next(&stages[i].cpus, -1); cpu >= 0;
+             cpu = cpuset_next(&stages[i].cpus, cpu))
+            if (cpuset_has(&out->place.cpus, cpu))
+                out->shares = i;
+    for (int core = cpuset_next(&mine, -1); core >= 0;
+         core = cpuset_next(&mine, core))
+        out->sibling |= cpuset_has(&cores, core);
+}
+
+static bool s_any_pinned(const place_t *stages, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (stages[i].node >= 0)
+            return true;
+    return false;
+}
+
+//  Where to look for the controller's CPU: its node's allowed CPUs, or
+//  every allowed CPU
+static int s_candidates(const machine_t *machine,
+                        const place_request_t *request, cpuset_t *out,
+                        errbuf_t *err)
+{
+    if (request->node < 0) {
+        *out = machine->allowed;
+        return 0;
+    }
+    int index = machine_node_index(machine, request->node);
+    char nodes[300];
+    s_node_list(machine, nodes, sizeof nodes);
+    if (index < 0)
+        return err_set(err, "%s%s: node %d does not exist (%s has %s)",
+                       s_at(request->at_node), s_name(request), request->node,
+                       machine->name, nodes);
+    s_node_allowed(machine, index, out);
+    if (cpuset_empty(out))
+        return err_set(err,
+                       "%s%s: node %d has no CPU this process may use (its "
+                       "CPU set: sched_getaffinity)",
+                       s_at(request->at_node), s_name(request), request->node);
+    return 0;
+}
+
+int placement_controller(const machine_t *machine,
+                         const place_request_t *request,
+                         const place_request_t *requests,
+                         const place_t *stages, int n, housekeeping_t *out,
+                         errbuf_t *err)
+{
+    *out = (housekeeping_t){.place.node = -1, .shares = -1};
+    place_t *place = &out->place;
+    cpuset_clear(&place->cpus);
+    cpuset_clear(&place->io_cpus);
+    int node;
+    if (s_has_cpus(request)) {
+        if (s_explicit_cpus(machine, request, &place->cpus, &node, err))
+            return -1;
+    } else if (request->node < 0 && !s_any_pinned(stages, n))
+        return 0; //  nothing pinned, nothing asked: nor is the controller
+    else {
+        cpuset_t candidates;
+        if (s_candidates(machine, request, &candidates, err))
+            return -1;
+        int cpu = s_free_cpu(machine, &candidates, stages, n), shares;
+        if (cpu < 0)
+            cpu = s_shared_cpu(requests, stages, n, &candidates, &shares);
+        if (cpu < 0) //  nothing free, no stage on them: unreachable
+            cpu = cpuset_next(&candidates, -1);
+        cpuset_add(&place->cpus, cpu);
+        node = machine_node_of_cpu(machine, cpu);
+    }
+    place->node = node;
+    place->io_cpus = place->cpus;
+    s_neighbours(machine, stages, n, out);
+    return 0;
 }
 
 //  ---------------------------------------------------------------------
@@ -502,6 +744,89 @@ static int s_test_requests(const machine_t *xeon)
     return 0;
 }
 
+//  The controller's CPU: one no stage uses, a free core's first, on the
+//  first node first; none free: the most upstream stage's
+static int s_test_controller(const machine_t *xeon, const machine_t *vm)
+{
+    place_request_t chain[5], home = {.name = "controller", .stage = -1,
+                                      .node = -1};
+    place_t out[5];
+    housekeeping_t hk;
+    errbuf_t err;
+    s_chain(chain, 5);
+    CHECK(s_plan(xeon, PLACEMENT_SPREAD, false, chain, 5, out, &err) == 0);
+    CHECK(placement_controller(xeon, &home, chain, out, 5, &hk, &err) == 0);
+    //  stages took 0, 1, 2 (node 0) and 14, 15: CPU 3 is a free core
+    CHECK(s_cpu(&hk.place) == 3 && hk.place.node == 0 && hk.shares == -1);
+    CHECK(!hk.sibling && cpuset_count(&hk.place.io_cpus) == 1);
+    //  asked for node 1: its first free core
+    home.node = 1;
+    CHECK(placement_controller(xeon, &home, chain, out, 5, &hk, &err) == 0);
+    CHECK(s_cpu(&hk.place) == 16 && hk.place.node == 1);
+    //  its own cpus, even a stage's (then it says so)
+    home = (place_request_t){.name = "controller", .stage = -1, .node = -1,
+                             .cpus = "14"};
+    CHECK(placement_controller(xeon, &home, chain, out, 5, &hk, &err) == 0);
+    CHECK(s_cpu(&hk.place) == 14 && hk.shares == 1);
+    home.cpus = "13-14";
+    CHECK(placement_controller(xeon, &home, chain, out, 5, &hk, &err) == -1);
+    CHECK(strstr(err.msg, "controller: cpus '13-14' span nodes 0 and 1"));
+    //  nothing pinned: nor is the controller
+    home = (place_request_t){.name = "controller", .stage = -1, .node = -1};
+    CHECK(s_plan(xeon, PLACEMENT_NONE, false, chain, 5, out, &err) == 0);
+    CHECK(placement_controller(xeon, &home, chain, out, 5, &hk, &err) == 0);
+    CHECK(hk.place.node == -1 && cpuset_empty(&hk.place.cpus));
+    //  vm-2x2, spread over 4 stages: every CPU taken; it shares pub's
+    s_chain(chain, 4);
+    CHECK(s_plan(vm, PLACEMENT_SPREAD, false, chain, 4, out, &err) == 0);
+    CHECK(placement_controller(vm, &home, chain, out, 4, &hk, &err) == 0);
+    CHECK(hk.shares == 0 && s_cpu(&hk.place) == 0);
+    //  three stages: CPU 3 is left (on node 1)
+    s_chain(chain, 3);
+    CHECK(s_plan(vm, PLACEMENT_SPREAD, false, chain, 3, out, &err) == 0);
+    CHECK(placement_controller(vm, &home, chain, out, 3, &hk, &err) == 0);
+    CHECK(hk.shares == -1 && s_cpu(&hk.place) == 3 && hk.place.node == 1);
+    return 0;
+}
+
+//  Only the CPUs this process may use; placement = all crowds a node
+static int s_test_allowed(machine_t *vm)
+{
+    place_request_t chain[3];
+    place_t out[3];
+    errbuf_t err;
+    cpuset_t some;
+    cpuset_clear(&some);
+    cpuset_add(&some, 0);
+    cpuset_add(&some, 2);
+    cpuset_add(&some, 3);
+    machine_restrict(vm, &some); //  as taskset -c 0,2,3 would
+    s_chain(chain, 3);
+    chain[2].cpus = "1";
+    CHECK(s_plan(vm, PLACEMENT_NONE, false, chain, 3, out, &err) == -1);
+    CHECK(strcmp(err.msg, "sub: cpus '1': CPU 1 is outside this process's "
+                          "CPU set 0,2-3 (sched_getaffinity: a taskset or "
+                          "a cgroup's cpuset.cpus.effective narrows it)") == 0);
+    chain[2].cpus = NULL;
+    //  split: pub and p on node 0, which has one CPU this process may use
+    CHECK(s_plan(vm, PLACEMENT_SPLIT, false, chain, 3, out, &err) == -1);
+    CHECK(strstr(err.msg, "need 2 CPUs on node 0, it has 1 that this process "
+                          "may use (its CPU set has 0 of the node's)"));
+    CHECK(s_plan(vm, PLACEMENT_SPREAD, false, chain, 3, out, &err) == -1);
+    //  placement = all: both on node 0 share its one CPU, and say so
+    chain[0].node = chain[1].node = 0;
+    chain[2].node = 1;
+    CHECK(s_plan(vm, PLACEMENT_ALL, false, chain, 3, out, &err) == 0);
+    CHECK(out[0].crowded && out[1].crowded && !out[2].crowded);
+    CHECK(s_cpu(&out[0]) == 0 && s_cpu(&out[1]) == 0 && s_cpu(&out[2]) == 2);
+    CHECK(cpuset_count(&out[0].io_cpus) == 1);
+    chain[0].node = -1;
+    CHECK(s_plan(vm, PLACEMENT_ALL, false, chain, 3, out, &err) == -1);
+    CHECK(strstr(err.msg, "all: pub has no node of its own"));
+    machine_restrict(vm, &vm->cpus);
+    return 0;
+}
+
 int placement_test(bool verbose)
 {
     int rc;
@@ -515,6 +840,8 @@ int placement_test(bool verbose)
     CHECK(s_test_compact(xeon) == 0);
     CHECK(s_test_split(xeon, gold) == 0);
     CHECK(s_test_requests(xeon) == 0);
+    CHECK(s_test_controller(xeon, vm) == 0);
+    CHECK(s_test_allowed(vm) == 0);
 
     //  No SMT on the VM: the third stage on node 0 has no core left
     place_request_t chain[4];

@@ -61,6 +61,7 @@ static int s_last_cpu(pid_t pid, pid_t tid)
 static void s_read_task(pid_t pid, pid_t tid, task_t *task)
 {
     char path[64];
+    task->pid = pid;
     task->tid = tid;
     snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)pid, (int)tid);
     s_read_line(path, "", task->name, sizeof task->name);

@@ -19,6 +19,7 @@
 #define THREADS_MAX LIMIT_THREADS
 
 typedef struct {
+    pid_t pid; //  the process
     pid_t tid;
     char name[32];     //  the kernel's thread name (comm)
     char allowed[256]; //  Cpus_allowed_list, numactl list syntax

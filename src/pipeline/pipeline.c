@@ -4,6 +4,7 @@
 #include "pipeline/pipeline.h"
 
 #include "base/check.h"
+#include "pipeline/roster.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -126,40 +127,33 @@ static void s_contexts(pipeline_t *self)
 }
 
 //  ---------------------------------------------------------------------
-//  What a run of the pipeline takes from the system.  Measured with
-//  libzmq 4.3.4 and czmq 4.2.1: hopbench's own threads and files (the
-//  controller, czmq's context), and per instance its stage thread and
-//  sockets; per context its reaper and I/O threads, each with a mailbox
-//  and a poller; per tcp or ipc endpoint a listener, per connection a
-//  file at each end; a stage in its own process adds that process's
-//  main thread and czmq context.
+//  What a run of the pipeline takes from the system.  Threads: the
+//  roster's (roster.h).  Files, measured with libzmq 4.3.4 and czmq
+//  4.2.1: hopbench's own (the controller, czmq's context), and per
+//  instance its sockets; per context its reaper and I/O threads' mailbox
+//  and poller; per tcp or ipc endpoint a listener, per connection a file
+//  at each end; a stage in its own process adds that process's czmq
+//  context.
 
-#define BASE_THREADS 6
-#define BASE_FILES   32
+#define BASE_FILES 32
 
-//  Threads and files instance i adds (with the context it owns, if any)
-static void s_instance_costs(const pipeline_t *self, int i, int *threads,
-                             int *files)
+//  Files instance i adds (with the context it owns, if any)
+static int s_instance_files(const pipeline_t *self, int i)
 {
     const instance_t *inst = &self->inst[i];
-    bool own = inst->params.process == PROCESS_OWN;
-    *threads = 1 + (own ? 3 : 0);
-    *files = 6 + (own ? 20 : 0);
-    if (self->ctx[inst->ctx].owner == i) {
-        *threads += inst->params.io_threads + 1;
-        *files += 3 + 2 * inst->params.io_threads;
-    }
+    int files = 6 + (inst->params.process == PROCESS_OWN ? 20 : 0);
+    if (self->ctx[inst->ctx].owner == i)
+        files += 3 + 2 * inst->params.io_threads;
+    return files;
 }
 
 //  LIMIT_THREADS: threads.csv and the CPU accounting read back every
-//  thread of a run, at most that many
+//  thread of a run, at most that many: the roster's
 static int s_check_threads(const pipeline_t *self, errbuf_t *err)
 {
-    int threads = BASE_THREADS;
+    int threads = roster_count(self, -1);
     for (int i = 0; i < self->n; i++) {
-        int more, files;
-        s_instance_costs(self, i, &more, &files);
-        threads += more;
+        threads += roster_count(self, i);
         if (threads <= LIMIT_THREADS)
             continue;
         char where[300];
@@ -178,11 +172,8 @@ static int s_check_threads(const pipeline_t *self, errbuf_t *err)
 int pipeline_files(const pipeline_t *self)
 {
     int total = BASE_FILES;
-    for (int i = 0; i < self->n; i++) {
-        int threads, files;
-        s_instance_costs(self, i, &threads, &files);
-        total += files;
-    }
+    for (int i = 0; i < self->n; i++)
+        total += s_instance_files(self, i);
     for (int h = 0; h < self->nstages - 1; h++) {
         const hop_plan_t *hop = &self->hops[h];
         if (hop->params.transport == TRANSPORT_INPROC)
@@ -193,67 +184,113 @@ int pipeline_files(const pipeline_t *self)
     return total;
 }
 
-//  Each instance's request, and where its node and cpus came from
+//  Each instance's request, and where its node and cpus came from; the
+//  controller's last
 typedef struct {
-    place_request_t requests[PIPELINE_MAX_INSTANCES];
-    char at_node[PIPELINE_MAX_INSTANCES][300];
-    char at_cpus[PIPELINE_MAX_INSTANCES][300];
+    place_request_t requests[PIPELINE_MAX_INSTANCES + 1];
+    char at_node[PIPELINE_MAX_INSTANCES + 1][300];
+    char at_cpus[PIPELINE_MAX_INSTANCES + 1][300];
     char at[300];
+    int nodes[TOPO_MAX_STAGES]; //  the topology's nodes key, per stage
 } requests_t;
 
-//  The instances of one host, planned on its machine: requests[k] is
-//  instance ids[k]
-static int s_place_host(pipeline_t *self, const machine_t *machine,
-                        const char *host, requests_t *r, place_t *places,
+//  A stage's own node, else what the topology's nodes key gives it
+static void s_request(pipeline_t *self, requests_t *r, int i)
+{
+    const instance_t *inst = &self->inst[i];
+    int node = inst->params.node;
+    bool own = (self->topo->stages[inst->stage].params.set[KEY_NODE] &&
+                node >= 0) ||
+               r->nodes[inst->stage] < 0;
+    if (own)
+        topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_NODE,
+                       r->at_node[i], sizeof r->at_node[i]);
+    else {
+        node = r->nodes[inst->stage];
+        topology_where(self->topo, LEVEL_TOPOLOGY, 0, KEY_NODES, r->at_node[i],
+                       sizeof r->at_node[i]);
+    }
+    topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_CPUS,
+                   r->at_cpus[i], sizeof r->at_cpus[i]);
+    r->requests[i] = (place_request_t){inst->name,    inst->stage,
+                                       node,          inst->params.cpus,
+                                       r->at_node[i], r->at_cpus[i]};
+}
+
+//  The controller's request: its own node and cpus, if it has them
+static void s_controller_request(pipeline_t *self, requests_t *r)
+{
+    int c = self->n;
+    const params_t *own = &self->topo->controller;
+    topology_where(self->topo, LEVEL_CONTROLLER, 0, KEY_NODE, r->at_node[c],
+                   sizeof r->at_node[c]);
+    topology_where(self->topo, LEVEL_CONTROLLER, 0, KEY_CPUS, r->at_cpus[c],
+                   sizeof r->at_cpus[c]);
+    r->requests[c] = (place_request_t){"controller",  -1,
+                                       own->node,     own->cpus,
+                                       r->at_node[c], r->at_cpus[c]};
+}
+
+//  Is instance i among the stages of 'host' (NULL: of every host)?
+static bool s_on(const pipeline_t *self, int i, const char *host)
+{
+    return !host || strcmp(self->inst[i].host, host) == 0;
+}
+
+//  The instances of one host, planned on its machine, and the host's
+//  housekeeping CPU among them: hopbench's own threads' on the
+//  controller's host (its controller keys), a stage process's main and
+//  czmq threads on another (the same choice its agent's stage makes).
+//  home: the host this process runs on (machines[0])
+static int s_place_host(pipeline_t *self, const pipeline_machine_t *where,
+                        bool home, requests_t *r, place_t *places,
                         errbuf_t *err)
 {
+    static const place_request_t anywhere = {"controller", -1, -1, "",
+                                             "", ""};
     int ids[PIPELINE_MAX_INSTANCES], n = 0;
     place_request_t requests[PIPELINE_MAX_INSTANCES] = {{0}};
     for (int i = 0; i < self->n; i++)
-        if (strcmp(self->inst[i].host, host) == 0) {
+        if (s_on(self, i, where->host)) {
             requests[n] = r->requests[i];
             ids[n++] = i;
         }
     place_options_t options = {self->params.placement, self->params.siblings,
                                r->at};
+    const char *host = where->host ? where->host : "";
     errbuf_t why;
-    if (placement_plan(machine, &options, requests, n, places, &why))
+    housekeeping_t hk;
+    int rc = placement_plan(where->machine, &options, requests, n, places, &why);
+    if (rc == 0)
+        rc = placement_controller(where->machine,
+                                  host[0] ? &anywhere : &r->requests[self->n],
+                                  requests, places, n, &hk, &why);
+    if (rc)
         return host[0] ? err_set(err, "host %s: %s", host, why.msg)
                        : err_set(err, "%s", why.msg);
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
         self->inst[ids[k]].place = places[k];
+        self->inst[ids[k]].home = hk.place;
+    }
+    if (home) {
+        self->controller = hk;
+        self->allowed = where->machine->allowed;
+    }
     return 0;
 }
 
 //  The machine host's stages are planned on, NULL: they are not
-static const machine_t *s_machine_of(const pipeline_machine_t *machines, int n,
-                                     const char *host)
+static const pipeline_machine_t *s_machine_of(const pipeline_machine_t *machines,
+                                              int n, const char *host)
 {
     for (int m = 0; m < n; m++)
         if (!machines[m].host || strcmp(machines[m].host, host) == 0)
-            return machines[m].machine;
+            return &machines[m];
     return NULL;
 }
 
-static void s_requests(pipeline_t *self, requests_t *r)
-{
-    for (int i = 0; i < self->n; i++) {
-        instance_t *inst = &self->inst[i];
-        inst->place = (place_t){.node = -1};
-        topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_NODE,
-                       r->at_node[i], sizeof r->at_node[i]);
-        topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_CPUS,
-                       r->at_cpus[i], sizeof r->at_cpus[i]);
-        r->requests[i] = (place_request_t){inst->name,        inst->stage,
-                                           inst->params.node, inst->params.cpus,
-                                           r->at_node[i],     r->at_cpus[i]};
-    }
-    topology_where(self->topo, LEVEL_TOPOLOGY, 0, KEY_PLACEMENT, r->at,
-                   sizeof r->at);
-}
-
 //  Each host's instances on its own machine, in the order hosts first
-//  appear
+//  appear; the home host (machines[0]) also places hopbench's own threads
 static int s_place(pipeline_t *self, const pipeline_machine_t *machines,
                    int nmachines, errbuf_t *err)
 {
@@ -264,17 +301,37 @@ static int s_place(pipeline_t *self, const pipeline_machine_t *machines,
         free(places);
         return err_set(err, "%s: out of memory", self->topo->path);
     }
-    s_requests(self, r);
-    int rc = 0;
+    int rc = topology_nodes(self->topo, r->nodes, err);
+    for (int i = 0; i < self->n && rc == 0; i++) {
+        self->inst[i].place = (place_t){.node = -1};
+        s_request(self, r, i);
+    }
+    s_controller_request(self, r);
+    topology_where(self->topo, LEVEL_TOPOLOGY, 0, KEY_PLACEMENT, r->at,
+                   sizeof r->at);
+    bool home_done = false;
     for (int i = 0; i < self->n && rc == 0; i++) {
         const char *host = self->inst[i].host;
         int first = 0;
         while (strcmp(self->inst[first].host, host))
             first++;
-        const machine_t *machine = s_machine_of(machines, nmachines, host);
-        if (first == i && machine)
-            rc = s_place_host(self, machine, host, r, places, err);
+        const pipeline_machine_t *where =
+            s_machine_of(machines, nmachines, host);
+        if (first != i || !where)
+            continue; //  planned with its host's first instance, or not here
+        bool home = where == &machines[0];
+        rc = s_place_host(self, where, home, r, places, err);
+        home_done |= home;
+        if (!where->host)
+            break; //  one machine for every host: all planned at once
     }
+    //  a home with no stage of its own still places hopbench's threads
+    if (rc == 0 && !home_done && nmachines > 0 &&
+        placement_controller(machines[0].machine, &r->requests[self->n],
+                             r->requests, places, 0, &self->controller, err))
+        rc = -1;
+    if (rc == 0 && !home_done && nmachines > 0)
+        self->allowed = machines[0].machine->allowed;
     free(r);
     free(places);
     return rc;
@@ -588,6 +645,62 @@ static int s_test_hosts(const machine_t *machine)
     return 0;
 }
 
+//  The roster of a pipeline: what plan lists, check counts and the
+//  thread limit holds, from one walk
+static int s_roster_count(const char *text)
+{
+    errbuf_t err;
+    topology_t *topo = topology_load_text("t.cfg", text, &err);
+    machine_t *machine = machine_new_file("numa/vm-2x2.cfg", &err);
+    pipeline_t *pl = topo && machine && topology_validate(topo, &err) == 0
+                         ? pipeline_new(topo, machine, &err)
+                         : NULL;
+    int n = pl ? roster_list(pl, NULL, 0) : -1;
+    int sum = pl ? roster_count(pl, -1) : 0;
+    for (int i = 0; pl && i < pl->n; i++)
+        sum += roster_count(pl, i);
+    pipeline_destroy(&pl);
+    machine_destroy(&machine);
+    topology_destroy(&topo);
+    return n == sum ? n : -2;
+}
+
+static int s_test_roster(void)
+{
+    //  pub: main io0 reaper; broker (zproxy): main zproxy, and czmq's
+    //  context io0 reaper; sub.1, sub.2 as pub; the controller: main
+    CHECK(s_roster_count("topology = t\n    mode = flood\npublisher = pub\n"
+                         "hop\nproxy = broker\n    engine = zproxy\nhop\n"
+                         "subscriber = sub\n    count = 2\n") == 14);
+    //  broker in its own process: relay, process, and that process's
+    //  czmq context is its I/O; the controller keeps its own
+    CHECK(s_roster_count("topology = t\n    mode = flood\npublisher = pub\n"
+                         "hop\nproxy = broker\n    engine = zproxy\n"
+                         "    process = own\nhop\nsubscriber = sub\n") ==
+          3 + 6 + 3 + 3);
+    //  inproc: sub joins pub's context and brings only its thread
+    CHECK(s_roster_count("topology = t\npublisher = pub\nhop = inproc\n"
+                         "subscriber = sub\n") == 3 + 1 + 3);
+    //  placed: the controller on the CPU the stages left (vm-2x2: 0-3)
+    errbuf_t err;
+    topology_t *topo = topology_load_text(
+        "t.cfg", "topology = t\n    placement = split\npublisher = pub\n"
+                 "hop\nproxy = p\nhop\nsubscriber = sub\n", &err);
+    machine_t *machine = machine_new_file("numa/vm-2x2.cfg", &err);
+    CHECK(topo && machine && topology_validate(topo, &err) == 0);
+    pipeline_t *pl = pipeline_new(topo, machine, &err);
+    CHECK(pl && pl->controller.shares == -1 && pl->controller.place.node == 1);
+    CHECK(cpuset_has(&pl->controller.place.cpus, 3));
+    roster_entry_t list[16];
+    int n = roster_list(pl, list, 16);
+    CHECK(n == 12 && list[9].owner == -1 && list[11].housekeeping);
+    CHECK(strcmp(list[11].thread, "reaper") == 0);
+    pipeline_destroy(&pl);
+    machine_destroy(&machine);
+    topology_destroy(&topo);
+    return 0;
+}
+
 int pipeline_test(bool verbose)
 {
     (void)verbose;
@@ -642,5 +755,5 @@ int pipeline_test(bool verbose)
     topology_destroy(&topo);
     int rc = s_test_hosts(machine);
     machine_destroy(&machine);
-    return rc;
+    return rc ? rc : s_test_roster();
 }

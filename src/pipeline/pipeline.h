@@ -9,6 +9,8 @@
 
     Every stage instance gets its effective params, its place (placement),
     its context, and for each hop the side that binds and the endpoints.
+    The controller (hopbench's own threads) gets its housekeeping place
+    once the stages have theirs; roster.h lists every thread a run starts.
     Stages joined by inproc hops share one context, created by the group's
     first instance (the owner) and terminated by it last; every other
     instance owns a context of its own.  A hop binds at its proxy end (the
@@ -40,6 +42,9 @@ typedef struct {
     int ctx;                   //  index in pipeline.ctx
     char netns_path[64];       //  its zone's namespace (zones.h), or ""
     char host[LIMIT_NAME + 1]; //  where it runs (host = NAME), "": here
+    //  Its host's housekeeping CPU: where a process of its own keeps its
+    //  main and czmq threads (the controller's, on the controller's host)
+    place_t home;
 } instance_t;
 
 typedef struct {
@@ -93,6 +98,8 @@ typedef struct {
     context_plan_t ctx[PIPELINE_MAX_INSTANCES];
     const pipeline_host_t *hosts; //  pipeline_set_hosts; NULL: none
     int nhosts;
+    housekeeping_t controller; //  where hopbench's own threads go
+    cpuset_t allowed;          //  the CPUs the plan could use (machine's)
 } pipeline_t;
 
 //  Expand and place; the topology must be validated.  -1: err says why

@@ -53,13 +53,22 @@ void report_latency_rows(FILE *out, const report_info_t *info, uint32_t size,
 //  repeats, with the intervals of p50 and p99
 void report_latency_median_rows(FILE *out, const report_info_t *info,
                                 const summary_t *summary);
-void report_threads_header(FILE *out);
-void report_threads_rows(FILE *out, const trial_result_t *trial);
+//  threads.csv: the contract columns, size, repeat, mem_node, then one
+//  sweep_KEY column per swept key
+void report_threads_header(FILE *out, const report_info_t *info);
+void report_threads_rows(FILE *out, const report_info_t *info,
+                         const trial_result_t *trial);
+//  memory.csv: per stage and region the pages by node (see report_csv.c)
+void report_memory_header(FILE *out, const report_info_t *info);
+void report_memory_rows(FILE *out, const report_info_t *info,
+                        const trial_result_t *trial);
 
 //  One size: every hop's median msgs/s and MB/s (+-x %: the interval of
 //  the median, 3 or more repeats; min-max for 2), loss, CPU per message
 void report_table_size(FILE *out, const report_info_t *info,
                        const summary_t *summary);
+//  The median of values[0..n-1], n > 0 (sorts them: min first, max last)
+double report_median(double *values, int n);
 //  A rate for people: 1234567 -> "1.23M", 12345 -> "12.3k"
 const char *report_short(double value, char *buf, size_t len);
 //  1234567 -> "1,234,567"

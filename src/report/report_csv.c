@@ -1,4 +1,4 @@
-/*  report_csv: results.csv and threads.csv.
+/*  report_csv: results.csv, latency.csv, threads.csv and memory.csv.
 
     results.csv: the contract columns (REPORT_CSV_COLUMNS), then
     from_cpu_ns_per_msg, to_cpu_ns_per_msg (CPU time of the stage's thread
@@ -12,8 +12,12 @@
     the HWM and libzmq's command batching allow, trial/results.h),
     from_host, to_host (the hosts of the hop's ends, host = NAME; empty
     for a stage where the controller runs), ci_low, ci_high, ci_coverage,
-    precise (below), then one sweep_KEY column per swept key.  threads.csv
-    ends with host, the same way.
+    precise (below), then one sweep_KEY column per swept key.
+    from_cpu, to_cpu, from_node, to_node: a number, or for a row that
+    stands for several stage instances (a fan-in into a proxy that cannot
+    tell them apart: pub.*) whose CPUs differ, the CPUs ascending joined by
+    '+' ("0+1+2+3": one CSV field, no quotes); -1 not pinned, "-1+2" where
+    some are and some are not.
 
     With 3 or more repeats a size also has one `repeat = median` row per
     link after its repeats (trial/summary.h): every number in it is the
@@ -31,6 +35,15 @@
     p99_ci_low_us, p99_ci_high_us: filled on its `repeat = median` rows,
     where each figure is the median over the repeats of that percentile
     (the `repeat = all` rows merge the repeats' distributions instead).
+
+    threads.csv: the contract columns (stage is "controller" for
+    hopbench's own threads), size, repeat, mem_node, host (as in
+    results.csv), then the sweep_KEY columns.  memory.csv: per trial,
+    stage and region (counters, messages, stack, zerocopy) the stage's
+    node in the plan (-1: not pinned), the region's pages, how many are in
+    memory, how many of those are on the stage's node (empty when it has
+    none), by_node ("0:9 1:1", node:pages), size, repeat, sweep_KEY
+    columns.
 */
 #include "report/report.h"
 
@@ -82,7 +95,7 @@ void report_csv_rows(FILE *out, const report_info_t *info,
         fprintf(
             out,
             "%s,%s,%u,%d,%d,%s,%s,%s,%llu,%llu,%lld,%.6f,%.1f,%.3f,"
-            "%d,%d,%d,%d",
+            "%s,%s,%s,%s",
             info->topology, info->pattern, trial->size, trial->repeat, row->hop,
             row->from, row->to, params_transport_names[row->transport],
             (unsigned long long)row->sent, (unsigned long long)row->received,
@@ -183,22 +196,55 @@ void report_latency_median_rows(FILE *out, const report_info_t *info,
     fflush(out);
 }
 
-void report_threads_header(FILE *out)
+static void s_sweep_columns(FILE *out, const report_info_t *info)
 {
-    fputs("stage,thread,tid,allowed_cpus,last_cpu,node,size,repeat,mem_node,"
-          "host\n",
-          out);
+    for (int i = 0; i < info->nsweep; i++)
+        s_sweep_column(out, info->sweep_key[i]);
+    fputc('\n', out);
     fflush(out);
 }
 
-void report_threads_rows(FILE *out, const trial_result_t *trial)
+void report_threads_header(FILE *out, const report_info_t *info)
+{
+    fputs("stage,thread,tid,allowed_cpus,last_cpu,node,size,repeat,mem_node,"
+          "host",
+          out);
+    s_sweep_columns(out, info);
+}
+
+void report_threads_rows(FILE *out, const report_info_t *info,
+                         const trial_result_t *trial)
 {
     for (int t = 0; t < trial->nthreads; t++) {
         const thread_row_t *row = &trial->threads[t];
-        fprintf(out, "%s,%s,%d,\"%s\",%d,%d,%u,%d,%d,%s\n", row->stage,
+        fprintf(out, "%s,%s,%d,\"%s\",%d,%d,%u,%d,%d,%s", row->stage,
                 row->thread, (int)row->tid, row->allowed, row->last_cpu,
                 row->node, trial->size, trial->repeat, row->mem_node,
                 row->host);
+        s_sweep_values(out, info);
+    }
+    fflush(out);
+}
+
+void report_memory_header(FILE *out, const report_info_t *info)
+{
+    fputs("stage,region,node,pages,present,on_node,by_node,size,repeat", out);
+    s_sweep_columns(out, info);
+}
+
+void report_memory_rows(FILE *out, const report_info_t *info,
+                        const trial_result_t *trial)
+{
+    for (int m = 0; m < trial->nmemory; m++) {
+        const memory_row_t *row = &trial->memory[m];
+        char by_node[200];
+        pin_pages_format(&row->pages, by_node, sizeof by_node);
+        fprintf(out, "%s,%s,%d,%d,%d,", row->stage, row->region, row->node,
+                row->pages.pages, row->pages.present);
+        if (row->node >= 0)
+            fprintf(out, "%d", pin_pages_on(&row->pages, row->node));
+        fprintf(out, ",%s,%u,%d", by_node, trial->size, trial->repeat);
+        s_sweep_values(out, info);
     }
     fflush(out);
 }

@@ -1,67 +1,140 @@
-/*  report_plan: `hopbench plan`, one row per thread a run would start.
+/*  report_plan: `hopbench plan`, one row per thread a run would start:
+    the roster (pipeline/roster.h), nothing more and nothing less.
 
-        stage   role        thread  node  cpus
-        pub     publisher   main    0     0
-        pub     publisher   io0     0     0-13,28-41
+        stage       role        thread  node  cpus        engine     runs_in
+        pub         publisher   main       0  0           -          thread
+        pub         publisher   io0        0  0-13,28-41  -          thread
+        broker      proxy       main       1  14          steerable  process
+        ...
+        controller  controller  main       0  3           -          -
 
-    A stage's libzmq I/O threads (io0, io1, ...) appear under the stage
+    A stage's libzmq threads (io0, io1, ..., reaper) appear under the stage
     that owns the context; stages that share it (inproc) have none of
-    their own.  An unpinned thread shows node -1 and every CPU.
+    their own.  engine is a proxy's; runs_in says where the stage lives
+    (thread: in hopbench's process, process: one of its own).  An
+    unpinned thread shows node -1 and every CPU it may use.  With stages
+    on other hosts (host = NAME), a host column follows (empty for the
+    controller's), and each host's CPUs are its own machine's.  The table
+    adds notes the CSV has no column for: threads that share a core, and
+    a controller that found no CPU of its own.
 */
 #include "report/report_plan.h"
 
 #include "config/params.h"
+#include "pipeline/roster.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-static void s_row(FILE *out, bool csv, const instance_t *inst,
-                  const char *thread, int node, const cpuset_t *cpus,
-                  const machine_t *machine, bool shared, bool hosts)
+typedef struct {
+    FILE *out;
+    bool csv;
+    const pipeline_t *pl;
+    const pipeline_machine_t *machines; //  [0]: the controller's
+    int nmachines;
+    bool hosts; //  a host column
+} plan_out_t;
+
+//  The host of a roster entry ("" for the controller's), and its machine
+static const char *s_host(const plan_out_t *self, int owner)
 {
-    char text[1024];
-    cpuset_format(cpuset_empty(cpus) ? &machine->cpus : cpus, text,
-                  sizeof text);
-    const char *host = inst->host;
-    if (csv)
-        fprintf(out, "%s,%s,%s,%d,\"%s\"%s%s\n", inst->name,
-                pattern_role_names[inst->role], thread, node, text,
-                hosts ? "," : "", hosts ? host : "");
-    else
-        fprintf(out, "%-16s %-11s %-7s %4d  %s%s%s%s\n", inst->name,
-                pattern_role_names[inst->role], thread, node, text,
-                hosts && host[0] ? "  on " : "", hosts ? host : "",
-                shared ? "  (shares a core: SMT sibling)" : "");
+    return owner >= 0 ? self->pl->inst[owner].host : "";
 }
 
-//  The machine a host's stages were planned on
-static const machine_t *s_machine(const pipeline_machine_t *machines, int n,
-                                  const char *host)
+static const machine_t *s_machine(const plan_out_t *self, const char *host)
 {
-    for (int m = 0; m < n; m++)
-        if (strcmp(machines[m].host, host) == 0)
-            return machines[m].machine;
-    return machines[0].machine;
+    for (int m = 0; m < self->nmachines; m++)
+        if (!self->machines[m].host || strcmp(self->machines[m].host, host) == 0)
+            return self->machines[m].machine;
+    return self->machines[0].machine;
 }
 
-static void s_header(FILE *out, const pipeline_t *pl,
-                     const pipeline_machine_t *machines, int n, bool csv,
-                     bool hosts)
+static const char *s_engine(const pipeline_t *pl, int owner)
 {
-    const machine_t *machine = machines[0].machine;
-    if (csv) {
-        fputs(hosts ? "stage,role,thread,node,cpus,host\n"
-                    : "stage,role,thread,node,cpus\n",
-              out);
+    if (owner < 0 || pl->inst[owner].role != ROLE_PROXY)
+        return "";
+    return params_engine_names[pl->inst[owner].params.engine];
+}
+
+static const char *s_runs_in(const pipeline_t *pl, int owner)
+{
+    if (owner < 0)
+        return "";
+    return pl->inst[owner].params.process == PROCESS_OWN ||
+                   pl->inst[owner].host[0]
+               ? "process"
+               : "thread";
+}
+
+//  A table note for one row: shared cores, a controller without a CPU
+static void s_note(const plan_out_t *self, const roster_entry_t *entry,
+                   char *buf, size_t len)
+{
+    const pipeline_t *pl = self->pl;
+    const housekeeping_t *home = &pl->controller;
+    buf[0] = 0;
+    bool main = strcmp(entry->thread, "main") == 0;
+    if (entry->owner >= 0 && main && pl->inst[entry->owner].place.crowded)
+        snprintf(buf, len, "  (its node has fewer CPUs than stage threads: "
+                           "they share them)");
+    else if (entry->owner >= 0 && main &&
+             pl->inst[entry->owner].place.smt_shared)
+        snprintf(buf, len, "  (shares a core: SMT sibling)");
+    else if (entry->owner < 0 && main && home->shares >= 0)
+        snprintf(buf, len, "  (no CPU is free: shares %s's)",
+                 pl->inst[home->shares].name);
+    else if (entry->owner < 0 && main && home->sibling)
+        snprintf(buf, len, "  (no core is free: shares one with a stage)");
+}
+
+static void s_row(const plan_out_t *self, const roster_entry_t *entry)
+{
+    const pipeline_t *pl = self->pl;
+    const char *stage = entry->owner >= 0 ? pl->inst[entry->owner].name
+                                          : "controller";
+    const char *role = entry->owner >= 0
+                           ? pattern_role_names[pl->inst[entry->owner].role]
+                           : "controller";
+    const char *engine = s_engine(pl, entry->owner);
+    const char *runs_in = s_runs_in(pl, entry->owner);
+    const char *host = s_host(self, entry->owner);
+    char cpus[1024], note[128];
+    cpuset_format(cpuset_empty(&entry->cpus) ? &s_machine(self, host)->allowed
+                                             : &entry->cpus,
+                  cpus, sizeof cpus);
+    if (self->csv) {
+        fprintf(self->out, "%s,%s,%s,%d,\"%s\",%s,%s%s%s\n", stage, role,
+                entry->thread, entry->node, cpus, engine, runs_in,
+                self->hosts ? "," : "", self->hosts ? host : "");
         return;
     }
-    fprintf(out, "# %s on %s (%s), placement %s\n", pl->topo->name,
+    s_note(self, entry, note, sizeof note);
+    fprintf(self->out, "%-16s %-11s %-14s %4d  %-16s %-10s %-7s%s%s%s\n",
+            stage, role, entry->thread, entry->node, cpus,
+            *engine ? engine : "-", *runs_in ? runs_in : "-",
+            self->hosts ? " " : "", self->hosts ? (*host ? host : "-") : "",
+            note);
+}
+
+static void s_header(const plan_out_t *self)
+{
+    const machine_t *machine = self->machines[0].machine;
+    if (self->csv) {
+        fputs(self->hosts ? "stage,role,thread,node,cpus,engine,runs_in,host\n"
+                          : "stage,role,thread,node,cpus,engine,runs_in\n",
+              self->out);
+        return;
+    }
+    fprintf(self->out, "# %s on %s (%s), placement %s\n", self->pl->topo->name,
             machine->name, machine->source,
-            params_placement_names[pl->params.placement]);
-    for (int m = 1; m < n && hosts; m++)
-        fprintf(out, "# host %s: %s (%s)\n", machines[m].host,
-                machines[m].machine->name, machines[m].machine->source);
-    fprintf(out, "%-16s %-11s %-7s %4s  %s\n", "stage", "role", "thread",
-            "node", "cpus");
+            params_placement_names[self->pl->params.placement]);
+    for (int m = 1; m < self->nmachines && self->hosts; m++)
+        fprintf(self->out, "# host %s: %s (%s)\n", self->machines[m].host,
+                self->machines[m].machine->name,
+                self->machines[m].machine->source);
+    fprintf(self->out, "%-16s %-11s %-14s %4s  %-16s %-10s %-7s%s\n", "stage",
+            "role", "thread", "node", "cpus", "engine", "runs_in",
+            self->hosts ? " host" : "");
 }
 
 void report_plan(FILE *out, const pipeline_t *pl, const machine_t *machine,
@@ -74,21 +147,16 @@ void report_plan(FILE *out, const pipeline_t *pl, const machine_t *machine,
 void report_plan_on(FILE *out, const pipeline_t *pl,
                     const pipeline_machine_t *machines, int n, bool csv)
 {
-    bool hosts = n > 1;
-    s_header(out, pl, machines, n, csv, hosts);
-    for (int i = 0; i < pl->n; i++) {
-        const instance_t *inst = &pl->inst[i];
-        const machine_t *machine = s_machine(machines, n, inst->host);
-        s_row(out, csv, inst, "main", inst->place.node, &inst->place.cpus,
-              machine, inst->place.smt_shared, hosts);
-        const context_plan_t *ctx = &pl->ctx[inst->ctx];
-        if (ctx->owner != i)
-            continue;
-        for (int t = 0; t < ctx->io_threads; t++) {
-            char name[16];
-            snprintf(name, sizeof name, "io%d", t);
-            s_row(out, csv, inst, name, inst->place.node, &inst->place.io_cpus,
-                  machine, false, hosts);
-        }
+    plan_out_t self = {out, csv, pl, machines, n, n > 1};
+    s_header(&self);
+    int count = roster_list(pl, NULL, 0);
+    roster_entry_t *list = calloc((size_t)count, sizeof *list);
+    if (!list) {
+        fprintf(out, "# out of memory\n");
+        return;
     }
+    roster_list(pl, list, count);
+    for (int i = 0; i < count; i++)
+        s_row(&self, &list[i]);
+    free(list);
 }

@@ -15,11 +15,18 @@
 */
 #include "report/report.h"
 
+#include "base/stats.h"
 #include "config/params.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+double report_median(double *values, int n)
+{
+    stats_sort(values, n);
+    return stats_median_sorted(values, n);
+}
 
 const char *report_grouped(double value, char *buf, size_t len)
 {

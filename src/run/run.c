@@ -1,7 +1,7 @@
 /*  run: combinations x sizes x repetitions (see run.h).
 
-    Owns the run's files: results.csv and threads.csv (rows flushed per
-    trial), latency.csv (latency workloads), search.csv (mode = search:
+    Owns the run's files: results.csv, threads.csv and memory.csv (rows
+    flushed per trial), latency.csv (latency workloads), search.csv (mode = search:
     every trial of the search), config.cfg (the effective
     topology), metadata.json (rewritten at the end with the status),
     results.json (--format json), and the private ipc directory, removed
@@ -40,8 +40,9 @@ typedef struct {
     zones_t *zones; //  and its network namespaces, if it has any
     char dir[512];
     char ipc_dir[256];
-    FILE *results, *threads, *latency, *search;
-    int size_index; //  of the size being measured
+    FILE *results, *threads, *memory, *latency, *search;
+    int size_index;  //  of the size being measured
+    int combination; //  ...and of its combination
     int trials;     //  started so far: makes inproc names unique
     run_meta_t meta;
     report_info_t info;
@@ -73,10 +74,12 @@ static int s_open_files(run_t *self, errbuf_t *err)
     topology_save(topo, config);
     fclose(config);
     if (!(self->results = s_open(self, "results.csv", err)) ||
-        !(self->threads = s_open(self, "threads.csv", err)))
+        !(self->threads = s_open(self, "threads.csv", err)) ||
+        !(self->memory = s_open(self, "memory.csv", err)))
         return -1;
     report_csv_header(self->results, &self->info);
-    report_threads_header(self->threads);
+    report_threads_header(self->threads, &self->info);
+    report_memory_header(self->memory, &self->info);
     return resultsdir_metadata(self->dir, &self->meta, self->machine, err);
 }
 
@@ -133,7 +136,8 @@ static int s_report_trial(run_t *self, trial_result_t *trial,
 {
     char repeat[16];
     report_csv_rows(self->results, &self->info, trial);
-    report_threads_rows(self->threads, trial);
+    report_threads_rows(self->threads, &self->info, trial);
+    report_memory_rows(self->memory, &self->info, trial);
     if (self->options->format == FORMAT_CSV)
         report_csv_rows(stdout, &self->info, trial);
     if (trial->nlatency == 0)
@@ -186,6 +190,26 @@ static bool s_one_way_across(const pipeline_t *pl)
         if (strcmp(pipeline_host(pl, i), pipeline_host(pl, 0)))
             return true;
     return false;
+}
+
+//  placement = all: the assignment a combination runs, and the group of
+//  the other swept keys' values it belongs to (nodes varies fastest)
+static void s_study_add(run_t *self, const trial_result_t *trials, int n,
+                        const trial_result_t *merged)
+{
+    placements_t *study = self->options->study;
+    const sweep_t *sweep = self->options->sweep;
+    if (!study || n <= 0)
+        return;
+    int c = self->combination, a = c % study->n, group = c / study->n;
+    char text[256] = "";
+    size_t used = 0;
+    const char *values[SWEEP_MAX_KEYS];
+    sweep_values(sweep, c, values);
+    for (int k = 0; k < sweep->nkeys - 1 && used < sizeof text; k++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%s=%s",
+                                 k ? " " : "", sweep->key[k], values[k]);
+    placements_add(study, a, group, text, trials, n, merged);
 }
 
 //  The table block of one size, once its repetitions are done
@@ -274,6 +298,7 @@ static int s_size(run_t *self, int index, errbuf_t *err)
         rc = s_size_done(self, trials, done, &merged, err);
     if (rc == 0) {
         progress_repeats_saved(&self->progress, most - done);
+        s_study_add(self, trials, done, &merged);
         progress_size_done(&self->progress, size);
     }
     for (int t = 0; t < done; t++)
@@ -305,7 +330,8 @@ static void s_search_judged(void *ctx, const search_trial_t *trial)
         report_search_header(self->search, &self->info);
     if (self->search)
         report_search_rows(self->search, &self->info, trial);
-    report_threads_rows(self->threads, trial->result);
+    report_threads_rows(self->threads, &self->info, trial->result);
+    report_memory_rows(self->memory, &self->info, trial->result);
 }
 
 //  The confirming trial's rows are the size's rows in results.csv
@@ -321,6 +347,8 @@ static int s_search_size(run_t *self, int index, errbuf_t *err)
         return -1;
     trial_result_t *found = &outcome.confirmed;
     found->repeat = 1;
+    if (found->nlinks)
+        s_study_add(self, found, 1, found);
     if (found->nlinks) {
         report_csv_rows(self->results, &self->info, found);
         if (self->options->format == FORMAT_CSV)
@@ -359,6 +387,7 @@ static int s_combination(run_t *self, int c, errbuf_t *err)
     sweep_describe(self->options->sweep, c, text, sizeof text);
     progress_combination(&self->progress, c + 1, text);
     self->current = self->pl[c];
+    self->combination = c;
     char config[512];
     if (zones_wanted(self->current) &&
         !(self->zones = zones_create(self->current, err)))
@@ -578,10 +607,32 @@ static int s_status(run_t *self, int rc, const errbuf_t *err)
     return rc ? 1 : 0;
 }
 
+//  placement = all: the summary, on stdout with the table, and in
+//  placements.csv whatever the format (also after a failure: what ran)
+static void s_study_summary(run_t *self)
+{
+    placements_t *study = self->options->study;
+    errbuf_t err;
+    if (!study || !self->results)
+        return;
+    FILE *csv = s_open(self, "placements.csv", &err);
+    if (csv) {
+        report_placements_csv(csv, study);
+        fclose(csv);
+    } else
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+    if (self->options->format == FORMAT_TABLE) {
+        progress_end(&self->progress);
+        report_placements(stdout, study);
+    }
+}
+
 static void s_finish(run_t *self)
 {
     errbuf_t err;
-    FILE *files[] = {self->results, self->threads, self->latency, self->search};
+    s_study_summary(self);
+    FILE *files[] = {self->results, self->threads, self->memory,
+                     self->latency, self->search};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (files[i])
             fclose(files[i]);

@@ -18,6 +18,7 @@
 #include "machine/machine.h"
 #include "config/sweep.h"
 #include "config/topology.h"
+#include "report/report_placements.h"
 
 typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } format_t;
 
@@ -30,6 +31,9 @@ typedef struct {
     bool *stages_left;    //  out: a stage thread could not be ended
     bool plot;            //  charts after a successful run (--plot)
     fleet_t *fleet;       //  the hosts stages name (--hosts), or NULL
+    placements_t *study;  //  placement = all: its assignments are the
+                          //  sweep's last key; figures go here, and the
+                          //  run ends with its summary (placements.csv)
 } run_options_t;
 
 int run_topologies(topology_t *const *topos, int ntopos,

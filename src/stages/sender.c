@@ -51,8 +51,10 @@ static int s_setup(stage_t *self, errbuf_t *err)
             return err_set(err, "zerocopy: libzmq still holds buffers of "
                                 "the last trial");
         int count = zcpool_count(self->shared->size, hop->hwm);
+        self->pool = NULL;
         if (!(self->engine = zcpool_new(self->shared->size, count, err)))
             return -1;
+        self->pool = zcpool_memory(self->engine, &self->pool_len);
     }
     return stage_attach(self, self->out, h, err);
 }
@@ -225,6 +227,7 @@ static void s_release(stage_t *self)
     zcpool_t *pool = self->engine;
     zcpool_destroy(&pool);
     self->engine = NULL;
+    self->pool = NULL;
 }
 
 const stage_ops_t sender_ops = {.setup = s_setup,

@@ -67,16 +67,33 @@ static bool s_owns_context(const stage_t *self)
     return self->pl->ctx[self->inst->ctx].owner == self->inst->id;
 }
 
-//  Where a message buffer allocated by this thread lands
+const char *const stage_memory_names[STAGE_MEMORY_REGIONS] = {
+    "counters", "messages", "stack", "zerocopy"};
+
+//  Where the memory this thread writes lands: a message buffer it
+//  allocates as its messages are (mem_node: its first page), its counters,
+//  its stack, its zerocopy pool
 static void s_probe_memory(stage_t *self)
 {
+    stage_shared_t *shared = self->shared;
     zmq_msg_t msg;
-    size_t size = self->shared->size < 4096 ? 4096 : self->shared->size;
+    size_t size = shared->size < 4096 ? 4096 : shared->size;
+    memset(shared->memory, 0, sizeof shared->memory);
     if (zmq_msg_init_size(&msg, size) == 0) {
         memset(zmq_msg_data(&msg), 0, size);
-        self->shared->mem_node = pin_node_of(zmq_msg_data(&msg));
+        shared->mem_node = pin_node_of(zmq_msg_data(&msg));
+        pin_pages(zmq_msg_data(&msg), size,
+                  &shared->memory[STAGE_MEMORY_MESSAGES]);
         zmq_msg_close(&msg);
     }
+    pin_pages(shared, sizeof *shared, &shared->memory[STAGE_MEMORY_COUNTERS]);
+    void *stack;
+    size_t len;
+    if (pin_stack_range(&stack, &len) == 0)
+        pin_pages(stack, len, &shared->memory[STAGE_MEMORY_STACK]);
+    if (self->pool)
+        pin_pages(self->pool, self->pool_len,
+                  &shared->memory[STAGE_MEMORY_ZEROCOPY]);
 }
 
 //  Pinned at birth (the thread's first act), the context made once and
@@ -90,8 +107,9 @@ static int s_setup(stage_t *self, errbuf_t *err)
     if (!self->ctx && self->ctx_owner) //  its SETUP came first (inproc)
         self->ctx = self->ctx_owner->ctx;
     self->setups++;
+    int rc = self->ops->setup(self, err);
     s_probe_memory(self);
-    return self->ops->setup(self, err);
+    return rc;
 }
 
 void stage_note_bind(stage_t *self, const char *endpoint)
@@ -159,14 +177,59 @@ static void s_reply(zsock_t *pipe, const char *word, int rc,
         zstr_sendf(pipe, "ERR %s", err->msg);
 }
 
+//  No memory for the counters: the thread answers nothing but its $TERM
+static void s_without_memory(zsock_t *pipe)
+{
+    zsock_signal(pipe, 0);
+    char *command;
+    while ((command = zstr_recv(pipe)) && !streq(command, "$TERM")) {
+        zstr_send(pipe, "ERR no memory for the stage's counters");
+        zstr_free(&command);
+    }
+    zstr_free(&command);
+}
+
+void stage_shared_free(stage_shared_t *shared)
+{
+    pin_memory_free(shared, sizeof *shared);
+}
+
+//  The thread's first acts: its CPU and memory, then its stack moved to
+//  its node, then the counters it writes on every message made (or, in a
+//  process of its own, touched) here, so their pages are its node's
+static void s_settle(stage_t *self, errbuf_t *pinned)
+{
+    const place_t *place = &self->inst->place;
+    bool pinned_here = place->node >= 0 || !cpuset_empty(&place->cpus);
+    //  not pinned: not the controller's CPU it was started on either
+    int rc = pinned_here ? pin_thread(place, pinned)
+                         : pin_release(&self->pl->allowed, pinned);
+    if (rc == 0) {
+        if (place->node >= 0) { //  memory.csv tells if they did not
+            pin_stack(place->node);
+            pin_heap(place->node); //  this thread's first malloc
+        }
+        if (self->inst->netns_path[0]) //  before the context: its I/O
+            zones_enter(self->inst->netns_path, pinned);
+    }
+    if (!self->shared)
+        self->shared = pin_memory_new(sizeof *self->shared, place->node);
+    if (self->shared) {
+        memset(self->shared, 0, sizeof *self->shared);
+        stage_reset(self->shared, &(stage_trial_t){0});
+    }
+}
+
 void stage_actor(zsock_t *pipe, void *args)
 {
     stage_t *self = args;
     //  before anything is allocated, so this thread's memory is its node's
     errbuf_t pinned = {{0}};
-    if (pin_thread(&self->inst->place, &pinned) == 0 &&
-        self->inst->netns_path[0]) //  before the context: its I/O threads
-        zones_enter(self->inst->netns_path, &pinned);
+    s_settle(self, &pinned);
+    if (!self->shared) {
+        s_without_memory(pipe);
+        return;
+    }
     self->shared->tid = gettid();
     self->shared->pin_error = pinned;
     interrupt_block_here();

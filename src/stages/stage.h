@@ -14,8 +14,13 @@
         TEARDOWN   close sockets                        -> OK | ERR why
 
     The thread pins itself when it starts, before it allocates anything,
-    and lives for every trial of a combination (crew.h); its context ends
-    with it ($TERM).
+    moves its stack to its node, and then makes (or, in a process of its
+    own, first touches) the counters it shares, so that what it writes on
+    every message is on its node; it lives for every trial of a
+    combination (crew.h); its context ends with it ($TERM).  At each
+    SETUP it counts the pages of its counters, of a message buffer as it
+    allocates them, of its stack and of a zerocopy pool by node
+    (stage_shared_t.memory: memory.csv).
 
     During RUN the pipe is not read: the controller stops a stage through
     the atomics below (publishers: target; receivers: stop, noticed within
@@ -36,6 +41,7 @@
 
 #include "base/errbuf.h"
 #include "base/histogram.h"
+#include "machine/pin.h"
 #include "pipeline/pipeline.h"
 
 #define STAGE_MAX_ORIGINS LIMIT_ORIGINS //  publishers a receiver tells apart
@@ -58,6 +64,17 @@ typedef struct {
                    //  8..15) and receivers record latency in the window
 } stage_trial_t;
 
+//  The memory a stage writes, each counted at SETUP (memory.csv)
+typedef enum {
+    STAGE_MEMORY_COUNTERS, //  this shared block
+    STAGE_MEMORY_MESSAGES, //  a message buffer of the trial's size
+    STAGE_MEMORY_STACK,    //  the stage thread's stack
+    STAGE_MEMORY_ZEROCOPY, //  a publisher's zerocopy pool (zerocopy)
+    STAGE_MEMORY_REGIONS
+} stage_memory_t;
+
+extern const char *const stage_memory_names[STAGE_MEMORY_REGIONS];
+
 //  What the controller and a stage share: plain data, no pointers, so it
 //  can sit in memory shared with a stage's own process
 typedef struct {
@@ -67,6 +84,7 @@ typedef struct {
     pid_t tid;           //  the stage thread
     uint64_t misordered; //  receivers: sequences that went backwards
     int mem_node;        //  node of a page the stage allocated, -1
+    pin_pages_t memory[STAGE_MEMORY_REGIONS]; //  counted at SETUP
     errbuf_t pin_error;  //  pinning at birth failed: SETUP says so
     //  Latency (rate mode, requesters): samples while recording is set
     histogram_t latency;
@@ -117,6 +135,8 @@ struct stage_s {
     const stage_t *ctx_owner; //  or joined from the owner's (inproc)
     void *in, *out, *control; //  the trial's sockets
     void *engine;             //  a role's own state (zcpool, zproxy)
+    const void *pool;         //  memory the role writes per message (a
+    size_t pool_len;          //  zerocopy pool), counted at SETUP
     unsigned setups;          //  makes per-trial inproc names unique
     //  ipc socket files this stage bound, removed when it closes them
     struct {
@@ -128,9 +148,13 @@ struct stage_s {
 };
 
 //  The thread's body (a zactor_fn; args: the stage_t, whose pl, inst,
-//  ops, shared and ctx_owner are filled in): pins itself, enters its
-//  zone, answers commands until $TERM, then ends its context
+//  ops and ctx_owner are filled in, and shared when it lives in memory
+//  shared with the controller's process): pins itself, makes shared if
+//  it is NULL (the thread's own, freed with stage_shared_free), zeroes
+//  it, enters its zone, answers commands until $TERM, then ends its
+//  context.  shared stays NULL when there was no memory for it
 void stage_actor(zsock_t *pipe, void *args);
+void stage_shared_free(stage_shared_t *shared);
 //  Before each trial, while the thread waits for a command: counters,
 //  targets and flags back to their start, and the message size
 void stage_reset(stage_shared_t *shared, const stage_trial_t *trial);

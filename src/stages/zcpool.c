@@ -2,6 +2,7 @@
 #include "stages/zcpool.h"
 
 #include "base/check.h"
+#include "machine/pin.h"
 #include "stages/sequence.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@ struct zcpool_s {
     int next;
     slot_t *slots;
     char *memory;
+    size_t memory_len;
 };
 
 zcpool_t *zcpool_new(size_t size, int count, errbuf_t *err)
@@ -34,15 +36,17 @@ zcpool_t *zcpool_new(size_t size, int count, errbuf_t *err)
     size_t stride = (size + 63) & ~(size_t)63;
     self->size = size;
     self->count = count;
-    self->slots = aligned_alloc(64, sizeof(slot_t) * (size_t)count);
-    self->memory = aligned_alloc(64, stride * (size_t)count);
+    //  fresh pages, zeroed here: on this thread's node, whatever arena
+    //  glibc gave it (pin.h)
+    self->memory_len = stride * (size_t)count;
+    self->slots = pin_memory_new(sizeof(slot_t) * (size_t)count, -1);
+    self->memory = pin_memory_new(self->memory_len, -1);
     if (!self->slots || !self->memory) {
         err_set(err, "zerocopy: cannot allocate %d buffers of %zu bytes", count,
                 size);
         zcpool_destroy(&self);
         return NULL;
     }
-    memset(self->memory, 0, stride * (size_t)count); //  pages on our node
     for (int i = 0; i < count; i++) {
         atomic_init(&self->slots[i].busy, 0);
         self->slots[i].data = self->memory + stride * (size_t)i;
@@ -54,11 +58,17 @@ void zcpool_destroy(zcpool_t **self_p)
 {
     zcpool_t *self = *self_p;
     if (self) {
-        free(self->slots);
-        free(self->memory);
+        pin_memory_free(self->slots, sizeof(slot_t) * (size_t)self->count);
+        pin_memory_free(self->memory, self->memory_len);
         free(self);
         *self_p = NULL;
     }
+}
+
+const void *zcpool_memory(const zcpool_t *self, size_t *len)
+{
+    *len = self->memory_len;
+    return self->memory;
 }
 
 int zcpool_wait_idle(zcpool_t *self, int timeout_ms)

@@ -31,6 +31,8 @@ int zcpool_wait_idle(zcpool_t *self, int timeout_ms);
 //  A message over a free buffer whose first 8 bytes are header; -1 with
 //  errno EAGAIN when every buffer is in flight
 int zcpool_msg(zcpool_t *self, zmq_msg_t *msg, uint64_t header);
+//  The buffers' memory, to count its pages by node
+const void *zcpool_memory(const zcpool_t *self, size_t *len);
 //  Buffers for a size and HWM: enough to keep the pipes full (an inproc
 //  pipe holds 2 x HWM, and with back-pressure it stays full) with as many
 //  again free, so that finding a free one takes a step or two; within 1 GiB

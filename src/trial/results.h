@@ -15,8 +15,10 @@
 
 #include "base/histogram.h"
 #include "config/params.h"
+#include "machine/pin.h"
 
-#define RESULTS_NAME_MAX 40
+#define RESULTS_NAME_MAX  40
+#define RESULTS_WHERE_MAX 384 //  "0+1+2+...": the CPUs of 64 instances
 
 typedef struct {
     int hop; //  1-based; hop 1 starts at the publisher
@@ -32,16 +34,20 @@ typedef struct {
     uint64_t window_sent;     //  sent during the window (offered load)
     double bound_rate;        //  flood: the rate the HWM allows, 0: none
     int hwm_bound;            //  flood: the rate is that bound (1/0)
-    int from_cpu, to_cpu;     //  read back; -1 when not pinned
-    int from_node, to_node;
+    //  read back: a CPU (node), or where the instances a row aggregates
+    //  (pub.*) disagree, their CPUs (nodes) ascending, joined by '+';
+    //  -1 when not pinned
+    char from_cpu[RESULTS_WHERE_MAX], to_cpu[RESULTS_WHERE_MAX];
+    char from_node[RESULTS_WHERE_MAX], to_node[RESULTS_WHERE_MAX];
     double from_cpu_ns, to_cpu_ns; //  CPU per message in the window, or -1
     int64_t seq_lost; //  proven by sequence numbers, -1: not checked
 } link_row_t;
 
 typedef struct {
-    char stage[RESULTS_NAME_MAX];
-    char host[RESULTS_NAME_MAX]; //  where it runs, "" for the controller's
-    char thread[32];             //  "main", or libzmq's name ("ZMQbg/IO/0")
+    char stage[RESULTS_NAME_MAX]; //  an instance, or "controller"
+    char host[RESULTS_NAME_MAX];  //  where it runs, "" for the controller's
+    char thread[48]; //  "main", or libzmq's name ("ZMQbg/IO/0"): see
+                     //  pipeline/roster.h
     pid_t tid;
     char allowed[256];
     int last_cpu;
@@ -49,6 +55,14 @@ typedef struct {
     int mem_node; //  main threads: node of a message buffer it
                   //  allocated; -1 otherwise
 } thread_row_t;
+
+//  The pages of one region of memory a stage writes, by node (memory.csv)
+typedef struct {
+    char stage[RESULTS_NAME_MAX];
+    const char *region; //  counters, messages, stack, zerocopy
+    int node;           //  the stage's node in the plan, -1: not pinned
+    pin_pages_t pages;
+} memory_row_t;
 
 //  A latency distribution: "e2e", or the hop (1-based) it ends at
 typedef struct {
@@ -66,6 +80,8 @@ typedef struct {
     link_row_t *links;
     int nthreads;
     thread_row_t *threads;
+    int nmemory;
+    memory_row_t *memory; //  STAGE_MEMORY_REGIONS per instance at most
     int nlatency;
     latency_row_t *latency;
 } trial_result_t;

@@ -322,12 +322,6 @@ static int s_window_messages(trial_t *self, double *moved, errbuf_t *err)
     return 0;
 }
 
-static void s_recording(trial_t *self, int on)
-{
-    for (int i = 0; i < self->pl->n; i++)
-        stage_handle_record(self->stage[i], on);
-}
-
 static int s_window(trial_t *self, errbuf_t *err)
 {
     double moved[TRIAL_MAX_LINKS];
@@ -345,8 +339,7 @@ static int s_window(trial_t *self, errbuf_t *err)
                 return -1;
         }
     }
-    s_recording(self, 0); //  just before the counters, as at the start
-    int rc = trial_snapshot(self, &self->s1, err);
+    int rc = trial_snapshot_edge(self, &self->s1, 0, err);
     self->window_seconds = self->s1.t - self->s0.t;
     return rc;
 }
@@ -434,8 +427,7 @@ static int s_measure_stream(trial_t *self, errbuf_t *err)
     if (s_go(self, err) || s_warm_up(self, err) || s_sync(self, err))
         return -1;
     trial_read_threads(self, false); //  whose CPU time counts for whom
-    s_recording(self, 1); //  latency samples count from the same moment
-    if (trial_snapshot(self, &self->s0, err))
+    if (trial_snapshot_edge(self, &self->s0, 1, err))
         return -1;
     trial_read_threads(self, true);
     if (s_window(self, err))
@@ -555,8 +547,15 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
     result->size = spec->size;
     result->repeat = spec->repeat;
     result->links = calloc((size_t)self->nlinks, sizeof(link_row_t));
-    int rc = result->links ? s_start(self, err)
-                           : err_set(err, "a trial: out of memory");
+    self->nroster = roster_list(self->pl, NULL, 0);
+    self->roster = calloc((size_t)self->nroster + 1, sizeof *self->roster);
+    result->memory = calloc((size_t)self->pl->n * STAGE_MEMORY_REGIONS,
+                            sizeof(memory_row_t));
+    if (self->roster)
+        roster_list(self->pl, self->roster, self->nroster);
+    int rc = result->links && self->roster && result->memory
+                 ? s_start(self, err)
+                 : err_set(err, "a trial: out of memory");
     if (rc == 0)
         rc = self->pl->params.pattern == PATTERN_REQREP
                  ? s_measure_reqrep(self, err)
@@ -565,6 +564,7 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
         s_abort(self);
     else if (s_teardown(self, err))
         rc = -1;
+    free(self->roster);
     free(self);
     return rc;
 }
@@ -574,7 +574,9 @@ void trial_result_free(trial_result_t *result)
     free(result->links);
     free(result->threads);
     free(result->latency);
+    free(result->memory);
     result->links = NULL;
     result->threads = NULL;
     result->latency = NULL;
+    result->memory = NULL;
 }

@@ -13,6 +13,7 @@
 #include "trial/trial_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -90,11 +91,22 @@ static uint64_t s_cpu_ns(trial_t *self, int id)
     return stage_handle_cpu_ns(self->stage[id], tids, n);
 }
 
-//  Each stage's counters, and right after them its links' own counts
 int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err)
+{
+    return trial_snapshot_edge(self, snap, -1, err);
+}
+
+//  Each stage's counters, and right after them its links' own counts.
+//  At a window's edge each stage's latency recording turns on (or off)
+//  right before its counters are read, so its samples are the messages
+//  its counts say it took in the window
+int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
+                        errbuf_t *err)
 {
     for (int i = 0; i < self->pl->n; i++) {
         stage_counts_t counts;
+        if (recording >= 0)
+            stage_handle_record(self->stage[i], recording);
         if (stage_handle_counts(self->stage[i], &counts, err))
             return -1;
         snap->sent[i] = counts.sent;
@@ -119,38 +131,72 @@ int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err)
 }
 
 //  ------------------------------------------------------------------------
-//  Read-back of threads: where every thread is while the window is open
+//  Read-back of threads: where every thread is while the window is open,
+//  each named as the roster (pipeline/roster.h) names it, and checked
+//  against it: placed where the plan says, and nothing more or less
 
-//  Which stage a thread of 'host' serves: its own thread, a libzmq thread
-//  of its context ("PREFIX/ZMQbg/IO/0"), or its engine's ("hbz:ID"); -1:
-//  hopbench
-static int s_owner(trial_t *self, const task_t *task, const char *host,
-                   const char **label, bool *helper)
+//  Whose a thread is, and what it is called
+typedef struct {
+    int owner;       //  instance id, -1: the controller
+    char label[48];  //  threads.csv's thread: "main", "ZMQbg/IO/0", ...
+    bool helper;     //  its CPU time counts for its stage
+} owner_t;
+
+static bool s_zproxy(const instance_t *inst)
 {
-    *helper = false;
-    for (int i = 0; i < self->pl->n; i++)
-        if (stage_handle_shared(self->stage[i])->tid == task->tid &&
-            streq(stage_handle_host(self->stage[i]), host)) {
-            *label = "main";
-            return i;
-        }
-    const char *rest;
-    int prefix = threads_zmq_prefix(task->name, &rest), id;
-    *helper = true;
-    if (prefix >= 1 && prefix <= self->pl->nctx) {
-        *label = rest;
-        return self->pl->ctx[prefix - 1].owner;
-    }
-    if (sscanf(task->name, "hbz:%d", &id) == 1 && id >= 0 && id < self->pl->n) {
-        *label = "zproxy";
-        return id;
-    }
-    *helper = false;
-    *label = task->name;
-    return -1;
+    return inst->role == ROLE_PROXY && inst->params.engine == ENGINE_ZPROXY;
 }
 
-//  A thread not where the plan put it is a warning
+//  A thread of a stage's own process (i: the stage whose handle read it;
+//  -1: this process) that is not a stage's: its main thread, czmq's
+//  context, or something unplanned
+static owner_t s_process_thread(trial_t *self, const task_t *task, int i)
+{
+    owner_t who = {i, "", false};
+    bool czmq = strncmp(task->name, "ZMQbg/", 6) == 0;
+    if (i < 0 && czmq && roster_czmq_owner(self->pl) >= 0)
+        who.owner = roster_czmq_owner(self->pl);
+    if (task->tid == task->pid)
+        snprintf(who.label, sizeof who.label, "%s", i < 0 ? "main" : "process");
+    else if (czmq && i >= 0 && !s_zproxy(&self->pl->inst[i]))
+        snprintf(who.label, sizeof who.label, "process/%s", task->name);
+    else
+        snprintf(who.label, sizeof who.label, "%s", task->name);
+    who.helper = czmq && who.owner >= 0; //  a zproxy's I/O
+    return who;
+}
+
+//  Which stage a thread serves: its own thread, a libzmq thread of its
+//  context ("PREFIX/ZMQbg/IO/0"), its engine's ("hbz:ID"), the relay to
+//  its process ("hbr:ID"), or its process's own; else the controller's.
+//  scanner: the stage whose handle read it (its process, here or on its
+//  host), -1: this process
+static owner_t s_owner(trial_t *self, const task_t *task, int scanner)
+{
+    owner_t who = {-1, "", true};
+    const char *host =
+        scanner >= 0 ? stage_handle_host(self->stage[scanner]) : "";
+    for (int i = 0; i < self->pl->n; i++)
+        if (stage_handle_shared(self->stage[i])->tid == task->tid &&
+            streq(stage_handle_host(self->stage[i]), host))
+            return (owner_t){i, "main", false};
+    const char *rest;
+    int prefix = threads_zmq_prefix(task->name, &rest), id;
+    if (prefix >= 1 && prefix <= self->pl->nctx) {
+        who.owner = self->pl->ctx[prefix - 1].owner;
+        snprintf(who.label, sizeof who.label, "%s", rest);
+        return who;
+    }
+    if (sscanf(task->name, "hbz:%d", &id) == 1 && id >= 0 && id < self->pl->n)
+        return (owner_t){id, "zproxy", true};
+    if (sscanf(task->name, "hbr:%d", &id) == 1 && id >= 0 && id < self->pl->n)
+        return (owner_t){id, "relay", false};
+    return s_process_thread(self, task, scanner);
+}
+
+//  A thread not where the plan put it is a warning.  Its allowed CPUs
+//  say where it can run; a last CPU outside them only says it has not run
+//  since it was moved there (czmq's threads, between combinations)
 static void s_check_place(trial_t *self, const thread_row_t *row,
                           const cpuset_t *planned)
 {
@@ -158,8 +204,7 @@ static void s_check_place(trial_t *self, const thread_row_t *row,
     if (cpuset_empty(planned))
         return;
     cpuset_format(planned, want, sizeof want);
-    if (strcmp(row->allowed, want) != 0 ||
-        !cpuset_has(planned, row->last_cpu)) {
+    if (strcmp(row->allowed, want) != 0) {
         snprintf(line, sizeof line,
                  "stage %s thread %s: allowed CPUs %s, last ran on CPU %d; "
                  "the plan says CPUs %s",
@@ -168,30 +213,16 @@ static void s_check_place(trial_t *self, const thread_row_t *row,
     }
 }
 
-//  So is a stage's message memory not on its node: a memory policy rules
-//  only pages touched after it is set (see README, "NUMA")
-static void s_check_memory(trial_t *self, const thread_row_t *row, int node)
-{
-    char line[300];
-    if (node < 0 || row->mem_node < 0 || row->mem_node == node)
-        return;
-    snprintf(line, sizeof line,
-             "stage %s: a message buffer it allocated is on node %d; the "
-             "plan says node %d",
-             row->stage, row->mem_node, node);
-    trial_warn(self, line);
-}
-
 static void s_record_thread(trial_t *self, const task_t *task, int scanner,
-                            int id, const char *label, bool helper)
+                            const owner_t *who, bool *seen)
 {
     trial_result_t *result = self->result;
     thread_row_t *row = &result->threads[result->nthreads++];
     *row = (thread_row_t){
         .tid = task->tid, .last_cpu = task->last_cpu, .mem_node = -1};
     snprintf(row->stage, sizeof row->stage, "%s",
-             id >= 0 ? self->pl->inst[id].name : "hopbench");
-    snprintf(row->thread, sizeof row->thread, "%s", label);
+             who->owner >= 0 ? self->pl->inst[who->owner].name : "controller");
+    snprintf(row->thread, sizeof row->thread, "%s", who->label);
     snprintf(row->allowed, sizeof row->allowed, "%s", task->allowed);
     const machine_t *machine =
         scanner >= 0 ? stage_handle_machine(self->stage[scanner]) : NULL;
@@ -199,16 +230,80 @@ static void s_record_thread(trial_t *self, const task_t *task, int scanner,
              scanner >= 0 ? stage_handle_host(self->stage[scanner]) : "");
     row->node =
         machine_node_of_cpu(machine ? machine : self->machine, row->last_cpu);
-    if (id < 0)
+    if (who->owner >= 0 && strcmp(who->label, "main") == 0)
+        row->mem_node = stage_handle_shared(self->stage[who->owner])->mem_node;
+    const roster_entry_t *planned =
+        roster_find(self->roster, self->nroster, who->owner, who->label);
+    if (planned) {
+        seen[planned - self->roster] = true;
+        s_check_place(self, row, &planned->cpus);
         return;
-    const place_t *place = &self->pl->inst[id].place;
-    if (!helper) {
-        row->mem_node = stage_handle_shared(self->stage[id])->mem_node;
-        s_check_memory(self, row, place->node);
     }
-    //  an engine thread (zproxy) shares the stage thread's place
-    bool io = helper && strcmp(label, "zproxy") != 0;
-    s_check_place(self, row, io ? &place->io_cpus : &place->cpus);
+    char line[300];
+    snprintf(line, sizeof line,
+             "stage %s thread %s (tid %d): a thread the plan does not list",
+             row->stage, row->thread, (int)row->tid);
+    trial_warn(self, line);
+}
+
+//  What the plan lists that the run did not start
+static void s_check_missing(trial_t *self, const bool *seen)
+{
+    for (int r = 0; r < self->nroster; r++) {
+        const roster_entry_t *entry = &self->roster[r];
+        char line[300];
+        if (seen[r])
+            continue;
+        snprintf(line, sizeof line,
+                 "stage %s thread %s: in the plan, but not among the run's "
+                 "threads",
+                 entry->owner >= 0 ? self->pl->inst[entry->owner].name
+                                   : "controller",
+                 entry->thread);
+        trial_warn(self, line);
+    }
+}
+
+//  ------------------------------------------------------------------------
+//  Read-back of memory: the pages of what each stage writes, by node, as
+//  the stage counted them at SETUP (stage.h)
+
+static const char *const s_region_text[STAGE_MEMORY_REGIONS] = {
+    "counters", "message buffer", "stack", "zerocopy pool"};
+
+static void s_check_region(trial_t *self, const memory_row_t *row, int region)
+{
+    int present = row->pages.present;
+    int on = pin_pages_on(&row->pages, row->node);
+    if (row->node < 0 || present == 0 || on == present)
+        return;
+    char by_node[200], line[400];
+    pin_pages_format(&row->pages, by_node, sizeof by_node);
+    snprintf(line, sizeof line,
+             "stage %s: %d of the %d pages of its %s are off node %d "
+             "(pages by node: %s)",
+             row->stage, present - on, present, s_region_text[region],
+             row->node, by_node);
+    trial_warn(self, line);
+}
+
+static void s_record_memory(trial_t *self)
+{
+    trial_result_t *result = self->result;
+    for (int i = 0; i < self->pl->n; i++) {
+        const stage_shared_t *shared = stage_handle_shared(self->stage[i]);
+        for (int r = 0; r < STAGE_MEMORY_REGIONS; r++) {
+            if (shared->memory[r].pages == 0)
+                continue; //  none (no zerocopy pool)
+            memory_row_t *row = &result->memory[result->nmemory++];
+            snprintf(row->stage, sizeof row->stage, "%s",
+                     self->pl->inst[i].name);
+            row->region = stage_memory_names[r];
+            row->node = self->pl->inst[i].place.node;
+            row->pages = shared->memory[r];
+            s_check_region(self, row, r);
+        }
+    }
 }
 
 //  This process's threads, and those of stages in their own process, here
@@ -231,23 +326,27 @@ static int s_scan(trial_t *self, task_t *tasks, int *scanner)
 
 void trial_read_threads(trial_t *self, bool record)
 {
-    task_t tasks[THREADS_MAX];
-    int scanner[THREADS_MAX];
-    int n = s_scan(self, tasks, scanner);
+    task_t *tasks = calloc(THREADS_MAX, sizeof *tasks);
+    int *scanner = calloc(THREADS_MAX, sizeof *scanner);
+    bool *seen = calloc((size_t)self->nroster + 1, sizeof *seen);
+    int n = tasks && scanner && seen ? s_scan(self, tasks, scanner) : 0;
     self->nhelpers = 0;
     for (int t = 0; t < n; t++) {
-        const char *label;
-        bool helper;
-        const char *host =
-            scanner[t] >= 0 ? stage_handle_host(self->stage[scanner[t]]) : "";
-        int id = s_owner(self, &tasks[t], host, &label, &helper);
-        if (helper) {
+        owner_t who = s_owner(self, &tasks[t], scanner[t]);
+        if (who.helper) {
             self->helper_tid[self->nhelpers] = tasks[t].tid;
-            self->helper_owner[self->nhelpers++] = id;
+            self->helper_owner[self->nhelpers++] = who.owner;
         }
         if (record)
-            s_record_thread(self, &tasks[t], scanner[t], id, label, helper);
+            s_record_thread(self, &tasks[t], scanner[t], &who, seen);
     }
+    if (record && n > 0) {
+        s_check_missing(self, seen);
+        s_record_memory(self);
+    }
+    free(tasks);
+    free(scanner);
+    free(seen);
 }
 
 //  ------------------------------------------------------------------------
@@ -278,20 +377,51 @@ static double s_cpu_per_msg(trial_t *self, int from, int stage, int per)
     return msgs ? (double)ns / (double)msgs : -1;
 }
 
-//  CPU and node a stage thread ran on, read back; -1 when not pinned
-static void s_where(trial_t *self, int id, int *cpu, int *node)
+//  "3", or "2+3": a set's members joined by '+', with "-1" first when
+//  some were not pinned ("-1" alone when none was)
+static void s_join(const cpuset_t *set, bool unpinned, char *buf, size_t len)
 {
-    *cpu = *node = -1;
-    if (id < 0 || cpuset_empty(&self->pl->inst[id].place.cpus))
-        return;
-    for (int t = 0; t < self->result->nthreads; t++)
-        if (self->result->threads[t].tid ==
-                stage_handle_shared(self->stage[id])->tid &&
-            streq(self->result->threads[t].host,
-                  stage_handle_host(self->stage[id]))) {
-            *cpu = self->result->threads[t].last_cpu;
-            *node = self->result->threads[t].node;
+    size_t used = (size_t)snprintf(buf, len, "%s",
+                                   unpinned || cpuset_empty(set) ? "-1" : "");
+    for (int v = cpuset_next(set, -1); v >= 0 && used < len;
+         v = cpuset_next(set, v))
+        used += (size_t)snprintf(buf + used, len - used, "%s%d",
+                                 used ? "+" : "", v);
+}
+
+//  CPUs and nodes the stage threads of a row ran on, read back: instance
+//  id, or every instance of 'stage' when id is -1 (a fan-in row, pub.*)
+static void s_where(trial_t *self, int id, int stage, char *cpu, char *node)
+{
+    const pipeline_t *pl = self->pl;
+    int first = id >= 0 ? id : pl->first[stage];
+    int last = id >= 0 ? id : first + pl->count[stage] - 1;
+    cpuset_t cpus, nodes;
+    cpuset_clear(&cpus);
+    cpuset_clear(&nodes);
+    bool unpinned = false;
+    for (int i = first; i <= last; i++) {
+        bool found = false;
+        pid_t tid = stage_handle_shared(self->stage[i])->tid;
+        if (cpuset_empty(&pl->inst[i].place.cpus)) {
+            unpinned = true; //  not pinned: -1, wherever it ran
+            continue;
         }
+        const char *host = stage_handle_host(self->stage[i]);
+        for (int t = 0; t < self->result->nthreads && !found; t++) {
+            const thread_row_t *row = &self->result->threads[t];
+            if (row->tid != tid || !streq(row->host, host) ||
+                row->last_cpu < 0)
+                continue;
+            found = true;
+            cpuset_add(&cpus, row->last_cpu);
+            if (row->node >= 0)
+                cpuset_add(&nodes, row->node);
+        }
+        unpinned |= !found;
+    }
+    s_join(&cpus, unpinned, cpu, RESULTS_WHERE_MAX);
+    s_join(&nodes, unpinned, node, RESULTS_WHERE_MAX);
 }
 
 //  Loss the sequence numbers prove between the sources and sink 'to': for
@@ -372,8 +502,9 @@ void trial_make_rows(trial_t *self)
             self->s1.link_received[l] - self->s0.link_received[l];
         row->window_sent = self->s1.link_sent[l] - self->s0.link_sent[l];
         s_hwm_bound(self, link, row);
-        s_where(self, link->from, &row->from_cpu, &row->from_node);
-        s_where(self, link->to, &row->to_cpu, &row->to_node);
+        s_where(self, link->from, link->from_stage, row->from_cpu,
+                row->from_node);
+        s_where(self, link->to, link->hop + 1, row->to_cpu, row->to_node);
         row->from_cpu_ns = s_cpu_per_msg(self, link->from, link->from_stage,
                                          client ? link->to : -1);
         row->to_cpu_ns = s_cpu_per_msg(self, link->to, link->hop + 1, -1);

@@ -8,6 +8,7 @@
 #include "crew/crew.h"
 #include "crew/stage_handle.h"
 #include "machine/threads.h"
+#include "pipeline/roster.h"
 #include "trial/trial.h"
 
 #include <string.h>
@@ -41,6 +42,8 @@ typedef struct {
     bool open[PIPELINE_MAX_INSTANCES]; //  SETUP answered: TEARDOWN is owed
     int nlinks;
     link_t links[TRIAL_MAX_LINKS];
+    roster_entry_t *roster; //  every thread the plan lists (roster.h)
+    int nroster;
     int nhelpers;                  //  libzmq and engine threads, whose CPU
     pid_t helper_tid[THREADS_MAX]; //  time is charged to a stage
     int helper_owner[THREADS_MAX];
@@ -63,7 +66,12 @@ static inline void trial_warn(trial_t *self, const char *line)
 void trial_make_links(trial_t *self);
 void trial_link_name(trial_t *self, const link_t *link, char *from, char *to);
 int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err);
-//  Where every thread is (record: into the result's threads, with checks)
+//  The same at a window's edge: each stage's latency recording set to
+//  'recording' (1 on, 0 off) just before its counters are read
+int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
+                        errbuf_t *err);
+//  Where every thread is (record: into the result's threads and memory,
+//  with checks against the plan)
 void trial_read_threads(trial_t *self, bool record);
 void trial_make_rows(trial_t *self);
 int trial_verify(trial_t *self, errbuf_t *err);
