@@ -69,10 +69,13 @@ for my $file (@pubsub) {
     like($stdout, qr/HWM: this rate is set by the HWM/, "$name flood: the HWM line")
         if grep { $_->{hwm_bound} } @{ $t->{rows} };
 
-    # search: a passing and a failing trial, a rate, a bottleneck
+    # search: a passing and a failing trial, a rate, a bottleneck.  With
+    # a partial drop rate of 1 %: on a shared machine a 0.2 s window with
+    # not one message lost can fail at any rate (NDR is the selftest's)
     $out = tmp();
     ($rc, $stdout, $err) = hopbench('run', $file, qw(--sizes 1024 --set mode=search
-        --set search_trial=0.15 --set search_confirm=0.2 --set search_trials=6),
+        --set search_trial=0.15 --set search_confirm=0.2 --set search_trials=6
+        --set loss_ratio=0.01),
         @quick, '--output', $out);
     is($rc, 0, "$name search: exit 0") or diag $err;
     my $s = csv("$out/search.csv");

@@ -663,16 +663,20 @@ void params_accepted(const option_t *opt, char *buf, size_t len)
 
 void params_print_reference(FILE *out)
 {
-    fprintf(out, "%-11s %-21s %-10s %s\n", "key", "where", "default",
+    int width = 3; //  the longest key names the first column's width
+    for (int k = 0; k < KEY_COUNT_OF_KEYS; k++)
+        if ((int)strlen(params_options[k].name) > width)
+            width = (int)strlen(params_options[k].name);
+    fprintf(out, "%-*s %-21s %-10s %s\n", width, "key", "where", "default",
             "meaning");
     for (int k = 0; k < KEY_COUNT_OF_KEYS; k++) {
         const option_t *opt = &params_options[k];
         char accepted[300];
         params_accepted(opt, accepted, sizeof accepted);
-        fprintf(out, "%-11s %-21s %-10s %s\n", opt->name,
+        fprintf(out, "%-*s %-21s %-10s %s\n", width, opt->name,
                 params_levels_text(opt->levels),
                 *opt->fallback ? opt->fallback : "\"\"", opt->help);
-        fprintf(out, "%-44s accepts %s\n", "", accepted);
+        fprintf(out, "%-*s accepts %s\n", width + 33, "", accepted);
     }
 }
 
