@@ -80,18 +80,34 @@ void report_search_summary(FILE *out, const search_outcome_t *outcome,
         snprintf(where, sizeof where, "end-to-end latency (p99)");
     else
         snprintf(where, sizeof where, "%s", outcome->bottleneck_name);
-    if (outcome->found > 0)
+    char fail[32], best[32];
+    report_grouped(outcome->fail, fail, sizeof fail);
+    report_grouped(outcome->best_step, best, sizeof best);
+    if (outcome->found > 0) {
         fprintf(out,
                 "      search: %s msgs/s offered (%s), confirmed for %g s; "
                 "bottleneck %s; %d trials in %.1f s\n",
                 report_grouped(outcome->found, rate, sizeof rate), criterion,
                 params->search_confirm, where, outcome->trials,
                 outcome->seconds);
+        if (outcome->fail > 0 && (outcome->fail - outcome->found) /
+                                         outcome->fail >
+                                     params->search_precision)
+            fprintf(out,
+                    "      (not within search_precision: a confirmation "
+                    "failed at %s msgs/s, above it)\n",
+                    fail);
+    } else if (outcome->best_step > 0)
+        fprintf(out,
+                "      search: no rate held for %g s (%s): short trials "
+                "passed up to %s msgs/s, confirmations failed down to %s "
+                "msgs/s, bottleneck %s; %d trials in %.1f s\n",
+                params->search_confirm, criterion, best, fail, where,
+                outcome->trials, outcome->seconds);
     else
         fprintf(out,
                 "      search: no offered rate passed (%s); lowest failure "
                 "at %s msgs/s, bottleneck %s; %d trials in %.1f s\n",
-                criterion, report_grouped(outcome->fail, rate, sizeof rate),
-                where, outcome->trials, outcome->seconds);
+                criterion, fail, where, outcome->trials, outcome->seconds);
     fflush(out);
 }

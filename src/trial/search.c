@@ -15,8 +15,9 @@
 
 #define SEARCH_SETTLE_S 0.2  //  pause between trials
 #define SEARCH_LIMITED  0.99 //  a trial counts when it sent this share
-#define SEARCH_ROUNDS   3    //  confirmations, at most
-#define SEARCH_NARROW   4    //  more steps after a failed confirmation
+#define SEARCH_ROUNDS   7    //  confirmations, at most (back-offs to 50 %)
+#define SEARCH_NARROW   4    //  more steps when nothing passed
+#define SEARCH_BACKOFF  0.02 //  the first back-off after a failed confirmation
 
 const char *const search_phase_names[] = {"bound", "step", "confirm", NULL};
 const char *const search_verdict_names[] = {"pass", "fail", "generator-limited",
@@ -28,10 +29,7 @@ typedef struct {
     trial_spec_t base;
     const search_hooks_t *hooks;
     search_outcome_t *out;
-    double lo, hi;     //  highest pass, lowest fail; 0: none yet
-    double passes[64]; //  every rate that passed, to narrow below a
-    int npasses;       //  confirmation that failed
-    int steps;         //  trials before confirmation
+    double lo, hi; //  highest pass, lowest fail; 0: none yet
 } search_t;
 
 //  What the publishers achieved: hop 1's senders, each once
@@ -143,8 +141,8 @@ static void s_passed(search_t *self, double rate)
 {
     if (rate > self->lo)
         self->lo = rate;
-    if (self->npasses < (int)(sizeof self->passes / sizeof self->passes[0]))
-        self->passes[self->npasses++] = rate;
+    if (rate > self->out->best_step)
+        self->out->best_step = rate;
 }
 
 static bool s_precise(const search_t *self)
@@ -180,48 +178,43 @@ static int s_steps(search_t *self, double guess, int budget, errbuf_t *err)
     return 0;
 }
 
-//  Confirm lo, twice at most; 1 when it held (outcome->confirmed kept)
+//  Confirm lo once; 1 when it held (outcome->confirmed kept)
 static int s_confirm(search_t *self, errbuf_t *err)
 {
-    for (int attempt = 0; attempt < 2; attempt++) {
-        search_trial_t trial;
-        trial_result_t result;
-        //  flat out when even that passed: the publishers were the limit
-        double rate = self->hi > 0 ? self->lo : 0;
-        if (s_trial(self, SEARCH_CONFIRM, rate, self->p->search_confirm, &trial,
-                    &result, err))
-            return -1;
-        if (trial.verdict == VERDICT_PASS) {
-            self->out->found = rate > 0 ? rate : trial.sent;
-            self->out->confirmed = result;
-            return 1;
-        }
-        if (attempt == 1)
-            s_failed(self, &trial);
-        trial_result_free(&result);
+    search_trial_t trial;
+    trial_result_t result;
+    //  flat out when even that passed: the publishers were the limit
+    double rate = self->hi > 0 ? self->lo : 0;
+    if (s_trial(self, SEARCH_CONFIRM, rate, self->p->search_confirm, &trial,
+                &result, err))
+        return -1;
+    if (trial.verdict == VERDICT_PASS) {
+        self->out->found = rate > 0 ? rate : trial.sent;
+        self->out->confirmed = result;
+        return 1;
     }
+    s_failed(self, &trial);
+    trial_result_free(&result);
     return 0;
 }
 
-//  After a failed confirmation: the highest pass below the new fail
-static void s_narrow(search_t *self)
+//  After a failed confirmation: below it by a step that doubles each
+//  round (2 %, 4 %, 8 %, ...).  Not by more short trials: they passed up
+//  there, and a long one did not, so near it they prove nothing
+static void s_back_off(search_t *self, int round)
 {
-    self->hi = self->lo;
-    self->lo = 0;
-    for (int i = 0; i < self->npasses; i++)
-        if (self->passes[i] < self->hi && self->passes[i] > self->lo)
-            self->lo = self->passes[i];
+    double step = SEARCH_BACKOFF * (double)(1 << round);
+    if (step < self->p->search_precision)
+        step = self->p->search_precision;
+    self->lo = self->hi * (1 - (step < 0.5 ? step : 0.5));
 }
 
 int search_run(const params_t *params, int publishers, const trial_spec_t *base,
                const search_hooks_t *hooks, search_outcome_t *outcome,
                errbuf_t *err)
 {
-    search_t self = {params,  publishers > 0 ? publishers : 1,
-                     *base,   hooks,
-                     outcome, 0,
-                     0,       {0},
-                     0,       0};
+    search_t self = {params, publishers > 0 ? publishers : 1, *base, hooks,
+                     outcome, 0, 0};
     double start = mono_seconds();
     memset(outcome, 0, sizeof *outcome);
     outcome->bottleneck = -1;
@@ -241,12 +234,9 @@ int search_run(const params_t *params, int publishers, const trial_spec_t *base,
     if (rc == 0 && self.lo == 0)
         rc = s_steps(&self, 0, SEARCH_NARROW, err); //  nothing passed yet
     for (int round = 0; rc == 0 && round < SEARCH_ROUNDS && self.lo > 0;
-         round++) {
-        if ((rc = s_confirm(&self, err)) != 0)
-            break;
-        s_narrow(&self);
-        rc = s_steps(&self, 0, SEARCH_NARROW, err);
-    }
+         round++)
+        if ((rc = s_confirm(&self, err)) == 0)
+            s_back_off(&self, round);
     outcome->seconds = mono_seconds() - start;
     return rc < 0 ? -1 : 0;
 }
@@ -318,10 +308,17 @@ int search_test(bool verbose)
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
     CHECK(out.found == 200000 && out.fail == 0 && out.trials == 2);
     trial_result_free(&out.confirmed);
-    //  A confirmation that fails twice narrows below it
+    //  Two confirmations that fail back off below them, 2 % then 4 %
     fake = (fake_t){.capacity = 500000, .most = 3000000, .fails_left = 2};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
-    CHECK(out.found > 0 && out.found < 500000 * 0.99);
+    CHECK(out.found > 0 && out.found < out.fail && out.fail < 500000);
+    CHECK(out.found >= out.fail * (1 - 0.04) * 0.999);
+    CHECK(out.best_step >= out.fail && out.best_step <= 500000);
+    trial_result_free(&out.confirmed);
+    //  Confirmations that never hold: no rate found, the short passes said
+    fake = (fake_t){.capacity = 500000, .most = 3000000, .fails_left = 99};
+    CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.found == 0 && out.best_step > 0 && out.confirmed.nlinks == 0);
     trial_result_free(&out.confirmed);
     //  PDR: 20 % loss allowed passes what NDR fails
     p.loss_ratio = 0.2;

@@ -10,8 +10,11 @@
                  that failed, until (fail - pass) / fail <= search_precision
                  or search_trials trials have run
         confirm  the rate found, once more for search_confirm seconds; a
-                 failed confirmation is tried again once, then the search
-                 narrows below it
+                 failed confirmation backs off below it, 2 % then twice as
+                 far each time (at least search_precision), and confirms
+                 that, up to 7 confirmations (the back-off stops growing at
+                 50 %): short trials that passed
+                 near a rate a long one failed prove nothing there
 
     When no trial has passed by the end of the budget, the search halves
     on, a few trials more, for a rate that passes.
@@ -57,6 +60,7 @@ typedef struct {
 typedef struct {
     double found;   //  msgs/s offered that passed its confirmation, 0: none
     double fail;    //  the lowest failing rate, 0 when none failed
+    double best_step; //  the highest rate a short trial passed, 0: none
     int trials;     //  every trial, confirmations included
     double seconds; //  wall time of the search
     bool limited;   //  it ended where the publishers could not offer more
