@@ -48,6 +48,11 @@ for my $size (64, 4096) {
         is($m->{ci_coverage}, '0.9375', "$what: whose coverage is 1 - 2/32");
         is($m->{precise} // '', '', "$what: precise empty without --precision");
         is($m->{lost}, $m->{sent} - $m->{received}, "$what: lost = sent - received");
+        for my $col (qw(from_cpu to_cpu from_node to_node)) {
+            my %seen = map { $_->{$col} => 1 } @repeats;
+            my $want = keys %seen == 1 ? $repeats[0]{$col} : '-1';
+            is($m->{$col}, $want, "$what: $col is the repeats' ($want)");
+        }
     }
 }
 my $doc;

@@ -131,7 +131,7 @@ void report_csv_median_rows(FILE *out, const report_info_t *info,
         s_number(out, s->received);
         fputc(',', out);
         s_number(out, s->lost);
-        fprintf(out, ",%.6f,%.1f,%.3f,%d,%d,%d,%d", s->seconds, s->rate,
+        fprintf(out, ",%.6f,%.1f,%.3f,%s,%s,%s,%s", s->seconds, s->rate,
                 s->mbps, s->from_cpu, s->to_cpu, s->from_node, s->to_node);
         s_optional(out, s->from_cpu_ns, "%.1f");
         s_optional(out, s->to_cpu_ns, "%.1f");

@@ -65,14 +65,16 @@ static double s_median(const trial_result_t *trials, int n, int l, getter_t get,
     return stats_median_sorted(scratch, n);
 }
 
-//  The first trial's value when all agree, else -1
-static int s_agreed(const trial_result_t *trials, int n, int l, size_t offset)
+//  The first trial's CPUs or nodes when all agree, else "-1" (the field
+//  at offset in link_row_t, a string of RESULTS_WHERE_MAX)
+static void s_agreed(char *out, const trial_result_t *trials, int n, int l,
+                     size_t offset)
 {
-    int first = *(const int *)((const char *)&trials[0].links[l] + offset);
+    const char *first = (const char *)&trials[0].links[l] + offset;
+    snprintf(out, RESULTS_WHERE_MAX, "%s", first);
     for (int t = 1; t < n; t++)
-        if (*(const int *)((const char *)&trials[t].links[l] + offset) != first)
-            return -1;
-    return first;
+        if (strcmp((const char *)&trials[t].links[l] + offset, first) != 0)
+            snprintf(out, RESULTS_WHERE_MAX, "-1");
 }
 
 static void s_link_figures(link_summary_t *s, const trial_result_t *trials,
@@ -87,10 +89,10 @@ static void s_link_figures(link_summary_t *s, const trial_result_t *trials,
     s->from_cpu_ns = s_median(trials, n, l, s_from_ns, true, v);
     s->to_cpu_ns = s_median(trials, n, l, s_to_ns, true, v);
     s->seq_lost = s_median(trials, n, l, s_seq_lost, true, v);
-    s->from_cpu = s_agreed(trials, n, l, offsetof(link_row_t, from_cpu));
-    s->to_cpu = s_agreed(trials, n, l, offsetof(link_row_t, to_cpu));
-    s->from_node = s_agreed(trials, n, l, offsetof(link_row_t, from_node));
-    s->to_node = s_agreed(trials, n, l, offsetof(link_row_t, to_node));
+    s_agreed(s->from_cpu, trials, n, l, offsetof(link_row_t, from_cpu));
+    s_agreed(s->to_cpu, trials, n, l, offsetof(link_row_t, to_cpu));
+    s_agreed(s->from_node, trials, n, l, offsetof(link_row_t, from_node));
+    s_agreed(s->to_node, trials, n, l, offsetof(link_row_t, to_node));
     int bound = 0;
     for (int t = 0; t < n; t++) {
         const link_row_t *row = &trials[t].links[l];
@@ -280,6 +282,17 @@ int summary_test(bool verbose)
     //  no precision asked: precise is -1
     CHECK(summary_make(&s, trials, 9, 0.95, 0) == 0);
     CHECK(s.links[0].precise == -1 && !s.precise);
+    summary_free(&s);
+    //  CPUs and nodes: the repeats' when they agree ("0+1" as well)
+    for (int i = 0; i < 3; i++) {
+        snprintf(links[i].from_cpu, RESULTS_WHERE_MAX, "0+1");
+        snprintf(links[i].to_cpu, RESULTS_WHERE_MAX, "%d", i == 2 ? 3 : 2);
+        snprintf(links[i].from_node, RESULTS_WHERE_MAX, "-1");
+    }
+    CHECK(summary_make(&s, trials, 3, 0.95, 0) == 0);
+    CHECK(strcmp(s.links[0].from_cpu, "0+1") == 0);
+    CHECK(strcmp(s.links[0].to_cpu, "-1") == 0);
+    CHECK(strcmp(s.links[0].from_node, "-1") == 0);
     summary_free(&s);
     CHECK(summary_repeats_needed(0.95) == 6 &&
           summary_repeats_needed(0.99) == 8);

@@ -30,8 +30,9 @@ typedef struct {
     double sent, received, lost, seconds, rate, mbps, sent_rate;
     double from_cpu_ns, to_cpu_ns; //  -1 when a repeat did not know
     double seq_lost;               //  -1 when a repeat did not check
-    //  the first repeat's, when every repeat agrees; else -1
-    int from_cpu, to_cpu, from_node, to_node;
+    //  the first repeat's, when every repeat agrees; else "-1"
+    char from_cpu[RESULTS_WHERE_MAX], to_cpu[RESULTS_WHERE_MAX];
+    char from_node[RESULTS_WHERE_MAX], to_node[RESULTS_WHERE_MAX];
     int hwm_bound;               //  in most repeats
     double bound_rate;           //  the first repeat's (flood)
     uint64_t sent_all, lost_all; //  added up over the repeats
