@@ -268,7 +268,8 @@ const cli_option_t cli_options[] = {
     {.name = "placement",
      .arg = "POLICY",
      .commands = CLI_TOPOLOGY,
-     .help = "none | compact | spread | split",
+     .help = "none | compact | spread | split | all (every distinct "
+             "assignment of stages to nodes, one run each: docs/NUMA.md)",
      .sets = {"placement="},
      .apply = s_shorthand},
     {.name = "machine",
