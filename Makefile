@@ -117,11 +117,12 @@ hopbench.1: $(B)/manpage
 hopbench-topology.5: $(B)/manpage
 	$< 5 '$(MAN_DATE)' >$@.tmp && mv $@.tmp $@
 
+# copied, then renamed: a hopbench that is running keeps its file
 hopbench: $(B)/hopbench build/flavour
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 tests/selftest: $(B)/selftest build/flavour
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 # the raw libzmq baseline of make bench: libzmq only, no czmq
 tests/bench/raw: tests/bench/raw.c

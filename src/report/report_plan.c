@@ -56,6 +56,15 @@ static const char *s_engine(const pipeline_t *pl, int owner)
     return params_engine_names[pl->inst[owner].params.engine];
 }
 
+//  A table line without the padding its last column leaves
+static void s_put_line(FILE *out, char *line)
+{
+    size_t n = strlen(line);
+    while (n > 0 && line[n - 1] == ' ')
+        line[--n] = 0;
+    fprintf(out, "%s\n", line);
+}
+
 static const char *s_runs_in(const pipeline_t *pl, int owner)
 {
     if (owner < 0)
@@ -109,11 +118,13 @@ static void s_row(const plan_out_t *self, const roster_entry_t *entry)
         return;
     }
     s_note(self, entry, note, sizeof note);
-    fprintf(self->out, "%-16s %-11s %-14s %4d  %-16s %-10s %-7s%s%s%s\n",
-            stage, role, entry->thread, entry->node, cpus,
-            *engine ? engine : "-", *runs_in ? runs_in : "-",
-            self->hosts ? " " : "", self->hosts ? (*host ? host : "-") : "",
-            note);
+    char line[1400];
+    snprintf(line, sizeof line, "%-16s %-11s %-14s %4d  %-16s %-10s %-7s%s%s%s",
+             stage, role, entry->thread, entry->node, cpus,
+             *engine ? engine : "-", *runs_in ? runs_in : "-",
+             self->hosts ? " " : "", self->hosts ? (*host ? host : "-") : "",
+             note);
+    s_put_line(self->out, line);
 }
 
 static void s_header(const plan_out_t *self)
@@ -132,9 +143,11 @@ static void s_header(const plan_out_t *self)
         fprintf(self->out, "# host %s: %s (%s)\n", self->machines[m].host,
                 self->machines[m].machine->name,
                 self->machines[m].machine->source);
-    fprintf(self->out, "%-16s %-11s %-14s %4s  %-16s %-10s %-7s%s\n", "stage",
-            "role", "thread", "node", "cpus", "engine", "runs_in",
-            self->hosts ? " host" : "");
+    char line[256];
+    snprintf(line, sizeof line, "%-16s %-11s %-14s %4s  %-16s %-10s %-7s%s",
+             "stage", "role", "thread", "node", "cpus", "engine", "runs_in",
+             self->hosts ? " host" : "");
+    s_put_line(self->out, line);
 }
 
 void report_plan(FILE *out, const pipeline_t *pl, const machine_t *machine,
