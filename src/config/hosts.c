@@ -13,7 +13,6 @@
 #include "config/zpl.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,17 +23,9 @@ typedef struct {
     errbuf_t *err;
 } load_t;
 
-static int __attribute__((format(printf, 3, 4)))
-s_at(load_t *self, zconfig_t *node, const char *fmt, ...)
-{
-    char text[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    return err_set(self->err, "%s:%d: %s", zpl_path(self->zpl),
-                   zpl_line(self->zpl, node), text);
-}
+//  Error at a node's line: "path:line: message"
+#define s_at(self, node, ...)                                                  \
+    zpl_error((self)->zpl, (node), (self)->err, __VA_ARGS__)
 
 static bool s_valid_name(const char *name)
 {

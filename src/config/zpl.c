@@ -16,6 +16,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,6 +319,17 @@ int zpl_line(zpl_t *self, zconfig_t *node)
 const char *zpl_path(zpl_t *self)
 {
     return self->path;
+}
+
+int zpl_error(zpl_t *self, zconfig_t *node, errbuf_t *err, const char *fmt,
+              ...)
+{
+    char text[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    return err_set(err, "%s:%d: %s", self->path, zpl_line(self, node), text);
 }
 
 bool zpl_bom(zpl_t *self)

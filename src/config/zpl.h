@@ -30,6 +30,9 @@ zconfig_t *zpl_root(zpl_t *self);
 //  Line of a node (1-based), 0 when unknown (a node added after loading)
 int zpl_line(zpl_t *self, zconfig_t *node);
 const char *zpl_path(zpl_t *self);
+//  "path:line: message" about a node into err; returns -1
+int zpl_error(zpl_t *self, zconfig_t *node, errbuf_t *err, const char *fmt,
+              ...) __attribute__((format(printf, 4, 5)));
 //  Did the text start with a UTF-8 byte-order mark (skipped, not an error)?
 bool zpl_bom(zpl_t *self);
 

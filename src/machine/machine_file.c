@@ -14,7 +14,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,17 +33,8 @@ typedef struct {
 } desc_t;
 
 //  Error at a node's line: "path:line: message"
-static int __attribute__((format(printf, 3, 4)))
-s_at(desc_t *self, zconfig_t *node, const char *fmt, ...)
-{
-    char text[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    return err_set(self->err, "%s:%d: %s", zpl_path(self->zpl),
-                   zpl_line(self->zpl, node), text);
-}
+#define s_at(self, node, ...)                                                  \
+    zpl_error((self)->zpl, (node), (self)->err, __VA_ARGS__)
 
 //  A whole decimal number in min..max
 static int s_number(desc_t *self, zconfig_t *node, const char *text,

@@ -149,23 +149,6 @@ static void s_names(plot_chart_t *chart, const comparison_t *c, int k,
              100 * (1 - c->alpha));
 }
 
-static plot_chart_t *s_new_chart(plot_charts_t *charts, errbuf_t *err)
-{
-    if (charts->n == charts->cap) {
-        int cap = charts->cap ? 2 * charts->cap : 8;
-        plot_chart_t *v = realloc(charts->v, (size_t)cap * sizeof *v);
-        if (!v) {
-            err_set(err, "out of memory");
-            return NULL;
-        }
-        charts->v = v;
-        charts->cap = cap;
-    }
-    plot_chart_t *chart = &charts->v[charts->n++];
-    memset(chart, 0, sizeof *chart);
-    return chart;
-}
-
 //  Every block of comparison c with a drawn row becomes a chart
 static int s_comparison(plot_charts_t *charts, const comparison_t *c, int k,
                         const char *dir, errbuf_t *err)
@@ -180,7 +163,7 @@ static int s_comparison(plot_charts_t *charts, const comparison_t *c, int k,
         for (int r = from; r < to; r++)
             any |= s_drawn(&c->rows[r]);
         if (any) {
-            plot_chart_t *chart = s_new_chart(charts, err);
+            plot_chart_t *chart = plot_charts_add(charts, PLOT_DELTA, err);
             if (!chart)
                 return -1;
             s_names(chart, c, k, first->a);
