@@ -311,8 +311,9 @@ static void s_ratio_axis(FILE *out, double lo, double hi)
 {
     static const double coarse[] = {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1,
                                     2,    5,    10,   20,  50,  100, 0};
-    static const double medium[] = {0.2, 0.3,  0.5, 0.7, 0.8, 0.9, 1,
-                                    1.1, 1.25, 1.5, 2,   3,   5,   0};
+    static const double medium[] = {0.05, 0.1, 0.2,  0.3, 0.5, 0.7,
+                                    0.8,  0.9, 1,    1.1, 1.25, 1.5,
+                                    2,    3,   5,    10,  20,   0};
     static const double fine[] = {0.8,  0.9,  0.95, 0.98, 0.99, 1,
                                   1.01, 1.02, 1.05, 1.1,  1.25, 0};
     const double *ticks = hi / lo > 20 ? coarse : hi / lo > 1.5 ? medium : fine;
