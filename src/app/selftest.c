@@ -1,7 +1,8 @@
-/*  selftest: runs every module's selftest and prints TAP.
+/*  selftest: runs the modules' selftests and prints TAP.
 
-    Each module ends with NAME_test (bool verbose), which returns 0 when all
-    its CHECKs hold; this runner is the one list of them.  Usage:
+    A module with a selftest ends with NAME_test (bool verbose), which
+    returns 0 when all its CHECKs hold; app/selftests.h is the one list of
+    them (docs/ARCHITECTURE.md names the modules).  Usage:
     tests/selftest [-v] [MODULE...]
 */
 #include <stdbool.h>
