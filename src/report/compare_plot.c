@@ -15,7 +15,6 @@
 #include "report/plot.h"
 #include "report/plot_script.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -37,19 +36,6 @@ static void s_link_name(const series_t *s, char *buf, size_t len)
 {
     snprintf(buf, len, "hop %s %s->%s (%s)", s->hop, s->from, s->to,
              s->transport);
-}
-
-//  Letters, digits and .+- stay; '=' becomes '-', anything else '_'
-static void s_safe(char *out, size_t len, const char *text)
-{
-    size_t i = 0;
-    for (; *text && i + 1 < len; text++) {
-        int c = (unsigned char)*text;
-        out[i++] = isalnum(c) || strchr(".+-", c) ? (char)c
-                   : c == '='                     ? '-'
-                                                  : '_';
-    }
-    out[i] = 0;
 }
 
 static int s_add_size(plot_chart_t *chart, unsigned size, int most)
@@ -135,7 +121,7 @@ static void s_names(plot_chart_t *chart, const comparison_t *c, int k,
     char stem[PLOT_NAME], safe[PLOT_NAME];
     snprintf(stem, sizeof stem, "%.60s%s%.180s", s->topology,
              s->sweep[0] ? "-" : "", s->sweep);
-    s_safe(safe, sizeof safe, stem);
+    plot_safe_name(safe, sizeof safe, stem);
     snprintf(chart->data, sizeof chart->data, "compare%d-%.200s.dat", k, safe);
     snprintf(chart->png, sizeof chart->png,
              "compare%d-%.200s-delta-vs-size.png", k, safe);
