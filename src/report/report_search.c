@@ -94,8 +94,8 @@ void report_search_summary(FILE *out, const search_outcome_t *outcome,
                                          outcome->fail >
                                      params->search_precision)
             fprintf(out,
-                    "      (not within search_precision: a confirmation "
-                    "failed at %s msgs/s, above it)\n",
+                    "      (not within search_precision: a trial at %s "
+                    "msgs/s, above it, failed)\n",
                     fail);
     } else if (outcome->best_step > 0)
         fprintf(out,
