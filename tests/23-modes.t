@@ -63,7 +63,10 @@ for my $file (@pubsub) {
         my $expect = $hwm > 0 && $r->{lost} > 0
             && $r->{msgs_per_sec} >= 0.75 * $b && $r->{msgs_per_sec} <= 1.1 * $b ? 1 : 0;
         is($r->{hwm_bound}, $expect, "$what: hwm_bound $expect (bound $b)");
-        is($r->{hwm_bound}, 0, "$what: 64 KiB is not HWM-bound") if $r->{size} == 65536;
+        # over tcp and ipc 64 KiB is bound by its bytes (inproc passes a
+        # pointer, so there the HWM can still be what sets the rate)
+        is($r->{hwm_bound}, 0, "$what: 64 KiB over $r->{transport} is not HWM-bound")
+            if $r->{size} == 65536 && $r->{transport} ne 'inproc';
     }
     like($stdout, qr/\(pubsub, flood\)/, "$name flood: the table names the mode");
     like($stdout, qr/HWM: this rate is set by the HWM/, "$name flood: the HWM line")
