@@ -683,8 +683,8 @@ static int s_validate_zproxy(const topology_t *self, int i, errbuf_t *err)
     return 0;
 }
 
-//  A stage in its own process cannot share a context: no inproc hops
-static int s_validate_process(const topology_t *self, int i, errbuf_t *err)
+//  The first hop next to stage i that is inproc (0-based), or -1
+static int s_inproc_neighbour(const topology_t *self, int i)
 {
     for (int h = i - 1; h <= i; h++) {
         params_t hop;
@@ -692,11 +692,20 @@ static int s_validate_process(const topology_t *self, int i, errbuf_t *err)
             continue;
         topology_hop_params(self, h, &hop);
         if (hop.transport == TRANSPORT_INPROC)
-            return s_key_error(self, LEVEL_STAGE, i, KEY_PROCESS, err,
-                               "stage '%s' runs in its own process: hop %d "
-                               "cannot be inproc (use ipc or tcp)",
-                               self->stages[i].name, h + 1);
+            return h;
     }
+    return -1;
+}
+
+//  A stage in its own process cannot share a context: no inproc hops
+static int s_validate_process(const topology_t *self, int i, errbuf_t *err)
+{
+    int h = s_inproc_neighbour(self, i);
+    if (h >= 0)
+        return s_key_error(self, LEVEL_STAGE, i, KEY_PROCESS, err,
+                           "stage '%s' runs in its own process: hop %d "
+                           "cannot be inproc (use ipc or tcp)",
+                           self->stages[i].name, h + 1);
     return 0;
 }
 
@@ -755,18 +764,12 @@ static int s_validate_host(const topology_t *self, int i, const params_t *stage,
                            "stage '%s' runs on host %s: zones (netns) are "
                            "made on the controller's host only",
                            self->stages[i].name, host);
-    for (int h = i - 1; h <= i; h++) {
-        params_t hop;
-        if (h < 0 || h >= self->nstages - 1)
-            continue;
-        topology_hop_params(self, h, &hop);
-        if (hop.transport == TRANSPORT_INPROC)
-            return s_key_error(self, LEVEL_STAGE, i, KEY_HOST, err,
-                               "stage '%s' runs on host %s, in a process "
-                               "of its own: hop %d cannot be inproc (use ipc "
-                               "or tcp)",
-                               self->stages[i].name, host, h + 1);
-    }
+    int h = s_inproc_neighbour(self, i);
+    if (h >= 0)
+        return s_key_error(self, LEVEL_STAGE, i, KEY_HOST, err,
+                           "stage '%s' runs on host %s, in a process of its "
+                           "own: hop %d cannot be inproc (use ipc or tcp)",
+                           self->stages[i].name, host, h + 1);
     return 0;
 }
 
