@@ -100,13 +100,22 @@ static void s_output(FILE *out, const plot_chart_t *chart)
     s_set_quoted(out, "output", chart->png);
 }
 
+
+//  The x factor that nudges line i of n sideways (log scale), when lines
+//  with error bars at the same size would hide each other; 1 otherwise
+static double s_nudge(int i, int n, bool apart)
+{
+    double step = apart && n > 1 ? fmin(0.04, 0.3 / (n - 1)) : 0;
+    return pow(2, (i - (n - 1) / 2.0) * step);
+}
+
 //  One line per block of the data file, from column (median, min, max).
 //  With error bars, each line is nudged sideways (a few % of an octave)
 //  so that bars of lines at the same size do not hide each other.
 static void s_lines(FILE *out, const plot_chart_t *chart, int column)
 {
     int n = chart->series.n;
-    double step = chart->repeats > 1 && n > 1 ? fmin(0.04, 0.3 / (n - 1)) : 0;
+    bool apart = chart->repeats > 1;
     fputs("plot ", out);
     for (int i = 0; i < n; i++) {
         fputs(i ? ", \\\n     " : "", out);
@@ -114,8 +123,7 @@ static void s_lines(FILE *out, const plot_chart_t *chart, int column)
         fprintf(out,
                 " index %d using ($1*%.4f):%d:%d:%d with yerrorlines lw 2 "
                 "pt 7 ps 0.9 title ",
-                i, pow(2, (i - (n - 1) / 2.0) * step), column, column + 1,
-                column + 2);
+                i, s_nudge(i, n, apart), column, column + 1, column + 2);
         s_quote(out, chart->series.v[i]);
     }
     fputc('\n', out);
@@ -345,7 +353,6 @@ static void s_delta_chart(FILE *out, const plot_chart_t *chart)
           out);
     s_ratio_axis(out, lo / 1.15, hi * 1.15);
     int n = chart->series.n;
-    double step = n > 1 ? fmin(0.04, 0.3 / (n - 1)) : 0;
     fputs("plot ", out);
     for (int i = 0; i < n; i++) {
         fputs(i ? ", \\\n     " : "", out);
@@ -353,7 +360,7 @@ static void s_delta_chart(FILE *out, const plot_chart_t *chart)
         fprintf(out,
                 " index %d using ($1*%.4f):(1+$2/100):(1+$3/100):(1+$4/100) "
                 "with yerrorlines lw 2 pt 7 ps 0.9 title ",
-                i, pow(2, (i - (n - 1) / 2.0) * step));
+                i, s_nudge(i, n, true));
         s_quote(out, chart->series.v[i]);
     }
     fputc('\n', out);
