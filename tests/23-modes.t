@@ -84,7 +84,16 @@ for my $file (@pubsub) {
     my $s = csv("$out/search.csv");
     my %verdicts = map { $_->{pass} => 1 } @{ $s->{rows} };
     ok($verdicts{1}, "$name search: a passing trial");
-    ok($verdicts{0}, "$name search: a failing trial");
+    # a failing trial, unless the pipeline carried all the publishers
+    # could send (a slow build's publishers under a proxy with HWM 10000):
+    # then the search must say so, and every trial was flat out
+    if ($stdout =~ /bottleneck the publishers \(they sent flat out and nothing was lost\)/) {
+        ok(!$verdicts{0}, "$name search: the publishers were the limit, no trial failed");
+        ok(!grep({ $_->{phase} eq 'step' } @{ $s->{rows} }),
+           "$name search: ...so it bisected nothing");
+    } else {
+        ok($verdicts{0}, "$name search: a failing trial");
+    }
     my ($found) = $stdout =~ /search: ([\d,]+) msgs\/s offered/;
     ok($found, "$name search: a rate found") or diag $stdout;
     like($stdout, qr/bottleneck (hop \d+ \(\S+ -> \S+\)|the publishers)/,
