@@ -295,6 +295,29 @@ is(join(' ', map { $_->{thread} } grep { $_->{stage} eq 'broker' } @$rows), 'mai
 is(join(' ', map { $_->{thread} } controller_rows(@$rows)), 'main',
    'zproxy: the controller keeps only its main thread');
 
+# io_cpus: a stage's I/O threads with the stage thread, on a list, or on
+# its node (the default)
+($rc, $rows, undef, $err) = plan_csv(qw(topologies/chain3.cfg --placement spread
+    --set pub.io_cpus=stage --set p2.io_cpus=28-29 --machine), $xeon_file);
+is($rc, 0, 'plan io_cpus: exit 0') or diag $err;
+my %by = map { ("$_->{stage}/$_->{thread}" => $_) } @$rows;
+is(join(' ', map { $by{"pub/$_"}{cpus} // 'none' } qw(main io0 reaper)),
+   join(' ', ($by{'pub/main'}{cpus} // 'none') x 3), 'io_cpus = stage: io0 and reaper on the stage thread\'s CPU');
+is($by{'p2/io0'}{cpus} // 'none', '28-29', 'io_cpus = 28-29: io0 on exactly those');
+ok(same_cpus($by{'p1/io0'}{cpus} // '', description($xeon_file)->{cpus}{ $by{'p1/main'}{node} // 0 }),
+   'io_cpus unset: io0 on every CPU of the stage\'s node');
+($rc, undef, $err) = hopbench(qw(plan topologies/chain3.cfg --set pub.io_cpus=stage --machine), $xeon_file);
+is($rc, 2, 'io_cpus = stage on a stage not pinned: exit 2');
+like($err, qr/pub: io_cpus = stage, but the stage thread is not pinned/, 'io_cpus = stage not pinned: says so');
+($rc, undef, $err) = hopbench(qw(plan topologies/chain3.cfg --set p1.io_cpus=999 --machine), $xeon_file);
+is($rc, 2, 'io_cpus = 999: exit 2');
+like($err, qr/--set p1\.io_cpus=999: p1: io_cpus: cpus '999': CPU 999 does not exist/,
+     'io_cpus = 999: where it was given, the stage and the CPU');
+($rc, undef, $err) = hopbench(qw(plan topologies/chain3.cfg --set sub.io_cpus=0 --machine), $xeon_file);
+is($rc, 2, 'io_cpus on a stage that shares its context (inproc): exit 2');
+like($err, qr/sub: io_cpus: its libzmq context is p2's \(an inproc hop joins them\): give io_cpus to p2/,
+     'io_cpus on a stage that shares its context: names the owner');
+
 # placement all: every distinct assignment, as a plan
 ($rc, $rows, $text, $err) = plan_csv(qw(topologies/proxy.cfg --placement all --machine), $xeon_file);
 is($rc, 0, 'plan --placement all: exit 0') or diag $err;
@@ -424,6 +447,29 @@ SKIP: {
         @{ csv("$out/fanin/threads.csv")->{rows} };
     is("@owners", 'broker controller pub.1 pub.2 pub.3 pub.4 sub',
        'threads.csv: hopbench\'s own main thread under controller');
+}
+
+# io_cpus = stage on this machine: each stage's libzmq threads run where
+# its thread does, as the run reads them back (threads.csv)
+SKIP: {
+    my @online = cpu_list(Hopbench::slurp('/sys/devices/system/cpu/online') =~ s/\s+//gr);
+    skip 'io_cpus run: this machine has one CPU', 4 if @online < 2;
+    my $out = tmp();
+    ($rc, undef, $err) = hopbench(qw(run topologies/libzmq/local_thr.cfg --set transport=ipc
+        --sizes 64 --messages 20000 --quiet --output), "$out/io",
+        '--set', "remote_thr.cpus=$online[0]", '--set', "local_thr.cpus=$online[1]",
+        qw(--set remote_thr.io_cpus=stage --set local_thr.io_cpus=stage));
+    is($rc, 0, 'run io_cpus = stage: exit 0') or diag $err;
+    my @threads = -e "$out/io/threads.csv" ? @{ csv("$out/io/threads.csv")->{rows} } : ();
+    for my $stage (qw(remote_thr local_thr)) {
+        my ($main) = grep { $_->{stage} eq $stage && $_->{thread} eq 'main' } @threads;
+        my @io = grep { $_->{stage} eq $stage && $_->{thread} =~ m{^ZMQbg/} } @threads;
+        my $cpu = $main ? $main->{allowed_cpus} : 'none';
+        ok(@io == 2 && !(grep { $_->{allowed_cpus} ne $cpu || $_->{last_cpu} ne $cpu } @io),
+           "$stage: its I/O thread and reaper allowed on, and last run on, CPU $cpu");
+    }
+    my ($hop) = -e "$out/io/results.csv" ? @{ csv("$out/io/results.csv")->{rows} } : ();
+    ok($hop && $hop->{received} >= 20000 && $hop->{lost} == 0, 'run io_cpus = stage: the window\'s messages, none lost');
 }
 
 # ------------------------------------------------------------- real nodes

@@ -28,6 +28,7 @@
 #include "agent/keys.h"
 #include "machine/machine.h"
 #include "machine/assignments.h"
+#include "machine/io_cpus.h"
 #include "machine/placement.h"
 #include "report/plot_data.h"
 #include "trial/search.h"
@@ -51,7 +52,7 @@ static const struct {
     {"limits", limits_test},       {"endpoint", endpoint_test},
     {"stats", stats_test},         {"summary", summary_test},
     {"hosts", hosts_test},         {"wire", wire_test},
-    {"keys", keys_test},
+    {"keys", keys_test},           {"io_cpus", io_cpus_test},
     {"roster", roster_test},       {"assignments", assignments_test},
 };
 

@@ -252,6 +252,17 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                         RANGE(1, LIMIT_IO_THREADS),
                         .fallback = "1",
                         .help = "libzmq I/O threads of a stage's context"},
+    [KEY_IO_CPUS] = {.name = "io_cpus",
+                     .levels = T | S,
+                     .type = TYPE_STRING,
+                     TEXT(io_cpus),
+                     .fallback = "node",
+                     .accepted = "node, stage, or a CPU list in numactl "
+                                 "syntax: 0-3,8",
+                     .help = "CPUs of a stage's libzmq I/O threads: node "
+                             "(every CPU of the stage's node), stage (the "
+                             "stage thread's own, as taskset pins a whole "
+                             "process), or a CPU list"},
     [KEY_NODE] = {.name = "node",
                   .levels = S | C,
                   .type = TYPE_INT,

@@ -60,6 +60,7 @@ typedef enum {
     KEY_NODES,
     KEY_MAX_PLACEMENTS,
     KEY_IO_THREADS,
+    KEY_IO_CPUS,
     KEY_NODE,
     KEY_CPUS,
     KEY_COUNT,
@@ -100,6 +101,7 @@ typedef struct {
     char nodes[LIMIT_SWEEP_VALUE + 1]; //  "0+0+1": each stage's node
     int max_placements;                //  placement = all: at most this many
     int io_threads;
+    char io_cpus[LIMIT_CPUS_TEXT + 1]; //  node, stage or a CPU list
     int node;
     char cpus[LIMIT_CPUS_TEXT + 1];
     int count;

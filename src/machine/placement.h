@@ -50,13 +50,17 @@ typedef struct {
     const char *cpus; //  CPUs it asks for (numactl list), NULL or "": policy
     const char *at_node, *at_cpus; //  where node and cpus were asked for,
                                    //  as place_options_t.at
+    const char *io_cpus;    //  its I/O threads' CPUs (io_cpus.h), NULL or
+                            //  "": its node's
+    const char *at_io_cpus; //  where io_cpus was asked for
 } place_request_t;
 
 //  Where it goes
 typedef struct {
     int node;         //  -1: not pinned
     cpuset_t cpus;    //  the stage thread's CPUs; empty: not pinned
-    cpuset_t io_cpus; //  its libzmq I/O threads' CPUs (its node's CPUs)
+    cpuset_t io_cpus; //  its libzmq I/O threads' CPUs (its node's CPUs,
+                      //  unless io_cpus_place narrows them)
     bool smt_shared;  //  shares a physical core with another stage thread
     bool crowded;     //  placement = all: its node has fewer CPUs than
                       //  stage threads, so they share all of them

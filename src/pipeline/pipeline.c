@@ -4,6 +4,7 @@
 #include "pipeline/pipeline.h"
 
 #include "base/check.h"
+#include "machine/io_cpus.h"
 #include "pipeline/roster.h"
 
 #include <arpa/inet.h>
@@ -126,6 +127,28 @@ static void s_contexts(pipeline_t *self)
     }
 }
 
+//  io_cpus set on a stage whose context another stage owns (an inproc
+//  hop joins them) would move nothing: refused, naming the owner
+static int s_check_io_cpus(const pipeline_t *self, errbuf_t *err)
+{
+    for (int i = 0; i < self->n; i++) {
+        const instance_t *inst = &self->inst[i];
+        int owner = self->ctx[inst->ctx].owner;
+        if (owner == i ||
+            !self->topo->stages[inst->stage].params.set[KEY_IO_CPUS])
+            continue;
+        char where[300];
+        topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_IO_CPUS, where,
+                       sizeof where);
+        return err_set(err,
+                       "%s%s: io_cpus: its libzmq context is %s's (an inproc "
+                       "hop joins them): give io_cpus to %s",
+                       where, inst->name, self->inst[owner].name,
+                       self->inst[owner].name);
+    }
+    return 0;
+}
+
 //  ---------------------------------------------------------------------
 //  What a run of the pipeline takes from the system.  Threads: the
 //  roster's (roster.h).  Files, measured with libzmq 4.3.4 and czmq
@@ -190,6 +213,7 @@ typedef struct {
     place_request_t requests[PIPELINE_MAX_INSTANCES + 1];
     char at_node[PIPELINE_MAX_INSTANCES + 1][300];
     char at_cpus[PIPELINE_MAX_INSTANCES + 1][300];
+    char at_io_cpus[PIPELINE_MAX_INSTANCES][300];
     char at[300];
     int nodes[TOPO_MAX_STAGES]; //  the topology's nodes key, per stage
 } requests_t;
@@ -212,9 +236,16 @@ static void s_request(pipeline_t *self, requests_t *r, int i)
     }
     topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_CPUS,
                    r->at_cpus[i], sizeof r->at_cpus[i]);
-    r->requests[i] = (place_request_t){inst->name,    inst->stage,
-                                       node,          inst->params.cpus,
-                                       r->at_node[i], r->at_cpus[i]};
+    topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_IO_CPUS,
+                   r->at_io_cpus[i], sizeof r->at_io_cpus[i]);
+    r->requests[i] = (place_request_t){.name = inst->name,
+                                       .stage = inst->stage,
+                                       .node = node,
+                                       .cpus = inst->params.cpus,
+                                       .at_node = r->at_node[i],
+                                       .at_cpus = r->at_cpus[i],
+                                       .io_cpus = inst->params.io_cpus,
+                                       .at_io_cpus = r->at_io_cpus[i]};
 }
 
 //  The controller's request: its own node and cpus, if it has them
@@ -226,9 +257,12 @@ static void s_controller_request(pipeline_t *self, requests_t *r)
                    sizeof r->at_node[c]);
     topology_where(self->topo, LEVEL_CONTROLLER, 0, KEY_CPUS, r->at_cpus[c],
                    sizeof r->at_cpus[c]);
-    r->requests[c] = (place_request_t){"controller",  -1,
-                                       own->node,     own->cpus,
-                                       r->at_node[c], r->at_cpus[c]};
+    r->requests[c] = (place_request_t){.name = "controller",
+                                       .stage = -1,
+                                       .node = own->node,
+                                       .cpus = own->cpus,
+                                       .at_node = r->at_node[c],
+                                       .at_cpus = r->at_cpus[c]};
 }
 
 //  Is instance i among the stages of 'host' (NULL: of every host)?
@@ -246,8 +280,8 @@ static int s_place_host(pipeline_t *self, const pipeline_machine_t *where,
                         bool home, requests_t *r, place_t *places,
                         errbuf_t *err)
 {
-    static const place_request_t anywhere = {"controller", -1, -1, "",
-                                             "", ""};
+    static const place_request_t anywhere = {
+        .name = "controller", .stage = -1, .node = -1, .cpus = ""};
     int ids[PIPELINE_MAX_INSTANCES], n = 0;
     place_request_t requests[PIPELINE_MAX_INSTANCES] = {{0}};
     for (int i = 0; i < self->n; i++)
@@ -261,6 +295,8 @@ static int s_place_host(pipeline_t *self, const pipeline_machine_t *where,
     errbuf_t why;
     housekeeping_t hk;
     int rc = placement_plan(where->machine, &options, requests, n, places, &why);
+    if (rc == 0)
+        rc = io_cpus_place(where->machine, requests, n, places, &why);
     if (rc == 0)
         rc = placement_controller(where->machine,
                                   host[0] ? &anywhere : &r->requests[self->n],
@@ -353,7 +389,7 @@ pipeline_t *pipeline_new_on(const topology_t *topo,
     self->params = topo->params;
     if (s_expand(self, topo, err) || s_hops(self, topo, err) ||
         s_keys(self, err) || (s_contexts(self), s_check_threads(self, err)) ||
-        s_place(self, machines, n, err))
+        s_check_io_cpus(self, err) || s_place(self, machines, n, err))
         pipeline_destroy(&self);
     return self;
 }
