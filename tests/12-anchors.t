@@ -101,15 +101,24 @@ my %fake = (
 );
 # remote_thr over tcp must end by itself: only its ipc run is ended early
 $fake{remote_thr} = 'case "$1" in ipc://*) exec sleep 30;; esac';
+# each stand-in notes the CPUs it may run on, and hopbench its arguments
+my $seen = "echo \"\$(basename \"\$0\") \$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)\" >>'$bin/cpus'";
 for my $name (keys %fake) {
-    write_file("$bin/$name", "#!/bin/sh\n$fake{$name}\n");
+    write_file("$bin/$name", "#!/bin/sh\n$seen\n$fake{$name}\n");
     chmod 0755, "$bin/$name";
 }
+write_file("$bin/hopbench", "#!/bin/sh\n$seen\necho \"\$*\" >>'$bin/args'\nexec '$FindBin::Bin/../hopbench' \"\$@\"\n");
+chmod 0755, "$bin/hopbench";
+# Two CPUs of this process's set, the second given as the client's
+my @allowed = map { /^(\d+)-(\d+)$/ ? ($1 .. $2) : $_ } split /,/,
+    (Hopbench::slurp('/proc/self/status') =~ /^Cpus_allowed_list:\s*(\S+)/m)[0] // '';
+my @pin = @allowed >= 2 ? @allowed[1, 0] : ();
 my $res = tmp();
 my $env = "ANCHORS_BIN='$bin' ANCHORS_OUT='$res/anchors.csv' ANCHORS_SIZES=64 "
     . 'ANCHORS_PAIRS=1 ANCHORS_SECONDS=0.05 ANCHORS_WARMUP=0.05 ANCHORS_TIMEOUT=30 '
-    . 'ANCHORS_BUSY=1 ANCHORS_WARMED=0.1';
-$rc = system("$env timeout -k 5 240 tests/anchors/run-anchors >$res/out 2>$res/err");
+    . "ANCHORS_BUSY=1 ANCHORS_WARMED=0.1 ANCHORS_HOPBENCH='$bin/hopbench'";
+my $pin_env = @pin ? "ANCHORS_PIN=$pin[0],$pin[1]" : 'ANCHORS_PIN=0';
+$rc = system("$env $pin_env timeout -k 5 240 tests/anchors/run-anchors >$res/out 2>$res/err");
 is($rc, 0, 'run-anchors with stand-in tools: exit 0') or diag Hopbench::slurp("$res/err");
 my $csv = csv("$res/anchors.csv");
 is(join(',', @{$csv->{columns}}),
@@ -129,7 +138,7 @@ for my $key (sort keys %row) {
                     : $r->{hopbench_msgs_per_sec} / $r->{libzmq_msgs_per_sec};
     ok(abs($r->{ratio} - $want) < 1e-3 * $want, "$key: ratio " . ($lat ? 'libzmq / hopbench' : 'hopbench / libzmq'));
 }
-like($row{'local_thr tcp'}{note}, qr/^with a 0\.1 s warm-up hopbench reads \S+ \(ratio [0-9.]+\)$/,
+like($row{'local_thr tcp'}{note}, qr/^with a 0\.1 s warm-up hopbench reads \S+ \(ratio [0-9.]+\)(;|$)/,
      'throughput: the note gives hopbench with its warm-up');
 is($row{'local_lat tcp'}{libzmq_msgs_per_sec}, '40.000', 'latency cells in microseconds, as the tools print');
 like($row{'proxy_thr inproc'}{note}, qr/zmq_msg_copy.*reads 100k/, 'proxy_thr: the allocation, with proxy_thr_alloc\'s figure');
@@ -144,6 +153,48 @@ for my $png (qw(tcp ipc inproc latency)) {
 }
 my $runs = csv("$res/anchors-runs.csv");
 is(scalar @{$runs->{rows}}, 19, 'anchors-runs.csv: every run (hopbench twice for throughput, proxy_thr_alloc too)');
+
+# Pinned: each tool process of a pair on its CPU, hopbench's stages the
+# same with their I/O threads; the one-process tools and hopbench for them
+# confined to both CPUs
+sub cpus_of {
+    my ($program) = @_;
+    my %sets = map { (split ' ')[1] => 1 } grep { /^\Q$program\E / } split /\n/, Hopbench::slurp("$bin/cpus");
+    return join ' ', sort keys %sets;
+}
+sub same_set { my ($list, @want) = @_; return join(',', map { /^(\d+)-(\d+)$/ ? ($1 .. $2) : $_ } split /,/, $list) eq join(',', sort { $a <=> $b } @want) }
+SKIP: {
+    skip 'pinning: this process may use one CPU', 8 unless @pin;
+    my ($client, $server) = @pin;
+    for my $program (qw(remote_thr remote_lat)) {
+        is(cpus_of($program), $client, "pinned: $program (the client) on CPU $client alone");
+    }
+    for my $program (qw(local_thr local_lat)) {
+        is(cpus_of($program), $server, "pinned: $program (the server) on CPU $server alone");
+    }
+    ok(same_set(cpus_of('inproc_thr'), @pin) && same_set(cpus_of('proxy_thr'), @pin),
+       'inproc_thr, proxy_thr: confined to both CPUs (' . cpus_of('inproc_thr') . ')');
+    my @args = split /\n/, Hopbench::slurp("$bin/args");
+    my ($thr) = grep { m{libzmq/local_thr\.cfg} } @args;
+    like($thr // '', qr/--set remote_thr\.cpus=$client --set remote_thr\.io_cpus=stage --set local_thr\.cpus=$server --set local_thr\.io_cpus=stage/,
+         'hopbench for local_thr: its stages on the same CPUs, with their I/O threads');
+    ok(!(grep { m{libzmq/(inproc|proxy)_\w+\.cfg} && /\.cpus=/ } @args), 'hopbench for the inproc tools: no stage pinned');
+    like($row{'local_thr tcp'}{note}, qr/pinned: client on CPU $client and server on CPU $server with their libzmq threads/,
+         'the note says how the pair was pinned');
+}
+unlink "$bin/cpus", "$bin/args";
+$rc = system("$env ANCHORS_PIN=0 ANCHORS_TOOLS=local_thr ANCHORS_TRANSPORTS=tcp timeout -k 5 120 tests/anchors/run-anchors >$res/out 2>$res/err");
+is($rc, 0, 'ANCHORS_PIN=0: exit 0') or diag Hopbench::slurp("$res/err");
+ok(same_set(cpus_of('local_thr'), @allowed) && same_set(cpus_of('remote_thr'), @allowed),
+   'ANCHORS_PIN=0: the tools free on every CPU of this process (' . cpus_of('local_thr') . ')');
+unlike(Hopbench::slurp("$bin/args"), qr/\.cpus=/, 'ANCHORS_PIN=0: no hopbench stage pinned');
+like(Hopbench::slurp("$res/out"), qr/^nothing pinned \(ANCHORS_PIN=0\)$/m, 'ANCHORS_PIN=0: says so');
+$rc = system("$env ANCHORS_PIN=0,0 tests/anchors/run-anchors >$res/out 2>$res/err");
+is($rc >> 8, 2, 'ANCHORS_PIN=0,0: exit 2');
+like(Hopbench::slurp("$res/err"), qr/ANCHORS_PIN='0,0': two different CPUs/, 'ANCHORS_PIN=0,0: says why');
+$rc = system("$env ANCHORS_PIN=99999,0 tests/anchors/run-anchors >$res/out 2>$res/err");
+is($rc >> 8, 2, 'ANCHORS_PIN with a CPU outside the set: exit 2');
+like(Hopbench::slurp("$res/err"), qr/CPU 99999 is not in this process's set/, '... names the CPU');
 
 # A tool that fails: its cell is named, the others still run, exit 1
 write_file("$bin/inproc_lat", "#!/bin/sh\necho 'error in zmq_bind: boom'\nexit 1\n");
