@@ -317,6 +317,8 @@ like($err, qr/--set p1\.io_cpus=999: p1: io_cpus: cpus '999': CPU 999 does not e
 is($rc, 2, 'io_cpus on a stage that shares its context (inproc): exit 2');
 like($err, qr/sub: io_cpus: its libzmq context is p2's \(an inproc hop joins them\): give io_cpus to p2/,
      'io_cpus on a stage that shares its context: names the owner');
+($rc, undef, $err) = hopbench(qw(plan topologies/chain3.cfg --set p2.io_cpus=0 --set sub.io_cpus=0 --machine), $xeon_file);
+is($rc, 0, 'io_cpus on a stage that shares its context, the same as its owner\'s (as config.cfg saves it): accepted') or diag $err;
 
 # placement all: every distinct assignment, as a plan
 ($rc, $rows, $text, $err) = plan_csv(qw(topologies/proxy.cfg --placement all --machine), $xeon_file);
@@ -453,7 +455,7 @@ SKIP: {
 # its thread does, as the run reads them back (threads.csv)
 SKIP: {
     my @online = cpu_list(Hopbench::slurp('/sys/devices/system/cpu/online') =~ s/\s+//gr);
-    skip 'io_cpus run: this machine has one CPU', 4 if @online < 2;
+    skip 'io_cpus run: this machine has one CPU', 6 if @online < 2;
     my $out = tmp();
     ($rc, undef, $err) = hopbench(qw(run topologies/libzmq/local_thr.cfg --set transport=ipc
         --sizes 64 --messages 20000 --quiet --output), "$out/io",
@@ -470,6 +472,12 @@ SKIP: {
     }
     my ($hop) = -e "$out/io/results.csv" ? @{ csv("$out/io/results.csv")->{rows} } : ();
     ok($hop && $hop->{received} >= 20000 && $hop->{lost} == 0, 'run io_cpus = stage: the window\'s messages, none lost');
+    # the saved config of a pipeline whose shared context moved runs again
+    ($rc, undef, $err) = hopbench(qw(run topologies/chain3.cfg --sizes 64 --messages 2000 --quiet
+        --set p2.io_cpus=stage --output), "$out/saved", '--set', "p2.cpus=$online[0]");
+    is($rc, 0, 'chain3 with p2.io_cpus = stage (p3 and sub share its context): exit 0') or diag $err;
+    ($rc, undef, $err) = hopbench('check', "$out/saved/config.cfg");
+    is($rc, 0, 'its config.cfg (every stage\'s io_cpus written out) is accepted') or diag $err;
 }
 
 # ------------------------------------------------------------- real nodes

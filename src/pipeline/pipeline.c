@@ -127,15 +127,24 @@ static void s_contexts(pipeline_t *self)
     }
 }
 
-//  io_cpus set on a stage whose context another stage owns (an inproc
-//  hop joins them) would move nothing: refused, naming the owner
+//  A stage's own io_cpus on a stage whose context another stage owns (an
+//  inproc hop joins them) would move nothing: refused, naming the owner.
+//  The owner's value, or the topology's (config.cfg writes every stage's
+//  keys), is not its own
+static bool s_own_io_cpus(const pipeline_t *self, int i, int owner)
+{
+    const char *value = self->inst[i].params.io_cpus;
+    return self->topo->stages[self->inst[i].stage].params.set[KEY_IO_CPUS] &&
+           strcmp(value, self->inst[owner].params.io_cpus) != 0 &&
+           strcmp(value, self->topo->params.io_cpus) != 0;
+}
+
 static int s_check_io_cpus(const pipeline_t *self, errbuf_t *err)
 {
     for (int i = 0; i < self->n; i++) {
         const instance_t *inst = &self->inst[i];
         int owner = self->ctx[inst->ctx].owner;
-        if (owner == i ||
-            !self->topo->stages[inst->stage].params.set[KEY_IO_CPUS])
+        if (owner == i || !s_own_io_cpus(self, i, owner))
             continue;
         char where[300];
         topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_IO_CPUS, where,
