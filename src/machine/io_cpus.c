@@ -34,27 +34,13 @@ static int s_place_one(const machine_t *machine, const place_request_t *request,
         place->io_cpus = place->cpus;
         return 0;
     }
-    cpuset_t cpus, outside;
+    cpuset_t cpus;
     errbuf_t why;
     if (machine_parse_cpus(machine, value, &cpus, &why))
         return err_set(err, "%s%s: io_cpus: %s (or node, or stage)", at, name,
                        why.msg);
-    cpuset_clear(&outside);
-    for (int cpu = cpuset_next(&cpus, -1); cpu >= 0;
-         cpu = cpuset_next(&cpus, cpu))
-        if (!cpuset_has(&machine->allowed, cpu))
-            cpuset_add(&outside, cpu);
-    if (!cpuset_empty(&outside)) {
-        char list[256], allowed[256];
-        cpuset_format(&outside, list, sizeof list);
-        cpuset_format(&machine->allowed, allowed, sizeof allowed);
-        bool one = cpuset_count(&outside) == 1;
-        return err_set(err,
-                       "%s%s: io_cpus '%s': CPU%s %s %s outside this "
-                       "process's CPU set %s (sched_getaffinity)",
-                       at, name, value, one ? "" : "s", list,
-                       one ? "is" : "are", allowed);
-    }
+    if (placement_outside(machine, &cpus, at, name, "io_cpus", value, err))
+        return -1;
     place->io_cpus = cpus;
     return 0;
 }

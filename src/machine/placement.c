@@ -103,9 +103,9 @@ static void s_node_allowed(const machine_t *machine, int index, cpuset_t *out)
             cpuset_add(out, cpu);
 }
 
-//  "CPU 5 is" / "CPUs 5-7 are" outside the process's set: 0 when none is
-static int s_outside(const machine_t *machine, const place_request_t *request,
-                     const cpuset_t *cpus, errbuf_t *err)
+int placement_outside(const machine_t *machine, const cpuset_t *cpus,
+                      const char *at, const char *name, const char *key,
+                      const char *value, errbuf_t *err)
 {
     cpuset_t outside;
     cpuset_clear(&outside);
@@ -119,11 +119,18 @@ static int s_outside(const machine_t *machine, const place_request_t *request,
     cpuset_format(&machine->allowed, allowed, sizeof allowed);
     bool one = cpuset_count(&outside) == 1;
     return err_set(err,
-                   "%s%s: cpus '%s': CPU%s %s %s outside this process's CPU "
+                   "%s%s: %s '%s': CPU%s %s %s outside this process's CPU "
                    "set %s (sched_getaffinity: a taskset or a cgroup's "
                    "cpuset.cpus.effective narrows it)",
-                   s_at(request->at_cpus), s_name(request), request->cpus,
-                   one ? "" : "s", list, one ? "is" : "are", allowed);
+                   s_at(at), name, key, value, one ? "" : "s", list,
+                   one ? "is" : "are", allowed);
+}
+
+static int s_outside(const machine_t *machine, const place_request_t *request,
+                     const cpuset_t *cpus, errbuf_t *err)
+{
+    return placement_outside(machine, cpus, request->at_cpus, s_name(request),
+                             "cpus", request->cpus, err);
 }
 
 //  A request's own cpus: parsed, on one node, allowed; *node is theirs

@@ -92,6 +92,12 @@ int placement_controller(const machine_t *machine,
                          const place_t *stages, int n, housekeeping_t *out,
                          errbuf_t *err);
 
+//  0 when every CPU of cpus is one this process may use; else -1 and
+//  "AT NAME: KEY 'VALUE': CPU 5 is outside this process's CPU set ..."
+int placement_outside(const machine_t *machine, const cpuset_t *cpus,
+                      const char *at, const char *name, const char *key,
+                      const char *value, errbuf_t *err);
+
 int placement_test(bool verbose);
 
 #endif
