@@ -189,6 +189,22 @@ ok(same_set(cpus_of('local_thr'), @allowed) && same_set(cpus_of('remote_thr'), @
    'ANCHORS_PIN=0: the tools free on every CPU of this process (' . cpus_of('local_thr') . ')');
 unlike(Hopbench::slurp("$bin/args"), qr/\.cpus=/, 'ANCHORS_PIN=0: no hopbench stage pinned');
 like(Hopbench::slurp("$res/out"), qr/^nothing pinned \(ANCHORS_PIN=0\)$/m, 'ANCHORS_PIN=0: says so');
+# More pairs where the per-pair ratios spread: the spread decides, up to
+# ANCHORS_MAX_PAIRS (the stand-in reads the same every time, hopbench not)
+for my $case ([0, 3, 'a spread over 0 % gets pairs up to ANCHORS_MAX_PAIRS'],
+              [100, 2, 'a spread under 10000 % gets none']) {
+    my ($spread, $pairs, $name) = @$case;
+    $rc = system("$env ANCHORS_PIN=0 ANCHORS_TOOLS=inproc_thr ANCHORS_PAIRS=2 ANCHORS_MAX_PAIRS=3 "
+                 . "ANCHORS_SPREAD=$spread timeout -k 5 120 tests/anchors/run-anchors >$res/out 2>$res/err");
+    is($rc, 0, "ANCHORS_SPREAD=$spread: exit 0") or diag Hopbench::slurp("$res/err");
+    my ($cell) = @{csv("$res/anchors.csv")->{rows}};
+    is($cell ? $cell->{pairs} : 'none', $pairs, "$name ($pairs pairs)");
+}
+like(Hopbench::slurp("$res/out"), qr/; 0 cells given more pairs, up to 3 \(their per-pair ratios spread over 10000% of their median\)$/m,
+     'the summary says how many cells got more pairs');
+$rc = system("$env ANCHORS_MAX_PAIRS=x tests/anchors/run-anchors >$res/out 2>$res/err");
+is($rc >> 8, 2, 'ANCHORS_MAX_PAIRS=x: exit 2');
+like(Hopbench::slurp("$res/err"), qr/ANCHORS_MAX_PAIRS='x': a whole number of pairs/, '... says what it takes');
 $rc = system("$env ANCHORS_PIN=0,0 tests/anchors/run-anchors >$res/out 2>$res/err");
 is($rc >> 8, 2, 'ANCHORS_PIN=0,0: exit 2');
 like(Hopbench::slurp("$res/err"), qr/ANCHORS_PIN='0,0': two different CPUs/, 'ANCHORS_PIN=0,0: says why');
