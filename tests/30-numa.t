@@ -454,8 +454,9 @@ SKIP: {
 # io_cpus = stage on this machine: each stage's libzmq threads run where
 # its thread does, as the run reads them back (threads.csv)
 SKIP: {
-    my @online = cpu_list(Hopbench::slurp('/sys/devices/system/cpu/online') =~ s/\s+//gr);
-    skip 'io_cpus run: this machine has one CPU', 6 if @online < 2;
+    # the CPUs this process may use (a taskset or cgroup may narrow them)
+    my @online = cpu_list((Hopbench::slurp('/proc/self/status') =~ /^Cpus_allowed_list:\s*(\S+)/m)[0]);
+    skip 'io_cpus run: this process may use one CPU', 6 if @online < 2;
     my $out = tmp();
     ($rc, undef, $err) = hopbench(qw(run topologies/libzmq/local_thr.cfg --set transport=ipc
         --sizes 64 --messages 20000 --quiet --output), "$out/io",
