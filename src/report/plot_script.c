@@ -100,7 +100,6 @@ static void s_output(FILE *out, const plot_chart_t *chart)
     s_set_quoted(out, "output", chart->png);
 }
 
-
 //  The x factor that nudges line i of n sideways (log scale), when lines
 //  with error bars at the same size would hide each other; 1 otherwise
 static double s_nudge(int i, int n, bool apart)

@@ -120,9 +120,9 @@ static int s_handshake(stage_t *self, errbuf_t *err)
                    path);
 }
 
-//  A failed send: EAGAIN (mode = capacity: back-pressure, or the send timeout) and
-//  EINTR mean try again after checking the target; ETERM (the controller
-//  shut the context down) means stop; anything else is fatal
+//  A failed send: EAGAIN (mode = capacity: back-pressure, or the send
+//  timeout) and EINTR mean try again after checking the target; ETERM (the
+//  controller shut the context down) means stop; anything else is fatal
 static int s_send_failed(stage_t *self, zmq_msg_t *msg, errbuf_t *err)
 {
     zmq_msg_close(msg);
