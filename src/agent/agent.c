@@ -273,7 +273,7 @@ static int s_keys(agent_t *self, errbuf_t *err)
     int count;
     self->cert =
         o->cert ? keys_load_secret(o->cert, "--cert", err) : zcert_new();
-    if (!self->cert || keys_allow_dir(o->allow, stdin, self->allow_dir,
+    if (!self->cert || keys_allow_dir(o->allow, stdin, stderr, self->allow_dir,
                                       sizeof self->allow_dir, &count, err))
         return -1;
     self->leash = streq(o->allow, "-");

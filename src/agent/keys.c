@@ -5,6 +5,8 @@
 #include "agent/keys.h"
 
 #include "base/check.h"
+#include "base/limits.h"
+#include "config/certfile.h"
 #include "report/resultsdir.h"
 
 #include <dirent.h>
@@ -13,11 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zmq.h>
-
-static bool s_zero(const char *z85)
-{
-    return strspn(z85, "0") == strlen(z85);
-}
 
 int keys_generate(const char *dir, const char *name, char *out, size_t len,
                   errbuf_t *err)
@@ -52,13 +49,11 @@ int keys_generate(const char *dir, const char *name, char *out, size_t len,
 
 zcert_t *keys_load_secret(const char *path, const char *option, errbuf_t *err)
 {
-    zcert_t *cert = access(path, R_OK) == 0 ? zcert_load(path) : NULL;
+    errbuf_t why;
+    zcert_t *cert = certfile_load(path, LIMIT_FILE_WAIT, &why);
     if (!cert)
-        err_set(err,
-                "%s %s: cannot read a certificate there (czmq zcert "
-                "format, as hopbench keygen writes it)",
-                option, path);
-    else if (s_zero(zcert_secret_txt(cert))) {
+        err_set(err, "%s %s", option, why.msg);
+    else if (!certfile_secret(cert)) {
         err_set(err, "%s %s: a public certificate; give its _secret twin",
                 option, path);
         zcert_destroy(&cert);
@@ -105,38 +100,27 @@ static int s_from_stream(const char *dir, FILE *in, int *count, errbuf_t *err)
     return 0;
 }
 
-//  A certificate file, or every one in a directory (names ending in
-//  _secret are their public twins' business)
-static int s_from_path(const char *dir, const char *allow, int *count,
-                       errbuf_t *err)
+//  Every certificate of a directory (names ending in _secret are their
+//  public twins' business); a file that is not one is named on 'notes'
+static int s_from_dir(const char *dir, const char *allow, FILE *notes,
+                      int *count, errbuf_t *err)
 {
-    struct stat st;
-    if (stat(allow, &st))
-        return err_set(err, "--allow %s: %s", allow, strerror(errno));
-    if (!S_ISDIR(st.st_mode)) {
-        zcert_t *cert = zcert_load(allow);
-        if (!cert)
-            return err_set(err,
-                           "--allow %s: not a certificate (czmq zcert "
-                           "format)",
-                           allow);
-        int rc = s_add(dir, cert, count, err);
-        zcert_destroy(&cert);
-        return rc;
-    }
     DIR *d = opendir(allow);
     struct dirent *entry;
-    int rc = 0;
+    int rc = d ? 0 : err_set(err, "--allow %s: %s", allow, strerror(errno));
     while (d && rc == 0 && (entry = readdir(d))) {
         size_t n = strlen(entry->d_name);
         char path[700];
+        errbuf_t why;
         if (entry->d_name[0] == '.' ||
             (n > 7 && strcmp(entry->d_name + n - 7, "_secret") == 0))
             continue;
         snprintf(path, sizeof path, "%s/%s", allow, entry->d_name);
-        zcert_t *cert = zcert_load(path);
+        zcert_t *cert = certfile_load(path, LIMIT_FILE_WAIT, &why);
         if (cert)
             rc = s_add(dir, cert, count, err);
+        else if (notes)
+            fprintf(notes, "hopbench agent: --allow: skipped %s\n", why.msg);
         zcert_destroy(&cert);
     }
     if (d)
@@ -144,14 +128,32 @@ static int s_from_path(const char *dir, const char *allow, int *count,
     return rc;
 }
 
-int keys_allow_dir(const char *allow, FILE *in, char *dir, size_t len,
-                   int *count, errbuf_t *err)
+//  A certificate file, or every one in a directory
+static int s_from_path(const char *dir, const char *allow, FILE *notes,
+                       int *count, errbuf_t *err)
+{
+    struct stat st;
+    errbuf_t why;
+    if (stat(allow, &st))
+        return err_set(err, "--allow %s: %s", allow, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return s_from_dir(dir, allow, notes, count, err);
+    zcert_t *cert = certfile_load(allow, LIMIT_FILE_WAIT, &why);
+    if (!cert)
+        return err_set(err, "--allow %s", why.msg);
+    int rc = s_add(dir, cert, count, err);
+    zcert_destroy(&cert);
+    return rc;
+}
+
+int keys_allow_dir(const char *allow, FILE *in, FILE *notes, char *dir,
+                   size_t len, int *count, errbuf_t *err)
 {
     *count = 0;
     if (resultsdir_ipc_create(dir, len, err))
         return -1;
     int rc = streq(allow, "-") ? s_from_stream(dir, in, count, err)
-                               : s_from_path(dir, allow, count, err);
+                               : s_from_path(dir, allow, notes, count, err);
     if (rc == 0 && *count == 0)
         rc = err_set(err, "--allow %s: no certificate in it", allow);
     if (rc)
@@ -177,7 +179,9 @@ int keys_test(bool verbose)
     snprintf(secret, sizeof secret, "%s/h1.cert_secret", tmp);
     zcert_t *cert = keys_load_secret(secret, "--cert", &err);
     CHECK(cert);
-    //  zcert_load reads a public file's _secret twin when there is one
+    //  only the file named is read, never its _secret twin
+    CHECK(!keys_load_secret(pub, "--cert", &err));
+    CHECK(strstr(err.msg, "a public certificate; give its _secret twin"));
     char alone[800];
     snprintf(alone, sizeof alone, "%s/alone.cert", tmp);
     CHECK(zcert_save_public(cert, alone) == 0);
@@ -185,10 +189,10 @@ int keys_test(bool verbose)
     CHECK(strstr(err.msg, "a public certificate; give its _secret twin"));
     unlink(alone);
     int count;
-    CHECK(keys_allow_dir(pub, NULL, dir, sizeof dir, &count, &err) == 0);
+    CHECK(keys_allow_dir(pub, NULL, NULL, dir, sizeof dir, &count, &err) == 0);
     CHECK(count == 1);
     keys_allow_dir_remove(dir);
-    CHECK(keys_allow_dir(tmp, NULL, dir, sizeof dir, &count, &err) == 0);
+    CHECK(keys_allow_dir(tmp, NULL, NULL, dir, sizeof dir, &count, &err) == 0);
     CHECK(count == 1); //  h1.cert, not its twin
     keys_allow_dir_remove(dir);
     char *text = NULL;
@@ -197,12 +201,12 @@ int keys_test(bool verbose)
     fprintf(in, "%s\n\nnot read\n", zcert_public_txt(cert));
     fclose(in);
     in = fmemopen(text, len, "r");
-    CHECK(keys_allow_dir("-", in, dir, sizeof dir, &count, &err) == 0);
+    CHECK(keys_allow_dir("-", in, NULL, dir, sizeof dir, &count, &err) == 0);
     CHECK(count == 1);
     fclose(in);
     keys_allow_dir_remove(dir);
     in = fmemopen("short\n", 6, "r");
-    CHECK(keys_allow_dir("-", in, dir, sizeof dir, &count, &err) == -1);
+    CHECK(keys_allow_dir("-", in, NULL, dir, sizeof dir, &count, &err) == -1);
     CHECK(strstr(err.msg, "not a Z85 public key"));
     fclose(in);
     free(text);

@@ -29,9 +29,11 @@ int keys_generate(const char *dir, const char *name, char *out, size_t len,
 //  A certificate with its secret key (a _secret file)
 zcert_t *keys_load_secret(const char *path, const char *option, errbuf_t *err);
 //  The allowed controllers into a new private directory (dir, len): from
-//  'allow' (a file, a directory, or "-" for 'in'); how many in *count
-int keys_allow_dir(const char *allow, FILE *in, char *dir, size_t len,
-                   int *count, errbuf_t *err);
+//  'allow' (a file, a directory, or "-" for 'in'); how many in *count.  A
+//  file of a directory that is not a certificate is skipped, with a line
+//  naming it and why on 'notes' (unless NULL)
+int keys_allow_dir(const char *allow, FILE *in, FILE *notes, char *dir,
+                   size_t len, int *count, errbuf_t *err);
 //  Remove that directory and what is in it
 void keys_allow_dir_remove(const char *dir);
 

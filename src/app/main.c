@@ -6,6 +6,7 @@
 #include "agent/agent.h"
 #include "agent/keys.h"
 #include "app/cli.h"
+#include "app/inputs.h"
 #include "config/hosts.h"
 #include "crew/fleet.h"
 #include "machine/machine.h"
@@ -25,6 +26,7 @@
 
 #include <czmq.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -42,11 +44,28 @@ static void s_warn_shadowed(const topology_t *topo, const char *assignment,
                 option, assignment, names);
 }
 
-//  Load, apply --set in order, validate: NULL after printing why
-static topology_t *s_topology(const cli_t *cli, bool warn)
+//  The text of an input file, read once: NULL after printing why
+static char *s_read(const cli_t *cli, const char *path)
 {
     errbuf_t err;
-    topology_t *topo = topology_load(cli->target, &err);
+    char *text = inputs_read(cli, path, &err);
+    if (!text)
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+    return text;
+}
+
+//  The name of the topology in messages: "-" is stdin
+static const char *s_topology_name(const cli_t *cli)
+{
+    return streq(cli->target, "-") ? "stdin" : cli->target;
+}
+
+//  Load from the file's text, apply --set in order, validate: NULL after
+//  printing why
+static topology_t *s_topology(const cli_t *cli, const char *text, bool warn)
+{
+    errbuf_t err;
+    topology_t *topo = topology_load_text(s_topology_name(cli), text, &err);
     for (int i = 0; topo && i < cli->nsets; i++) {
         if (topology_set(topo, cli->sets[i], &err))
             topology_destroy(&topo);
@@ -63,7 +82,7 @@ static topology_t *s_topology(const cli_t *cli, bool warn)
 static machine_t *s_machine(const cli_t *cli)
 {
     errbuf_t err;
-    machine_t *machine = cli->machine ? machine_new_file(cli->machine, &err)
+    machine_t *machine = cli->machine ? inputs_machine(cli, cli->machine, &err)
                                       : machine_new_live(&err);
     if (!machine)
         fprintf(stderr, "hopbench: %s\n", err.msg);
@@ -71,13 +90,13 @@ static machine_t *s_machine(const cli_t *cli)
 }
 
 //  One topology per combination of the sweep, every one valid, or none
-static int s_combinations(const cli_t *cli, const sweep_t *sweep,
-                          topology_t **topos)
+static int s_combinations(const cli_t *cli, const char *text,
+                          const sweep_t *sweep, topology_t **topos)
 {
     int n = sweep_count(sweep);
     for (int c = 0; c < n; c++) {
         errbuf_t err;
-        if (!(topos[c] = s_topology(cli, c == 0)))
+        if (!(topos[c] = s_topology(cli, text, c == 0)))
             return -1;
         for (int k = 0; k < sweep->nkeys; k++) {
             char assignment[256];
@@ -101,7 +120,7 @@ static int s_fleet(const cli_t *cli, topology_t *const *topos, int n,
                    fleet_t **fleet)
 {
     errbuf_t err;
-    hosts_t *hosts = cli->hosts ? hosts_load(cli->hosts, &err) : NULL;
+    hosts_t *hosts = cli->hosts ? inputs_hosts(cli, &err) : NULL;
     enum { LIMIT_NAMES = 4096 }; //  more are duplicates: fleet_new skips them
     static const char *names[LIMIT_NAMES];
     int nnames = 0, rc = cli->hosts && !hosts ? 2 : 0;
@@ -123,29 +142,44 @@ static int s_fleet(const cli_t *cli, topology_t *const *topos, int n,
         if (topos[c]->params.timeout > timeout)
             timeout = topos[c]->params.timeout;
     }
+    machine_t *machines[LIMIT_HOSTS] = {NULL};
     fleet_machine_file_t files[LIMIT_HOSTS];
-    for (int i = 0; i < cli->nmachine_files; i++)
-        files[i] = (fleet_machine_file_t){cli->machine_files[i].host,
-                                          cli->machine_files[i].path};
+    zcert_t *cert = NULL;
+    for (int i = 0; i < cli->nmachine_files && rc == 0; i++) {
+        errbuf_t why;
+        machines[i] = inputs_machine(cli, cli->machine_files[i].path, &why);
+        if (!machines[i]) {
+            err_set(&err, "--machine %s=%s", cli->machine_files[i].host,
+                    why.msg);
+            rc = 2;
+        }
+        files[i] =
+            (fleet_machine_file_t){cli->machine_files[i].host, machines[i]};
+    }
+    if (rc == 0 && nnames && inputs_cert(cli, &cert, &err))
+        rc = 2;
     fleet_options_t options = {
-        hosts,   cli->cert, cli->ssh,           cli->remote_hopbench,
-        timeout, files,     cli->nmachine_files};
+        hosts,   cert,  cli->ssh,           cli->remote_hopbench,
+        timeout, files, cli->nmachine_files};
     if (rc == 0 && nnames &&
         !(*fleet = fleet_new(&options, names, nnames, &err)))
         rc = 1;
     if (rc)
         fprintf(stderr, "hopbench: %s\n", err.msg);
+    for (int i = 0; i < cli->nmachine_files; i++)
+        machine_destroy(&machines[i]);
+    zcert_destroy(&cert);
     hosts_destroy(&hosts); //  the fleet keeps what it needs
     return rc;
 }
 
 //  placement = all: the study, made a sweep of nodes; 1 when there is
 //  none (another placement), 0 when there is, -1 after saying why not
-static int s_study(const cli_t *cli, const machine_t *machine,
+static int s_study(const cli_t *cli, const char *text, const machine_t *machine,
                    placements_t *study, sweep_t *sweep)
 {
     errbuf_t err;
-    topology_t *topo = s_topology(cli, false);
+    topology_t *topo = s_topology(cli, text, false);
     int rc = topo ? 1 : -1;
     if (topo && topo->params.placement == PLACEMENT_ALL)
         rc = study_plan(topo, machine, study, &err) ||
@@ -173,7 +207,7 @@ static int s_study_here(int studied, const fleet_t *fleet)
     return 2;
 }
 
-static int s_run(const cli_t *cli, const machine_t *machine)
+static int s_run(const cli_t *cli, const char *text, const machine_t *machine)
 {
     static topology_t *topos[SWEEP_MAX_COMBOS];
     static placements_t study;
@@ -183,10 +217,10 @@ static int s_run(const cli_t *cli, const machine_t *machine)
         fprintf(stderr, "hopbench: %s\n", err.msg);
         return 2;
     }
-    int studied = s_study(cli, machine, &study, &sweep);
+    int studied = s_study(cli, text, machine, &study, &sweep);
     if (studied < 0)
         return 2;
-    int n = s_combinations(cli, &sweep, topos), rc = 2;
+    int n = s_combinations(cli, text, &sweep, topos), rc = 2;
     fleet_t *fleet = NULL;
     if (n > 0 && (rc = s_fleet(cli, topos, n, &fleet)) == 0 &&
         (rc = s_study_here(studied, fleet)) == 0) {
@@ -253,14 +287,14 @@ static pipeline_t *s_pipeline(topology_t *topo,
 }
 
 //  plan, check: a valid topology and its placed pipeline (or study)
-static int s_plan(const cli_t *cli, const machine_t *machine)
+static int s_plan(const cli_t *cli, const char *text, const machine_t *machine)
 {
     static placements_t study;
     errbuf_t err;
-    int studied = s_study(cli, machine, &study, NULL);
+    int studied = s_study(cli, text, machine, &study, NULL);
     if (studied < 0)
         return 2;
-    topology_t *topo = s_topology(cli, studied != 0);
+    topology_t *topo = s_topology(cli, text, studied != 0);
     fleet_t *fleet = NULL;
     int rc = topo ? s_fleet(cli, &topo, 1, &fleet) : 2;
     if (rc == 0)
@@ -324,12 +358,15 @@ static int s_keygen(const cli_t *cli)
 
 static int s_topology_command(const cli_t *cli)
 {
+    //  the topology first: a FIFO's writer may be waiting for that
+    char *text = s_read(cli, cli->target);
     //  run takes no --machine (cli): it runs on this machine
-    machine_t *machine = s_machine(cli);
+    machine_t *machine = text ? s_machine(cli) : NULL;
     int rc = !machine                           ? 2
-             : strcmp(cli->command, "run") == 0 ? s_run(cli, machine)
-                                                : s_plan(cli, machine);
+             : strcmp(cli->command, "run") == 0 ? s_run(cli, text, machine)
+                                                : s_plan(cli, text, machine);
     machine_destroy(&machine);
+    free(text);
     return rc;
 }
 
@@ -411,6 +448,9 @@ int main(int argc, char **argv)
         return 2;
     }
     int rc = s_dispatch(&cli);
+    //  a signal that ended a wait (reading a FIFO, say) is the status
+    if (rc && interrupt_signal())
+        rc = 128 + interrupt_signal();
     zsys_shutdown();
     return rc;
 }

@@ -174,6 +174,13 @@ static void s_description(FILE *out)
               "names every hop's hosts.  --ssh starts the agents itself.  "
               "docs/HOSTS.md has the hosts file, the protocol, the security "
               "and the clocks.");
+    roff_para(out,
+              "Every input file (the topology, --machine, --hosts and the "
+              "certificates it names, --cert, --allow) is read once, as "
+              "text, so a FIFO, a pipe or stdin works as any of them; - "
+              "as the topology is stdin.  One that does not end within the "
+              "run's timeout as the command line sets it (--set "
+              "timeout=S), else 10 seconds, is refused (exit 2).");
     roff_para(out, "Options may come before or after the command.  The "
                    "shorthands (--sizes, --duration and the like) stand for "
                    "--set assignments and are applied with the --set ones in "

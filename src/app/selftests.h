@@ -21,7 +21,9 @@
 #include "base/csv.h"
 #include "base/histogram.h"
 #include "base/limits.h"
+#include "base/readfile.h"
 #include "base/stats.h"
+#include "config/certfile.h"
 #include "config/endpoint.h"
 #include "config/hosts.h"
 #include "crew/wire.h"
@@ -54,6 +56,7 @@ static const struct {
     {"hosts", hosts_test},         {"wire", wire_test},
     {"keys", keys_test},           {"io_cpus", io_cpus_test},
     {"roster", roster_test},       {"assignments", assignments_test},
+    {"readfile", readfile_test},   {"certfile", certfile_test},
 };
 
 #endif

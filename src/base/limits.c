@@ -18,8 +18,13 @@
     }
 
 const limit_t limits_table[] = {
-    ROW(LIMIT_FILE_BYTES, "bytes of a topology or machine file",
-        "loading: PATH: larger than ..."),
+    ROW(LIMIT_FILE_BYTES,
+        "bytes of an input file (topology, machine, hosts, certificate)",
+        "reading: PATH: larger than ..."),
+    ROW(LIMIT_FILE_WAIT,
+        "seconds a FIFO or pipe given as an input file may take to end "
+        "(the command line's timeout when --set gives one)",
+        "reading: PATH: no end of file within ..."),
     ROW(LIMIT_NAME, "characters of a topology, stage or host name",
         "file:line of the name"),
     ROW(LIMIT_STAGES, "stages in a topology (hops: one fewer)",

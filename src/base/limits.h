@@ -20,6 +20,8 @@
 //  Files (topologies, machine descriptions)
 #define LIMIT_FILE_BYTES                                                       \
     (1 << 20)         //  a ZPL file; lines have no limit of their own
+#define LIMIT_FILE_WAIT                                                        \
+    10 //  seconds a FIFO or pipe may take to end (--set timeout=S: that)
 #define LIMIT_NAME 24 //  characters of a topology, stage or host name
 
 //  The pipeline

@@ -2,13 +2,15 @@
 
     Read with zpl, so ZPL mistakes come with file:line too; then every
     top-level name must be "host", every child one of agent, cert and
-    address, each once.  The certificate is loaded with czmq's zcert_load
-    here, so a wrong path or a file that is not a certificate is refused
-    at its line before anything connects.
+    address, each once.  The certificate is read here (certfile, once,
+    waiting for a FIFO as long as the hosts file's reader says), so a wrong
+    path or a file that is not a certificate is refused at its line before
+    anything connects.
 */
 #include "config/hosts.h"
 
 #include "base/check.h"
+#include "config/certfile.h"
 #include "config/endpoint.h"
 #include "config/zpl.h"
 
@@ -20,6 +22,7 @@
 typedef struct {
     hosts_t *hosts;
     zpl_t *zpl;
+    double wait; //  for a certificate that is a FIFO (readfile)
     errbuf_t *err;
 } load_t;
 
@@ -74,13 +77,10 @@ static int s_cert(load_t *self, zconfig_t *node, host_t *host)
         snprintf(resolved, sizeof resolved, "%.*s/%s", (int)(slash - path),
                  path, value);
     memcpy(host->cert, resolved, sizeof resolved);
-    zcert_t *cert =
-        access(host->cert, R_OK) == 0 ? zcert_load(host->cert) : NULL;
+    errbuf_t why;
+    zcert_t *cert = certfile_load(host->cert, self->wait, &why);
     if (!cert)
-        return s_at(self, node,
-                    "cert %s: cannot read a certificate there (czmq zcert "
-                    "format, as hopbench keygen writes it)",
-                    host->cert);
+        return s_at(self, node, "cert %s", why.msg);
     snprintf(host->public_key, sizeof host->public_key, "%s",
              zcert_public_txt(cert));
     zcert_destroy(&cert);
@@ -173,25 +173,21 @@ static int s_load(load_t *self)
     return 0;
 }
 
-hosts_t *hosts_load_text(const char *path, const char *text, errbuf_t *err)
+hosts_t *hosts_load_text(const char *path, const char *text, double wait,
+                         errbuf_t *err)
 {
-    zpl_t *zpl = text ? zpl_load_text(path, text, err) : zpl_load(path, err);
+    zpl_t *zpl = zpl_load_text(path, text, err);
     hosts_t *self = zpl ? calloc(1, sizeof *self) : NULL;
     if (zpl && !self)
         err_set(err, "%s: out of memory", path);
     if (self) {
         snprintf(self->path, sizeof self->path, "%s", path);
-        load_t load = {self, zpl, err};
+        load_t load = {self, zpl, wait, err};
         if (s_load(&load))
             hosts_destroy(&self);
     }
     zpl_destroy(&zpl);
     return self;
-}
-
-hosts_t *hosts_load(const char *path, errbuf_t *err)
-{
-    return hosts_load_text(path, NULL, err);
 }
 
 void hosts_destroy(hosts_t **self_p)
@@ -279,7 +275,7 @@ int hosts_check_certs(const hosts_t *self, const topology_t *topo,
 static int s_expect(const char *text, const char *want)
 {
     errbuf_t err = {{0}};
-    hosts_t *hosts = hosts_load_text("h.cfg", text, &err);
+    hosts_t *hosts = hosts_load_text("h.cfg", text, 1, &err);
     hosts_destroy(&hosts);
     if (!strstr(err.msg, want)) {
         fprintf(stderr, "hosts: wanted '%s', got '%s'\n", want, err.msg);
@@ -306,7 +302,7 @@ static int s_test_errors(void)
     CHECK(s_expect("host = h1\n    agent = tcp://a:1\nhost = h1\n",
                    "h.cfg:3: host 'h1' again (first at line 1)") == 0);
     CHECK(s_expect("host = h1\n    cert = /nonexistent.cert\n",
-                   "h.cfg:2: cert /nonexistent.cert: cannot read") == 0);
+                   "h.cfg:2: cert /nonexistent.cert: No such file") == 0);
     CHECK(s_expect("host = h1\n    agent = tcp://a:1\n    address = \"a b\"\n",
                    "h.cfg:3: address") == 0);
     return 0;
@@ -322,7 +318,7 @@ int hosts_test(bool verbose)
                                      "host = h2\n"
                                      "    agent = tcp://169.254.7.2:7801\n"
                                      "    address = 169.254.8.2\n",
-                                     &err);
+                                     1, &err);
     CHECK(hosts && hosts->n == 2);
     const host_t *h1 = hosts_find(hosts, "h1"), *h2 = hosts_find(hosts, "h2");
     CHECK(h1 && streq(h1->address, "169.254.7.1") && h1->agent_port == 7800);

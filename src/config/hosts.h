@@ -10,10 +10,10 @@
 
     A stage names its host with `host = NAME`; a stage without one runs
     where the controller runs.  `cert` is a czmq zcert public file (the
-    agent runs with its _secret twin), read now, relative to the hosts
-    file's folder; it may be left out only when hopbench starts the agents
-    itself (--ssh: each agent then makes a certificate for the run and
-    says it over ssh).  `address` defaults to the agent's address.  Every
+    agent runs with its _secret twin), read now (config/certfile),
+    relative to the hosts file's folder; it may be left out only when
+    hopbench starts the agents itself (--ssh: each agent then makes a
+    certificate for the run and says it over ssh).  `address` defaults to the agent's address.  Every
     mistake is refused at its file:line; nothing here connects anywhere.
 */
 #ifndef HOPBENCH_HOSTS_H
@@ -45,10 +45,11 @@ typedef struct {
     host_t host[HOSTS_MAX];
 } hosts_t;
 
-//  Load and check the file; NULL with "path:line: why"
-hosts_t *hosts_load(const char *path, errbuf_t *err);
-//  The same from text (path names it in messages, and anchors cert paths)
-hosts_t *hosts_load_text(const char *path, const char *text, errbuf_t *err);
+//  Load and check the file's text (path names it in messages, and anchors
+//  cert paths; a cert that is a FIFO may take 'wait' seconds, as
+//  readfile's); NULL with "path:line: why"
+hosts_t *hosts_load_text(const char *path, const char *text, double wait,
+                         errbuf_t *err);
 void hosts_destroy(hosts_t **self_p);
 
 //  The host called name, or NULL

@@ -13,6 +13,7 @@
 
 #include "base/check.h"
 #include "base/limits.h"
+#include "base/readfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -21,8 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define ZPL_MAX_BYTES LIMIT_FILE_BYTES
 
 typedef struct {
     zconfig_t *node;
@@ -259,33 +258,8 @@ zpl_t *zpl_load_text(const char *path, const char *text, errbuf_t *err)
 
 zpl_t *zpl_load(const char *path, errbuf_t *err)
 {
-    FILE *file = fopen(path, "r");
-    if (!file) {
-        err_set(err, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    char *text = malloc(ZPL_MAX_BYTES + 1);
-    if (!text) {
-        fclose(file);
-        err_set(err, "%s: out of memory", path);
-        return NULL;
-    }
-    size_t len = fread(text, 1, ZPL_MAX_BYTES + 1, file);
-    int failed = ferror(file);
-    fclose(file);
-    zpl_t *self = NULL;
-    if (failed)
-        err_set(err, "%s: cannot read (is it a directory?)", path);
-    else if (len > ZPL_MAX_BYTES)
-        err_set(err,
-                "%s: larger than %d bytes (LIMIT_FILE_BYTES, docs/LIMITS.md)",
-                path, ZPL_MAX_BYTES);
-    else if (memchr(text, 0, len))
-        err_set(err, "%s: binary data (a NUL byte)", path);
-    else {
-        text[len] = 0;
-        self = zpl_load_text(path, text, err);
-    }
+    char *text = readfile(path, LIMIT_FILE_WAIT, NULL, err);
+    zpl_t *self = text ? zpl_load_text(path, text, err) : NULL;
     free(text);
     return self;
 }

@@ -2,8 +2,8 @@
 
     Each host the run names is connected once, in the order first named.
     The controller's own certificate comes from --cert (a zcert secret
-    file), or is made for the run when --ssh starts the agents (which
-    learn its public key over ssh).
+    file, read by the caller), or is made for the run when --ssh starts
+    the agents (which learn its public key over ssh).
 */
 #define _GNU_SOURCE
 #include "crew/fleet.h"
@@ -43,11 +43,12 @@ static member_t *s_member(const fleet_t *self, const char *name)
     return NULL;
 }
 
-static const char *s_file_for(const fleet_options_t *options, const char *name)
+static const machine_t *s_file_for(const fleet_options_t *options,
+                                   const char *name)
 {
     for (int i = 0; i < options->nfiles; i++)
         if (streq(options->files[i].host, name))
-            return options->files[i].path;
+            return options->files[i].machine;
     return NULL;
 }
 
@@ -104,51 +105,23 @@ static int s_add(fleet_t *self, const hosts_t *hosts, const char *name,
     member_t *member = &self->member[self->n++];
     member->copy = *host;
     member->host = &member->copy;
-    const char *file = s_file_for(&self->options, name);
+    const machine_t *file = s_file_for(&self->options, name);
     if (file) {
-        errbuf_t why;
-        member->machine = machine_new_file(file, &why);
-        return member->machine
-                   ? 0
-                   : err_set(err, "--machine %s=%s: %s", name, file, why.msg);
+        member->machine = malloc(sizeof *member->machine);
+        if (member->machine)
+            *member->machine = *file;
+        return member->machine ? 0 : err_set(err, "out of memory");
     }
     return s_connect(self, member, err);
 }
 
-//  The controller's certificate when --cert names none: czmq's place for
-//  one's own, ~/.curve/hopbench.cert_secret, if it is there
-static const char *s_default_cert(char *buf, size_t len)
-{
-    const char *home = getenv("HOME");
-    snprintf(buf, len, "%s/.curve/hopbench.cert_secret", home ? home : "");
-    return home && *home && access(buf, R_OK) == 0 ? buf : NULL;
-}
-
+//  The controller's certificate, or one for this run (told to the agents
+//  over ssh)
 static int s_cert(fleet_t *self, errbuf_t *err)
 {
-    char fallback[512];
-    const char *path = self->options.cert
-                           ? self->options.cert
-                           : s_default_cert(fallback, sizeof fallback);
-    if (path) {
-        self->cert = access(path, R_OK) == 0 ? zcert_load(path) : NULL;
-        if (!self->cert)
-            return err_set(err,
-                           "--cert %s: cannot read a certificate there (%s)",
-                           path, errno ? strerror(errno) : "not zcert format");
-        if (strspn(zcert_secret_txt(self->cert), "0") == 40)
-            return err_set(err,
-                           "--cert %s: a public certificate; give its "
-                           "_secret twin",
-                           path);
-        return 0;
-    }
-    if (!self->options.ssh)
-        return err_set(err, "--hosts needs the controller's certificate, "
-                            "which each agent's --allow names: --cert "
-                            "SECRET_FILE, or ~/.curve/hopbench.cert_secret "
-                            "(hopbench keygen ~/.curve --name hopbench)");
-    self->cert = zcert_new(); //  for this run, told to agents over ssh
+    self->cert =
+        self->options.cert ? zcert_dup(self->options.cert) : zcert_new();
+    self->options.cert = NULL; //  not kept: the copy is
     return self->cert ? 0 : err_set(err, "cannot make a certificate");
 }
 

@@ -28,17 +28,17 @@
 
 typedef struct fleet_s fleet_t;
 
-//  A host planned on a description instead of its agent's machine
+//  A host planned on a description instead of its agent's machine (read
+//  by the caller, copied by fleet_new)
 typedef struct {
     const char *host;
-    const char *path;
+    const machine_t *machine;
 } fleet_machine_file_t;
 
 typedef struct {
     const hosts_t *hosts; //  read by fleet_new only
-    const char *cert;     //  the controller's secret certificate; NULL:
-                          //  ~/.curve/hopbench.cert_secret, or one for this
-                          //  run only (--ssh)
+    zcert_t *cert;        //  the controller's secret certificate (copied);
+                          //  NULL: one for this run only (--ssh)
     bool ssh;             //  start each agent over ssh
     const char *remote_hopbench; //  its path there (NULL: "hopbench")
     double timeout;              //  the run's timeout: heartbeats, answers
