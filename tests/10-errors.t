@@ -1,5 +1,7 @@
 #!/usr/bin/perl
-# Bad input never runs anything: exit 2, one line naming file:line.
+# Bad input never runs anything: exit 2, one line naming file:line (or
+# the option), and why: a message too long is cut in the value it
+# echoes, never in its reason; control characters are escaped.
 use strict;
 use warnings;
 use FindBin;
@@ -66,4 +68,49 @@ for my $file (glob 'topologies/*.cfg') {
     ($rc, $out, $err) = hopbench('check', $file);
     is($rc, 0, "check $file: exit 0") or diag $err;
 }
+
+# Nonsense that used to pass, and messages that lost their reason
+my @refused = (
+    [ 'loss_ratio=1', [qw(check topologies/proxy.cfg --set mode=search --set loss_ratio=1)],
+      qr/^hopbench: --set loss_ratio=1: loss_ratio must be at least 0 and less than 1, not '1'$/ ],
+    [ '--duration 0x10', [qw(check topologies/proxy.cfg --duration 0x10)],
+      qr/^hopbench: --set duration=0x10: duration must be a number, not '0x10'$/ ],
+    [ 'hwm = 0x10', [qw(check topologies/proxy.cfg --set hwm=0x10)],
+      qr/^hopbench: --set hwm=0x10: hwm must be a whole number, not '0x10'$/ ],
+    [ 'timeout = inf', [qw(check topologies/proxy.cfg --set timeout=inf)],
+      qr/^hopbench: --set timeout=inf: timeout must be a number, not 'inf'$/ ],
+    [ '--alpha 0x0.1p0', [qw(compare a b --alpha 0x0.1p0)],
+      qr/^hopbench: --alpha must be a number above 0 and at most 0\.5, not '0x0\.1p0'$/ ],
+    [ 'keygen --name of 300', [ 'keygen', "$dir/keys", '--name', 'n' x 300 ],
+      qr/^hopbench: keygen: name 'n{40}\.\.\.': 300 characters, more than 64 \(LIMIT_KEYGEN_NAME/ ],
+    [ 'an escape typed in --set', [ qw(check topologies/proxy.cfg --set), "transport=t\e[31mcp" ],
+      qr/^hopbench: --set transport=t\\x1b\[31mcp: unknown transport 't\\x1b\[31mcp' \(inproc, ipc, tcp\)$/ ],
+);
+for (@refused) {
+    my ($what, $args, $want) = @$_;
+    ($rc, $out, $err) = hopbench(@$args);
+    is($rc, 2, "$what: exit 2");
+    like($err, $want, "$what: says why") or diag $err;
+}
+ok(!-e "$dir/keys", 'keygen --name of 300: nothing written');
+
+# Long values: the message is cut in the echoed value, never the reason
+my $long = 'x' x 3000;
+write_file("$dir/long.cfg", "topology = t\n    $long = 5\npublisher = pub\nhop\nsubscriber = sub\n");
+($rc, $out, $err) = hopbench('check', "$dir/long.cfg");
+is($rc, 2, 'a key of 3000 characters: exit 2');
+like($err, qr/^hopbench: \Q$dir\E\/long\.cfg:2: unknown key 'x+ \.\.\. x+' \(hopbench --help-keys lists them\)\n\z/,
+     'a key of 3000 characters: file:line and the reason, the key cut') or diag $err;
+my $sizes = join(',', (8) x 120, 4);
+($rc, $out, $err) = hopbench(qw(check topologies/proxy.cfg --sizes), $sizes);
+is($rc, 2, 'a long size list: exit 2');
+like($err, qr/: 8 is listed twice\n\z/, 'a long size list: the reason kept') or diag $err;
+($rc, $out, $err) = hopbench(qw(check topologies/proxy.cfg --set), 'sub.host=' . ('h' x 120) . ',' . ('i' x 120));
+is($rc, 2, 'long host names: exit 2');
+like($err, qr/^hopbench: --set sub\.host=h+.*: host is longer than 127 characters\n\z/,
+     'long host names: the reason kept') or diag $err;
+($rc, $out, $err) = hopbench(qw(check topologies/proxy.cfg --set), 'sub.host=' . ('h' x 60) . ',' . ('i' x 60));
+is($rc, 2, 'host names of 60: exit 2');
+like($err, qr/: host 'h{60},i{60}': names of 1 to 24 letters, digits, _ and -, commas between\n\z/,
+     'host names of 60: the reason kept') or diag $err;
 done_testing();

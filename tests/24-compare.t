@@ -213,6 +213,40 @@ like($err, qr/no column sweep_placement: --by placement needs a run with --sweep
 is($rc, 2, 'a missing directory: exit 2');
 like($err, qr/cannot read .*none\/results.csv/, 'a missing directory: named');
 
+# A file that is not what hopbench writes: exit 2 at file:line, naming
+# the column; no row in common: exit 1, nothing to compare
+sub broken {
+    my ($edit) = @_;
+    my $dir = tmp();
+    my $text = Hopbench::slurp("$base/results.csv");
+    $text = $edit->($text);
+    write_file("$dir/results.csv", $text);
+    return $dir;
+}
+my %bad = (
+    'a truncated last line' => [ sub { $_[0] =~ s/,[^,\n]*\n\z//r },
+        qr/results\.csv:17: 18 fields, but the header has 19 \(a line cut short\?\)/ ],
+    'a nan rate' => [ sub { $_[0] =~ s/^(proxy,pubsub,1024,1,1,(?:[^,]*,){7})10,/${1}nan,/mr },
+        qr/results\.csv:2: msgs_per_sec 'nan' is not a number \(of 0 or more\)/ ],
+    'a hexadecimal rate' => [ sub { $_[0] =~ s/^(proxy,pubsub,1024,1,1,(?:[^,]*,){7})10,/${1}0x10,/mr },
+        qr/results\.csv:2: msgs_per_sec '0x10' is not a number \(of 0 or more\)/ ],
+    'a header only' => [ sub { $_[0] =~ s/\n.*/\n/sr },
+        qr/results\.csv: a header and no rows \(the run measured nothing\)/ ],
+);
+for my $what (sort keys %bad) {
+    my ($edit, $want) = @{ $bad{$what} };
+    my $dir = broken($edit);
+    ($rc, $stdout, $err) = hopbench('compare', $base, $dir);
+    is($rc, 2, "compare, $what: exit 2");
+    like($err, qr/^hopbench: compare: \Q$dir\E\/$want$/m, "compare, $what: file, line and column") or diag $err;
+}
+my $apart = fake_run('gamma', '128/1' => [1, 2, 3]);
+($rc, $stdout, $err) = hopbench('compare', $base, $apart);
+is($rc, 1, 'compare, no row in common: exit 1');
+like($err, qr/^hopbench: compare: nothing to compare: no row of \Q$apart\E matches one of \Q$base\E/,
+     'compare, no row in common: says so');
+like($stdout, qr/only in other/, 'compare, no row in common: the rows are still listed');
+
 # --- --plot: the delta chart ---
 SKIP: {
     skip 'no gnuplot on PATH', 3 unless grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};

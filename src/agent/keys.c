@@ -20,7 +20,12 @@ int keys_generate(const char *dir, const char *name, char *out, size_t len,
                   errbuf_t *err)
 {
     size_t nlen = strlen(name);
-    if (nlen == 0 || nlen > 64 ||
+    if (nlen > KEYS_NAME_MAX)
+        return err_set(err,
+                       "keygen: name '%.40s...': %zu characters, more than "
+                       "%d (LIMIT_KEYGEN_NAME, docs/LIMITS.md)",
+                       name, nlen, KEYS_NAME_MAX);
+    if (nlen == 0 ||
         strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                      "0123456789_-.") != nlen ||
         name[0] == '.')
@@ -176,6 +181,11 @@ int keys_test(bool verbose)
     CHECK(keys_generate(tmp, "h1", pub, sizeof pub, &err) == -1);
     CHECK(strstr(err.msg, "exists already"));
     CHECK(keys_generate(tmp, "../x", pub, sizeof pub, &err) == -1);
+    char long_name[KEYS_NAME_MAX + 2];
+    memset(long_name, 'n', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = 0;
+    CHECK(keys_generate(tmp, long_name, pub, sizeof pub, &err) == -1);
+    CHECK(strstr(err.msg, "65 characters, more than 64"));
     snprintf(secret, sizeof secret, "%s/h1.cert_secret", tmp);
     zcert_t *cert = keys_load_secret(secret, "--cert", &err);
     CHECK(cert);

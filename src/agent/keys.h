@@ -21,6 +21,9 @@
 #include <stdio.h>
 
 #include "base/errbuf.h"
+#include "base/limits.h"
+
+#define KEYS_NAME_MAX LIMIT_KEYGEN_NAME
 
 //  DIR/NAME.cert and DIR/NAME.cert_secret (DIR made 0700 if missing;
 //  existing files are not overwritten); the public file's path into out

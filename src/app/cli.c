@@ -8,6 +8,7 @@
 #include "app/cli.h"
 
 #include "base/check.h"
+#include "base/number.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -167,9 +168,8 @@ static int s_alpha(cli_t *cli, const cli_option_t *opt, const char *value,
                    errbuf_t *err)
 {
     (void)opt;
-    char *end;
-    double alpha = strtod(value, &end);
-    if (!*value || *end || !(alpha > 0 && alpha <= 0.5))
+    double alpha = 0;
+    if (number_parse(value, &alpha) || !(alpha > 0 && alpha <= 0.5))
         return err_set(err,
                        "--alpha must be a number above 0 and at most "
                        "0.5, not '%s'",
@@ -375,9 +375,11 @@ const cli_option_t cli_options[] = {
 const cli_exit_t cli_exits[] = {
     {0, "success"},
     {1, "the run failed: a stage died, a timeout, a hop delivered nothing "
-        "(the sizes already measured stay in results.csv)"},
+        "(the sizes already measured stay in results.csv); compare: nothing "
+        "to compare, no row of a run matches one of the base"},
     {2, "usage or configuration error, including a plan the machine cannot "
-        "honour; nothing was run"},
+        "honour; nothing was run; compare: a results file that is not what "
+        "hopbench writes (file:line and the column)"},
     {130, "interrupted by SIGINT: the trial in progress is discarded, "
           "finished ones stay on disk"},
     {143, "interrupted by SIGTERM, likewise"},

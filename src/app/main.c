@@ -36,12 +36,15 @@ static void s_warn_shadowed(const topology_t *topo, const char *assignment,
                             const char *option)
 {
     char names[512];
+    errbuf_t line;
     topology_shadowed(topo, assignment, names, sizeof names);
-    if (names[0])
-        fprintf(stderr,
-                "hopbench: warning: %s %s does not reach %s, which set their "
-                "own (use NAME.KEY=VALUE)\n",
+    if (names[0]) {
+        err_set(&line,
+                "warning: %s %s does not reach %s, which set their own (use "
+                "NAME.KEY=VALUE)",
                 option, assignment, names);
+        fprintf(stderr, "hopbench: %s\n", line.msg);
+    }
 }
 
 //  The text of an input file, read once: NULL after printing why
@@ -339,13 +342,12 @@ static int s_agent(const cli_t *cli)
 
 static int s_keygen(const cli_t *cli)
 {
-    char name[65] = "hopbench", path[700];
+    char name[KEYS_NAME_MAX + 1] = "hopbench", path[700];
     errbuf_t err;
-    if (cli->name)
-        snprintf(name, sizeof name, "%s", cli->name);
-    else
+    if (!cli->name)
         gethostname(name, sizeof name - 1);
-    if (keys_generate(cli->target, name, path, sizeof path, &err)) {
+    if (keys_generate(cli->target, cli->name ? cli->name : name, path,
+                      sizeof path, &err)) {
         fprintf(stderr, "hopbench: %s\n", err.msg);
         return 2;
     }

@@ -431,8 +431,8 @@ static const char *const s_cli_examples[][2] = {
     {"Two runs, five repeats each, compared hop by hop: medians, the delta, "
      "its interval and whether it is significant (~: it is not):",
      "hopbench run topologies/proxy.cfg --repeat 5 --output results/a\n"
-     "hopbench run topologies/proxy.cfg --repeat 5 --set mode=flood \\\n"
-     "    --set hwm=10 --output results/b\n"
+     "hopbench run topologies/proxy.cfg --repeat 5 --set hwm=10 \\\n"
+     "    --output results/b\n"
      "hopbench compare results/a results/b"},
     {"The values of a swept key against the first, in one run:",
      "hopbench run topologies/direct.cfg --sweep placement=none,compact \\\n"

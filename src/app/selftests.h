@@ -19,8 +19,10 @@
 #include "pipeline/zones.h"
 #include "base/actor.h"
 #include "base/csv.h"
+#include "base/errbuf.h"
 #include "base/histogram.h"
 #include "base/limits.h"
+#include "base/number.h"
 #include "base/readfile.h"
 #include "base/stats.h"
 #include "config/certfile.h"
@@ -57,6 +59,7 @@ static const struct {
     {"keys", keys_test},           {"io_cpus", io_cpus_test},
     {"roster", roster_test},       {"assignments", assignments_test},
     {"readfile", readfile_test},   {"certfile", certfile_test},
+    {"errbuf", errbuf_test},       {"number", number_test},
 };
 
 #endif

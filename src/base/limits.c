@@ -78,6 +78,8 @@ const limit_t limits_table[] = {
     ROW(LIMIT_SWEEP_VALUE, "characters of one swept value", "command line"),
     ROW(LIMIT_COMPARE_RUNS, "results directories of one compare (A B C...)",
         "command line"),
+    ROW(LIMIT_KEYGEN_NAME, "characters of keygen --name",
+        "command line: keygen: name '...': N characters, more than 64"),
     ROW(LIMIT_CPUS, "CPUs of a machine (numbers 0..1023)",
         "machine file:line, or the live machine"),
     ROW(LIMIT_NODES, "NUMA nodes with CPUs of a machine",

@@ -64,6 +64,7 @@
 #define LIMIT_SWEEP_KEY    63   //  characters of a swept key
 #define LIMIT_SWEEP_VALUE  127  //  characters of one swept value
 #define LIMIT_COMPARE_RUNS 16   //  results directories of one compare
+#define LIMIT_KEYGEN_NAME  64   //  characters of keygen --name
 
 //  Machines (hopbench machine, --machine FILE)
 #define LIMIT_CPUS    1024 //  CPU numbers 0..1023

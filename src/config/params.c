@@ -8,9 +8,9 @@
 #include "config/params.h"
 
 #include "base/check.h"
+#include "base/number.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +82,8 @@ static const char *const s_mode_help[] = {
 #define AT(field)     .offset = offsetof(params_t, field)
 #define TEXT(field)   AT(field), .length = sizeof(((params_t *)0)->field)
 #define RANGE(lo, hi) .min = (lo), .max = (hi)
+//  lo <= value < hi
+#define RANGE_BELOW(lo, hi) .min = (lo), .max = (hi), .below = true
 #define ENUM(names)                                                            \
     .choices = params_##names##_names, .choice_help = s_##names##_help
 
@@ -356,7 +358,7 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                         .levels = T,
                         .type = TYPE_DOUBLE,
                         AT(loss_ratio),
-                        RANGE(0, 1),
+                        RANGE_BELOW(0, 1),
                         .fallback = "0",
                         .help = "search: the share of a hop's messages it "
                                 "may lose and pass (0: no drop rate, NDR; "
@@ -483,23 +485,17 @@ static int s_bool(const option_t *opt, const char *value, bool *out,
 }
 
 //  Decimal digits, with a minus sign if you like: no exponent, no hex
-static bool s_digits(const char *value)
-{
-    value += *value == '-';
-    return *value && strspn(value, "0123456789") == strlen(value);
-}
-
 static int s_number(const option_t *opt, const char *value, double *out,
                     errbuf_t *err)
 {
-    char *end;
-    errno = 0;
-    double number = strtod(value, &end);
+    double number = 0;
     bool whole = opt->type != TYPE_DOUBLE;
-    if (!*value || *end || errno || isspace((unsigned char)*value) ||
-        !isfinite(number) || (whole && !s_digits(value)))
+    if (number_parse(value, &number) || (whole && !number_whole(value)))
         return err_set(err, "%s must be %s, not '%s'", opt->name,
                        whole ? "a whole number" : "a number", value);
+    if (opt->below && (number < opt->min || number >= opt->max))
+        return err_set(err, "%s must be at least %g and less than %g, not '%s'",
+                       opt->name, opt->min, opt->max, value);
     if (number < opt->min || number > opt->max)
         return err_set(err, "%s must be between %g and %g, not '%s'", opt->name,
                        opt->min, opt->max, value);
@@ -648,7 +644,8 @@ void params_accepted(const option_t *opt, char *buf, size_t len)
                  opt->max);
         break;
     case TYPE_DOUBLE:
-        snprintf(buf, len, "a number from %.10g to %.10g", opt->min, opt->max);
+        snprintf(buf, len, "a number from %.10g %s %.10g", opt->min,
+                 opt->below ? "up to, not including," : "to", opt->max);
         break;
     case TYPE_ENUM:
         used = (size_t)snprintf(buf, len, "one of");
@@ -736,6 +733,10 @@ int params_test(bool verbose)
     CHECK(params_set(&params, params_option("mode"), "search", &err) == 0 &&
           params.mode == MODE_SEARCH);
     CHECK(params_set(&params, params_option("loss_ratio"), "1.5", &err) == -1);
+    CHECK(params_set(&params, params_option("loss_ratio"), "1", &err) == -1);
+    CHECK(strstr(err.msg, "loss_ratio must be at least 0 and less than 1, "
+                          "not '1'"));
+    CHECK(params_set(&params, params_option("loss_ratio"), "0.999", &err) == 0);
     //  Whole numbers are decimal digits: the same text is refused everywhere
     CHECK(params_set(&params, params_option("hwm"), "1e3", &err) == -1);
     CHECK(strcmp(err.msg, "hwm must be a whole number, not '1e3'") == 0);

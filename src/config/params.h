@@ -145,6 +145,7 @@ typedef struct {
     const char *const *choices;     //  TYPE_ENUM names, NULL-terminated
     const char *const *choice_help; //  TYPE_ENUM: what each name means
     double min, max;                //  TYPE_INT, TYPE_U64, TYPE_DOUBLE
+    bool below;                     //  ...and values stay below max
     const char *fallback;           //  default, as it would be written
     const char *accepted;           //  TYPE_STRING: what a value looks like
     const char *help;

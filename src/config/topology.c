@@ -520,13 +520,14 @@ static int __attribute__((format(printf, 6, 7)))
 s_key_error(const topology_t *self, unsigned level, int index, param_key_t key,
             errbuf_t *err, const char *fmt, ...)
 {
-    char where[300], text[400];
+    char where[300];
+    errbuf_t text;
     topology_where(self, level, index, key, where, sizeof where);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    err_vset(&text, fmt, ap);
     va_end(ap);
-    return err_set(err, "%s%s", where, text);
+    return err_set(err, "%s%s", where, text.msg);
 }
 
 //  One entry of nodes: a node number, or "-"; -2 when it is neither

@@ -298,12 +298,13 @@ const char *zpl_path(zpl_t *self)
 int zpl_error(zpl_t *self, zconfig_t *node, errbuf_t *err, const char *fmt,
               ...)
 {
-    char text[400];
+    errbuf_t text;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    err_vset(&text, fmt, ap);
     va_end(ap);
-    return err_set(err, "%s:%d: %s", self->path, zpl_line(self, node), text);
+    return err_set(err, "%s:%d: %s", self->path, zpl_line(self, node),
+                   text.msg);
 }
 
 bool zpl_bom(zpl_t *self)

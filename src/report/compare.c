@@ -2,7 +2,8 @@
 
     Reads the sides, pairs every side after the first with the first,
     prints in the format asked, and with --plot writes compare.csv and
-    the delta charts into the output directory.
+    the delta charts into the output directory.  A pair without one
+    matched row is printed, and then exit status 1: nothing to compare.
 */
 #include "report/compare_internal.h"
 
@@ -42,6 +43,19 @@ static int s_plot(const compare_options_t *o, const comparison_t *cmps, int n,
     return compare_plot(cmps, n, dir, listing, err);
 }
 
+//  A comparison without one matched row says nothing: exit 1, naming it
+static int s_matched(const comparison_t *cmp, errbuf_t *err)
+{
+    for (int r = 0; r < cmp->nrows; r++)
+        if (cmp->rows[r].a && cmp->rows[r].b)
+            return 0;
+    err_set(err,
+            "nothing to compare: no row of %.200s matches one of %.200s "
+            "(by topology, pattern, mode, size, hop, from, to and sweep)",
+            cmp->other->label, cmp->base->label);
+    return 1;
+}
+
 static int s_compare(const compare_options_t *o, side_t *sides, int nsides,
                      FILE *out, errbuf_t *err)
 {
@@ -58,7 +72,9 @@ static int s_compare(const compare_options_t *o, side_t *sides, int nsides,
     else if (rc == 0)
         compare_print_table(out, cmps, n);
     int status = rc ? 2 : 0;
-    if (rc == 0 && o->plot)
+    for (int i = 0; i < n && status == 0; i++)
+        status = s_matched(&cmps[i], err);
+    if (status == 0 && o->plot)
         status =
             s_plot(o, cmps, n, o->format == COMPARE_TABLE ? out : stderr, err);
     for (int i = 0; i < n; i++)

@@ -7,11 +7,15 @@
     for a few of its string fields by a small scanner, enough for the
     file hopbench writes; a field it cannot find is "".  Every file is
     outside input: a malformed one is an error naming file:line, never a
-    crash.
+    crash.  Each file is read once, in one pass: a row whose fields are
+    not the header's in number (a line cut short), a number that is not
+    one (nan, 0x10, negative), a file with no row: each is an error at
+    file:line naming the column.
 */
 #include "report/compare_internal.h"
 
 #include "base/csv.h"
+#include "base/number.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +29,8 @@ typedef struct {
     const char *path, *dir;
     csv_t *csv;
     bool latency; //  latency.csv: p50 and p99; else msgs/s
+    int columns;  //  of the header
+    int rows;     //  read after it
     int topology, pattern, mode, size, repeat, hop, from, to, transport;
     int from_host, to_host; //  -1 when the file has none
     int value[2];
@@ -187,6 +193,8 @@ static int s_header(reader_t *self, errbuf_t *err)
                        "%s:1: no column %s: --by %s needs a run with "
                        "--sweep %s=...",
                        self->path, want, by, by);
+    self->columns = csv_count(self->csv);
+    self->rows = 0;
     self->mode = s_column(self->csv, "mode");
     self->from_host = s_column(self->csv, "from_host");
     self->to_host = s_column(self->csv, "to_host");
@@ -217,15 +225,14 @@ static const char *s_field(const reader_t *self, int col)
                                                   : "";
 }
 
-static int s_number(const reader_t *self, int col, double *out, errbuf_t *err)
+//  A number of 0 or more in column col (called name)
+static int s_number(const reader_t *self, int col, const char *name,
+                    double *out, errbuf_t *err)
 {
     const char *text = s_field(self, col);
-    char *end;
-    errno = 0;
-    *out = strtod(text, &end);
-    if (!*text || *end || errno || *out < 0 || *out > 1e300)
-        return err_set(err, "%s:%d: '%.40s' in column %d is not a number",
-                       self->path, csv_line(self->csv), text, col + 1);
+    if (number_parse(text, out) || *out < 0)
+        return err_set(err, "%s:%d: %s '%.40s' is not a number (of 0 or more)",
+                       self->path, csv_line(self->csv), name, text);
     return 0;
 }
 
@@ -283,12 +290,24 @@ static void s_key(const reader_t *self, series_t *key)
 static int s_row(reader_t *self, errbuf_t *err)
 {
     const char *repeat = s_field(self, self->repeat);
+    self->rows++;
+    if (csv_count(self->csv) != self->columns)
+        return err_set(err,
+                       "%s:%d: %d fields, but the header has %d (a line cut "
+                       "short?)",
+                       self->path, csv_line(self->csv), csv_count(self->csv),
+                       self->columns);
+    if (strcmp(repeat, "median") == 0 || strcmp(repeat, "all") == 0)
+        return 0; //  made of the repeats
     if (!*repeat || strspn(repeat, "0123456789") != strlen(repeat))
-        return 0; //  median, all: made of the repeats
+        return err_set(err,
+                       "%s:%d: repeat '%.40s' is not a repeat's number, "
+                       "median or all",
+                       self->path, csv_line(self->csv), repeat);
     double size, value;
     series_t key;
     s_key(self, &key);
-    if (s_number(self, self->size, &size, err))
+    if (s_number(self, self->size, "size", &size, err))
         return -1;
     key.size = (unsigned)size;
     side_t *side = s_side(self, err);
@@ -296,11 +315,15 @@ static int s_row(reader_t *self, errbuf_t *err)
         return -1;
     static const char *const metrics[2][2] = {{"msgs/s", NULL},
                                               {"p50_us", "p99_us"}};
+    static const char *const columns[2][2] = {{"msgs_per_sec", NULL},
+                                              {"p50_us", "p99_us"}};
     for (int m = 0; m < 2 && metrics[self->latency][m]; m++) {
         snprintf(key.metric, sizeof key.metric, "%s",
                  metrics[self->latency][m]);
         series_t *s = s_series(side, &key, err);
-        if (!s || s_number(self, self->value[m], &value, err) ||
+        if (!s ||
+            s_number(self, self->value[m], columns[self->latency][m], &value,
+                     err) ||
             s_add(s, value, err))
             return -1;
     }
@@ -329,6 +352,9 @@ static int s_file(reader_t *self, const char *dir, const char *name,
         rc = s_header(self, err);
     while (rc >= 0 && (rc = csv_next(self->csv, err)) > 0)
         rc = s_row(self, err);
+    if (rc == 0 && self->rows == 0 && !self->latency)
+        rc = err_set(err, "%s: a header and no rows (the run measured nothing)",
+                     path);
     csv_destroy(&self->csv);
     fclose(file);
     return rc < 0 ? -1 : 0;

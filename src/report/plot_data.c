@@ -9,6 +9,7 @@
 
 #include "base/check.h"
 #include "base/csv.h"
+#include "base/number.h"
 
 #include <errno.h>
 #include <math.h>
@@ -164,10 +165,7 @@ static int s_header(reader_t *self, errbuf_t *err)
 static int s_number(const reader_t *self, int c, double *out, errbuf_t *err)
 {
     const char *text = csv_field(self->csv, self->col[c]);
-    char *end;
-    errno = 0;
-    *out = strtod(text, &end);
-    if (!*text || *end || errno || !isfinite(*out))
+    if (number_parse(text, out))
         return err_set(err, "%s:%d: %s '%.40s' is not a number",
                        self->table->path, self->line, s_columns[c].name, text);
     if (*out < s_columns[c].min || *out > s_columns[c].max ||

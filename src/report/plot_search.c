@@ -12,6 +12,7 @@
 #include "report/plot_search.h"
 
 #include "base/csv.h"
+#include "base/number.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -81,11 +82,8 @@ static const char *s_field(const reader_t *self, int c)
 
 static int s_number(reader_t *self, int c, double *out, errbuf_t *err)
 {
-    char *end;
     const char *text = s_field(self, c);
-    errno = 0;
-    *out = strtod(text, &end);
-    if (!*text || *end || errno)
+    if (number_parse(text, out))
         return err_set(err, "%s:%d: %s '%s' is not a number", self->path,
                        csv_line(self->csv), s_columns[c], text);
     return 0;

@@ -12,6 +12,7 @@
 #include "report/report.h"
 
 #include "base/csv.h"
+#include "base/number.h"
 #include "base/json.h"
 
 #include <errno.h>
@@ -57,14 +58,15 @@ static char *s_slurp(const char *path, errbuf_t *err)
 //  A cell: a number when it reads as one, null when empty, else a string
 static void s_cell(FILE *out, const char *cell)
 {
-    char *end;
+    double value;
     if (!*cell) {
         fputs("null", out);
         return;
     }
-    strtod(cell, &end);
-    if (*end == 0 && strspn(cell, "-0123456789.e+") == strlen(cell))
+    if (json_number_text(cell))
         fputs(cell, out);
+    else if (number_parse(cell, &value) == 0)
+        fprintf(out, "%.17g", value);
     else
         json_string(out, cell);
 }

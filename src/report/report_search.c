@@ -67,15 +67,45 @@ static void s_criterion(const params_t *params, char *buf, size_t len)
                  params->p99_us);
 }
 
+//  The largest share of its messages a hop of the trial lost
+static double s_worst_loss(const trial_result_t *trial)
+{
+    double worst = 0;
+    for (int l = 0; l < trial->nlinks; l++) {
+        const link_row_t *row = &trial->links[l];
+        double share = row->sent ? (double)(row->sent - row->received) /
+                                       (double)row->sent
+                                 : 0;
+        worst = share > worst ? share : worst;
+    }
+    return worst;
+}
+
+//  Why the publishers were the limit: what they sent, and what was lost
+static void s_publishers(const search_outcome_t *outcome, char *buf,
+                         size_t len)
+{
+    double worst = s_worst_loss(&outcome->confirmed);
+    if (outcome->limited)
+        snprintf(buf, len, "the publishers (they sent less than asked: "
+                           "generator-limited)");
+    else if (worst > 0)
+        snprintf(buf, len,
+                 "the publishers (they sent flat out; a hop lost %.3g %%, "
+                 "within loss_ratio)",
+                 100 * worst);
+    else
+        snprintf(buf, len,
+                 "the publishers (they sent flat out and nothing was lost)");
+}
+
 void report_search_summary(FILE *out, const search_outcome_t *outcome,
                            const params_t *params)
 {
     char rate[32], criterion[96], where[2 * RESULTS_NAME_MAX + 40];
     s_criterion(params, criterion, sizeof criterion);
     if (outcome->limited || outcome->fail == 0)
-        snprintf(where, sizeof where, "the publishers (they sent %s)",
-                 outcome->limited ? "less than asked: generator-limited"
-                                  : "flat out and nothing was lost");
+        s_publishers(outcome, where, sizeof where);
     else if (outcome->latency)
         snprintf(where, sizeof where, "end-to-end latency (p99)");
     else

@@ -37,7 +37,7 @@ typedef struct {
     char topology[64];
     char file[256];
     char status[16]; //  running, ok, failed, interrupted
-    char error[512];
+    char error[ERRBUF_MAX + 1];
     char warnings[4096]; //  one per line
     //  the encrypted hops, "hop1 hop2": room for every hop
     char curve[(LIMIT_STAGES - 1) * 8];
