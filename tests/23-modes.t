@@ -147,6 +147,8 @@ is($rc, 2, 'zproxy in capacity mode: exit 2');
 like($err, qr/engine zproxy cannot carry back-pressure.*mode = flood/, 'zproxy: says why');
 ($rc) = hopbench(qw(check topologies/proxy.cfg --set engine=zproxy --set mode=flood));
 is($rc, 0, 'zproxy in flood mode: accepted');
+($rc) = hopbench(qw(check topologies/proxy.cfg --set engine=zproxy --set mode=search));
+is($rc, 0, 'zproxy in search mode: accepted (it drops at the HWM, as flood)');
 ($rc, undef, $err) = hopbench(qw(check topologies/proxy.cfg --set mode=search --set rate=1000));
 is($rc, 2, 'search with a rate: exit 2');
 like($err, qr/search chooses the rates/, 'search with a rate: says why');

@@ -628,12 +628,13 @@ static void s_pipeline(FILE *out)
     s_level_keys(out, LEVEL_STAGE, -1);
     roff_para(out, "A `hop` line joins the stage before it to the stage "
                    "after it; hop 1 starts at the source.  `hop = ipc` "
-                   "names its transport; a bare `hop` takes the topology's "
+                   "names its transport, and so does a `transport = ipc` "
+                   "child of a bare `hop` (one or the other: both is an "
+                   "error); a hop that names none takes the topology's "
                    "`transport`, so `--set transport=inproc` moves every hop "
-                   "that names none.  In a file, a hop's transport is "
-                   "only ever its value, never a line of its own.  Its other "
-                   "keys are its children, indented four spaces under its "
-                   "`hop` line, like a stage's:");
+                   "that names none.  Its other keys are its children, "
+                   "indented four spaces under its `hop` line, like a "
+                   "stage's:");
     s_level_keys(out, LEVEL_HOP, KEY_TRANSPORT);
     roff_example(out, "hop = tcp\n"
                       "    endpoint = tcp://127.0.0.1:6001\n"
@@ -846,10 +847,16 @@ static void s_format(FILE *out)
     roff_para(out, "The format is ZPL (ZeroMQ RFC 4, read with czmq's "
                    "zconfig): `name = value` lines; a line's children are "
                    "indented exactly four spaces more than it; `#` starts a "
-                   "comment that runs to the end of the line; a value with "
-                   "spaces would need quotes, and no hopbench value has "
-                   "any.  Top-level names may repeat (`hop` and `proxy` "
-                   "do).");
+                   "comment that runs to the end of the line.  A value is "
+                   "written bare or in double or single quotes, which are "
+                   "not part of it: `sizes = 64,4096` and `sizes = "
+                   "\"64,4096\"` are the same.  A bare value ends at the "
+                   "line's end or its comment and may not hold a space; no "
+                   "hopbench value holds a space or a quote, so none needs "
+                   "quotes (an empty one is `nodes =` or `nodes = \"\"`).  "
+                   "The config.cfg of a results directory quotes every "
+                   "value; it reads back as it would bare.  Top-level names "
+                   "may repeat (`hop` and `proxy` do).");
     roff_para(out, "hopbench checks more than zconfig does: tabs and other "
                    "control characters, indentation that jumps more than "
                    "four spaces or is not a multiple of four (comments "

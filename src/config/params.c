@@ -45,7 +45,7 @@ static const char *const s_engine_help[] = {
     "libzmq's zmq_proxy_steerable, whose STATISTICS give the hop counters",
     "czmq's zproxy actor, counted through its CAPTURE socket (one more send "
     "per message); no inproc hops, HWM or CURVE, and no back-pressure (mode "
-    "= flood only)",
+    "= flood or search, not capacity)",
     "hopbench's own loop: one zmq_poll, then up to 1000 non-blocking "
     "receives, each sent on; a row per publisher on a fan-in hop",
     NULL};

@@ -4,6 +4,8 @@
      hop  from -> to      transport    msgs/s  ±             MB/s  lost  lost%  cpu ns/msg fr/to
        1  pub -> broker   tcp       1,234,567  ±1.6%        1264.2     0  0.00%        310 / 402
 
+    A stage on another host (host = NAME) is "broker@h2" in its rows.
+
     msgs/s and MB/s are medians over the repetitions (trial/summary.h),
     with 3 or more the ±x % of the median's interval, the larger of its
     two sides ('*': fewer repeats than the confidence needs, the interval
@@ -82,12 +84,20 @@ static void s_spread(const summary_t *summary, const link_summary_t *s,
         snprintf(buf, len, " ");
 }
 
+//  "pub -> broker", and "pub@h1 -> broker@h2" for stages on other hosts
+//  (host = NAME; a stage without one runs on the controller's)
+static void s_link(const link_summary_t *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s -> %s%s%s", s->from, s->from_host[0] ? "@" : "",
+             s->from_host, s->to, s->to_host[0] ? "@" : "", s->to_host);
+}
+
 static void s_row(FILE *out, const summary_t *summary, int l)
 {
     const link_summary_t *s = &summary->links[l];
-    char link[2 * RESULTS_NAME_MAX + 8], rates[32], spread[48], lost[32],
+    char link[4 * RESULTS_NAME_MAX + 8], rates[32], spread[48], lost[32],
         cpu[48];
-    snprintf(link, sizeof link, "%s -> %s", s->from, s->to);
+    s_link(s, link, sizeof link);
     s_spread(summary, s, spread, sizeof spread);
     s_cpu(s->from_cpu_ns, s->to_cpu_ns, cpu, sizeof cpu);
     fprintf(out, "%4d  %-22s %-9s %11s %s%10.1f %12s %6.2f%% %17s%s\n", s->hop,
