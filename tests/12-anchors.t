@@ -190,11 +190,23 @@ ok(same_set(cpus_of('local_thr'), @allowed) && same_set(cpus_of('remote_thr'), @
 unlike(Hopbench::slurp("$bin/args"), qr/\.cpus=/, 'ANCHORS_PIN=0: no hopbench stage pinned');
 like(Hopbench::slurp("$res/out"), qr/^nothing pinned \(ANCHORS_PIN=0\)$/m, 'ANCHORS_PIN=0: says so');
 # More pairs where the per-pair ratios spread: the spread decides, up to
-# ANCHORS_MAX_PAIRS (the stand-in reads the same every time, hopbench not)
+# ANCHORS_MAX_PAIRS.  Known ratios, whatever the machine does: a
+# stand-in hopbench that always reads 150000 msgs/s, against an
+# inproc_thr that reads 300000, 400000, 500000, ... (one more 100000 a
+# run): the per-pair ratios are 0.5, 0.375, ..., a spread of about 50 %
+my $known = tmp();
+write_file("$known/hopbench", "#!/bin/sh\n"
+    . "echo topology,pattern,size,repeat,hop,msgs_per_sec\necho inproc,pubsub,64,1,1,150000\n");
+write_file("$known/inproc_thr", "#!/bin/sh\nn=\$(cat '$known/count' 2>/dev/null || echo 0)\n"
+    . "echo \$((n + 1)) >'$known/count'\necho \"mean throughput: \$((300000 + 100000 * n)) [msg/s]\"\n");
+chmod 0755, "$known/hopbench", "$known/inproc_thr";
+symlink("$bin/$_", "$known/$_") for grep { $_ ne 'inproc_thr' } keys %fake;
 for my $case ([0, 3, 'a spread over 0 % gets pairs up to ANCHORS_MAX_PAIRS'],
               [100, 2, 'a spread under 10000 % gets none']) {
     my ($spread, $pairs, $name) = @$case;
-    $rc = system("$env ANCHORS_PIN=0 ANCHORS_TOOLS=inproc_thr ANCHORS_PAIRS=2 ANCHORS_MAX_PAIRS=3 "
+    unlink "$known/count";
+    $rc = system("$env ANCHORS_BIN='$known' ANCHORS_HOPBENCH='$known/hopbench' ANCHORS_PIN=0 "
+                 . "ANCHORS_TOOLS=inproc_thr ANCHORS_PAIRS=2 ANCHORS_MAX_PAIRS=3 "
                  . "ANCHORS_SPREAD=$spread timeout -k 5 120 tests/anchors/run-anchors >$res/out 2>$res/err");
     is($rc, 0, "ANCHORS_SPREAD=$spread: exit 0") or diag Hopbench::slurp("$res/err");
     my ($cell) = @{csv("$res/anchors.csv")->{rows}};
