@@ -186,7 +186,7 @@ static zmsg_t *s_counts(agent_run_t *self, int id)
     zmsg_addstrf(reply, "%llu", (unsigned long long)counts.sent);
     zmsg_addstrf(reply, "%llu", (unsigned long long)counts.received);
     if (pipeline_sees_origins(self->pl, id))
-        for (int o = 0; o < self->pl->count[0]; o++)
+        for (int o = 0; o < self->pl->norigins; o++)
             zmsg_addstrf(reply, "%llu",
                          (unsigned long long)atomic_load(
                              &self->shared[id]->origins[o].received));
@@ -291,7 +291,7 @@ static zmsg_t *s_stage(agent_run_t *self, const char *command, int id,
         atomic_store(&self->shared[id]->recording, (int)wire_pop_ll(msg));
     else if (streq(command, "SHARED")) {
         zmsg_t *reply = s_reply("SHARED", id);
-        wire_add_shared(reply, self->shared[id], self->pl->count[0]);
+        wire_add_shared(reply, self->shared[id], self->pl->norigins);
         return reply;
     } else if (streq(command, "THREADS"))
         return s_threads(self, id);

@@ -229,7 +229,7 @@ static void s_check_ok(const topology_t *topo, const pipeline_t *pl,
                topo->path);
     printf("%s: ok (%s, %d stages, %d hops, %d threads", topo->path,
            params_pattern_names[topo->params.pattern], topo->nstages,
-           topo->nstages - 1, roster_list(pl, NULL, 0));
+           topo->nhops, roster_list(pl, NULL, 0));
     if (study)
         printf(" in the first of %d assignments (placement all)", study->n);
     printf(")\n");

@@ -8,6 +8,7 @@
 #include "config/zpl.h"
 #include "config/sizes.h"
 #include "config/params.h"
+#include "config/shape.h"
 #include "config/topology.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/roster.h"
@@ -54,6 +55,7 @@ static const struct {
     {"hosts", hosts_test},         {"wire", wire_test},
     {"keys", keys_test},           {"io_cpus", io_cpus_test},
     {"roster", roster_test},       {"assignments", assignments_test},
+    {"shape", shape_test},
 };
 
 #endif

@@ -331,7 +331,7 @@ static int s_stop(void *state, errbuf_t *err)
 {
     (void)err;
     relay_t *self = state;
-    if (self->pl->inst[self->id].stage == 0)
+    if (pipeline_is_source(self->pl, self->id))
         atomic_store(&self->shared->target, 0);
     atomic_store(&self->shared->stop, 1);
     if (roles_ops(&self->pl->inst[self->id])->stop)

@@ -22,8 +22,7 @@
 
 int stage_socket_type(const stage_t *self, bool back)
 {
-    return pattern_socket(self->pl->params.pattern, self->inst->role,
-                          self->inst->stage == 0, back);
+    return pattern_socket(self->pl->params.pattern, self->inst->role, back);
 }
 
 uint64_t stage_shared_received(const stage_shared_t *shared, bool origins)
