@@ -185,9 +185,14 @@ static int s_load_controller(topology_t *self, zpl_t *zpl, zconfig_t *node,
 //  While loading: the ends of each hop entry (stage indices; a from's
 //  upstream is resolved once every stage is known) and the hop line that
 //  waits for the stage after it
+//  Hop lines and from entries a file may hold: one more than a tree of
+//  LIMIT_STAGES stages has links, so that a chain one stage too long is
+//  refused for its stages, and any more links for their loop
+#define TOPO_MAX_LINK_LINES LIMIT_STAGES
+
 typedef struct {
     int pending; //  -1: none
-    int up[SHAPE_MAX_LINKS], down[SHAPE_MAX_LINKS];
+    int up[TOPO_MAX_LINK_LINES], down[TOPO_MAX_LINK_LINES];
 } load_t;
 
 //  Room for one more stage
@@ -210,15 +215,15 @@ static int s_grow_stages(topology_t *self, const char *where, errbuf_t *err)
 static topo_hop_t *s_new_hop(topology_t *self, int line, const char *where,
                              errbuf_t *err)
 {
-    if (self->nhops == SHAPE_MAX_LINKS)
+    if (self->nhops == TOPO_MAX_LINK_LINES)
         return err_set(err,
                        "%smore than %d links: a tree of at most %d stages "
                        "has fewer (LIMIT_STAGES, docs/LIMITS.md)",
-                       where, SHAPE_MAX_LINKS, TOPO_MAX_STAGES),
+                       where, TOPO_MAX_LINK_LINES - 1, TOPO_MAX_STAGES),
                NULL;
     if (self->nhops == self->hops_room) {
         int room = self->hops_room ? 2 * self->hops_room : 8;
-        room = room < SHAPE_MAX_LINKS ? room : SHAPE_MAX_LINKS;
+        room = room < TOPO_MAX_LINK_LINES ? room : TOPO_MAX_LINK_LINES;
         topo_hop_t *hops = realloc(self->hops, (size_t)room * sizeof *hops);
         if (!hops)
             return err_set(err, "%sout of memory", where), NULL;
@@ -465,7 +470,7 @@ static int s_link(topology_t *self, load_t *load, errbuf_t *err)
 {
     if (s_resolve(self, load, err))
         return -1;
-    int order[SHAPE_MAX_LINKS], refused = -1;
+    int order[TOPO_MAX_LINK_LINES], refused = -1;
     for (int h = 0; h < self->nhops; h++) { //  by line: hop lines, froms
         int k = h;
         while (k > 0 && self->hops[order[k - 1]].line > self->hops[h].line) {
@@ -475,7 +480,7 @@ static int s_link(topology_t *self, load_t *load, errbuf_t *err)
         order[k] = h;
     }
     shape_init(&self->shape, self->nstages);
-    int added[SHAPE_MAX_LINKS], nadded = 0;
+    int added[TOPO_MAX_LINK_LINES], nadded = 0;
     shape_refusal_t why;
     for (int k = 0; k < self->nhops; k++) {
         int h = order[k];

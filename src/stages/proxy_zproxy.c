@@ -29,23 +29,6 @@
 #include <unistd.h>
 #include <zmq.h>
 
-//  "@endpoint" when this proxy binds hop h, else ">ep1,>ep2,...", after
-//  what buf holds already (a comma between: czmq's zsock_attach list)
-static void s_endpoints(stage_t *self, int h, char *buf, size_t len)
-{
-    const hop_plan_t *hop = &self->pl->hops[h];
-    size_t used = strlen(buf);
-    int e;
-    if (pipeline_binds(self->pl, h, self->inst->id, &e)) {
-        snprintf(buf + used, len - used, "%s@%s", used ? "," : "",
-                 hop->endpoint[e]);
-        return;
-    }
-    for (e = 0; e < hop->nendpoints && used < len; e++)
-        used += (size_t)snprintf(buf + used, len - used, "%s>%s",
-                                 used ? "," : "", hop->endpoint[e]);
-}
-
 //  zproxy asserts when a bind fails, so what a bind needs is tried here
 //  first, to fail with a message instead.  tcp: a plain socket (closed at
 //  once, unlike a libzmq one) bound to the address
@@ -88,20 +71,27 @@ static int s_try_ipc(const char *endpoint, int *error)
     return rc;
 }
 
-//  Each "@endpoint" of the list, tried
-static int s_try_binds(const char *endpoints, errbuf_t *err)
+//  "@endpoint" when this proxy binds hop h (tried first), else
+//  ">ep1,>ep2,...", after what buf holds already (a comma between:
+//  czmq's zsock_attach list)
+static int s_endpoints(stage_t *self, int h, char *buf, size_t len,
+                       errbuf_t *err)
 {
-    for (const char *p = endpoints; *p; p += *p == ',') {
-        size_t len = strcspn(p, ",");
-        char one[PIPELINE_ENDPOINT_MAX + 2];
-        int error = 0;
-        snprintf(one, sizeof one, "%.*s", (int)len, p);
-        p += len;
-        if (*one != '@') //  connects: zproxy does not assert on those
-            continue;
-        if (s_try_tcp(one + 1, &error) || s_try_ipc(one + 1, &error))
-            return err_set(err, "bind %s: %s", one + 1, strerror(error));
+    const hop_plan_t *hop = &self->pl->hops[h];
+    size_t used = strlen(buf);
+    int e, error = 0;
+    if (pipeline_binds(self->pl, h, self->inst->id, &e)) {
+        if (s_try_tcp(hop->endpoint[e], &error) ||
+            s_try_ipc(hop->endpoint[e], &error))
+            return err_set(err, "bind %s (hop %d): %s", hop->endpoint[e],
+                           h + 1, strerror(error));
+        snprintf(buf + used, len - used, "%s@%s", used ? "," : "",
+                 hop->endpoint[e]);
+        return 0;
     }
+    for (e = 0; e < hop->nendpoints && used < len; e++)
+        used += (size_t)snprintf(buf + used, len - used, "%s>%s",
+                                 used ? "," : "", hop->endpoint[e]);
     return 0;
 }
 
@@ -130,17 +120,15 @@ static int s_configure(stage_t *self, const char *which, bool back,
         return err_set(err, "zproxy %s: out of memory", which);
     for (int h = back ? pipeline_hop_out(self->pl, id)
                       : pipeline_hop_in(self->pl, id);
-         h >= 0; h = back ? pipeline_next_hop_out(self->pl, id, h)
-                          : pipeline_next_hop_in(self->pl, id, h))
-        s_endpoints(self, h, endpoints, len);
-    if (s_try_binds(endpoints, err))
-        rc = -1;
-    else if (zstr_sendx(self->engine, which,
-                        pattern_socket_name(stage_socket_type(self, back)),
-                        endpoints, NULL) ||
-             zsock_wait(self->engine) < 0)
+         h >= 0 && rc == 0; h = back ? pipeline_next_hop_out(self->pl, id, h)
+                                     : pipeline_next_hop_in(self->pl, id, h))
+        rc = s_endpoints(self, h, endpoints, len, err);
+    if (rc == 0 && (zstr_sendx(self->engine, which,
+                               pattern_socket_name(stage_socket_type(self, back)),
+                               endpoints, NULL) ||
+                    zsock_wait(self->engine) < 0))
         rc = err_set(err, "zproxy %s %.200s: no answer", which, endpoints);
-    else
+    if (rc == 0)
         s_note_binds(self, endpoints);
     free(endpoints);
     return rc;

@@ -70,19 +70,27 @@ static int s_missing(const stage_t *self, const bool *seen)
     return -1;
 }
 
-//  The path a subscription takes, for errors: "hop 1: pub -> sub" or
-//  "hops 1, 3, 5: pub -> p1 -> p2 -> sub"
+//  The path a subscription takes, for errors: "hop 1: pub -> sub", "hops
+//  1-3: pub -> p1 -> p2 -> sub", or in a tree "hops 2, 4, 5: ..."
 static void s_path(const stage_t *self, int sink, char *buf, size_t len)
 {
     const pipeline_t *pl = self->pl;
-    int stages[TOPO_MAX_STAGES];
-    int n = shape_path(&pl->topo->shape, self->inst->stage,
-                       pl->inst[sink].stage, stages, TOPO_MAX_STAGES);
-    size_t used = (size_t)snprintf(buf, len, n > 2 ? "hops" : "hop");
-    for (int k = 1; k < n && used < len; k++)
-        used += (size_t)snprintf(
-            buf + used, len - used, "%s %d", k > 1 ? "," : "",
-            shape_link_towards(&pl->topo->shape, stages[0], stages[k]) + 1);
+    const shape_t *shape = &pl->topo->shape;
+    int stages[TOPO_MAX_STAGES], hops[TOPO_MAX_STAGES];
+    int n = shape_path(shape, self->inst->stage, pl->inst[sink].stage, stages,
+                       TOPO_MAX_STAGES);
+    bool consecutive = true;
+    for (int k = 1; k < n; k++) {
+        hops[k] = shape_link_towards(shape, stages[0], stages[k]) + 1;
+        consecutive &= k == 1 || hops[k] == hops[k - 1] + 1;
+    }
+    size_t used = n == 2        ? (size_t)snprintf(buf, len, "hop %d", hops[1])
+                  : consecutive ? (size_t)snprintf(buf, len, "hops %d-%d",
+                                                   hops[1], hops[n - 1])
+                                : (size_t)snprintf(buf, len, "hops");
+    for (int k = 1; k < n && !consecutive && used < len; k++)
+        used += (size_t)snprintf(buf + used, len - used, "%s %d",
+                                 k > 1 ? "," : "", hops[k]);
     for (int k = 0; k < n && used < len; k++)
         used += (size_t)snprintf(buf + used, len - used, "%s %s",
                                  k ? " ->" : ":",
