@@ -2,11 +2,16 @@
 
     Every reply is [WORD][ID][...]; a request that cannot be served gets
     [ERR][ID][why], which the controller shows with the host's name.
+    Nothing here waits on a stage: COUNTS of a steerable proxy is asked of
+    its process and answered when its reply comes (a proxy blocked
+    sending towards a dead peer never answers), END is answered when its
+    relay is gone, both from agent_run_answer.
 */
 #define _GNU_SOURCE
 #include "agent/agent_run.h"
 
 #include "config/topology.h"
+#include "base/mono.h"
 #include "crew/stage_process.h"
 #include "crew/wire.h"
 #include "machine/machine.h"
@@ -33,6 +38,8 @@ struct agent_run_s {
     pipeline_t *pl;
     void *stage[RUN_IDS]; //  process kinds
     stage_shared_t *shared[RUN_IDS];
+    bool counting[RUN_IDS]; //  a COUNTS to answer
+    void *ending[RUN_IDS];  //  END said, its relay not gone yet
     int timeout_ms;
 };
 
@@ -80,16 +87,34 @@ agent_run_t *agent_run_new(const char *machine_text, errbuf_t *err)
     return self;
 }
 
-//  End every stage and forget the spec
+//  End every stage, all at once, and forget the spec.  A relay ends its
+//  process within 2 s (SIGKILL); one that does not end in time is left
+//  to its fate (its process dies with the agent, PR_SET_PDEATHSIG)
 static void s_end_spec(agent_run_t *self)
 {
-    for (int id = RUN_IDS - 1; id >= 0; id--)
+    void *dying[2 * RUN_IDS];
+    int n = 0;
+    for (int id = 0; id < RUN_IDS; id++) {
         if (self->stage[id]) {
-            //  a stage that does not end is left to its process's fate:
-            //  it dies with its relay thread (PR_SET_PDEATHSIG)
-            stage_process_kind.destroy(self->stage[id], self->timeout_ms);
-            self->stage[id] = NULL;
+            stage_process_end(self->stage[id]);
+            dying[n++] = self->stage[id];
         }
+        if (self->ending[id])
+            dying[n++] = self->ending[id];
+        self->stage[id] = self->ending[id] = NULL;
+        self->counting[id] = false;
+    }
+    double until = mono_seconds() + 3;
+    for (int left = n; left && mono_seconds() < until;) {
+        left = 0;
+        for (int i = 0; i < n; i++)
+            if (dying[i] && stage_process_ended(dying[i]))
+                dying[i] = NULL;
+            else
+                left += dying[i] != NULL;
+        if (left)
+            mono_sleep(0.01);
+    }
     pipeline_destroy(&self->pl);
     topology_destroy(&self->topo);
 }
@@ -176,21 +201,40 @@ static zmsg_t *s_command(agent_run_t *self, int id, zmsg_t *msg)
     return answer;
 }
 
-static zmsg_t *s_counts(agent_run_t *self, int id)
+static zmsg_t *s_counts_reply(agent_run_t *self, int id,
+                              const stage_counts_t *counts)
 {
-    stage_counts_t counts;
-    errbuf_t err;
-    if (stage_process_kind.counts(self->stage[id], &counts, &err))
-        return s_error(id, err.msg);
     zmsg_t *reply = s_reply("COUNTS", id);
-    zmsg_addstrf(reply, "%llu", (unsigned long long)counts.sent);
-    zmsg_addstrf(reply, "%llu", (unsigned long long)counts.received);
+    zmsg_addstrf(reply, "%llu", (unsigned long long)counts->sent);
+    zmsg_addstrf(reply, "%llu", (unsigned long long)counts->received);
     if (pipeline_sees_origins(self->pl, id))
         for (int o = 0; o < self->pl->count[0]; o++)
             zmsg_addstrf(reply, "%llu",
                          (unsigned long long)atomic_load(
                              &self->shared[id]->origins[o].received));
     return reply;
+}
+
+//  The counters' reply once they are here (NULL while they are not)
+static zmsg_t *s_take_counts(agent_run_t *self, int id)
+{
+    stage_counts_t counts;
+    errbuf_t err;
+    int got = stage_process_take_counts(self->stage[id], &counts, &err);
+    if (got)
+        self->counting[id] = false;
+    return got > 0   ? s_counts_reply(self, id, &counts)
+           : got < 0 ? s_error(id, err.msg)
+                     : NULL;
+}
+
+static zmsg_t *s_counts(agent_run_t *self, int id)
+{
+    errbuf_t err;
+    if (stage_process_ask_counts(self->stage[id], &err))
+        return s_error(id, err.msg);
+    self->counting[id] = true;
+    return s_take_counts(self, id);
 }
 
 static void s_reset(agent_run_t *self, int id, zmsg_t *msg)
@@ -224,13 +268,16 @@ static zmsg_t *s_cpu(int id, zmsg_t *msg)
     return reply;
 }
 
+//  END: ENDED comes from agent_run_answer, once the relay is gone
 static zmsg_t *s_end(agent_run_t *self, int id)
 {
-    int rc = stage_process_kind.destroy(self->stage[id], self->timeout_ms);
+    if (self->ending[id])
+        return s_error(id, "still ending its last process");
+    stage_process_end(self->stage[id]);
+    self->ending[id] = self->stage[id];
     self->stage[id] = NULL;
-    zmsg_t *reply = s_reply("ENDED", id);
-    zmsg_addstrf(reply, "%d", rc);
-    return reply;
+    self->counting[id] = false;
+    return NULL;
 }
 
 //  PORTS ADDRESS N: free tcp ports on one of this host's addresses, all
@@ -326,6 +373,15 @@ void agent_run_handle(agent_run_t *self, const char *command, int id,
 zmsg_t *agent_run_answer(agent_run_t *self)
 {
     for (int id = 0; id < RUN_IDS; id++) {
+        zmsg_t *reply = NULL;
+        if (self->ending[id] && stage_process_ended(self->ending[id])) {
+            self->ending[id] = NULL;
+            reply = s_reply("ENDED", id);
+            zmsg_addstr(reply, "0");
+        } else if (self->counting[id])
+            reply = s_take_counts(self, id);
+        if (reply)
+            return reply;
         if (!self->stage[id] || !stage_process_kind.ready(self->stage[id], 0))
             continue;
         errbuf_t err = {{0}};
@@ -341,10 +397,11 @@ zmsg_t *agent_run_answer(agent_run_t *self)
 int agent_run_poll_items(agent_run_t *self, zmq_pollitem_t *items, int max)
 {
     int n = 0;
-    for (int id = 0; id < RUN_IDS && n < max; id++)
-        if (self->stage[id])
+    for (int id = 0; id < RUN_IDS && n < max; id++) {
+        void *stage = self->stage[id] ? self->stage[id] : self->ending[id];
+        if (stage)
             items[n++] = (zmq_pollitem_t){
-                zsock_resolve(stage_process_pipe(self->stage[id])), 0,
-                ZMQ_POLLIN, 0};
+                zsock_resolve(stage_process_pipe(stage)), 0, ZMQ_POLLIN, 0};
+    }
     return n;
 }
