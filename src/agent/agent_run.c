@@ -49,9 +49,9 @@ struct agent_run_s {
     pipeline_t *pl;
     void *stage[RUN_IDS]; //  process kinds
     stage_shared_t *shared[RUN_IDS];
-    bool counting[RUN_IDS]; //  a COUNTS to answer
+    bool counting[RUN_IDS];  //  a COUNTS to answer
     start_t *start[RUN_IDS]; //  START said, its process not ready yet
-    void *ending[RUN_IDS];  //  END said, its relay not gone yet
+    void *ending[RUN_IDS];   //  END said, its relay not gone yet
     int timeout_ms;
 };
 
@@ -144,8 +144,8 @@ static zmsg_t *s_started(agent_run_t *self, int id, bool wait)
     self->start[id] = NULL;
     self->stage[id] = start->stage;
     self->shared[id] = start->shared;
-    zmsg_t *reply = start->stage ? s_reply("STARTED", id)
-                                 : s_error(id, start->err.msg);
+    zmsg_t *reply =
+        start->stage ? s_reply("STARTED", id) : s_error(id, start->err.msg);
     if (start->stage)
         zmsg_addstrf(reply, "%d", (int)stage_process_kind.pid(start->stage));
     free(start);
@@ -234,7 +234,6 @@ static zmsg_t *s_spec(agent_run_t *self, zmsg_t *msg)
     self->timeout_ms = (int)(self->pl->params.timeout * 1000);
     return s_reply("OK", -1);
 }
-
 
 //  CMD id COMMAND [hops]: on to the stage; a failure to pass it on is
 //  its answer

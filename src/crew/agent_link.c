@@ -574,8 +574,7 @@ static int s_resolve(link_t *link, errbuf_t *err)
     inet_ntop(AF_INET, &((struct sockaddr_in *)found->ai_addr)->sin_addr,
               numeric, sizeof numeric);
     freeaddrinfo(found);
-    snprintf(link->connect, sizeof link->connect, "tcp://%s%s", numeric,
-             colon);
+    snprintf(link->connect, sizeof link->connect, "tcp://%s%s", numeric, colon);
     return 0;
 }
 

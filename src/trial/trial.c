@@ -17,8 +17,8 @@
 #include <time.h>
 #include <zmq.h>
 
-#define TRIAL_POLL_MS  50  //  failure checks while the window is open
-#define TRIAL_QUIET_MS 250 //  no counter moved this long: drained
+#define TRIAL_POLL_MS  50   //  failure checks while the window is open
+#define TRIAL_QUIET_MS 250  //  no counter moved this long: drained
 #define TRIAL_ABORT_MS 1000 //  after a failure, for every stage's last word
 
 static bool s_source(const trial_t *self, int id)
@@ -196,15 +196,17 @@ static void s_abort(trial_t *self)
     for (int i = 0; i < self->pl->n; i++)
         stage_handle_abort(self->stage[i]);
     self->crew->broken = true;
-    int bound = self->timeout_ms < TRIAL_ABORT_MS ? self->timeout_ms
-                                                  : TRIAL_ABORT_MS;
+    int bound =
+        self->timeout_ms < TRIAL_ABORT_MS ? self->timeout_ms : TRIAL_ABORT_MS;
     double until = mono_seconds() + bound / 1000.0;
     bool blocked[PIPELINE_MAX_INSTANCES] = {false};
-    for (int i = 0; i < self->pl->n; i++)
-        if (self->running[i] &&
-            !(blocked[i] = !stage_handle_ready(self->stage[i],
-                                               s_left_ms(until))))
+    for (int i = 0; i < self->pl->n; i++) {
+        if (!self->running[i])
+            continue;
+        blocked[i] = !stage_handle_ready(self->stage[i], s_left_ms(until));
+        if (!blocked[i])
             s_collect(self, i, s_left_ms(until), &ignored);
+    }
     for (int i = self->pl->n - 1; i >= 0; i--)
         if (self->open[i] && !blocked[i] && s_left_ms(until) > 0)
             stage_handle_command(self->stage[i], "TEARDOWN", s_left_ms(until),
