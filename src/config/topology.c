@@ -1045,8 +1045,6 @@ static int s_validate_hop(const topology_t *self, int h, errbuf_t *err)
     return 0;
 }
 
-//  zproxy takes no HWM or NODROP, lives in czmq's context (no inproc), and
-//  hopbench counts it through CAPTURE, which cannot tell reqrep apart
 //  The next hop after 'after' (-1 to start) into or out of stage i, -1
 //  when there is none
 static int s_next_hop_at(const topology_t *self, int i, int after)
@@ -1056,6 +1054,44 @@ static int s_next_hop_at(const topology_t *self, int i, int after)
             return h;
     return -1;
 }
+
+//  The hops on one side of a stage (into it, or out of it) share its one
+//  socket there: one HWM (libzmq applies a change of it to every pipe the
+//  socket has) and CURVE on all or none
+static int s_validate_side(const topology_t *self, int i, bool in,
+                           errbuf_t *err)
+{
+    const shape_t *shape = &self->shape;
+    int first = in ? shape_next_in(shape, i, -1) : shape_next_out(shape, i, -1);
+    params_t a, b;
+    if (first < 0)
+        return 0;
+    topology_hop_params(self, first, &a);
+    for (int h = in ? shape_next_in(shape, i, first)
+                    : shape_next_out(shape, i, first);
+         h >= 0; h = in ? shape_next_in(shape, i, h) : shape_next_out(shape, i, h)) {
+        topology_hop_params(self, h, &b);
+        const char *side = in ? "into" : "out of";
+        if (b.hwm != a.hwm)
+            return s_key_error(self, LEVEL_HOP, h, KEY_HWM, err,
+                               "hop %d asks for hwm %d, hop %d for %d: the "
+                               "hops %s '%s' share its socket, and a socket "
+                               "has one HWM",
+                               h + 1, b.hwm, first + 1, a.hwm, side,
+                               self->stages[i].name);
+        if (b.curve != a.curve)
+            return s_key_error(self, LEVEL_HOP, h, KEY_CURVE, err,
+                               "hop %d has curve %s, hop %d %s: the hops %s "
+                               "'%s' share its socket, CURVE on all or none",
+                               h + 1, b.curve ? "true" : "false", first + 1,
+                               a.curve ? "true" : "false", side,
+                               self->stages[i].name);
+    }
+    return 0;
+}
+
+//  zproxy takes no HWM or NODROP, lives in czmq's context (no inproc), and
+//  hopbench counts it through CAPTURE, which cannot tell reqrep apart
 
 static int s_validate_zproxy(const topology_t *self, int i, errbuf_t *err)
 {
@@ -1343,6 +1379,9 @@ static int s_validate_stages(const topology_t *self, errbuf_t *err)
             stage.engine == ENGINE_ZPROXY && s_validate_zproxy(self, i, err))
             return -1;
         if (stage.process == PROCESS_OWN && s_validate_process(self, i, err))
+            return -1;
+        if (s_validate_side(self, i, true, err) ||
+            s_validate_side(self, i, false, err))
             return -1;
         if (s_validate_zone(self, i, &stage, err))
             return -1;
@@ -1649,7 +1688,7 @@ static const char *s_fanin = "topology = fanin\n"
                              "    from = edge-west\n"
                              "        transport = tcp\n"
                              "    from = edge-east\n"
-                             "        hwm = 5000\n"
+                             "        transport = ipc\n"
                              "hop = tcp\n"
                              "subscriber = sub\n";
 
@@ -1667,24 +1706,26 @@ static int s_test_tree(void)
     topology_hop_params(topo, 2, &p);
     CHECK(p.transport == TRANSPORT_TCP && p.hwm == 1000);
     topology_hop_params(topo, 3, &p);
-    CHECK(p.transport == TRANSPORT_TCP && p.hwm == 5000); //  the default
-    topology_hop_params(topo, 1, &p);
-    CHECK(p.transport == TRANSPORT_IPC);
-    CHECK(topology_set(topo, "edge-east:core.hwm=7", &err) == 0);
+    CHECK(p.transport == TRANSPORT_IPC && p.hwm == 1000);
+    topology_hop_params(topo, 4, &p);
+    CHECK(p.transport == TRANSPORT_TCP); //  the default
+    CHECK(topology_set(topo, "edge-east:core.transport=inproc", &err) == 0);
     topology_hop_params(topo, 3, &p);
-    CHECK(p.hwm == 7);
+    CHECK(p.transport == TRANSPORT_INPROC);
     CHECK(topology_set(topo, "sub:core.hwm=7", &err) == -1);
     CHECK(strstr(err.msg, "no link 'sub:core'"));
     char where[300];
+    topology_where(topo, LEVEL_HOP, 3, KEY_HWM, where, sizeof where);
+    CHECK(strcmp(where, "t.cfg:12: ") == 0); //  not given: its from line
     topology_where(topo, LEVEL_HOP, 3, KEY_TRANSPORT, where, sizeof where);
-    CHECK(strcmp(where, "t.cfg:12: ") == 0); //  its from line
+    CHECK(strcmp(where, "--set edge-east:core.transport=inproc: ") == 0);
     topology_t *again = s_reloaded(topo);
     CHECK(again && again->nhops == 5);
     for (int h = 0; h < 5; h++)
         CHECK(topology_hop_up(again, h) == topology_hop_up(topo, h) &&
               topology_hop_down(again, h) == topology_hop_down(topo, h));
     topology_hop_params(again, 3, &p);
-    CHECK(p.hwm == 7 && p.transport == TRANSPORT_TCP);
+    CHECK(p.transport == TRANSPORT_INPROC);
     topology_hop_params(again, 0, &p);
     CHECK(p.transport == TRANSPORT_IPC);
     topology_destroy(&again);
@@ -1732,6 +1773,10 @@ static int s_test_tree_errors(void)
              "pusher = a\nhop\nproxy = b\nhop\npuller = c\npuller = d\n"
              "    from = b\n");
     CHECK(s_expect(text, NULL, "t.cfg:9: a pushpull pipeline is a chain") == 0);
+    snprintf(text, sizeof text, "%sproxy = c\n    from = b\n        hwm = 5\n"
+             "hop\nsubscriber = s\nsubscriber = t\n    from = b\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:11: hop 3 asks for hwm 1000, hop 2 for "
+                               "5: the hops out of 'b' share its socket") == 0);
     return 0;
 }
 
