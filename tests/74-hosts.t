@@ -280,6 +280,21 @@ like($err, qr/host h1 .*not allowed/, 'unknown controller key: names the host, "
 ok($took < 5, "unknown controller key: refused within 5 s ($took s)");
 like(Hopbench::slurp("$work/agent-h1-7801.err"), qr/refused a controller .*not allowed/, 'the agent says it refused');
 stop($stranger);
+
+# The hosts file's wrong certificate for an agent, and an agent name that
+# does not resolve: each said at once, long before the timeout (10 s)
+write_file("$work/wrong-cert.cfg", "host = h1\n    agent = tcp://169.254.77.1:7800\n    cert = keys/other.cert\n");
+write_file("$work/no-name.cfg", "host = h1\n    agent = tcp://nosuch.example:7800\n    cert = keys/h1.cert\n");
+for my $case (['wrong-cert', qr/host h1 \(agent tcp:\/\/169\.254\.77\.1:7800\): the CURVE handshake failed: .*cert/],
+              ['no-name', qr/host h1: address 'nosuch\.example' does not resolve \(/]) {
+    my ($name, $says) = @$case;
+    ($rc, $took, $stdout, $err) = ctl('run', $topo, '--hosts', "$work/$name.cfg", '--cert',
+        "$work/keys/ctl.cert_secret", qw(--set timeout=10 --set proxy.host=h1 --set sub.host=h1 --sizes 64 --quiet --output),
+        "$work/$name");
+    is($rc, 1, "$name: exit 1");
+    like($err, $says, "$name: says so, naming the host") or diag $err;
+    ok($took < 5, sprintf("$name: said within 5 s, not after the timeout (%.2f s)", $took));
+}
 {
     local $ENV{HOPBENCH_TEST_PROTOCOL} = 99;
     ($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, qw(--sizes 64 --quiet --output), "$work/v");

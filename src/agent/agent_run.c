@@ -2,11 +2,18 @@
 
     Every reply is [WORD][ID][...]; a request that cannot be served gets
     [ERR][ID][why], which the controller shows with the host's name.
+    Nothing here waits on a stage: START runs on a thread of its own until
+    the process is ready, COUNTS of a steerable proxy is asked of its
+    process and answered when its reply comes (a proxy blocked sending
+    towards a dead peer never answers), END is answered when its relay is
+    gone, all three from agent_run_answer.
 */
 #define _GNU_SOURCE
 #include "agent/agent_run.h"
 
 #include "config/topology.h"
+#include "base/actor.h"
+#include "base/mono.h"
 #include "crew/stage_process.h"
 #include "crew/wire.h"
 #include "machine/machine.h"
@@ -24,6 +31,15 @@
 
 #define RUN_IDS PIPELINE_MAX_INSTANCES
 
+typedef struct {
+    agent_run_t *run; //  its pl and paths, which outlive the start
+    int id;
+    zsock_t *pipe;
+    void *stage; //  then what stage_process_new made, or err
+    stage_shared_t *shared;
+    errbuf_t err;
+} start_t;
+
 struct agent_run_s {
     char dir[256];          //  private, 0700
     char machine_path[300]; //  dir/machine.cfg
@@ -33,6 +49,9 @@ struct agent_run_s {
     pipeline_t *pl;
     void *stage[RUN_IDS]; //  process kinds
     stage_shared_t *shared[RUN_IDS];
+    bool counting[RUN_IDS];  //  a COUNTS to answer
+    start_t *start[RUN_IDS]; //  START said, its process not ready yet
+    void *ending[RUN_IDS];   //  END said, its relay not gone yet
     int timeout_ms;
 };
 
@@ -80,16 +99,89 @@ agent_run_t *agent_run_new(const char *machine_text, errbuf_t *err)
     return self;
 }
 
-//  End every stage and forget the spec
+//  A stage's start on a thread of its own: its process says READY when
+//  it is ready, which may take a while (the loop heartbeats meanwhile)
+static void s_starter(zsock_t *pipe, void *args)
+{
+    start_t *start = args;
+    zsock_signal(pipe, 0);
+    agent_run_t *run = start->run;
+    start->stage =
+        stage_process_new(run->pl, start->id, run->config, run->dir,
+                          run->machine_path, &start->shared, &start->err);
+    zstr_send(pipe, "STARTED");
+    char *term = zstr_recv(pipe);
+    zstr_free(&term);
+}
+
+static zmsg_t *s_start(agent_run_t *self, int id)
+{
+    errbuf_t err;
+    if (self->stage[id] || self->start[id])
+        return s_error(id, "started already");
+    start_t *start = calloc(1, sizeof *start);
+    if (!start)
+        return s_error(id, "out of memory");
+    *start = (start_t){.run = self, .id = id};
+    if (!(start->pipe = actor_new(s_starter, start, &err))) {
+        free(start);
+        return s_error(id, err.msg);
+    }
+    self->start[id] = start;
+    return NULL;
+}
+
+//  A start that has ended: its STARTED (or ERR), and the stage is ours
+static zmsg_t *s_started(agent_run_t *self, int id, bool wait)
+{
+    start_t *start = self->start[id];
+    zmq_pollitem_t item = {zsock_resolve(start->pipe), 0, ZMQ_POLLIN, 0};
+    if (zmq_poll(&item, 1, wait ? -1 : 0) <= 0)
+        return NULL;
+    char *word = zstr_recv(start->pipe);
+    zstr_free(&word);
+    actor_destroy(&start->pipe, 1000); //  its last act: it ends now
+    self->start[id] = NULL;
+    self->stage[id] = start->stage;
+    self->shared[id] = start->shared;
+    zmsg_t *reply =
+        start->stage ? s_reply("STARTED", id) : s_error(id, start->err.msg);
+    if (start->stage)
+        zmsg_addstrf(reply, "%d", (int)stage_process_kind.pid(start->stage));
+    free(start);
+    return reply;
+}
+
+//  End every stage, all at once, and forget the spec.  A relay ends its
+//  process within 2 s (SIGKILL); one that does not end in time is left
+//  to its fate (its process dies with the agent, PR_SET_PDEATHSIG)
 static void s_end_spec(agent_run_t *self)
 {
-    for (int id = RUN_IDS - 1; id >= 0; id--)
+    void *dying[2 * RUN_IDS];
+    int n = 0;
+    for (int id = 0; id < RUN_IDS; id++) {
+        zmsg_t *started = self->start[id] ? s_started(self, id, true) : NULL;
+        zmsg_destroy(&started); //  a start uses the spec: it ends first
         if (self->stage[id]) {
-            //  a stage that does not end is left to its process's fate:
-            //  it dies with its relay thread (PR_SET_PDEATHSIG)
-            stage_process_kind.destroy(self->stage[id], self->timeout_ms);
-            self->stage[id] = NULL;
+            stage_process_end(self->stage[id]);
+            dying[n++] = self->stage[id];
         }
+        if (self->ending[id])
+            dying[n++] = self->ending[id];
+        self->stage[id] = self->ending[id] = NULL;
+        self->counting[id] = false;
+    }
+    double until = mono_seconds() + 3;
+    for (int left = n; left && mono_seconds() < until;) {
+        left = 0;
+        for (int i = 0; i < n; i++)
+            if (dying[i] && stage_process_ended(dying[i]))
+                dying[i] = NULL;
+            else
+                left += dying[i] != NULL;
+        if (left)
+            mono_sleep(0.01);
+    }
     pipeline_destroy(&self->pl);
     topology_destroy(&self->topo);
 }
@@ -143,21 +235,6 @@ static zmsg_t *s_spec(agent_run_t *self, zmsg_t *msg)
     return s_reply("OK", -1);
 }
 
-static zmsg_t *s_start(agent_run_t *self, int id)
-{
-    errbuf_t err;
-    if (self->stage[id])
-        return s_error(id, "started already");
-    self->stage[id] =
-        stage_process_new(self->pl, id, self->config, self->dir,
-                          self->machine_path, &self->shared[id], &err);
-    if (!self->stage[id])
-        return s_error(id, err.msg);
-    zmsg_t *reply = s_reply("STARTED", id);
-    zmsg_addstrf(reply, "%d", (int)stage_process_kind.pid(self->stage[id]));
-    return reply;
-}
-
 //  CMD id COMMAND [hops]: on to the stage; a failure to pass it on is
 //  its answer
 static zmsg_t *s_command(agent_run_t *self, int id, zmsg_t *msg)
@@ -176,21 +253,40 @@ static zmsg_t *s_command(agent_run_t *self, int id, zmsg_t *msg)
     return answer;
 }
 
-static zmsg_t *s_counts(agent_run_t *self, int id)
+static zmsg_t *s_counts_reply(agent_run_t *self, int id,
+                              const stage_counts_t *counts)
 {
-    stage_counts_t counts;
-    errbuf_t err;
-    if (stage_process_kind.counts(self->stage[id], &counts, &err))
-        return s_error(id, err.msg);
     zmsg_t *reply = s_reply("COUNTS", id);
-    zmsg_addstrf(reply, "%llu", (unsigned long long)counts.sent);
-    zmsg_addstrf(reply, "%llu", (unsigned long long)counts.received);
+    zmsg_addstrf(reply, "%llu", (unsigned long long)counts->sent);
+    zmsg_addstrf(reply, "%llu", (unsigned long long)counts->received);
     if (pipeline_sees_origins(self->pl, id))
-        for (int o = 0; o < self->pl->count[0]; o++)
+        for (int o = 0; o < self->pl->norigins; o++)
             zmsg_addstrf(reply, "%llu",
                          (unsigned long long)atomic_load(
                              &self->shared[id]->origins[o].received));
     return reply;
+}
+
+//  The counters' reply once they are here (NULL while they are not)
+static zmsg_t *s_take_counts(agent_run_t *self, int id)
+{
+    stage_counts_t counts;
+    errbuf_t err;
+    int got = stage_process_take_counts(self->stage[id], &counts, &err);
+    if (got)
+        self->counting[id] = false;
+    return got > 0   ? s_counts_reply(self, id, &counts)
+           : got < 0 ? s_error(id, err.msg)
+                     : NULL;
+}
+
+static zmsg_t *s_counts(agent_run_t *self, int id)
+{
+    errbuf_t err;
+    if (stage_process_ask_counts(self->stage[id], &err))
+        return s_error(id, err.msg);
+    self->counting[id] = true;
+    return s_take_counts(self, id);
 }
 
 static void s_reset(agent_run_t *self, int id, zmsg_t *msg)
@@ -224,13 +320,16 @@ static zmsg_t *s_cpu(int id, zmsg_t *msg)
     return reply;
 }
 
+//  END: ENDED comes from agent_run_answer, once the relay is gone
 static zmsg_t *s_end(agent_run_t *self, int id)
 {
-    int rc = stage_process_kind.destroy(self->stage[id], self->timeout_ms);
+    if (self->ending[id])
+        return s_error(id, "still ending its last process");
+    stage_process_end(self->stage[id]);
+    self->ending[id] = self->stage[id];
     self->stage[id] = NULL;
-    zmsg_t *reply = s_reply("ENDED", id);
-    zmsg_addstrf(reply, "%d", rc);
-    return reply;
+    self->counting[id] = false;
+    return NULL;
 }
 
 //  PORTS ADDRESS N: free tcp ports on one of this host's addresses, all
@@ -291,7 +390,7 @@ static zmsg_t *s_stage(agent_run_t *self, const char *command, int id,
         atomic_store(&self->shared[id]->recording, (int)wire_pop_ll(msg));
     else if (streq(command, "SHARED")) {
         zmsg_t *reply = s_reply("SHARED", id);
-        wire_add_shared(reply, self->shared[id], self->pl->count[0]);
+        wire_add_shared(reply, self->shared[id], self->pl->norigins);
         return reply;
     } else if (streq(command, "THREADS"))
         return s_threads(self, id);
@@ -326,6 +425,17 @@ void agent_run_handle(agent_run_t *self, const char *command, int id,
 zmsg_t *agent_run_answer(agent_run_t *self)
 {
     for (int id = 0; id < RUN_IDS; id++) {
+        zmsg_t *reply = NULL;
+        if (self->ending[id] && stage_process_ended(self->ending[id])) {
+            self->ending[id] = NULL;
+            reply = s_reply("ENDED", id);
+            zmsg_addstr(reply, "0");
+        } else if (self->start[id])
+            reply = s_started(self, id, false);
+        else if (self->counting[id])
+            reply = s_take_counts(self, id);
+        if (reply)
+            return reply;
         if (!self->stage[id] || !stage_process_kind.ready(self->stage[id], 0))
             continue;
         errbuf_t err = {{0}};
@@ -341,10 +451,14 @@ zmsg_t *agent_run_answer(agent_run_t *self)
 int agent_run_poll_items(agent_run_t *self, zmq_pollitem_t *items, int max)
 {
     int n = 0;
-    for (int id = 0; id < RUN_IDS && n < max; id++)
-        if (self->stage[id])
+    for (int id = 0; id < RUN_IDS && n < max; id++) {
+        void *stage = self->stage[id] ? self->stage[id] : self->ending[id];
+        if (self->start[id])
+            items[n++] = (zmq_pollitem_t){zsock_resolve(self->start[id]->pipe),
+                                          0, ZMQ_POLLIN, 0};
+        else if (stage)
             items[n++] = (zmq_pollitem_t){
-                zsock_resolve(stage_process_pipe(self->stage[id])), 0,
-                ZMQ_POLLIN, 0};
+                zsock_resolve(stage_process_pipe(stage)), 0, ZMQ_POLLIN, 0};
+    }
     return n;
 }

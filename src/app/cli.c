@@ -116,6 +116,8 @@ static int s_keep(cli_t *cli, const cli_option_t *opt, const char *value,
         cli->once = true;
     else if (strcmp(name, "name") == 0)
         cli->name = value;
+    else if (strcmp(name, "verbose") == 0)
+        cli->verbose = true;
     return 0;
 }
 
@@ -345,6 +347,11 @@ const cli_option_t cli_options[] = {
      .help = "no progress on stderr, and no warning when a --set does not "
              "reach a stage or hop",
      .apply = s_quiet},
+    {.name = "verbose",
+     .commands = CLI_CHECK,
+     .help = "also draw the topology as hopbench understood it: each stage "
+             "and link, numbered, sources first (plan draws a tree too)",
+     .apply = s_keep},
     {.name = "plot",
      .commands = CLI_RUN | CLI_COMPARE,
      .help = "after a run that succeeded, draw its charts; compare: a chart "

@@ -50,6 +50,7 @@ typedef struct {
     format_t format;
     const char *output;
     bool quiet;
+    bool verbose; //  check: draw the topology
     bool plot;
     const char *by; //  compare --by KEY
     double alpha;   //  compare --alpha, 0: its default

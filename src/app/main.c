@@ -17,6 +17,7 @@
 #include "report/plot.h"
 #include "report/report_placements.h"
 #include "report/report_plan.h"
+#include "report/report_tree.h"
 #include "base/interrupt.h"
 #include "crew/stage_process.h"
 #include "run/run.h"
@@ -266,7 +267,7 @@ static void s_check_ok(const topology_t *topo, const pipeline_t *pl,
                topo->path);
     printf("%s: ok (%s, %d stages, %d hops, %d threads", topo->path,
            params_pattern_names[topo->params.pattern], topo->nstages,
-           topo->nstages - 1, roster_list(pl, NULL, 0));
+           topo->nhops, roster_list(pl, NULL, 0));
     if (study)
         printf(" in the first of %d assignments (placement all)", study->n);
     printf(")\n");
@@ -312,10 +313,15 @@ static int s_plan(const cli_t *cli, const char *text, const machine_t *machine)
         rc == 0 ? s_pipeline(topo, machines, n, all, &err) : NULL;
     if (rc == 0 && !pl)
         fprintf(stderr, "hopbench: %s\n", err.msg);
-    else if (pl && strcmp(cli->command, "plan") == 0 && studied != 0)
+    else if (pl && strcmp(cli->command, "plan") == 0 && studied != 0) {
+        if (!csv && !shape_is_chain(&topo->shape))
+            report_tree(stdout, topo);
         report_plan_on(stdout, pl, machines, n, csv);
-    else if (pl && strcmp(cli->command, "check") == 0)
+    } else if (pl && strcmp(cli->command, "check") == 0) {
+        if (cli->verbose)
+            report_tree(stdout, topo);
         s_check_ok(topo, pl, all);
+    }
     rc = pl ? 0 : rc ? rc : 2;
     pipeline_destroy(&pl);
     fleet_destroy(&fleet);

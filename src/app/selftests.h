@@ -8,6 +8,7 @@
 #include "config/zpl.h"
 #include "config/sizes.h"
 #include "config/params.h"
+#include "config/shape.h"
 #include "config/topology.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/roster.h"
@@ -49,7 +50,8 @@ static const struct {
     {"threads", threads_test},     {"cli", cli_test},
     {"zcpool", zcpool_test},       {"sweep", sweep_test},
     {"zones", zones_test},         {"actor", actor_test},
-    {"histogram", histogram_test}, {"machine", machine_test},
+    {"histogram", histogram_test}, {"machine_file", machine_file_test},
+    {"machine_live", machine_live_test},
     {"placement", placement_test}, {"plot_data", plot_data_test},
     {"roff", roff_test},           {"csv", csv_test},
     {"search", search_test},       {"tsc", tsc_test},
@@ -58,8 +60,9 @@ static const struct {
     {"hosts", hosts_test},         {"wire", wire_test},
     {"keys", keys_test},           {"io_cpus", io_cpus_test},
     {"roster", roster_test},       {"assignments", assignments_test},
-    {"readfile", readfile_test},   {"certfile", certfile_test},
-    {"errbuf", errbuf_test},       {"number", number_test},
+    {"shape", shape_test},         {"readfile", readfile_test},
+    {"certfile", certfile_test},   {"errbuf", errbuf_test},
+    {"number", number_test},
 };
 
 #endif

@@ -25,12 +25,24 @@ const pattern_ends_t *pattern_ends(int pattern)
     return &s_ends[pattern];
 }
 
-int pattern_socket(int pattern, role_t role, bool first_stage, bool back)
+bool pattern_is_source(role_t role)
+{
+    return role == ROLE_PUBLISHER || role == ROLE_PUSHER ||
+           role == ROLE_REQUESTER;
+}
+
+bool pattern_is_sink(role_t role)
+{
+    return role == ROLE_SUBSCRIBER || role == ROLE_PULLER ||
+           role == ROLE_REPLIER;
+}
+
+int pattern_socket(int pattern, role_t role, bool back)
 {
     const pattern_ends_t *ends = &s_ends[pattern];
     if (role == ROLE_PROXY)
         return back ? ends->back_socket : ends->front_socket;
-    return first_stage ? ends->source_socket : ends->sink_socket;
+    return pattern_is_source(role) ? ends->source_socket : ends->sink_socket;
 }
 
 const char *pattern_socket_name(int type)

@@ -34,10 +34,14 @@ typedef struct {
     int front_socket, back_socket;  //  a proxy's upstream and downstream side
 } pattern_ends_t;
 
+//  Roles that start a path (publisher, pusher, requester) and that end one
+//  (subscriber, puller, replier), whatever the pattern
+bool pattern_is_source(role_t role);
+bool pattern_is_sink(role_t role);
 //  The ends of a pattern (PATTERN_*)
 const pattern_ends_t *pattern_ends(int pattern);
 //  The socket a role opens in a pattern; for a proxy, its back or front
-int pattern_socket(int pattern, role_t role, bool first_stage, bool back);
+int pattern_socket(int pattern, role_t role, bool back);
 //  "XPUB", "ROUTER", ...
 const char *pattern_socket_name(int type);
 

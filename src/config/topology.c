@@ -100,28 +100,34 @@ static int s_set_key(params_t *params, unsigned level, const char *key,
     return 0;
 }
 
+//  One key of a node: not given twice among its siblings
+static int s_load_key(zpl_t *zpl, zconfig_t *node, zconfig_t *child,
+                      params_t *params, unsigned level, errbuf_t *err)
+{
+    char where[300];
+    const char *key = zconfig_name(child);
+    snprintf(where, sizeof where, "%s:%d: ", zpl_path(zpl),
+             zpl_line(zpl, child));
+    if (zconfig_child(child))
+        return err_set(err, "%s'%s' takes no indented lines below it", where,
+                       key);
+    for (zconfig_t *prev = zconfig_child(node); prev != child;
+         prev = zconfig_next(prev))
+        if (strcmp(zconfig_name(prev), key) == 0)
+            return err_set(err, "%s'%s' given twice (also at line %d)", where,
+                           key, zpl_line(zpl, prev));
+    return s_set_key(params, level, key, zconfig_value(child),
+                     zpl_line(zpl, child), where, err);
+}
+
 //  The keys under one node
 static int s_load_keys(zpl_t *zpl, zconfig_t *node, params_t *params,
                        unsigned level, errbuf_t *err)
 {
     for (zconfig_t *child = zconfig_child(node); child;
-         child = zconfig_next(child)) {
-        char where[300];
-        const char *key = zconfig_name(child);
-        snprintf(where, sizeof where, "%s:%d: ", zpl_path(zpl),
-                 zpl_line(zpl, child));
-        if (zconfig_child(child))
-            return err_set(err, "%s'%s' takes no indented lines below it",
-                           where, key);
-        for (zconfig_t *prev = zconfig_child(node); prev != child;
-             prev = zconfig_next(prev))
-            if (strcmp(zconfig_name(prev), key) == 0)
-                return err_set(err, "%s'%s' given twice (also at line %d)",
-                               where, key, zpl_line(zpl, prev));
-        if (s_set_key(params, level, key, zconfig_value(child),
-                      zpl_line(zpl, child), where, err))
+         child = zconfig_next(child))
+        if (s_load_key(zpl, node, child, params, level, err))
             return -1;
-    }
     return 0;
 }
 
@@ -176,31 +182,137 @@ static int s_load_controller(topology_t *self, zpl_t *zpl, zconfig_t *node,
     return s_load_keys(zpl, node, &self->controller, LEVEL_CONTROLLER, err);
 }
 
-//  Room for one more stage, and the hop after it
-static int s_grow(topology_t *self, const char *where, errbuf_t *err)
+//  While loading: the ends of each hop entry (stage indices; a from's
+//  upstream is resolved once every stage is known) and the hop line that
+//  waits for the stage after it
+//  Hop lines and from entries a file may hold: one more than a tree of
+//  LIMIT_STAGES stages has links, so that a chain one stage too long is
+//  refused for its stages, and any more links for their loop
+#define TOPO_MAX_LINK_LINES LIMIT_STAGES
+
+typedef struct {
+    int pending; //  -1: none
+    int up[TOPO_MAX_LINK_LINES], down[TOPO_MAX_LINK_LINES];
+} load_t;
+
+//  Room for one more stage
+static int s_grow_stages(topology_t *self, const char *where, errbuf_t *err)
 {
     if (self->nstages < self->room)
         return 0;
     int room = self->room ? 2 * self->room : 8;
     room = room < TOPO_MAX_STAGES ? room : TOPO_MAX_STAGES;
     topo_stage_t *stages = realloc(self->stages, (size_t)room * sizeof *stages);
-    if (stages)
-        self->stages = stages;
-    topo_hop_t *hops =
-        stages ? realloc(self->hops, (size_t)room * sizeof *hops) : NULL;
-    if (hops)
-        self->hops = hops;
-    if (!hops)
+    if (!stages)
         return err_set(err, "%sout of memory", where);
-    size_t added = (size_t)(room - self->room);
-    memset(stages + self->room, 0, added * sizeof *stages);
-    memset(hops + self->room, 0, added * sizeof *hops);
+    memset(stages + self->room, 0, (size_t)(room - self->room) * sizeof *stages);
+    self->stages = stages;
     self->room = room;
     return 0;
 }
 
-static int s_load_stage(topology_t *self, zpl_t *zpl, zconfig_t *node,
-                        role_t role, int *hops_seen, const char *where,
+//  One more hop entry (a hop line or a from), at line; NULL with err set
+static topo_hop_t *s_new_hop(topology_t *self, int line, const char *where,
+                             errbuf_t *err)
+{
+    if (self->nhops == TOPO_MAX_LINK_LINES)
+        return err_set(err,
+                       "%smore than %d links: a tree of at most %d stages "
+                       "has fewer (LIMIT_STAGES, docs/LIMITS.md)",
+                       where, TOPO_MAX_LINK_LINES - 1, TOPO_MAX_STAGES),
+               NULL;
+    if (self->nhops == self->hops_room) {
+        int room = self->hops_room ? 2 * self->hops_room : 8;
+        room = room < TOPO_MAX_LINK_LINES ? room : TOPO_MAX_LINK_LINES;
+        topo_hop_t *hops = realloc(self->hops, (size_t)room * sizeof *hops);
+        if (!hops)
+            return err_set(err, "%sout of memory", where), NULL;
+        self->hops = hops;
+        self->hops_room = room;
+    }
+    topo_hop_t *hop = &self->hops[self->nhops++];
+    memset(hop, 0, sizeof *hop);
+    hop->line = line;
+    params_defaults(&hop->params);
+    return hop;
+}
+
+//  "from = a,b" below a stage: a link from each, its keys the children
+static int s_load_from(topology_t *self, load_t *load, zpl_t *zpl,
+                       zconfig_t *node, const char *where, errbuf_t *err)
+{
+    const char *list = zconfig_value(node);
+    if (!*list)
+        return err_set(err, "%sfrom needs the stages it names (from = a,b)",
+                       where);
+    for (const char *p = list; *p; p += *p == ',') {
+        size_t len = strcspn(p, ",");
+        char name[TOPO_NAME_MAX + 1];
+        if (len == 0 || len > TOPO_NAME_MAX)
+            return err_set(err, "%sfrom '%s': stage names of 1 to %d "
+                           "characters, commas between", where, list,
+                           TOPO_NAME_MAX);
+        memcpy(name, p, len);
+        name[len] = 0;
+        for (int h = 0; h < self->nhops; h++)
+            if (load->down[h] == self->nstages - 1 &&
+                strcmp(self->hops[h].up, name) == 0)
+                return err_set(err, "%sfrom names '%s' twice (also at line "
+                               "%d)", where, name, self->hops[h].line);
+        topo_hop_t *hop = s_new_hop(self, zpl_line(zpl, node), where, err);
+        if (!hop || s_load_keys(zpl, node, &hop->params, LEVEL_HOP, err))
+            return -1;
+        hop->from = true;
+        snprintf(hop->up, sizeof hop->up, "%s", name);
+        load->up[self->nhops - 1] = -1;
+        load->down[self->nhops - 1] = self->nstages - 1;
+        p += len;
+    }
+    return 0;
+}
+
+//  A stage's children: its keys, and its from lines
+static int s_load_stage_keys(topology_t *self, load_t *load, zpl_t *zpl,
+                             zconfig_t *node, errbuf_t *err)
+{
+    topo_stage_t *stage = &self->stages[self->nstages - 1];
+    for (zconfig_t *child = zconfig_child(node); child;
+         child = zconfig_next(child)) {
+        char where[300];
+        snprintf(where, sizeof where, "%s:%d: ", zpl_path(zpl),
+                 zpl_line(zpl, child));
+        if (strcmp(zconfig_name(child), "from") != 0) {
+            if (s_load_key(zpl, node, child, &stage->params, LEVEL_STAGE, err))
+                return -1;
+            continue;
+        }
+        if (load->pending >= 0)
+            return err_set(err,
+                           "%s'%s' names its upstreams with from: no 'hop' "
+                           "line before it (line %d; a link's keys go "
+                           "below its from)",
+                           where, stage->name, self->hops[load->pending].line);
+        if (pattern_is_source(stage->role))
+            return err_set(err, "%sfrom: a %s has no upstream", where,
+                           pattern_role_names[stage->role]);
+        if (s_load_from(self, load, zpl, child, where, err))
+            return -1;
+    }
+    return 0;
+}
+
+//  Does the stage under node name its upstreams?
+static bool s_has_from(zconfig_t *node)
+{
+    for (zconfig_t *child = zconfig_child(node); child;
+         child = zconfig_next(child))
+        if (strcmp(zconfig_name(child), "from") == 0)
+            return true;
+    return false;
+}
+
+static int s_load_stage(topology_t *self, load_t *load, zpl_t *zpl,
+                        zconfig_t *node, role_t role, const char *where,
                         errbuf_t *err)
 {
     if (self->nstages == TOPO_MAX_STAGES)
@@ -208,37 +320,48 @@ static int s_load_stage(topology_t *self, zpl_t *zpl, zconfig_t *node,
                        "%sstage %d: a topology has at most %d stages "
                        "(LIMIT_STAGES, docs/LIMITS.md)",
                        where, self->nstages + 1, TOPO_MAX_STAGES);
-    if (self->nstages > 0 && *hops_seen < self->nstages)
+    //  a publisher may start a branch of its own; other stages are fed
+    if (self->nstages > 0 && load->pending < 0 && !s_has_from(node) &&
+        role != ROLE_PUBLISHER)
         return err_set(err,
                        "%sno hop between '%s' and this stage (add a "
-                       "'hop' line)",
+                       "'hop' line, or 'from = STAGE' below it to name "
+                       "its upstream)",
                        where, self->stages[self->nstages - 1].name);
     const char *name = zconfig_value(node);
     if (s_check_name(where, name, err))
         return -1;
     if (topology_stage_index(self, name) >= 0)
         return err_set(err, "%sa second stage called '%s'", where, name);
-    if (s_grow(self, where, err))
+    if (s_grow_stages(self, where, err))
         return -1;
     topo_stage_t *stage = &self->stages[self->nstages++];
     snprintf(stage->name, sizeof stage->name, "%s", name);
     stage->role = role;
     stage->line = zpl_line(zpl, node);
     params_defaults(&stage->params);
-    return s_load_keys(zpl, node, &stage->params, LEVEL_STAGE, err);
+    if (s_load_stage_keys(self, load, zpl, node, err))
+        return -1;
+    if (load->pending >= 0)
+        load->down[load->pending] = self->nstages - 1;
+    load->pending = -1;
+    return 0;
 }
 
-static int s_load_hop(topology_t *self, zpl_t *zpl, zconfig_t *node,
-                      int *hops_seen, const char *where, errbuf_t *err)
+static int s_load_hop(topology_t *self, load_t *load, zpl_t *zpl,
+                      zconfig_t *node, const char *where, errbuf_t *err)
 {
     if (self->nstages == 0)
         return err_set(err, "%sa hop before any stage", where);
-    if (*hops_seen == self->nstages)
+    if (load->pending >= 0)
         return err_set(err, "%stwo hops in a row (after '%s')", where,
                        self->stages[self->nstages - 1].name);
-    topo_hop_t *hop = &self->hops[(*hops_seen)++];
-    hop->line = zpl_line(zpl, node);
-    params_defaults(&hop->params);
+    topo_hop_t *hop = s_new_hop(self, zpl_line(zpl, node), where, err);
+    if (!hop)
+        return -1;
+    load->pending = self->nhops - 1;
+    load->up[load->pending] = self->nstages - 1;
+    load->down[load->pending] = -1;
     //  "hop = ipc" is "hop" with "transport = ipc" below it: one or the other
     const char *transport = zconfig_value(node);
     zconfig_t *child = zconfig_locate(node, "transport");
@@ -254,45 +377,183 @@ static int s_load_hop(topology_t *self, zpl_t *zpl, zconfig_t *node,
     return s_load_keys(zpl, node, &hop->params, LEVEL_HOP, err);
 }
 
+//  "a -> b -> c -> a"
+static void s_cycle_words(const topology_t *self, const shape_refusal_t *why,
+                          char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int k = 0; k <= why->npath && used < len; k++)
+        used += (size_t)snprintf(
+            buf + used, len - used, "%s%s", k ? " -> " : "",
+            self->stages[why->path[k < why->npath ? k : 0]].name);
+}
+
+//  A stage of 'role' kind at the far end from 'from' (up: a source that
+//  reaches it; down: a sink it reaches), or 'from' itself
+static int s_end_stage(const topology_t *self, int from, bool up)
+{
+    for (int s = 0; s < self->nstages; s++) {
+        bool kind = up ? pattern_is_source(self->stages[s].role)
+                       : pattern_is_sink(self->stages[s].role);
+        if (kind && (up ? shape_reaches(&self->shape, s, from)
+                        : shape_reaches(&self->shape, from, s)))
+            return s;
+    }
+    return from;
+}
+
+//  Why link h (up -> down) cannot be, at its line
+static int s_refused(const topology_t *self, int h, int up, int down,
+                     const shape_refusal_t *why, errbuf_t *err)
+{
+    const topo_hop_t *hop = &self->hops[h];
+    const char *u = self->stages[up].name, *d = self->stages[down].name;
+    char words[600];
+    if (why->problem == SHAPE_CYCLE) {
+        s_cycle_words(self, why, words, sizeof words);
+        return err_set(err,
+                       "%s:%d: %s -> %s makes a cycle (%s): messages would "
+                       "go round for ever",
+                       self->path, hop->line, u, d, words);
+    }
+    if (why->problem == SHAPE_DIAMOND) {
+        int pub = s_end_stage(self, why->top, true);
+        int sub = s_end_stage(self, down, false);
+        int other = shape_link_towards(&self->shape, why->top, down);
+        const char *through =
+            other >= 0 ? self->stages[self->shape.link[other].up].name : "?";
+        return err_set(err,
+                       "%s:%d: %s -> %s makes a diamond: '%s' would reach "
+                       "'%s' through both '%s' and '%s', so '%s' would get "
+                       "every message of '%s' twice (one path from each "
+                       "publisher to each subscriber)",
+                       self->path, hop->line, u, d,
+                       self->stages[pub].name, self->stages[sub].name, u,
+                       through, self->stages[sub].name,
+                       self->stages[pub].name);
+    }
+    if (why->problem == SHAPE_LOOP)
+        return err_set(err,
+                       "%s:%d: %s -> %s closes a loop: '%s' and '%s' are "
+                       "joined already (a topology is a tree: one path at "
+                       "most between two stages, directions aside)",
+                       self->path, hop->line, u, d, u, d);
+    return err_set(err, "%s:%d: %s -> %s: more links than %d stages can have",
+                   self->path, hop->line, u, d, self->nstages);
+}
+
+//  Each from's upstream by name; unknown names are refused
+static int s_resolve(topology_t *self, load_t *load, errbuf_t *err)
+{
+    for (int h = 0; h < self->nhops; h++) {
+        if (!self->hops[h].from)
+            continue;
+        load->up[h] = topology_stage_index(self, self->hops[h].up);
+        if (load->up[h] >= 0)
+            continue;
+        char names[200] = "";
+        for (int i = 0; i < self->nstages; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names),
+                     "%s%s", i ? ", " : "", self->stages[i].name);
+        return err_set(err, "%s:%d: from '%s': no stage called '%s' "
+                       "(stages: %s)", self->path, self->hops[h].line,
+                       self->hops[h].up, self->hops[h].up, names);
+    }
+    return 0;
+}
+
+//  The shape of the file: every link added in file order (the first to
+//  close a loop is refused, named once every other is in), then the hops
+//  numbered sources first
+static int s_link(topology_t *self, load_t *load, errbuf_t *err)
+{
+    if (s_resolve(self, load, err))
+        return -1;
+    int order[TOPO_MAX_LINK_LINES], refused = -1;
+    for (int h = 0; h < self->nhops; h++) { //  by line: hop lines, froms
+        int k = h;
+        while (k > 0 && self->hops[order[k - 1]].line > self->hops[h].line) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = h;
+    }
+    shape_init(&self->shape, self->nstages);
+    int added[TOPO_MAX_LINK_LINES], nadded = 0;
+    shape_refusal_t why;
+    for (int k = 0; k < self->nhops; k++) {
+        int h = order[k];
+        if (shape_add(&self->shape, load->up[h], load->down[h], &why) == 0)
+            added[nadded++] = h;
+        else if (refused < 0)
+            refused = h;
+    }
+    if (refused >= 0) {
+        shape_add(&self->shape, load->up[refused], load->down[refused], &why);
+        return s_refused(self, refused, load->up[refused],
+                         load->down[refused], &why, err);
+    }
+    int perm[SHAPE_MAX_LINKS];
+    shape_finish(&self->shape, perm);
+    topo_hop_t *sorted = malloc((size_t)(self->nhops + 1) * sizeof *sorted);
+    if (!sorted)
+        return err_set(err, "%s: out of memory", self->path);
+    for (int k = 0; k < self->nhops; k++)
+        sorted[k] = self->hops[added[perm[k]]];
+    memcpy(self->hops, sorted, (size_t)self->nhops * sizeof *sorted);
+    free(sorted);
+    return 0;
+}
+
+static int s_load_node(topology_t *self, load_t *load, zpl_t *zpl,
+                       zconfig_t *node, errbuf_t *err)
+{
+    char where[300];
+    const char *name = zconfig_name(node);
+    snprintf(where, sizeof where, "%s:%d: ", zpl_path(zpl),
+             zpl_line(zpl, node));
+    int role = s_role(name);
+    if (strcmp(name, "topology") == 0)
+        return s_load_topology(self, zpl, node, where, err);
+    if (strcmp(name, "hop") == 0)
+        return s_load_hop(self, load, zpl, node, where, err);
+    if (strcmp(name, "controller") == 0)
+        return s_load_controller(self, zpl, node, where, err);
+    if (role >= 0)
+        return s_load_stage(self, load, zpl, node, role, where, err);
+    return err_set(err,
+                   "%sunknown name '%s' (topology, hop, publisher, "
+                   "subscriber, proxy, pusher, puller, requester, "
+                   "replier, controller)",
+                   where, name);
+}
+
 static int s_load(topology_t *self, zpl_t *zpl, errbuf_t *err)
 {
-    int hops_seen = 0;
-    for (zconfig_t *node = zconfig_child(zpl_root(zpl)); node;
-         node = zconfig_next(node)) {
-        char where[300];
-        const char *name = zconfig_name(node);
-        snprintf(where, sizeof where, "%s:%d: ", zpl_path(zpl),
-                 zpl_line(zpl, node));
-        int role = s_role(name), rc;
-        if (strcmp(name, "topology") == 0)
-            rc = s_load_topology(self, zpl, node, where, err);
-        else if (strcmp(name, "hop") == 0)
-            rc = s_load_hop(self, zpl, node, &hops_seen, where, err);
-        else if (strcmp(name, "controller") == 0)
-            rc = s_load_controller(self, zpl, node, where, err);
-        else if (role >= 0)
-            rc = s_load_stage(self, zpl, node, role, &hops_seen, where, err);
-        else
-            rc = err_set(err,
-                         "%sunknown name '%s' (topology, hop, publisher, "
-                         "subscriber, proxy, pusher, puller, requester, "
-                         "replier, controller)",
-                         where, name);
-        if (rc)
-            return -1;
-    }
-    if (!self->line)
-        return err_set(err, "%s: no 'topology = NAME' line", zpl_path(zpl));
-    if (hops_seen == self->nstages && self->nstages > 0)
-        return err_set(err, "%s:%d: a hop after the last stage", zpl_path(zpl),
-                       self->hops[hops_seen - 1].line);
+    load_t *load = calloc(1, sizeof *load);
+    if (!load)
+        return err_set(err, "%s: out of memory", zpl_path(zpl));
+    load->pending = -1;
+    int rc = 0;
+    for (zconfig_t *node = zconfig_child(zpl_root(zpl)); node && rc == 0;
+         node = zconfig_next(node))
+        rc = s_load_node(self, load, zpl, node, err);
+    if (rc == 0 && !self->line)
+        rc = err_set(err, "%s: no 'topology = NAME' line", zpl_path(zpl));
+    if (rc == 0 && load->pending >= 0)
+        rc = err_set(err, "%s:%d: a hop after the last stage", zpl_path(zpl),
+                     self->hops[load->pending].line);
+    if (rc == 0)
+        rc = s_link(self, load, err);
+    free(load);
     //  Without a pattern key, the first stage says which pattern it is
-    if (!self->params.set[KEY_PATTERN] && self->nstages > 0)
+    if (rc == 0 && !self->params.set[KEY_PATTERN] && self->nstages > 0)
         self->params.pattern =
             self->stages[0].role == ROLE_PUSHER      ? PATTERN_PUSHPULL
             : self->stages[0].role == ROLE_REQUESTER ? PATTERN_REQREP
                                                      : PATTERN_PUBSUB;
-    return 0;
+    return rc;
 }
 
 topology_t *topology_load_text(const char *path, const char *text,
@@ -342,16 +603,17 @@ topology_t *topology_dup(const topology_t *self)
     if (!copy)
         return NULL;
     *copy = *self;
-    size_t room = (size_t)self->room;
+    size_t room = (size_t)self->room, hops_room = (size_t)self->hops_room;
     copy->stages = room ? malloc(room * sizeof *copy->stages) : NULL;
-    copy->hops = room ? malloc(room * sizeof *copy->hops) : NULL;
+    copy->hops = hops_room ? malloc(hops_room * sizeof *copy->hops) : NULL;
     copy->sets = calloc((size_t)self->nsets + 1, sizeof *copy->sets);
     copy->nsets = 0;
-    bool ok = copy->sets && (!room || (copy->stages && copy->hops));
-    if (ok && room) {
+    bool ok = copy->sets && (!room || copy->stages) &&
+              (!hops_room || copy->hops);
+    if (ok && room)
         memcpy(copy->stages, self->stages, room * sizeof *copy->stages);
-        memcpy(copy->hops, self->hops, room * sizeof *copy->hops);
-    }
+    if (ok && hops_room)
+        memcpy(copy->hops, self->hops, hops_room * sizeof *copy->hops);
     for (int i = 0; ok && i < self->nsets; i++)
         ok = (copy->sets[copy->nsets++] = strdup(self->sets[i])) != NULL;
     if (!ok)
@@ -367,6 +629,32 @@ int topology_stage_index(const topology_t *self, const char *name)
     return -1;
 }
 
+int topology_hop_up(const topology_t *self, int h)
+{
+    return self->shape.link[h].up;
+}
+
+int topology_hop_down(const topology_t *self, int h)
+{
+    return self->shape.link[h].down;
+}
+
+//  "UP:DOWN": the link from stage UP to stage DOWN, -1 if none
+static int s_named_link(const topology_t *self, const char *target)
+{
+    const char *colon = strchr(target, ':');
+    char up[TOPO_NAME_MAX + 1];
+    if (!colon || colon - target > TOPO_NAME_MAX)
+        return -1;
+    snprintf(up, sizeof up, "%.*s", (int)(colon - target), target);
+    int u = topology_stage_index(self, up);
+    int d = topology_stage_index(self, colon + 1);
+    for (int h = 0; u >= 0 && d >= 0 && h < self->nhops; h++)
+        if (topology_hop_up(self, h) == u && topology_hop_down(self, h) == d)
+            return h;
+    return -1;
+}
+
 //  Which params a --set target names: the topology, a stage, or a hop
 static params_t *s_set_target(topology_t *self, const char *target,
                               unsigned *level, const char *where, errbuf_t *err)
@@ -378,12 +666,21 @@ static params_t *s_set_target(topology_t *self, const char *target,
         return &self->controller;
     }
     if (sscanf(target, "hop%d%c", &hop, &tail) == 1) {
-        if (hop < 1 || hop >= self->nstages)
+        if (hop < 1 || hop > self->nhops)
             return err_set(err, "%sthere is no hop %d (hops 1..%d)", where, hop,
-                           self->nstages - 1),
+                           self->nhops),
                    NULL;
         *level = LEVEL_HOP;
         return &self->hops[hop - 1].params;
+    }
+    if (strchr(target, ':')) {
+        int h = s_named_link(self, target);
+        if (h < 0)
+            return err_set(err, "%sno link '%s' (UP:DOWN names a link from "
+                           "stage UP to stage DOWN; hopbench check --verbose "
+                           "lists them)", where, target), NULL;
+        *level = LEVEL_HOP;
+        return &self->hops[h].params;
     }
     int stage = topology_stage_index(self, target);
     if (stage < 0) {
@@ -394,7 +691,7 @@ static params_t *s_set_target(topology_t *self, const char *target,
         return err_set(err,
                        "%sno stage called '%s' (stages: %s; hops: "
                        "hop1..hop%d; controller)",
-                       where, target, names, self->nstages - 1),
+                       where, target, names, self->nhops),
                NULL;
     }
     *level = LEVEL_STAGE;
@@ -499,7 +796,7 @@ void topology_shadowed(const topology_t *self, const char *assignment,
         if (self->stages[i].params.set[k])
             snprintf(names + strlen(names), len - strlen(names), "%s%s",
                      names[0] ? ", " : "", self->stages[i].name);
-    for (int h = 0; h < self->nstages - 1; h++)
+    for (int h = 0; h < self->nhops; h++)
         if (self->hops[h].params.set[k])
             snprintf(names + strlen(names), len - strlen(names), "%shop%d",
                      names[0] ? ", " : "", h + 1);
@@ -590,13 +887,9 @@ static int s_validate_nodes(const topology_t *self, errbuf_t *err)
     return 0;
 }
 
-static int s_validate_shape(const topology_t *self, errbuf_t *err)
+//  A chain: the first stage a source, the last a sink, proxies between
+static int s_validate_chain(const topology_t *self, errbuf_t *err)
 {
-    if (self->nstages < 2)
-        return err_set(err,
-                       "%s:%d: a pipeline needs at least two stages "
-                       "(e.g. a publisher and a subscriber)",
-                       self->path, self->line);
     int pattern = self->params.pattern;
     role_t source = pattern_ends(pattern)->source;
     role_t sink = pattern_ends(pattern)->sink;
@@ -613,18 +906,123 @@ static int s_validate_shape(const topology_t *self, errbuf_t *err)
                            params_pattern_names[pattern],
                            pattern_role_names[want],
                            pattern_role_names[stage->role], stage->name);
+    }
+    return 0;
+}
+
+//  The first link into (up = false: out of) stage s, for its line
+static const topo_hop_t *s_first_link(const topology_t *self, int s, bool up)
+{
+    int h = up ? shape_next_in(&self->shape, s, -1)
+               : shape_next_out(&self->shape, s, -1);
+    return h >= 0 ? &self->hops[h] : NULL;
+}
+
+//  A tree: publishers start paths, subscribers end them, proxies carry
+//  them; pubsub only
+static int s_validate_tree_stage(const topology_t *self, int i, errbuf_t *err)
+{
+    const topo_stage_t *stage = &self->stages[i];
+    const char *path = self->path;
+    int in = shape_inputs(&self->shape, i), out = shape_outputs(&self->shape, i);
+    const topo_hop_t *first_in = s_first_link(self, i, true);
+    const topo_hop_t *first_out = s_first_link(self, i, false);
+    if (stage->role != ROLE_PUBLISHER && stage->role != ROLE_PROXY &&
+        stage->role != ROLE_SUBSCRIBER)
+        return err_set(err, "%s:%d: '%s' is a %s: a tree has publishers, "
+                       "proxies and subscribers", path, stage->line,
+                       stage->name, pattern_role_names[stage->role]);
+    if (stage->role == ROLE_PUBLISHER && in > 0)
+        return err_set(err, "%s:%d: publisher '%s' has an upstream ('%s'): a "
+                       "publisher starts a path", path, first_in->line,
+                       stage->name,
+                       self->stages[topology_hop_up(
+                           self, (int)(first_in - self->hops))].name);
+    if (stage->role == ROLE_SUBSCRIBER && out > 0)
+        return err_set(err, "%s:%d: subscriber '%s' has a downstream ('%s'): "
+                       "a subscriber ends a path", path, first_out->line,
+                       stage->name,
+                       self->stages[topology_hop_down(
+                           self, (int)(first_out - self->hops))].name);
+    if (stage->role != ROLE_PUBLISHER && in == 0)
+        return err_set(err, "%s:%d: %s '%s' has no upstream (a 'hop' line "
+                       "before it, or 'from = STAGE' below it)", path,
+                       stage->line, pattern_role_names[stage->role],
+                       stage->name);
+    if (stage->role != ROLE_SUBSCRIBER && out == 0)
+        return err_set(err, "%s:%d: %s '%s' feeds no stage (a 'hop' line "
+                       "after it, or a 'from = %s' below another)", path,
+                       stage->line, pattern_role_names[stage->role],
+                       stage->name, stage->name);
+    return 0;
+}
+
+static int s_validate_tree(const topology_t *self, errbuf_t *err)
+{
+    int pattern = self->params.pattern;
+    if (pattern != PATTERN_PUBSUB) {
+        int h = 0;
+        while (h < self->nhops - 1 && !self->hops[h].from)
+            h++;
+        int line = self->nhops && self->hops[h].from ? self->hops[h].line
+                                                     : self->line;
+        return err_set(err, "%s:%d: a %s pipeline is a chain, each stage "
+                       "fed by the one before it through a 'hop' line "
+                       "(trees, with from and more than one publisher "
+                       "stage, are pubsub's)", self->path, line,
+                       params_pattern_names[pattern]);
+    }
+    for (int i = 0; i < self->nstages; i++)
+        if (s_validate_tree_stage(self, i, err))
+            return -1;
+    return 0;
+}
+
+//  Every publisher instance is an origin its receivers tell apart
+static int s_validate_origins(const topology_t *self, errbuf_t *err)
+{
+    int origins = 0;
+    for (int i = 0; i < self->nstages; i++) {
+        params_t stage;
+        topology_stage_params(self, i, &stage);
+        if (!pattern_is_source(self->stages[i].role))
+            continue;
+        origins += stage.count;
+        if (origins > LIMIT_ORIGINS)
+            return s_key_error(self, LEVEL_STAGE, i, KEY_COUNT, err,
+                               "publishers of '%s' and before: %d instances, "
+                               "more than %d (LIMIT_ORIGINS: the publishers a "
+                               "receiver tells apart, docs/LIMITS.md)",
+                               self->stages[i].name, origins, LIMIT_ORIGINS);
+    }
+    return 0;
+}
+
+static int s_validate_shape(const topology_t *self, errbuf_t *err)
+{
+    if (self->nstages < 2)
+        return err_set(err,
+                       "%s:%d: a pipeline needs at least two stages "
+                       "(e.g. a publisher and a subscriber)",
+                       self->path, self->line);
+    if (shape_is_chain(&self->shape) ? s_validate_chain(self, err)
+                                     : s_validate_tree(self, err))
+        return -1;
+    for (int i = 0; i < self->nstages; i++) {
+        const topo_stage_t *stage = &self->stages[i];
         if (stage->role == ROLE_PROXY && stage->params.set[KEY_COUNT] &&
             stage->params.count != 1)
             return s_key_error(self, LEVEL_STAGE, i, KEY_COUNT, err,
-                               "count is for the first and last stages; "
-                               "proxy '%s' runs once",
+                               "count is for the first and last stages "
+                               "(publishers and subscribers, anywhere in a "
+                               "tree); proxy '%s' runs once",
                                stage->name);
         if (stage->role != ROLE_PROXY && stage->params.set[KEY_ENGINE])
             return s_key_error(self, LEVEL_STAGE, i, KEY_ENGINE, err,
                                "engine is a proxy key; '%s' is a %s",
                                stage->name, pattern_role_names[stage->role]);
     }
-    return 0;
+    return s_validate_origins(self, err);
 }
 
 static int s_validate_hop(const topology_t *self, int h, errbuf_t *err)
@@ -648,8 +1046,54 @@ static int s_validate_hop(const topology_t *self, int h, errbuf_t *err)
     return 0;
 }
 
+//  The next hop after 'after' (-1 to start) into or out of stage i, -1
+//  when there is none
+static int s_next_hop_at(const topology_t *self, int i, int after)
+{
+    for (int h = after + 1; h < self->nhops; h++)
+        if (topology_hop_up(self, h) == i || topology_hop_down(self, h) == i)
+            return h;
+    return -1;
+}
+
+//  The hops on one side of a stage (into it, or out of it) share its one
+//  socket there: one HWM (libzmq applies a change of it to every pipe the
+//  socket has) and CURVE on all or none
+static int s_validate_side(const topology_t *self, int i, bool in,
+                           errbuf_t *err)
+{
+    const shape_t *shape = &self->shape;
+    int first = in ? shape_next_in(shape, i, -1) : shape_next_out(shape, i, -1);
+    params_t a, b;
+    if (first < 0)
+        return 0;
+    topology_hop_params(self, first, &a);
+    for (int h = in ? shape_next_in(shape, i, first)
+                    : shape_next_out(shape, i, first);
+         h >= 0; h = in ? shape_next_in(shape, i, h) : shape_next_out(shape, i, h)) {
+        topology_hop_params(self, h, &b);
+        const char *side = in ? "into" : "out of";
+        if (b.hwm != a.hwm)
+            return s_key_error(self, LEVEL_HOP, h, KEY_HWM, err,
+                               "hop %d asks for hwm %d, hop %d for %d: the "
+                               "hops %s '%s' share its socket, and a socket "
+                               "has one HWM",
+                               h + 1, b.hwm, first + 1, a.hwm, side,
+                               self->stages[i].name);
+        if (b.curve != a.curve)
+            return s_key_error(self, LEVEL_HOP, h, KEY_CURVE, err,
+                               "hop %d has curve %s, hop %d %s: the hops %s "
+                               "'%s' share its socket, CURVE on all or none",
+                               h + 1, b.curve ? "true" : "false", first + 1,
+                               a.curve ? "true" : "false", side,
+                               self->stages[i].name);
+    }
+    return 0;
+}
+
 //  zproxy takes no HWM or NODROP, lives in czmq's context (no inproc), and
 //  hopbench counts it through CAPTURE, which cannot tell reqrep apart
+
 static int s_validate_zproxy(const topology_t *self, int i, errbuf_t *err)
 {
     const params_t *p = &self->params;
@@ -657,7 +1101,8 @@ static int s_validate_zproxy(const topology_t *self, int i, errbuf_t *err)
         return s_key_error(self, LEVEL_STAGE, i, KEY_ENGINE, err,
                            "engine zproxy: reqrep through zproxy is not "
                            "counted (use steerable or forwarder)");
-    for (int h = i - 1; h <= i; h++) {
+    for (int h = s_next_hop_at(self, i, -1); h >= 0;
+         h = s_next_hop_at(self, i, h)) {
         params_t hop;
         topology_hop_params(self, h, &hop);
         if (hop.transport == TRANSPORT_INPROC)
@@ -687,10 +1132,9 @@ static int s_validate_zproxy(const topology_t *self, int i, errbuf_t *err)
 //  The first hop next to stage i that is inproc (0-based), or -1
 static int s_inproc_neighbour(const topology_t *self, int i)
 {
-    for (int h = i - 1; h <= i; h++) {
+    for (int h = s_next_hop_at(self, i, -1); h >= 0;
+         h = s_next_hop_at(self, i, h)) {
         params_t hop;
-        if (h < 0 || h >= self->nstages - 1)
-            continue;
         topology_hop_params(self, h, &hop);
         if (hop.transport == TRANSPORT_INPROC)
             return h;
@@ -803,8 +1247,8 @@ static int s_validate_crossing(const topology_t *self, int h, errbuf_t *err)
 {
     params_t up, down, hop;
     char a[LIMIT_NAME + 1], b[LIMIT_NAME + 1];
-    topology_stage_params(self, h, &up);
-    topology_stage_params(self, h + 1, &down);
+    topology_stage_params(self, topology_hop_up(self, h), &up);
+    topology_stage_params(self, topology_hop_down(self, h), &down);
     topology_hop_params(self, h, &hop);
     if (hop.transport == TRANSPORT_TCP ||
         !s_crossing_pair(&up, &down, a, b, sizeof a))
@@ -818,17 +1262,40 @@ static int s_validate_crossing(const topology_t *self, int h, errbuf_t *err)
                        h + 1, params_transport_names[hop.transport], from, to);
 }
 
-//  The stage whose netns makes hop h (stage h to h + 1) cross: the one
-//  downstream if it names a zone, else the one upstream
+//  The stage whose netns makes hop h cross: the one downstream if it
+//  names a zone, else the one upstream
 static int s_zone_stage(const topology_t *self, int h)
 {
     params_t down;
-    topology_stage_params(self, h + 1, &down);
-    return down.netns[0] ? h + 1 : h;
+    topology_stage_params(self, topology_hop_down(self, h), &down);
+    return down.netns[0] ? topology_hop_down(self, h) : topology_hop_up(self, h);
 }
 
-//  A zone's name becomes part of a namespace's; inproc cannot leave one;
+//  Hop h, into a stage in zone 'zone': inproc cannot leave a zone, and
 //  each hop that crosses gets a /30 of one /24 (zones.c)
+static int s_validate_zone_hop(const topology_t *self, int h, const char *zone,
+                               errbuf_t *err)
+{
+    params_t before, hop;
+    topology_stage_params(self, topology_hop_up(self, h), &before);
+    topology_hop_params(self, h, &hop);
+    if (strcmp(before.netns, zone) == 0)
+        return 0;
+    int culprit = s_zone_stage(self, h);
+    if (hop.transport == TRANSPORT_INPROC)
+        return s_key_error(self, LEVEL_STAGE, culprit, KEY_NETNS, err,
+                           "hop %d is inproc, which cannot cross from zone "
+                           "'%s' to zone '%s'",
+                           h + 1, before.netns, zone);
+    if (h + 1 > LIMIT_ZONE_HOPS)
+        return s_key_error(self, LEVEL_STAGE, culprit, KEY_NETNS, err,
+                           "hop %d crosses zones; only hops 1..%d can "
+                           "(LIMIT_ZONE_HOPS, docs/LIMITS.md)",
+                           h + 1, LIMIT_ZONE_HOPS);
+    return 0;
+}
+
+//  A zone's name becomes part of a namespace's; then the hops into stage i
 static int s_validate_zone(const topology_t *self, int i, const params_t *stage,
                            errbuf_t *err)
 {
@@ -840,24 +1307,10 @@ static int s_validate_zone(const topology_t *self, int i, const params_t *stage,
         return s_key_error(self, LEVEL_STAGE, i, KEY_NETNS, err,
                            "zone '%s': up to %d letters, digits, _ and -", zone,
                            LIMIT_ZONE_NAME);
-    if (i == 0)
-        return 0;
-    params_t before, hop;
-    topology_stage_params(self, i - 1, &before);
-    topology_hop_params(self, i - 1, &hop);
-    if (strcmp(before.netns, zone) == 0)
-        return 0;
-    int culprit = s_zone_stage(self, i - 1);
-    if (hop.transport == TRANSPORT_INPROC)
-        return s_key_error(self, LEVEL_STAGE, culprit, KEY_NETNS, err,
-                           "hop %d is inproc, which cannot cross from zone "
-                           "'%s' to zone '%s'",
-                           i, before.netns, zone);
-    if (i > LIMIT_ZONE_HOPS)
-        return s_key_error(self, LEVEL_STAGE, culprit, KEY_NETNS, err,
-                           "hop %d crosses zones; only hops 1..%d can "
-                           "(LIMIT_ZONE_HOPS, docs/LIMITS.md)",
-                           i, LIMIT_ZONE_HOPS);
+    for (int h = shape_next_in(&self->shape, i, -1); h >= 0;
+         h = shape_next_in(&self->shape, i, h))
+        if (s_validate_zone_hop(self, h, zone, err))
+            return -1;
     return 0;
 }
 
@@ -928,12 +1381,17 @@ static int s_validate_stages(const topology_t *self, errbuf_t *err)
             return -1;
         if (stage.process == PROCESS_OWN && s_validate_process(self, i, err))
             return -1;
+        if (s_validate_side(self, i, true, err) ||
+            s_validate_side(self, i, false, err))
+            return -1;
         if (s_validate_zone(self, i, &stage, err))
             return -1;
         if (stage.host[0] && s_validate_host(self, i, &stage, err))
             return -1;
-        if (i < self->nstages - 1 && s_validate_crossing(self, i, err))
-            return -1;
+        for (int h = shape_next_out(&self->shape, i, -1); h >= 0;
+             h = shape_next_out(&self->shape, i, h))
+            if (s_validate_crossing(self, h, err))
+                return -1;
     }
     return s_validate_zones(self, err);
 }
@@ -972,7 +1430,7 @@ int topology_validate(const topology_t *self, errbuf_t *err)
 {
     if (s_validate_shape(self, err))
         return -1;
-    for (int h = 0; h < self->nstages - 1; h++)
+    for (int h = 0; h < self->nhops; h++)
         if (s_validate_hop(self, h, err))
             return -1;
     return s_validate_params(self, err);
@@ -986,6 +1444,57 @@ static void s_save_key(FILE *out, const params_t *params, int k)
     fprintf(out, "    %s = \"%s\"\n", params_options[k].name, value);
 }
 
+//  A link's keys, indented under its hop or from line
+static void s_save_link(const topology_t *self, int h, const char *indent,
+                        FILE *out)
+{
+    params_t effective;
+    topology_hop_params(self, h, &effective);
+    for (int k = 0; k < KEY_COUNT_OF_KEYS; k++)
+        if ((params_options[k].levels & LEVEL_HOP) &&
+            (k != KEY_TRANSPORT || *indent)) {
+            fputs(indent, out);
+            s_save_key(out, &effective, k);
+        }
+}
+
+//  The one hop that joins stage i to the stage written before it, or -1
+//  when its upstreams are named (from)
+static int s_hop_line(const topology_t *self, int i)
+{
+    int h = shape_next_in(&self->shape, i, -1);
+    if (h < 0 || shape_next_in(&self->shape, i, h) >= 0 ||
+        topology_hop_up(self, h) != i - 1)
+        return -1;
+    return h;
+}
+
+//  A stage: its hop line before it, or its from lines below it
+static void s_save_stage(const topology_t *self, int i, FILE *out)
+{
+    const topo_stage_t *stage = &self->stages[i];
+    params_t effective;
+    int line = s_hop_line(self, i);
+    if (line >= 0) {
+        topology_hop_params(self, line, &effective);
+        fprintf(out, "hop = %s\n", params_transport_names[effective.transport]);
+        s_save_link(self, line, "", out);
+    }
+    topology_stage_params(self, i, &effective);
+    fprintf(out, "%s = %s\n", pattern_role_names[stage->role], stage->name);
+    for (int k = 0; k < KEY_COUNT_OF_KEYS; k++)
+        if ((params_options[k].levels & LEVEL_STAGE) &&
+            (stage->role == ROLE_PROXY || k != KEY_ENGINE) &&
+            (stage->role != ROLE_PROXY || k != KEY_COUNT))
+            s_save_key(out, &effective, k);
+    for (int h = shape_next_in(&self->shape, i, -1); h >= 0 && line < 0;
+         h = shape_next_in(&self->shape, i, h)) {
+        fprintf(out, "    from = %s\n",
+                self->stages[topology_hop_up(self, h)].name);
+        s_save_link(self, h, "    ", out);
+    }
+}
+
 void topology_save(const topology_t *self, FILE *out)
 {
     fprintf(out, "# effective configuration of %s\n", self->path);
@@ -997,25 +1506,8 @@ void topology_save(const topology_t *self, FILE *out)
     for (int k = 0; k < KEY_COUNT_OF_KEYS; k++)
         if (params_options[k].levels & LEVEL_CONTROLLER)
             s_save_key(out, &self->controller, k);
-    for (int i = 0; i < self->nstages; i++) {
-        const topo_stage_t *stage = &self->stages[i];
-        params_t effective;
-        topology_stage_params(self, i, &effective);
-        fprintf(out, "%s = %s\n", pattern_role_names[stage->role],
-                stage->name);
-        for (int k = 0; k < KEY_COUNT_OF_KEYS; k++)
-            if ((params_options[k].levels & LEVEL_STAGE) &&
-                (stage->role == ROLE_PROXY || k != KEY_ENGINE) &&
-                (stage->role != ROLE_PROXY || k != KEY_COUNT))
-                s_save_key(out, &effective, k);
-        if (i == self->nstages - 1)
-            break;
-        topology_hop_params(self, i, &effective);
-        fprintf(out, "hop = %s\n", params_transport_names[effective.transport]);
-        for (int k = 0; k < KEY_COUNT_OF_KEYS; k++)
-            if ((params_options[k].levels & LEVEL_HOP) && k != KEY_TRANSPORT)
-                s_save_key(out, &effective, k);
-    }
+    for (int i = 0; i < self->nstages; i++)
+        s_save_stage(self, i, out);
 }
 
 //  Loads text, applies sets, validates; expects an error containing 'want'
@@ -1183,12 +1675,120 @@ static int s_test_controller(void)
     return 0;
 }
 
+//  A 2-tier fan-in, written branch by branch, and its links numbered
+//  sources first: west, east into their edges, the edges into the core
+static const char *s_fanin = "topology = fanin\n"
+                             "publisher = west\n"
+                             "    count = 3\n"
+                             "hop = ipc\n"
+                             "proxy = edge-west\n"
+                             "publisher = east\n"
+                             "hop = ipc\n"
+                             "proxy = edge-east\n"
+                             "proxy = core\n"
+                             "    from = edge-west\n"
+                             "        transport = tcp\n"
+                             "    from = edge-east\n"
+                             "        transport = ipc\n"
+                             "hop = tcp\n"
+                             "subscriber = sub\n";
+
+static int s_test_tree(void)
+{
+    errbuf_t err;
+    params_t p;
+    topology_t *topo = topology_load_text("t.cfg", s_fanin, &err);
+    CHECK(topo && topology_validate(topo, &err) == 0);
+    CHECK(topo->nstages == 6 && topo->nhops == 5);
+    CHECK(topology_hop_up(topo, 0) == 0 && topology_hop_down(topo, 0) == 1);
+    CHECK(topology_hop_up(topo, 1) == 2 && topology_hop_down(topo, 1) == 3);
+    CHECK(topology_hop_up(topo, 2) == 1 && topology_hop_down(topo, 2) == 4);
+    CHECK(topology_hop_up(topo, 3) == 3 && topology_hop_up(topo, 4) == 4);
+    topology_hop_params(topo, 2, &p);
+    CHECK(p.transport == TRANSPORT_TCP && p.hwm == 1000);
+    topology_hop_params(topo, 3, &p);
+    CHECK(p.transport == TRANSPORT_IPC && p.hwm == 1000);
+    topology_hop_params(topo, 4, &p);
+    CHECK(p.transport == TRANSPORT_TCP); //  the default
+    CHECK(topology_set(topo, "edge-east:core.transport=inproc", &err) == 0);
+    topology_hop_params(topo, 3, &p);
+    CHECK(p.transport == TRANSPORT_INPROC);
+    CHECK(topology_set(topo, "sub:core.hwm=7", &err) == -1);
+    CHECK(strstr(err.msg, "no link 'sub:core'"));
+    char where[300];
+    topology_where(topo, LEVEL_HOP, 3, KEY_HWM, where, sizeof where);
+    CHECK(strcmp(where, "t.cfg:12: ") == 0); //  not given: its from line
+    topology_where(topo, LEVEL_HOP, 3, KEY_TRANSPORT, where, sizeof where);
+    CHECK(strcmp(where, "--set edge-east:core.transport=inproc: ") == 0);
+    topology_t *again = s_reloaded(topo);
+    CHECK(again && again->nhops == 5);
+    for (int h = 0; h < 5; h++)
+        CHECK(topology_hop_up(again, h) == topology_hop_up(topo, h) &&
+              topology_hop_down(again, h) == topology_hop_down(topo, h));
+    topology_hop_params(again, 3, &p);
+    CHECK(p.transport == TRANSPORT_INPROC);
+    topology_hop_params(again, 0, &p);
+    CHECK(p.transport == TRANSPORT_IPC);
+    topology_destroy(&again);
+    topology_destroy(&topo);
+    return 0;
+}
+
+//  What a tree may not be
+static int s_test_tree_errors(void)
+{
+    const char *head = "topology = t\npublisher = a\nhop\nproxy = b\n";
+    char text[512];
+    snprintf(text, sizeof text,
+             "%sproxy = c\n    from = b,d\nproxy = d\n    from = c\n"
+             "hop\nsubscriber = s\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:8: c -> d makes a cycle (d -> c -> "
+                               "d)") == 0);
+    snprintf(text, sizeof text,
+             "%sproxy = c\n    from = a\nproxy = d\n    from = b,c\n"
+             "hop\nsubscriber = s\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:8: c -> d makes a diamond: 'a' would "
+                               "reach 's' through both 'c' and 'b'") == 0);
+    snprintf(text, sizeof text, "%sproxy = c\n    from = x\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:6: from 'x': no stage called 'x'") == 0);
+    snprintf(text, sizeof text, "%shop\nproxy = c\n    from = a\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:7: 'c' names its upstreams with from: "
+                               "no 'hop' line before it (line 5") == 0);
+    snprintf(text, sizeof text, "%spublisher = c\n    from = a\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:6: from: a publisher has no "
+                               "upstream") == 0);
+    snprintf(text, sizeof text, "%shop\nsubscriber = s\nproxy = c\n"
+             "    from = s\nhop\nsubscriber = t\nsubscriber = u\n"
+             "    from = b\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:8: subscriber 's' has a downstream "
+                               "('c')") == 0);
+    snprintf(text, sizeof text, "%shop\nsubscriber = s\nproxy = c\n"
+             "    from = b\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:7: proxy 'c' feeds no stage") == 0);
+    snprintf(text, sizeof text, "%spublisher = c\nhop\nsubscriber = s\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:4: proxy 'b' feeds no stage") == 0);
+    snprintf(text, sizeof text, "%shop\nsubscriber = s\nsubscriber = t\n"
+             "    from = b,b\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:8: from names 'b' twice") == 0);
+    snprintf(text, sizeof text, "topology = t\n    pattern = pushpull\n"
+             "pusher = a\nhop\nproxy = b\nhop\npuller = c\npuller = d\n"
+             "    from = b\n");
+    CHECK(s_expect(text, NULL, "t.cfg:9: a pushpull pipeline is a chain") == 0);
+    snprintf(text, sizeof text, "%sproxy = c\n    from = b\n        hwm = 5\n"
+             "hop\nsubscriber = s\nsubscriber = t\n    from = b\n", head);
+    CHECK(s_expect(text, NULL, "t.cfg:11: hop 3 asks for hwm 1000, hop 2 for "
+                               "5: the hops out of 'b' share its socket") == 0);
+    return 0;
+}
+
 int topology_test(bool verbose)
 {
     (void)verbose;
     CHECK(s_test_load() == 0);
     CHECK(s_test_where() == 0);
     CHECK(s_test_controller() == 0);
+    CHECK(s_test_tree() == 0);
+    CHECK(s_test_tree_errors() == 0);
     const char *head = "topology = t\n";
     char text[512];
     snprintf(text, sizeof text, "%spublisher = a\nhop = tpc\nsubscriber = b\n",

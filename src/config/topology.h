@@ -1,4 +1,5 @@
-/*  topology: a pipeline as the user wrote it, loaded from a ZPL file.
+/*  topology: a pipeline, or a tree of them, as the user wrote it, loaded
+    from a ZPL file.
 
         # chain3: publisher -> 3 proxies -> subscriber
         topology = chain3
@@ -14,14 +15,28 @@
         subscriber = sub
             count = 4
 
-    Top-level names, in pipeline order: one "topology", then stages
-    (publisher/subscriber, pusher/puller, requester/replier, proxy) with a
-    "hop" between each two.  Anywhere among them, at most one
-    "controller" line (no value) holds where hopbench's own threads go
-    (node, cpus; --set controller.KEY=VALUE): a pseudo-stage, not part of
-    the pipeline.  Every key lives in params (one table); this
-    module checks where keys may appear, the shape of the pipeline, and
-    applies --set overrides.  Errors name file:line, or the --set.
+    Top-level names, in file order: one "topology", then stages
+    (publisher/subscriber, pusher/puller, requester/replier, proxy).  A
+    stage's upstream is the stage written before it, joined by the "hop"
+    line between them; a stage may instead name its upstreams with "from"
+    lines, each a link whose keys are its children:
+
+        proxy = core
+            from = edge-west,edge-east  # two links, the topology's keys
+        proxy = eu
+            from = core
+                transport = tcp         # this link's own keys
+
+    so a file can describe a tree (config/shape.h): fan-in tiers (edges
+    into a core) and fan-out tiers (a core into regional edges), pubsub
+    only.  A publisher written with neither starts a new branch.  Links
+    (hops) are numbered sources first; a chain keeps its order.  Anywhere
+    among them, at most one "controller" line (no value) holds where
+    hopbench's own threads go (node, cpus; --set controller.KEY=VALUE): a
+    pseudo-stage, not part of the pipeline.  Every key lives in params
+    (one table); this module checks where keys may appear, the shape of
+    the pipeline, and applies --set overrides.  Errors name file:line, or
+    the --set.
 */
 #ifndef HOPBENCH_TOPOLOGY_H
 #define HOPBENCH_TOPOLOGY_H
@@ -32,6 +47,7 @@
 #include "base/limits.h"
 #include "config/params.h"
 #include "config/pattern.h"
+#include "config/shape.h"
 
 #define TOPO_MAX_STAGES LIMIT_STAGES
 #define TOPO_NAME_MAX   LIMIT_NAME
@@ -45,7 +61,9 @@ typedef struct {
 } topo_stage_t;
 
 typedef struct {
-    int line;
+    int line;        //  its "hop" line, or the "from" line that names it
+    bool from;       //  named by a "from" line (else a "hop" line)
+    char up[TOPO_NAME_MAX + 1]; //  from: the upstream it names
     params_t params; //  keys given on this hop ("hop = ipc" is transport)
 } topo_hop_t;
 
@@ -57,8 +75,11 @@ typedef struct {
     params_t params; //  topology level: defaults, then the file, then --set
     int nstages;     //  at most TOPO_MAX_STAGES
     topo_stage_t *stages; //  nstages of them, grown while loading
-    topo_hop_t *hops;     //  hops[i] joins stage i and i+1
-    int room;             //  stages and hops allocated
+    int room;             //  stages allocated
+    int nhops;            //  links: nstages - 1 in a chain
+    topo_hop_t *hops;     //  hops[h] joins shape.link[h].up to .down
+    int hops_room;        //  hops allocated
+    shape_t shape;        //  which stage feeds which; hops in number order
     char **sets;          //  the --set and --sweep assignments applied, as
     int nsets;            //  "--set KEY=VALUE": where their keys came from
     params_t controller;  //  keys of the "controller" line (node, cpus)
@@ -73,7 +94,8 @@ void topology_destroy(topology_t **self_p);
 //  A copy that shares nothing with self; NULL when out of memory
 topology_t *topology_dup(const topology_t *self);
 
-//  "KEY=VALUE", "STAGE.KEY=VALUE" or "hopN.KEY=VALUE", from --set
+//  "KEY=VALUE", "STAGE.KEY=VALUE", "hopN.KEY=VALUE" or "UP:DOWN.KEY=VALUE"
+//  (the link from stage UP to stage DOWN), from --set
 int topology_set(topology_t *self, const char *assignment, errbuf_t *err);
 //  The same from another option ("--sweep"), which messages name
 int topology_set_as(topology_t *self, const char *assignment,
@@ -86,7 +108,7 @@ void topology_shadowed(const topology_t *self, const char *assignment,
 //  The pipeline's shape and the keys' combinations
 int topology_validate(const topology_t *self, errbuf_t *err);
 
-//  Effective values for a stage / for hop h (0-based: stage h to h+1)
+//  Effective values for a stage / for hop h (0-based, in number order)
 void topology_stage_params(const topology_t *self, int stage, params_t *out);
 void topology_hop_params(const topology_t *self, int hop, params_t *out);
 //  The host of instance i of a stage whose effective params are 'stage':
@@ -98,6 +120,9 @@ void topology_instance_host(const params_t *stage, int i, char *out,
 int topology_nodes(const topology_t *self, int *nodes, errbuf_t *err);
 //  Index of the stage called name, -1 if none
 int topology_stage_index(const topology_t *self, const char *name);
+//  The stages at either end of hop h (0-based)
+int topology_hop_up(const topology_t *self, int h);
+int topology_hop_down(const topology_t *self, int h);
 //  Where a key of stage or hop 'index' (level LEVEL_STAGE or LEVEL_HOP),
 //  or of the topology or the controller (LEVEL_TOPOLOGY,
 //  LEVEL_CONTROLLER: index ignored), took its value: the

@@ -12,6 +12,8 @@
 #include "base/mono.h"
 #include "crew/wire.h"
 
+#include <arpa/inet.h>
+#include <netdb.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <sys/prctl.h>
@@ -26,6 +28,7 @@
 typedef struct {
     //  set before the actor starts
     char name[64], endpoint[256], controller[128], identity[40];
+    char connect[256]; //  endpoint, its name resolved
     char server_key[41], public_key[41], secret_key[41];
     double timeout;
     //  the actor's
@@ -34,7 +37,7 @@ typedef struct {
     zsock_t *mailbox[LINK_IDS];
     double heard, pinged;
     bool welcomed;
-    char refused[200]; //  what a failed handshake said
+    bool handshaken; //  CURVE with the agent has worked once
     //  both threads'
     _Atomic double last_word; //  = heard, for agent_link_silence
     _Atomic bool lost;
@@ -113,11 +116,16 @@ static void s_monitor(link_t *self)
                  "the controller's public certificate)",
                  value);
         s_lose(self, why);
-    } else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL ||
-               event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL)
-        snprintf(self->refused, sizeof self->refused,
-                 "; the CURVE handshake failed (is the hosts file's cert "
-                 "the agent's public certificate?)");
+    } else if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED)
+        self->handshaken = true;
+    else if ((event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL ||
+              event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL) &&
+             !self->handshaken)
+        //  the same keys fail every time: no use waiting for the timeout
+        s_lose(self, "the CURVE handshake failed: the agent there does not "
+                     "have the public key of the hosts file's cert (is "
+                     "'cert' the agent's public certificate, and is a "
+                     "hopbench agent at that address?)");
     else if (event == ZMQ_EVENT_DISCONNECTED && self->welcomed)
         s_lose(self, "its agent closed the connection (it ended, or was "
                      "killed)");
@@ -277,11 +285,12 @@ static int s_open(link_t *self)
     if (zmq_socket_monitor(zsock_resolve(self->dealer), monitor,
                            ZMQ_EVENT_DISCONNECTED |
                                ZMQ_EVENT_HANDSHAKE_FAILED_AUTH |
+                               ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
                                ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
                                ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL))
         return -1;
     self->monitor = zsock_new_pair(monitor);
-    if (!self->monitor || zsock_connect(self->dealer, "%s", self->endpoint))
+    if (!self->monitor || zsock_connect(self->dealer, "%s", self->connect))
         return -1;
     return 0;
 }
@@ -354,8 +363,8 @@ static zmsg_t *s_answer(agent_link_t *self, int timeout_ms, errbuf_t *err)
         char why[300];
         snprintf(why, sizeof why,
                  "no answer within %.1f s (is its agent "
-                 "running, and at this address?)%s",
-                 timeout_ms / 1000.0, self->link->refused);
+                 "running, and at this address?)",
+                 timeout_ms / 1000.0);
         s_fail(self, err, why);
         return NULL;
     }
@@ -541,6 +550,34 @@ static int s_clock_estimate(agent_link_t *self, errbuf_t *err)
     return ok ? 0 : s_fail(self, err, "no answer to the clock's samples");
 }
 
+//  The agent's endpoint with its name resolved, here and now: a name
+//  that does not resolve is said at once (libzmq would retry it quietly
+//  until the timeout)
+static int s_resolve(link_t *link, errbuf_t *err)
+{
+    snprintf(link->connect, sizeof link->connect, "%s", link->endpoint);
+    const char *name = link->endpoint + 6, *colon = strrchr(name, ':');
+    if (strncmp(link->endpoint, "tcp://", 6) || !colon)
+        return 0; //  not of the hosts file's form: libzmq says why
+    char host[256];
+    snprintf(host, sizeof host, "%.*s", (int)(colon - name), name);
+    struct addrinfo hints = {.ai_family = AF_INET, .ai_socktype = SOCK_STREAM};
+    struct addrinfo *found = NULL;
+    int rc = getaddrinfo(host, NULL, &hints, &found);
+    if (rc || !found) {
+        if (found)
+            freeaddrinfo(found);
+        return err_set(err, "host %s: address '%s' does not resolve (%s)",
+                       link->name, host, rc ? gai_strerror(rc) : "no IPv4");
+    }
+    char numeric[INET_ADDRSTRLEN] = "";
+    inet_ntop(AF_INET, &((struct sockaddr_in *)found->ai_addr)->sin_addr,
+              numeric, sizeof numeric);
+    freeaddrinfo(found);
+    snprintf(link->connect, sizeof link->connect, "tcp://%s%s", numeric, colon);
+    return 0;
+}
+
 static link_t *s_link_new(const agent_link_options_t *o)
 {
     link_t *link = calloc(1, sizeof *link);
@@ -566,6 +603,10 @@ agent_link_t *agent_link_new(const agent_link_options_t *options, errbuf_t *err)
     if (!self || !self->link) {
         free(self);
         err_set(err, "host %s: out of memory", options->name);
+        return NULL;
+    }
+    if (s_resolve(self->link, err)) {
+        agent_link_destroy(&self);
         return NULL;
     }
     errbuf_t why;

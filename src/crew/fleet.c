@@ -281,6 +281,75 @@ static bool s_lost(agent_link_t *link, char *why, size_t len)
     return agent_link_lost(link, why, len);
 }
 
+//  The instance an error is about ("stage NAME: ..."), or -1; *rest what
+//  it says after that and its host's name ("host h2: "), which blame
+//  leaves out: the lost host is the one to name
+static int s_error_stage(const pipeline_t *pl, const char *msg,
+                         const char **rest)
+{
+    *rest = msg;
+    if (strncmp(msg, "stage ", 6))
+        return -1;
+    for (int id = 0; id < pl->n; id++) {
+        size_t len = strlen(pl->inst[id].name);
+        if (strncmp(msg + 6, pl->inst[id].name, len) ||
+            strncmp(msg + 6 + len, ": ", 2))
+            continue;
+        *rest = msg + 6 + len + 2;
+        const char *host = pipeline_host(pl, id);
+        char prefix[LIMIT_NAME + 16];
+        snprintf(prefix, sizeof prefix, "host %s: ", host);
+        if (host[0] && strncmp(*rest, prefix, strlen(prefix)) == 0)
+            *rest += strlen(prefix);
+        return id;
+    }
+    return -1;
+}
+
+//  What the failing stage id had to do with the lost host: "is blocked on
+//  it (hop 2)" when it sends there, "waits on it" when it takes from there
+static void s_relation(const pipeline_t *pl, int id, const char *name,
+                       char *buf, size_t len)
+{
+    int out = pipeline_hop_out(pl, id), in = pipeline_hop_in(pl, id);
+    buf[0] = 0;
+    for (int to = 0; to < pl->n && !buf[0]; to++) {
+        if (!streq(pipeline_host(pl, to), name))
+            continue;
+        if (out >= 0 && pipeline_hop_in(pl, to) == out)
+            snprintf(buf, len, " is blocked on it (hop %d)", out + 1);
+        else if (in >= 0 && pipeline_hop_out(pl, to) == in)
+            snprintf(buf, len, " waits on it (hop %d)", in + 1);
+    }
+}
+
+//  "stage sub.1: host h3: WHY", then what the trial said, as a stage near
+//  it saw it: "; stage broker is blocked on it (hop 2): no COUNTS ..."
+static void s_blame(const pipeline_t *pl, const char *name, const char *stages,
+                    int n, const char *why, errbuf_t *err)
+{
+    errbuf_t then = *err;
+    const char *rest;
+    int id = s_error_stage(pl, then.msg, &rest);
+    char relation[64] = "";
+    bool there = id >= 0 && streq(pipeline_host(pl, id), name);
+    if (id >= 0 && !there)
+        s_relation(pl, id, name, relation, sizeof relation);
+    if (there) //  a stage of the lost host's: its silence says it all
+        err_set(err, "stage%s %s: host %s: %s", n > 1 ? "s" : "", stages, name,
+                why);
+    else if (relation[0])
+        err_set(err, "stage%s %s: host %s: %s; stage %s%s: %s",
+                n > 1 ? "s" : "", stages, name, why, pl->inst[id].name,
+                relation, rest);
+    else if (id >= 0)
+        err_set(err, "stage%s %s: host %s: %s (then: stage %s: %s)",
+                n > 1 ? "s" : "", stages, name, why, pl->inst[id].name, rest);
+    else
+        err_set(err, "stage%s %s: host %s: %s (then: %s)", n > 1 ? "s" : "",
+                stages, name, why, then.msg);
+}
+
 void fleet_blame(fleet_t *self, const pipeline_t *pl, errbuf_t *err)
 {
     for (int i = 0; self && i < self->n; i++) {
@@ -292,9 +361,7 @@ void fleet_blame(fleet_t *self, const pipeline_t *pl, errbuf_t *err)
             continue;
         if (strstr(err->msg, why) && strstr(err->msg, m->host->name))
             return; //  it says so already
-        errbuf_t then = *err;
-        err_set(err, "stage%s %s: host %s: %s (then: %s)", n > 1 ? "s" : "",
-                stages, m->host->name, why, then.msg);
+        s_blame(pl, m->host->name, stages, n, why, err);
         return;
     }
 }

@@ -69,9 +69,12 @@ int fleet_machines(const fleet_t *self, const machine_t *local,
 const pipeline_host_t *fleet_pipeline_hosts(const fleet_t *self, int *n);
 //  After a failed trial: if a host of pl fell silent, wait (bounded by
 //  its timeout) to see whether it is lost, and if it is, make that the
-//  error: "stage proxy: host h2: no word from its agent ... (then: the
-//  trial's own error)".  A lost host is the cause; what its silence did
-//  to the trial (a timeout elsewhere) is its effect
+//  error: "stage proxy: host h2: no word from its agent ...", then what
+//  the trial said, as the stage that said it saw the lost host: "; stage
+//  pub is blocked on it (hop 1): ..." (it sends there), "waits on it"
+//  (it takes from there), or "(then: ...)".  A lost host is the cause,
+//  and the only host named: what its silence did to the trial (a timeout
+//  elsewhere, on another host) is its effect
 void fleet_blame(fleet_t *self, const pipeline_t *pl, errbuf_t *err);
 //  Hand the combination's topology (the file at config) to the agent of
 //  every host a stage of pl names

@@ -41,6 +41,7 @@ typedef struct {
     _Atomic pid_t pid; //  the child; -1 once it has ended
     char *pending;     //  a DONE/ERR read while waiting for COUNTS
     bool own_counts;   //  the role counts itself (a steerable proxy)
+    bool asked;        //  stage_process_ask_counts: a COUNTS is on its way
 } relay_t;
 
 //  ------------------------------------------------------------------------
@@ -310,6 +311,14 @@ static int s_ask_counts(relay_t *self, stage_counts_t *out, errbuf_t *err)
     }
 }
 
+//  The shared counters (a role that does not count itself)
+static void s_shared_counts(relay_t *self, stage_counts_t *out)
+{
+    out->sent = atomic_load(&self->shared->sent);
+    out->received = stage_shared_received(
+        self->shared, pipeline_sees_origins(self->pl, self->id));
+}
+
 static int s_counts(void *state, stage_counts_t *out, errbuf_t *err)
 {
     relay_t *self = state;
@@ -317,13 +326,92 @@ static int s_counts(void *state, stage_counts_t *out, errbuf_t *err)
     int rc = 0;
     if (self->own_counts)
         rc = s_ask_counts(self, out, err);
-    else {
-        out->sent = atomic_load(&self->shared->sent);
-        out->received = stage_shared_received(
-            self->shared, pipeline_sees_origins(self->pl, self->id));
-    }
+    else
+        s_shared_counts(self, out);
     out->t = (before + mono_seconds()) / 2;
     return rc;
+}
+
+int stage_process_ask_counts(void *state, errbuf_t *err)
+{
+    relay_t *self = state;
+    if (!self->own_counts || self->asked)
+        return 0; //  one question answers every asker
+    zsock_set_sndtimeo(self->actor, 0);
+    if (zstr_send(self->actor, "COUNTS"))
+        return err_set(err, "its relay does not take COUNTS");
+    self->asked = true;
+    return 0;
+}
+
+//  A message from the relay while COUNTS is on its way: 1 (the counters),
+//  -1 (they failed: "ERR counters: ..." from the child), or 0 (an answer
+//  of the stage's, kept for s_wait)
+static int s_counts_reply(relay_t *self, char *reply, stage_counts_t *out,
+                          errbuf_t *err)
+{
+    unsigned long long r, s;
+    int rc = 0;
+    if (reply && sscanf(reply, "COUNTS %llu %llu", &r, &s) == 2) {
+        out->received = r, out->sent = s;
+        rc = 1;
+    } else if (reply && strncmp(reply, "ERR counters: ", 14) == 0)
+        rc = err_set(err, "%s", reply + 4);
+    else {
+        self->pending = reply;
+        return 0;
+    }
+    zstr_free(&reply);
+    return rc;
+}
+
+int stage_process_take_counts(void *state, stage_counts_t *out, errbuf_t *err)
+{
+    relay_t *self = state;
+    out->t = mono_seconds();
+    if (!self->own_counts) {
+        s_shared_counts(self, out);
+        return 1;
+    }
+    zmq_pollitem_t item = {zsock_resolve(self->actor), 0, ZMQ_POLLIN, 0};
+    while (self->asked && !self->pending && zmq_poll(&item, 1, 0) > 0) {
+        int rc = s_counts_reply(self, zstr_recv(self->actor), out, err);
+        if (rc) {
+            self->asked = false;
+            return rc;
+        }
+    }
+    if (!self->asked)
+        return err_set(err, "COUNTS was not asked");
+    if (atomic_load(&self->pid) <= 0 && zmq_poll(&item, 1, 0) <= 0) {
+        self->asked = false;
+        return err_set(err, "its process has ended");
+    }
+    return 0;
+}
+
+void stage_process_end(void *state)
+{
+    relay_t *self = state;
+    zsock_set_sndtimeo(self->actor, 0);
+    zstr_send(self->actor, "$TERM"); //  the relay's last act is a signal
+}
+
+bool stage_process_ended(void *state)
+{
+    relay_t *self = state;
+    zmq_pollitem_t item = {zsock_resolve(self->actor), 0, ZMQ_POLLIN, 0};
+    while (zmq_poll(&item, 1, 0) > 0) {
+        zmsg_t *msg = zmsg_recv(self->actor);
+        bool gone = msg && zmsg_signal(msg) >= 0;
+        zmsg_destroy(&msg);
+        if (gone) {
+            zsock_destroy(&self->actor);
+            s_free(self);
+            return true;
+        }
+    }
+    return false;
 }
 
 //  The flags at once, here; a role's own stop in its process
@@ -331,7 +419,7 @@ static int s_stop(void *state, errbuf_t *err)
 {
     (void)err;
     relay_t *self = state;
-    if (self->pl->inst[self->id].stage == 0)
+    if (pipeline_is_source(self->pl, self->id))
         atomic_store(&self->shared->target, 0);
     atomic_store(&self->shared->stop, 1);
     if (roles_ops(&self->pl->inst[self->id])->stop)

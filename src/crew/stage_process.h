@@ -40,6 +40,21 @@ void *stage_process_new(const pipeline_t *pl, int id, const char *config,
 //  other sockets (an agent serving several stages)
 zsock_t *stage_process_pipe(void *state);
 
+//  The same without waiting, for a loop that must not block (an agent,
+//  which heartbeats its controller whatever its stages do).  ask_counts
+//  starts a reading (a steerable proxy's through its process; the shared
+//  counters need none); take_counts gives 1 and the counters once they
+//  are here, 0 while they are not (the pipe wakes its poller when they
+//  come), -1 and err when they will not come.  Take before ready and
+//  wait: what it reads first is kept for them
+int stage_process_ask_counts(void *state, errbuf_t *err);
+int stage_process_take_counts(void *state, stage_counts_t *out, errbuf_t *err);
+//  end tells the relay to end the process ($TERM, SIGKILL 2 s later);
+//  ended frees the stage and says true once the relay is gone (its pipe
+//  wakes the poller), false while it is not
+void stage_process_end(void *state);
+bool stage_process_ended(void *state);
+
 //  The child: "hopbench stage CONFIG ID ENDPOINT FD CPUS [MACHINE]"
 //  (CPUS: the CPU set the controller planned with; MACHINE: the
 //  description its host's stages are planned on); returns the exit status

@@ -149,7 +149,7 @@ void *stage_remote_new(const pipeline_t *pl, int id, agent_link_t *link,
                        .mirror = self->mirror,
                        .pending = self->pending,
                        .pid = -1,
-                       .norigins = pl->count[0],
+                       .norigins = pl->norigins,
                        .sees_origins = pipeline_sees_origins(pl, id),
                        .timeout_ms = (int)(pl->params.timeout * 1000)};
     stage_reset(self->mirror, &(stage_trial_t){0});

@@ -45,12 +45,11 @@ void wire_pop_text(zmsg_t *msg, char *buf, size_t len)
 
 void wire_add_hops(zmsg_t *msg, const pipeline_t *pl, int id)
 {
-    int hops[2] = {pipeline_hop_in(pl, id), pipeline_hop_out(pl, id)};
-    for (int i = 0; i < 2; i++) {
-        if (hops[i] < 0)
+    for (int h = 0; h < pl->nhops; h++) {
+        const hop_plan_t *hop = &pl->hops[h];
+        if (hop->up != pl->inst[id].stage && hop->down != pl->inst[id].stage)
             continue;
-        const hop_plan_t *hop = &pl->hops[hops[i]];
-        zmsg_addstrf(msg, "%d", hops[i]);
+        zmsg_addstrf(msg, "%d", h);
         zmsg_addstrf(msg, "%d", hop->nendpoints);
         for (int e = 0; e < hop->nendpoints; e++)
             zmsg_addstr(msg, hop->endpoint[e]);
@@ -66,7 +65,7 @@ void wire_take_hops(zmsg_t *msg, pipeline_t *pl)
 {
     while (zmsg_size(msg) >= 2) {
         int hop = (int)wire_pop_ll(msg), count = (int)wire_pop_ll(msg);
-        bool valid = hop >= 0 && hop < pl->nstages - 1 && count >= 0 &&
+        bool valid = hop >= 0 && hop < pl->nhops && count >= 0 &&
                      count <= PIPELINE_MAX_BINDERS;
         hop_plan_t scratch, *plan = valid ? &pl->hops[hop] : &scratch;
         plan->nendpoints = valid ? count : 0;

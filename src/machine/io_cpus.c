@@ -63,9 +63,10 @@ int io_cpus_test(bool verbose)
     errbuf_t err;
     machine_t *vm = machine_new_file("numa/vm-2x2.cfg", &err);
     CHECK(vm);
-    place_request_t req[3] = {{.name = "pub", .stage = 0, .node = -1},
-                              {.name = "p", .stage = 1, .node = -1},
-                              {.name = "sub", .stage = 2, .node = -1}};
+    place_request_t req[3] = {
+        {.name = "pub", .stage = 0, .distance = 0, .node = -1},
+        {.name = "p", .stage = 1, .distance = 1, .node = -1},
+        {.name = "sub", .stage = 2, .distance = 2, .node = -1}};
     place_options_t spread = {PLACEMENT_SPREAD, false, NULL};
     place_t out[3];
     CHECK(placement_plan(vm, &spread, req, 3, out, &err) == 0);

@@ -15,7 +15,6 @@
 */
 #include "machine/machine_internal.h"
 
-#include "base/check.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -363,89 +362,4 @@ void machine_print(const machine_t *self, FILE *out)
             fprintf(out, " %3d", self->nodes[i].distance[j]);
     }
     fprintf(out, "\n");
-}
-//  ---------------------------------------------------------------------
-//  Selftest
-static int s_test_xeon(bool verbose)
-{
-    errbuf_t err;
-    cpuset_t set;
-    char list[256];
-    machine_t *xeon = machine_new_file("numa/xeon-e5-2680v4-2s.cfg", &err);
-    CHECK(xeon);
-    CHECK(xeon->described && xeon->nnodes == 2);
-    CHECK(strcmp(xeon->name, "xeon-e5-2680v4-2s") == 0);
-    CHECK(strstr(xeon->model, "E5-2680 v4"));
-    CHECK(cpuset_count(&xeon->cpus) == 56);
-    CHECK(cpuset_count(&xeon->nodes[0].cpus) == 28);
-    machine_siblings(xeon, 3, &set);
-    cpuset_format(&set, list, sizeof list);
-    CHECK(strcmp(list, "3,31") == 0);
-    machine_siblings(xeon, 56, &set);
-    CHECK(cpuset_empty(&set));
-    CHECK(machine_node_of_cpu(xeon, 42) == 1);
-    CHECK(machine_node_of_cpu(xeon, 41) == 0);
-    CHECK(machine_node_of_cpu(xeon, 56) == -1);
-    CHECK(machine_node_of_cpu(xeon, -1) == -1);
-    CHECK(machine_node_index(xeon, 1) == 1);
-    CHECK(machine_node_index(xeon, 2) == -1);
-    CHECK(xeon->nodes[0].distance[1] == 21 && xeon->nodes[1].distance[1] == 10);
-    CHECK(xeon->core[3] == xeon->core[31] && xeon->core[3] != xeon->core[4]);
-
-    //  CPU lists are checked against the described machine, not this one
-    CHECK(machine_parse_cpus(xeon, "40-42", &set, &err) == 0);
-    CHECK(cpuset_count(&set) == 3 && cpuset_has(&set, 42));
-    CHECK(machine_parse_cpus(xeon, "!0-53", &set, &err) == 0);
-    cpuset_format(&set, list, sizeof list);
-    CHECK(strcmp(list, "54-55") == 0);
-    CHECK(machine_parse_cpus(xeon, "50-60", &set, &err) == -1);
-    CHECK(strcmp(err.msg, "cpus '50-60': CPU 56 does not exist on "
-                          "xeon-e5-2680v4-2s (CPUs 0-55)") == 0);
-    CHECK(machine_parse_cpus(xeon, "3-x", &set, &err) == -1);
-    CHECK(strncmp(err.msg, "cpus '3-x': expected a CPU number", 33) == 0);
-
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    machine_print(xeon, out);
-    fclose(out);
-    if (verbose)
-        printf("%s", text);
-    CHECK(strstr(text, "node 1    cpus 14-27,42-55      14 cores x 2 threads"));
-    CHECK(strstr(text, "  1:   21  10"));
-    free(text);
-    machine_destroy(&xeon);
-    CHECK(xeon == NULL);
-    return 0;
-}
-
-static int s_test_others(void)
-{
-    errbuf_t err;
-    cpuset_t set;
-    machine_t *gold = machine_new_file("numa/xeon-gold-6130-1s.cfg", &err);
-    CHECK(gold && gold->nnodes == 1 && cpuset_count(&gold->cpus) == 32);
-    machine_siblings(gold, 0, &set);
-    CHECK(cpuset_count(&set) == 2 && cpuset_has(&set, 16));
-    CHECK(strcmp(gold->model, "Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz") == 0);
-    machine_destroy(&gold);
-
-    machine_t *vm = machine_new_file("numa/vm-2x2.cfg", &err);
-    CHECK(vm && vm->nnodes == 2 && cpuset_count(&vm->cpus) == 4);
-    machine_siblings(vm, 1, &set);
-    CHECK(cpuset_count(&set) == 1 && cpuset_has(&set, 1));
-    CHECK(machine_node_of_cpu(vm, 2) == 1 && vm->nodes[1].distance[0] == 20);
-    machine_destroy(&vm);
-
-    CHECK(machine_new_file("numa/no-such.cfg", &err) == NULL);
-    CHECK(strstr(err.msg, "numa/no-such.cfg: No such file"));
-    return 0;
-}
-int machine_test(bool verbose)
-{
-    CHECK(s_test_xeon(verbose) == 0);
-    CHECK(s_test_others() == 0);
-    CHECK(machine_file_test() == 0);
-    CHECK(machine_live_test(verbose) == 0);
-    return 0;
 }

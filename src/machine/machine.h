@@ -72,6 +72,9 @@ void machine_print(const machine_t *self, FILE *out);
 //  one CPU per core)
 int machine_describe(const machine_t *self, const char *name, FILE *out);
 
-int machine_test(bool verbose);
+//  The selftests: a described machine (and machine.c's questions asked
+//  of described machines), and the live one
+int machine_file_test(bool verbose);
+int machine_live_test(bool verbose);
 
 #endif

@@ -18,8 +18,4 @@ void machine_copy(char *dst, size_t size, const char *src);
 //  sysfs and descriptions, which say themselves which CPUs exist
 void machine_every_cpu(cpuset_t *set);
 
-//  The selftests of the two sources, run by machine_test
-int machine_live_test(bool verbose);
-int machine_file_test(void);
-
 #endif

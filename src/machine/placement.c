@@ -217,7 +217,7 @@ static int s_target(plan_t *self, int i, int *index)
     else if (machine->nnodes < 2)
         return s_needs_two_nodes(self);
     else if (self->policy == PLACEMENT_SPREAD)
-        *index = request->stage % machine->nnodes;
+        *index = request->distance % machine->nnodes;
     else if (self->policy == PLACEMENT_SPLIT)
         *index = request->stage < (self->nstages + 1) / 2 ? 0 : 1;
     else
@@ -603,8 +603,10 @@ static void s_chain(place_request_t *requests, int n)
 {
     static const char *const names[] = {"pub", "p1", "p2", "p3", "p4", "p5"};
     for (int i = 0; i < n; i++)
-        requests[i] = (place_request_t){
-            .name = i == n - 1 ? "sub" : names[i % 6], .stage = i, .node = -1};
+        requests[i] = (place_request_t){.name = i == n - 1 ? "sub" : names[i % 6],
+                                        .stage = i,
+                                        .distance = i,
+                                        .node = -1};
 }
 
 static int s_cpu(const place_t *place)

@@ -4,8 +4,10 @@
     Pure: a machine and a list of stage instances in, places out.  Policies
     (DESIGN "NUMA"): none (no pinning), compact (all stages on the first
     node, one physical core each, SMT siblings last), spread (adjacent
-    stages on different nodes), split (the first half of the stages on the
-    first node, the rest on the second: one crossing), all (every stage
+    stages on different nodes: in a tree, by their distance from its first
+    stage, so that every link crosses), split (the first half of the
+    stages' tiers on the first node, the rest on the second: every path
+    from a publisher to a subscriber crosses once), all (every stage
     names its node: run/study.c gives each assignment its own run; a node
     given more stage threads than it has CPUs lets them share its CPUs,
     marked crowded, rather than refuse: the study is about nodes).  A
@@ -45,7 +47,12 @@ typedef struct {
 //  One stage instance ("sub.2") to place
 typedef struct {
     const char *name; //  instance name, for messages
-    int stage;        //  its stage's position in the pipeline (0 = first)
+    int stage;        //  its stage's tier: how far from the publishers
+                      //  (0; in a chain its position, in a tree the
+                      //  longest path to it from a publisher)
+    int distance;     //  from the tree's first stage, directions aside:
+                      //  adjacent stages differ by one (in a chain, its
+                      //  position too)
     int node;         //  node it asks for, -1: the policy decides
     const char *cpus; //  CPUs it asks for (numactl list), NULL or "": policy
     const char *at_node, *at_cpus; //  where node and cpus were asked for,

@@ -39,6 +39,8 @@ static int s_expand(pipeline_t *self, const topology_t *topo, errbuf_t *err)
             inst->stage = s;
             inst->instance = i;
             inst->role = topo->stages[s].role;
+            inst->origin =
+                pattern_is_source(inst->role) ? self->norigins++ : -1;
             inst->params = params;
             topology_instance_host(&params, i, inst->host, sizeof inst->host);
             if (params.count == 1)
@@ -50,18 +52,21 @@ static int s_expand(pipeline_t *self, const topology_t *topo, errbuf_t *err)
         }
     }
     self->nstages = topo->nstages;
+    self->nhops = topo->nhops;
     return 0;
 }
 
 //  Which end of each hop binds, and how many endpoints it has
 static int s_hops(pipeline_t *self, const topology_t *topo, errbuf_t *err)
 {
-    for (int h = 0; h < topo->nstages - 1; h++) {
+    for (int h = 0; h < topo->nhops; h++) {
         hop_plan_t *hop = &self->hops[h];
         topology_hop_params(topo, h, &hop->params);
-        bool up_proxy = topo->stages[h].role == ROLE_PROXY;
-        bool down_proxy = topo->stages[h + 1].role == ROLE_PROXY;
-        int ups = self->count[h], downs = self->count[h + 1];
+        hop->up = topology_hop_up(topo, h);
+        hop->down = topology_hop_down(topo, h);
+        bool up_proxy = topo->stages[hop->up].role == ROLE_PROXY;
+        bool down_proxy = topo->stages[hop->down].role == ROLE_PROXY;
+        int ups = self->count[hop->up], downs = self->count[hop->down];
         hop->upstream_binds = up_proxy || (!down_proxy && ups <= downs);
         hop->nendpoints = hop->upstream_binds ? ups : downs;
         if (*hop->params.endpoint && hop->nendpoints > 1) {
@@ -81,7 +86,7 @@ static int s_hops(pipeline_t *self, const topology_t *topo, errbuf_t *err)
 //  clients, made now, for this run only
 static int s_keys(pipeline_t *self, errbuf_t *err)
 {
-    for (int h = 0; h < self->nstages - 1; h++) {
+    for (int h = 0; h < self->nhops; h++) {
         hop_plan_t *hop = &self->hops[h];
         if (!hop->params.curve || hop->params.transport != TRANSPORT_TCP)
             continue;
@@ -101,29 +106,51 @@ static int s_keys(pipeline_t *self, errbuf_t *err)
     return 0;
 }
 
-//  Stages joined by inproc hops share a context; the group's first
-//  instance owns it.  Other instances each own one.
+//  Stages joined by inproc hops share a context (one per group of them,
+//  however the group branches); the group's first instance owns it.
+//  Other instances each own one.  group[s]: the lowest stage of s's group
+static void s_inproc_groups(const pipeline_t *self, int *group)
+{
+    for (int s = 0; s < self->nstages; s++)
+        group[s] = s;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int h = 0; h < self->nhops; h++) {
+            const hop_plan_t *hop = &self->hops[h];
+            int low = group[hop->up] < group[hop->down] ? group[hop->up]
+                                                         : group[hop->down];
+            if (hop->params.transport != TRANSPORT_INPROC ||
+                (group[hop->up] == low && group[hop->down] == low))
+                continue;
+            group[hop->up] = group[hop->down] = low;
+            changed = true;
+        }
+    }
+}
+
 static void s_contexts(pipeline_t *self)
 {
-    int group = -1;
-    for (int s = 0; s < self->nstages; s++) {
-        bool joined_prev =
-            s > 0 && self->hops[s - 1].params.transport == TRANSPORT_INPROC;
-        bool joined_next = s < self->nstages - 1 &&
-                           self->hops[s].params.transport == TRANSPORT_INPROC;
-        for (int i = 0; i < self->count[s]; i++) {
-            instance_t *inst = &self->inst[self->first[s] + i];
-            if (joined_prev || (joined_next && i > 0)) {
-                inst->ctx = group;
-                continue;
-            }
-            context_plan_t *ctx = &self->ctx[self->nctx];
-            ctx->owner = inst->id;
-            ctx->io_threads = inst->params.io_threads;
-            ctx->prefix = self->nctx + 1;
-            inst->ctx = self->nctx++;
-            group = inst->ctx;
+    int group[TOPO_MAX_STAGES], made[TOPO_MAX_STAGES], members[TOPO_MAX_STAGES];
+    s_inproc_groups(self, group);
+    for (int s = 0; s < self->nstages; s++)
+        made[s] = -1, members[s] = 0;
+    for (int s = 0; s < self->nstages; s++)
+        members[group[s]]++;
+    for (int id = 0; id < self->n; id++) {
+        instance_t *inst = &self->inst[id];
+        int g = group[inst->stage];
+        bool joined = members[g] > 1;
+        if (joined && made[g] >= 0) {
+            inst->ctx = made[g];
+            continue;
         }
+        context_plan_t *ctx = &self->ctx[self->nctx];
+        ctx->owner = inst->id;
+        ctx->io_threads = inst->params.io_threads;
+        ctx->prefix = self->nctx + 1;
+        inst->ctx = self->nctx++;
+        if (joined)
+            made[g] = inst->ctx;
     }
 }
 
@@ -206,11 +233,11 @@ int pipeline_files(const pipeline_t *self)
     int total = BASE_FILES;
     for (int i = 0; i < self->n; i++)
         total += s_instance_files(self, i);
-    for (int h = 0; h < self->nstages - 1; h++) {
+    for (int h = 0; h < self->nhops; h++) {
         const hop_plan_t *hop = &self->hops[h];
         if (hop->params.transport == TRANSPORT_INPROC)
             continue;
-        int others = self->count[hop->upstream_binds ? h + 1 : h];
+        int others = self->count[hop->upstream_binds ? hop->down : hop->up];
         total += hop->nendpoints * (1 + 2 * others);
     }
     return total;
@@ -247,8 +274,10 @@ static void s_request(pipeline_t *self, requests_t *r, int i)
                    r->at_cpus[i], sizeof r->at_cpus[i]);
     topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_IO_CPUS,
                    r->at_io_cpus[i], sizeof r->at_io_cpus[i]);
+    const shape_t *shape = &self->topo->shape;
     r->requests[i] = (place_request_t){.name = inst->name,
-                                       .stage = inst->stage,
+                                       .stage = shape->tier[inst->stage],
+                                       .distance = shape->distance[inst->stage],
                                        .node = node,
                                        .cpus = inst->params.cpus,
                                        .at_node = r->at_node[i],
@@ -388,7 +417,7 @@ pipeline_t *pipeline_new_on(const topology_t *topo,
 {
     pipeline_t *self = calloc(1, sizeof *self);
     if (self)
-        self->hops = calloc((size_t)topo->nstages, sizeof *self->hops);
+        self->hops = calloc((size_t)topo->nhops + 1, sizeof *self->hops);
     if (!self || !self->hops) {
         pipeline_destroy(&self);
         err_set(err, "%s: out of memory", topo->path);
@@ -430,9 +459,11 @@ void pipeline_destroy(pipeline_t **self_p)
     }
 }
 
-//  Each instance binds at most its two hops (a proxy), once each: a
-//  pipeline binds at most twice as many endpoints as it has instances
-#define PIPELINE_MAX_PORTS (2 * PIPELINE_MAX_INSTANCES)
+//  A proxy binds at most one endpoint per hop it has, a stage of several
+//  instances one per instance and hop; a tree's hops are fewer than its
+//  stages, and the instances of the stages that bind several (publishers
+//  and subscribers joined directly) at most twice its instances
+#define PIPELINE_MAX_PORTS (LIMIT_STAGES + 2 * PIPELINE_MAX_INSTANCES)
 
 //  Free tcp ports here: all probes stay open until all are chosen, so the
 //  kernel cannot hand out the same port twice.  Free on every address, so
@@ -472,7 +503,9 @@ static const pipeline_host_t *s_run_host(const pipeline_t *self,
 static void s_hop_hosts(const pipeline_t *self, int h, int e,
                         const char **binder, const char **other)
 {
-    int b = self->hops[h].upstream_binds ? h : h + 1, o = b == h ? h + 1 : h;
+    const hop_plan_t *hop = &self->hops[h];
+    int b = hop->upstream_binds ? hop->up : hop->down;
+    int o = hop->upstream_binds ? hop->down : hop->up;
     *binder = self->inst[self->first[b] + e].host;
     *other = self->inst[self->first[o]].host;
     for (int i = 0; i < self->count[o] && !(*other)[0]; i++)
@@ -521,7 +554,7 @@ static int s_find_ports(const pipeline_t *self,
     int finder;
     if (!found)
         return err_set(err, "out of memory");
-    for (int h = 0; h < self->nstages - 1 && rc == 0; h++)
+    for (int h = 0; h < self->nhops && rc == 0; h++)
         for (int e = 0; s_needs_port(&self->hops[h]) &&
                         e < self->hops[h].nendpoints && rc == 0;
              e++)
@@ -535,7 +568,7 @@ static int s_find_ports(const pipeline_t *self,
         else if (wanted[f])
             rc = host->ports(host->arg, host->address, wanted[f], into, err);
     }
-    for (int h = 0; h < self->nstages - 1 && rc == 0; h++)
+    for (int h = 0; h < self->nhops && rc == 0; h++)
         for (int e = 0;
              s_needs_port(&self->hops[h]) && e < self->hops[h].nendpoints;
              e++) {
@@ -573,11 +606,11 @@ int pipeline_resolve(pipeline_t *self, const char *ipc_dir, int trial,
                      errbuf_t *err)
 {
     int(*ports)[PIPELINE_MAX_BINDERS] =
-        calloc((size_t)self->nstages, sizeof *ports);
+        calloc((size_t)self->nhops + 1, sizeof *ports);
     if (!ports)
         return err_set(err, "out of memory");
     int rc = s_find_ports(self, ports, err);
-    for (int h = 0; h < self->nstages - 1 && rc == 0; h++)
+    for (int h = 0; h < self->nhops && rc == 0; h++)
         for (int e = 0; e < self->hops[h].nendpoints; e++)
             s_endpoint(self, h, e, ports[h][e], ipc_dir, trial,
                        self->hops[h].endpoint[e]);
@@ -589,31 +622,62 @@ bool pipeline_binds(const pipeline_t *self, int h, int id, int *endpoint)
 {
     const instance_t *inst = &self->inst[id];
     const hop_plan_t *hop = &self->hops[h];
-    int side = hop->upstream_binds ? h : h + 1;
+    int side = hop->upstream_binds ? hop->up : hop->down;
     if (inst->stage != side)
         return false;
     *endpoint = inst->instance;
     return true;
 }
 
+int pipeline_next_hop_in(const pipeline_t *self, int id, int after)
+{
+    for (int h = after + 1; h < self->nhops; h++)
+        if (self->hops[h].down == self->inst[id].stage)
+            return h;
+    return -1;
+}
+
+int pipeline_next_hop_out(const pipeline_t *self, int id, int after)
+{
+    for (int h = after + 1; h < self->nhops; h++)
+        if (self->hops[h].up == self->inst[id].stage)
+            return h;
+    return -1;
+}
+
 int pipeline_hop_in(const pipeline_t *self, int id)
 {
-    return self->inst[id].stage > 0 ? self->inst[id].stage - 1 : -1;
+    return pipeline_next_hop_in(self, id, -1);
 }
 
 int pipeline_hop_out(const pipeline_t *self, int id)
 {
-    return self->inst[id].stage < self->nstages - 1 ? self->inst[id].stage : -1;
+    return pipeline_next_hop_out(self, id, -1);
 }
 
 bool pipeline_is_source(const pipeline_t *self, int id)
 {
-    return self->inst[id].stage == 0;
+    return pattern_is_source(self->inst[id].role);
 }
 
 bool pipeline_is_sink(const pipeline_t *self, int id)
 {
-    return self->inst[id].stage == self->nstages - 1;
+    return pattern_is_sink(self->inst[id].role);
+}
+
+bool pipeline_reaches(const pipeline_t *self, int a, int b)
+{
+    return a == b || (self->inst[a].stage != self->inst[b].stage &&
+                      shape_reaches(&self->topo->shape, self->inst[a].stage,
+                                    self->inst[b].stage));
+}
+
+int pipeline_origin_instance(const pipeline_t *self, int origin)
+{
+    for (int i = 0; i < self->n; i++)
+        if (self->inst[i].origin == origin && origin >= 0)
+            return i;
+    return -1;
 }
 
 bool pipeline_sees_origins(const pipeline_t *self, int id)
@@ -746,6 +810,42 @@ static int s_test_roster(void)
     return 0;
 }
 
+//  A tree: two branches into a core, the core into two subscribers
+static int s_test_tree(const machine_t *machine)
+{
+    errbuf_t err;
+    topology_t *topo = topology_load_text(
+        "t.cfg",
+        "topology = t\npublisher = west\n    count = 2\nhop = ipc\n"
+        "proxy = edge-a\npublisher = east\nhop = inproc\nproxy = edge-b\n"
+        "proxy = core\n    from = edge-a,edge-b\nhop = inproc\n"
+        "subscriber = sub\n    count = 2\n",
+        &err);
+    CHECK(topo && topology_validate(topo, &err) == 0);
+    pipeline_t *pl = pipeline_new(topo, machine, &err);
+    CHECK(pl && pl->n == 8 && pl->nhops == 5 && pl->norigins == 3);
+    CHECK(pl->inst[1].origin == 1 && pl->inst[3].origin == 2);
+    CHECK(pl->inst[2].origin == -1 && pipeline_origin_instance(pl, 2) == 3);
+    //  east and edge-b share a context; so do the core and its subscribers
+    CHECK(pl->inst[3].ctx == pl->inst[4].ctx && pl->inst[2].ctx != pl->inst[4].ctx);
+    CHECK(pl->inst[5].ctx == pl->inst[6].ctx && pl->inst[6].ctx == pl->inst[7].ctx);
+    CHECK(pl->ctx[pl->inst[5].ctx].owner == 5 && pl->nctx == 5);
+    //  the core takes two hops in, and its XSUB connects to both edges
+    int in = pipeline_hop_in(pl, 5);
+    CHECK(in == 2 && pipeline_next_hop_in(pl, 5, in) == 3);
+    CHECK(pipeline_next_hop_in(pl, 5, 3) == -1 && pipeline_hop_out(pl, 5) == 4);
+    CHECK(pl->hops[2].upstream_binds && pl->hops[3].upstream_binds);
+    CHECK(pipeline_reaches(pl, 0, 7) && !pipeline_reaches(pl, 3, 2));
+    CHECK(pipeline_is_source(pl, 3) && pipeline_is_sink(pl, 6));
+    CHECK(pipeline_resolve(pl, "/tmp/x", 3, &err) == 0);
+    CHECK(strcmp(pl->hops[0].endpoint[0], "ipc:///tmp/x/hop1-1.ipc") == 0);
+    CHECK(strcmp(pl->hops[1].endpoint[0], "inproc://hopbench-3-hop2-1") == 0);
+    CHECK(strncmp(pl->hops[3].endpoint[0], "tcp://127.0.0.1:", 16) == 0);
+    pipeline_destroy(&pl);
+    topology_destroy(&topo);
+    return 0;
+}
+
 int pipeline_test(bool verbose)
 {
     (void)verbose;
@@ -799,6 +899,8 @@ int pipeline_test(bool verbose)
     pipeline_destroy(&pl);
     topology_destroy(&topo);
     int rc = s_test_hosts(machine);
+    if (rc == 0)
+        rc = s_test_tree(machine);
     machine_destroy(&machine);
     return rc ? rc : s_test_roster();
 }

@@ -1,11 +1,18 @@
 /*  pipeline: a topology expanded into what will run.
 
         topology (as written)  ->  pipeline (as run)
-        publisher pub count 2      instances pub.1 pub.2
+        publisher pub count 2      instances pub.1 pub.2 (origins 0 and 1)
         hop tcp                    hop 1: proxy binds tcp://127.0.0.1:PORT
         proxy p1                   instance p1, its own libzmq context
         hop inproc                 hop 2: shared context (inproc needs one)
         subscriber sub             instance sub, in p1's context
+
+    A topology may be a tree (config/shape.h): each hop joins the stage it
+    names upstream to the one downstream, and a stage's sockets attach to
+    all of its hops (a proxy's XSUB to every hop in, its XPUB to every hop
+    out).  Every publisher instance is an origin, numbered across all
+    publisher stages in instance order, so a receiver tells apart every
+    publisher that reaches it.
 
     Every stage instance gets its effective params, its place (placement),
     its context, and for each hop the side that binds and the endpoints.
@@ -36,6 +43,8 @@ typedef struct {
     int id;                        //  index in pipeline.inst
     int stage;                     //  topology stage index
     int instance;                  //  index within the stage
+    int origin;                    //  sources: index among all source
+                                   //  instances (message headers), else -1
     role_t role;
     params_t params; //  effective
     place_t place;
@@ -55,6 +64,7 @@ typedef struct {
 
 typedef struct {
     params_t params;     //  effective (transport, endpoint, hwm)
+    int up, down;        //  the stages it joins (topology stage indices)
     bool crosses;        //  its ends are in different zones (zones.h)
     char address[2][16]; //  ...then its link's upstream, downstream address
     bool upstream_binds;
@@ -93,7 +103,9 @@ typedef struct {
     int first[TOPO_MAX_STAGES]; //  first instance of each stage
     int count[TOPO_MAX_STAGES]; //  instances of each stage
     int nstages;
-    hop_plan_t *hops; //  nstages - 1 of them
+    int nhops;
+    hop_plan_t *hops;  //  nhops of them, in the topology's number order
+    int norigins;      //  source instances, all stages
     int nctx;
     context_plan_t ctx[PIPELINE_MAX_INSTANCES];
     const pipeline_host_t *hosts; //  pipeline_set_hosts; NULL: none
@@ -134,13 +146,21 @@ int pipeline_files(const pipeline_t *self);
 
 //  Does instance id bind on hop h (0-based)?  Which endpoint index?
 bool pipeline_binds(const pipeline_t *self, int h, int id, int *endpoint);
-//  The hop an instance receives from / sends to, -1 if none
+//  The first hop an instance receives from / sends to, -1 if none (in a
+//  chain, its only one)
 int pipeline_hop_in(const pipeline_t *self, int id);
 int pipeline_hop_out(const pipeline_t *self, int id);
-//  First stage (publisher, pusher, requester), last stage (subscriber,
-//  puller, replier)
+//  Its next hop in / out after hop 'after' (-1 to start), -1 when none
+int pipeline_next_hop_in(const pipeline_t *self, int id, int after);
+int pipeline_next_hop_out(const pipeline_t *self, int id, int after);
+//  Sources (publisher, pusher, requester) and sinks (subscriber, puller,
+//  replier), wherever they are in the tree
 bool pipeline_is_source(const pipeline_t *self, int id);
 bool pipeline_is_sink(const pipeline_t *self, int id);
+//  Do instance a's messages reach instance b (a == b counts)?
+bool pipeline_reaches(const pipeline_t *self, int a, int b);
+//  The source instance whose origin (message header) is 'origin', -1
+int pipeline_origin_instance(const pipeline_t *self, int origin);
 //  Does this receiving instance tell its messages' origins apart (it reads
 //  every header: sinks and the forwarder engine)?
 bool pipeline_sees_origins(const pipeline_t *self, int id);

@@ -88,10 +88,11 @@ static void s_ns_name(pid_t owner, const char *zone, char *buf, size_t len)
 }
 
 //  Address of one end of hop h's link: the upstream end .1, downstream .2
+//  (only hops 1..LIMIT_ZONE_HOPS cross zones: topology.c)
 static void s_address(pid_t owner, int h, bool upstream, char *buf, size_t len)
 {
     snprintf(buf, len, "169.254.%d.%d", 100 + (int)(owner % 100),
-             4 * h + (upstream ? 1 : 2));
+             4 * (h % LIMIT_ZONE_HOPS) + (upstream ? 1 : 2));
 }
 
 //  Zone of the stage at either end of hop h ("" for the default namespace)
@@ -120,9 +121,9 @@ void zones_describe(pipeline_t *pl, pid_t owner)
         snprintf(inst->netns_path, sizeof inst->netns_path, "/run/netns/%s",
                  name);
     }
-    for (int h = 0; h < pl->nstages - 1; h++) {
+    for (int h = 0; h < pl->nhops; h++) {
         hop_plan_t *hop = &pl->hops[h];
-        hop->crosses = strcmp(s_zone(pl, h), s_zone(pl, h + 1)) != 0;
+        hop->crosses = strcmp(s_zone(pl, hop->up), s_zone(pl, hop->down)) != 0;
         s_address(owner, h, true, hop->address[0], sizeof hop->address[0]);
         s_address(owner, h, false, hop->address[1], sizeof hop->address[1]);
     }
@@ -178,8 +179,9 @@ static int s_make_link(zones_t *self, const pipeline_t *pl, int h,
     if (s_ip(err, "link add %s type veth peer name %s", up, down))
         return -1;
     snprintf(self->link[self->nlinks++], sizeof self->link[0], "%s", up);
-    return s_link_end(self, up, s_zone(pl, h), pl->hops[h].address[0], err) ||
-           s_link_end(self, down, s_zone(pl, h + 1), pl->hops[h].address[1],
+    const hop_plan_t *hop = &pl->hops[h];
+    return s_link_end(self, up, s_zone(pl, hop->up), hop->address[0], err) ||
+           s_link_end(self, down, s_zone(pl, hop->down), hop->address[1],
                       err);
 }
 
@@ -196,7 +198,7 @@ zones_t *zones_create(pipeline_t *pl, errbuf_t *err)
     for (int s = 0; s < pl->nstages && rc == 0; s++)
         if (s_zone(pl, s)[0])
             rc = s_make_zone(self, s_zone(pl, s), err);
-    for (int h = 0; h < pl->nstages - 1 && rc == 0; h++)
+    for (int h = 0; h < pl->nhops && rc == 0; h++)
         if (pl->hops[h].crosses)
             rc = s_make_link(self, pl, h, err);
     if (rc)

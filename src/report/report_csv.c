@@ -97,7 +97,7 @@ void report_csv_rows(FILE *out, const report_info_t *info,
             "%s,%s,%u,%d,%d,%s,%s,%s,%llu,%llu,%lld,%.6f,%.1f,%.3f,"
             "%s,%s,%s,%s",
             info->topology, info->pattern, trial->size, trial->repeat, row->hop,
-            row->from, row->to, params_transport_names[row->transport],
+            row->from, row->to, row->transport,
             (unsigned long long)row->sent, (unsigned long long)row->received,
             (long long)(row->sent - row->received), row->seconds, rate,
             rate * trial->size / 1e6, row->from_cpu, row->to_cpu,
@@ -125,7 +125,7 @@ void report_csv_median_rows(FILE *out, const report_info_t *info,
         const link_summary_t *s = &summary->links[l];
         fprintf(out, "%s,%s,%u,median,%d,%s,%s,%s,", info->topology,
                 info->pattern, summary->size, s->hop, s->from, s->to,
-                params_transport_names[s->transport]);
+                s->transport);
         s_number(out, s->sent);
         fputc(',', out);
         s_number(out, s->received);

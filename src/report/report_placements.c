@@ -57,7 +57,7 @@ int placements_add(placements_t *self, int assignment, int group,
                    const char *group_text, const trial_result_t *trials, int n,
                    const trial_result_t *merged)
 {
-    int nhops = self->nstages - 1;
+    int nhops = self->nhops;
     placement_figures_t *f = n > 0 ? s_room(self) : NULL;
     double *rates = calloc((size_t)(n > 0 ? n : 1) * (size_t)self->nstages,
                            sizeof *rates);
@@ -105,7 +105,7 @@ static void s_crossing_list(const placements_t *self, const placement_t *p,
 {
     size_t used = 0;
     buf[0] = 0;
-    for (int h = 0; h < self->nstages - 1 && used < len; h++)
+    for (int h = 0; h < self->nhops && used < len; h++)
         if (p->crosses[h])
             used += (size_t)snprintf(buf + used, len - used, "%s%d",
                                      used ? "+" : "", h + 1);
@@ -177,7 +177,7 @@ void report_placements_plan(FILE *out, const placements_t *self,
         const placement_t *p = &self->placement[a];
         size_t used = 0;
         hops[0] = 0;
-        for (int h = 0; h < self->nstages - 1 && used < sizeof hops; h++)
+        for (int h = 0; h < self->nhops && used < sizeof hops; h++)
             if (p->crosses[h])
                 used += (size_t)snprintf(hops + used, sizeof hops - used,
                                          "%shop %d %s", used ? ", " : "",
@@ -230,7 +230,7 @@ static void s_pays(const placements_t *self, placement_figures_t *const *block,
     const placement_t *p = &self->placement[f->assignment];
     size_t used = 0;
     buf[0] = 0;
-    for (int h = 0; h < self->nstages - 1 && used < len; h++) {
+    for (int h = 0; h < self->nhops && used < len; h++) {
         if (!p->crosses[h])
             continue;
         double best = s_uncrossed(self, block, n, h);

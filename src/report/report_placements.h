@@ -58,7 +58,7 @@ typedef struct {
 
 typedef struct {
     const topology_t *topo;
-    int nstages;
+    int nstages, nhops;
     char stage_names[LIMIT_STAGES][LIMIT_NAME + 1];
     char hop_names[LIMIT_STAGES][2 * LIMIT_NAME + 8]; //  "broker -> sub"
     int n; //  assignments that run

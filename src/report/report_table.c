@@ -92,7 +92,20 @@ static void s_link(const link_summary_t *s, char *buf, size_t len)
              s->from_host, s->to, s->to_host[0] ? "@" : "", s->to_host);
 }
 
-static void s_row(FILE *out, const summary_t *summary, int l)
+//  The "from -> to" column: 22 wide, or as wide as its widest row
+static int s_link_width(const summary_t *summary)
+{
+    int width = 22;
+    for (int l = 0; l < summary->nlinks; l++) {
+        char link[4 * RESULTS_NAME_MAX + 8];
+        s_link(&summary->links[l], link, sizeof link);
+        int w = (int)strlen(link);
+        width = w > width ? w : width;
+    }
+    return width;
+}
+
+static void s_row(FILE *out, const summary_t *summary, int l, int width)
 {
     const link_summary_t *s = &summary->links[l];
     char link[4 * RESULTS_NAME_MAX + 8], rates[32], spread[48], lost[32],
@@ -100,8 +113,8 @@ static void s_row(FILE *out, const summary_t *summary, int l)
     s_link(s, link, sizeof link);
     s_spread(summary, s, spread, sizeof spread);
     s_cpu(s->from_cpu_ns, s->to_cpu_ns, cpu, sizeof cpu);
-    fprintf(out, "%4d  %-22s %-9s %11s %s%10.1f %12s %6.2f%% %17s%s\n", s->hop,
-            link, params_transport_names[s->transport],
+    fprintf(out, "%4d  %-*s %-9s %11s %s%10.1f %12s %6.2f%% %17s%s\n", s->hop,
+            width, link, s->transport,
             report_grouped(s->rate, rates, sizeof rates), spread, s->mbps,
             report_grouped((double)s->lost_all, lost, sizeof lost),
             s->sent_all ? 100.0 * (double)s->lost_all / (double)s->sent_all
@@ -176,14 +189,15 @@ void report_table_size(FILE *out, const report_info_t *info,
         fprintf(out, "  median of %d repeats", n);
     for (int i = 0; i < info->nsweep; i++)
         fprintf(out, "  %s=%s", info->sweep_key[i], info->sweep_value[i]);
-    fprintf(out, "\n%4s  %-22s %-9s %11s %s%10s %12s %7s %17s\n", "hop",
-            "from -> to", "transport", "msgs/s",
+    int width = s_link_width(summary);
+    fprintf(out, "\n%4s  %-*s %-9s %11s %s%10s %12s %7s %17s\n", "hop",
+            width, "from -> to", "transport", "msgs/s",
             n >= SUMMARY_MIN_REPEATS ? " ±         "
             : n > 1                  ? " (min - max)        "
                                      : " ",
             "MB/s", "lost", "lost%", "cpu ns/msg fr/to");
     for (int l = 0; l < summary->nlinks; l++)
-        s_row(out, summary, l);
+        s_row(out, summary, l, width);
     s_hwm_note(out, summary);
     if (n >= SUMMARY_MIN_REPEATS)
         s_interval_notes(out, summary);

@@ -342,7 +342,7 @@ static int s_search_size(run_t *self, int index, errbuf_t *err)
     search_hooks_t hooks = {s_search_trial, s_search_judged, self};
     search_outcome_t outcome;
     self->size_index = index;
-    if (search_run(params, self->current->count[0], &spec, &hooks, &outcome,
+    if (search_run(params, self->current->norigins, &spec, &hooks, &outcome,
                    err))
         return -1;
     trial_result_t *found = &outcome.confirmed;
@@ -506,7 +506,7 @@ static bool s_has_word(const char *text, const char *word)
 //  metadata's "curve": the hops that are encrypted ("hop2 hop3")
 static void s_note_curve(run_t *self, const pipeline_t *pl)
 {
-    for (int h = 0; h < pl->nstages - 1; h++) {
+    for (int h = 0; h < pl->nhops; h++) {
         char hop[16];
         snprintf(hop, sizeof hop, "hop%d", h + 1);
         if (pl->hops[h].server_public[0] && !s_has_word(self->meta.curve, hop))

@@ -52,9 +52,9 @@ static void s_value(const int *nodes, int n, char *buf, size_t len)
 static void s_describe(placement_t *p, const pipeline_t *pl)
 {
     p->crossings = 0;
-    for (int h = 0; h < pl->nstages - 1; h++) {
-        int up = pl->inst[pl->first[h]].place.node;
-        int down = pl->inst[pl->first[h + 1]].place.node;
+    for (int h = 0; h < pl->nhops; h++) {
+        int up = pl->inst[pl->first[pl->hops[h].up]].place.node;
+        int down = pl->inst[pl->first[pl->hops[h].down]].place.node;
         p->crosses[h] = up != down;
         p->crossings += up != down;
     }
@@ -97,15 +97,15 @@ static void s_names(placements_t *out, const topology_t *topo)
 {
     out->topo = topo;
     out->nstages = topo->nstages;
+    out->nhops = topo->nhops;
     out->rate_mode = topo->params.rate > 0;
-    for (int s = 0; s < topo->nstages; s++) {
+    for (int s = 0; s < topo->nstages; s++)
         snprintf(out->stage_names[s], sizeof out->stage_names[s], "%s",
                  topo->stages[s].name);
-        if (s > 0)
-            snprintf(out->hop_names[s - 1], sizeof out->hop_names[0],
-                     "%s -> %s", topo->stages[s - 1].name,
-                     topo->stages[s].name);
-    }
+    for (int h = 0; h < topo->nhops; h++)
+        snprintf(out->hop_names[h], sizeof out->hop_names[0], "%s -> %s",
+                 topo->stages[topology_hop_up(topo, h)].name,
+                 topo->stages[topology_hop_down(topo, h)].name);
 }
 
 //  Why a study has one assignment, when it has

@@ -24,8 +24,8 @@ int proxy_open_sockets(stage_t *self, errbuf_t *err)
     if (back == ZMQ_XPUB &&
         zmq_setsockopt(self->in, ZMQ_SNDHWM, &unbounded, sizeof unbounded))
         return err_set(err, "ZMQ_SNDHWM: %s", zmq_strerror(errno));
-    if (stage_attach(self, self->in, in, err) ||
-        stage_attach(self, self->out, out, err))
+    if (stage_attach_side(self, self->in, true, err) ||
+        stage_attach_side(self, self->out, false, err))
         return -1;
     return 0;
 }

@@ -21,28 +21,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 #include <zmq.h>
-
-//  "@endpoint" when this proxy binds hop h, else ">ep1,>ep2,..."
-static void s_endpoints(stage_t *self, int h, char *buf, size_t len)
-{
-    const hop_plan_t *hop = &self->pl->hops[h];
-    int e;
-    if (pipeline_binds(self->pl, h, self->inst->id, &e)) {
-        snprintf(buf, len, "@%s", hop->endpoint[e]);
-        return;
-    }
-    size_t used = 0;
-    buf[0] = 0;
-    for (e = 0; e < hop->nendpoints && used < len; e++)
-        used += (size_t)snprintf(buf + used, len - used, "%s>%s", e ? "," : "",
-                                 hop->endpoint[e]);
-}
 
 //  zproxy asserts when a bind fails, so what a bind needs is tried here
 //  first, to fail with a message instead.  tcp: a plain socket (closed at
@@ -86,34 +71,67 @@ static int s_try_ipc(const char *endpoint, int *error)
     return rc;
 }
 
-static int s_try_bind(const char *endpoints, int h, errbuf_t *err)
+//  "@endpoint" when this proxy binds hop h (tried first), else
+//  ">ep1,>ep2,...", after what buf holds already (a comma between:
+//  czmq's zsock_attach list)
+static int s_endpoints(stage_t *self, int h, char *buf, size_t len,
+                       errbuf_t *err)
 {
-    int error = 0;
-    if (*endpoints != '@')
-        return 0; //  connects: zproxy does not assert on those
-    if (s_try_tcp(endpoints + 1, &error) || s_try_ipc(endpoints + 1, &error))
-        return err_set(err, "bind %s (hop %d): %s", endpoints + 1, h + 1,
-                       strerror(error));
+    const hop_plan_t *hop = &self->pl->hops[h];
+    size_t used = strlen(buf);
+    int e, error = 0;
+    if (pipeline_binds(self->pl, h, self->inst->id, &e)) {
+        if (s_try_tcp(hop->endpoint[e], &error) ||
+            s_try_ipc(hop->endpoint[e], &error))
+            return err_set(err, "bind %s (hop %d): %s", hop->endpoint[e],
+                           h + 1, strerror(error));
+        snprintf(buf + used, len - used, "%s@%s", used ? "," : "",
+                 hop->endpoint[e]);
+        return 0;
+    }
+    for (e = 0; e < hop->nendpoints && used < len; e++)
+        used += (size_t)snprintf(buf + used, len - used, "%s>%s",
+                                 used ? "," : "", hop->endpoint[e]);
     return 0;
+}
+
+//  After zproxy bound them: the ipc files of its "@endpoint"s
+static void s_note_binds(stage_t *self, const char *endpoints)
+{
+    for (const char *p = endpoints; *p; p += *p == ',') {
+        size_t len = strcspn(p, ",");
+        char one[PIPELINE_ENDPOINT_MAX + 2];
+        snprintf(one, sizeof one, "%.*s", (int)len, p);
+        p += len;
+        if (*one == '@')
+            stage_note_bind(self, one + 1);
+    }
 }
 
 static int s_configure(stage_t *self, const char *which, bool back,
                        errbuf_t *err)
 {
-    char endpoints[PIPELINE_MAX_BINDERS * (PIPELINE_ENDPOINT_MAX + 2)];
-    int h = back ? pipeline_hop_out(self->pl, self->inst->id)
-                 : pipeline_hop_in(self->pl, self->inst->id);
-    s_endpoints(self, h, endpoints, sizeof endpoints);
-    if (s_try_bind(endpoints, h, err))
-        return -1;
-    if (zstr_sendx(self->engine, which,
-                   pattern_socket_name(stage_socket_type(self, back)),
-                   endpoints, NULL) ||
-        zsock_wait(self->engine) < 0)
-        return err_set(err, "zproxy %s %s: no answer", which, endpoints);
-    if (*endpoints == '@')
-        stage_note_bind(self, endpoints + 1);
-    return 0;
+    //  a proxy has one endpoint per hop: it binds it, or connects to the
+    //  one proxy or publisher instance that does
+    size_t len = (size_t)LIMIT_STAGES * (PIPELINE_ENDPOINT_MAX + 2);
+    char *endpoints = calloc(1, len);
+    int id = self->inst->id, rc = 0;
+    if (!endpoints)
+        return err_set(err, "zproxy %s: out of memory", which);
+    for (int h = back ? pipeline_hop_out(self->pl, id)
+                      : pipeline_hop_in(self->pl, id);
+         h >= 0 && rc == 0; h = back ? pipeline_next_hop_out(self->pl, id, h)
+                                     : pipeline_next_hop_in(self->pl, id, h))
+        rc = s_endpoints(self, h, endpoints, len, err);
+    if (rc == 0 && (zstr_sendx(self->engine, which,
+                               pattern_socket_name(stage_socket_type(self, back)),
+                               endpoints, NULL) ||
+                    zsock_wait(self->engine) < 0))
+        rc = err_set(err, "zproxy %s %.200s: no answer", which, endpoints);
+    if (rc == 0)
+        s_note_binds(self, endpoints);
+    free(endpoints);
+    return rc;
 }
 
 static int s_setup(stage_t *self, errbuf_t *err)

@@ -37,7 +37,7 @@ static int s_setup(stage_t *self, errbuf_t *err)
         (zmq_setsockopt(self->in, ZMQ_SUBSCRIBE, "", 0) ||
          zmq_setsockopt(self->in, ZMQ_SUBSCRIBE, own, sizeof own)))
         return err_set(err, "ZMQ_SUBSCRIBE: %s", zmq_strerror(errno));
-    return stage_attach(self, self->in, h, err);
+    return stage_attach_side(self, self->in, true, err);
 }
 
 //  A failed receive: 1 to go on, 0 when stopped, -1 on an error

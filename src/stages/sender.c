@@ -56,32 +56,47 @@ static int s_setup(stage_t *self, errbuf_t *err)
             return -1;
         self->pool = zcpool_memory(self->engine, &self->pool_len);
     }
-    return stage_attach(self, self->out, h, err);
+    return stage_attach_side(self, self->out, false, err);
 }
 
-//  The first sink whose subscription has not arrived, -1 when all have
+//  The first sink this publisher reaches whose subscription has not
+//  arrived, -1 when all have
 static int s_missing(const stage_t *self, const bool *seen)
 {
     for (int j = 0; j < self->pl->n; j++)
-        if (pipeline_is_sink(self->pl, j) && !seen[j])
+        if (pipeline_is_sink(self->pl, j) && !seen[j] &&
+            pipeline_reaches(self->pl, self->inst->id, j))
             return j;
     return -1;
 }
 
-//  The path a subscription takes, for errors: "hop 1: pub -> sub" or
-//  "hops 1-3: pub -> p1 -> p2 -> sub"
+//  The path a subscription takes, for errors: "hop 1: pub -> sub", "hops
+//  1-3: pub -> p1 -> p2 -> sub", or in a tree "hops 2, 4, 5: ..."
 static void s_path(const stage_t *self, int sink, char *buf, size_t len)
 {
     const pipeline_t *pl = self->pl;
-    int last = pl->nstages - 1;
-    size_t used =
-        (size_t)snprintf(buf, len, last > 1 ? "hops 1-%d:" : "hop %d:", last);
-    for (int s = 0; s <= last && used < len; s++)
-        used +=
-            (size_t)snprintf(buf + used, len - used, "%s %s", s ? " ->" : "",
-                             s == 0      ? self->inst->name
-                             : s == last ? pl->inst[sink].name
-                                         : pl->topo->stages[s].name);
+    const shape_t *shape = &pl->topo->shape;
+    int stages[TOPO_MAX_STAGES], hops[TOPO_MAX_STAGES];
+    int n = shape_path(shape, self->inst->stage, pl->inst[sink].stage, stages,
+                       TOPO_MAX_STAGES);
+    bool consecutive = true;
+    for (int k = 1; k < n; k++) {
+        hops[k] = shape_link_towards(shape, stages[0], stages[k]) + 1;
+        consecutive &= k == 1 || hops[k] == hops[k - 1] + 1;
+    }
+    size_t used = n == 2        ? (size_t)snprintf(buf, len, "hop %d", hops[1])
+                  : consecutive ? (size_t)snprintf(buf, len, "hops %d-%d",
+                                                   hops[1], hops[n - 1])
+                                : (size_t)snprintf(buf, len, "hops");
+    for (int k = 1; k < n && !consecutive && used < len; k++)
+        used += (size_t)snprintf(buf + used, len - used, "%s %d",
+                                 k > 1 ? "," : "", hops[k]);
+    for (int k = 0; k < n && used < len; k++)
+        used += (size_t)snprintf(buf + used, len - used, "%s %s",
+                                 k ? " ->" : ":",
+                                 k == 0       ? self->inst->name
+                                 : k == n - 1 ? pl->inst[sink].name
+                                              : pl->topo->stages[stages[k]].name);
 }
 
 //  Publishers wait for each subscriber's own topic (0xFF 'R' id)
@@ -139,7 +154,7 @@ static int s_run_fast(stage_t *self, errbuf_t *err)
 {
     void *sock = self->out;
     const size_t size = self->shared->size;
-    const int origin = self->inst->instance;
+    const int origin = self->inst->origin;
     uint64_t seq = 0;
     zmq_msg_t msg;
     while (seq <
@@ -161,7 +176,7 @@ static int s_run_zerocopy(stage_t *self, errbuf_t *err)
 {
     void *sock = self->out;
     zcpool_t *pool = self->engine;
-    const int origin = self->inst->instance;
+    const int origin = self->inst->origin;
     uint64_t seq = 0;
     zmq_msg_t msg;
     while (seq <
@@ -183,7 +198,7 @@ static int s_run_zerocopy(stage_t *self, errbuf_t *err)
 static int s_run_paced(stage_t *self, errbuf_t *err)
 {
     const double period = 1e9 / self->shared->rate;
-    const int origin = self->inst->instance;
+    const int origin = self->inst->origin;
     const bool timed = self->shared->timed;
     const uint64_t start = mono_ns();
     uint64_t seq = 0;

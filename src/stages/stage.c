@@ -22,8 +22,7 @@
 
 int stage_socket_type(const stage_t *self, bool back)
 {
-    return pattern_socket(self->pl->params.pattern, self->inst->role,
-                          self->inst->stage == 0, back);
+    return pattern_socket(self->pl->params.pattern, self->inst->role, back);
 }
 
 uint64_t stage_shared_received(const stage_shared_t *shared, bool origins)
@@ -300,7 +299,7 @@ int stage_counts(stage_t *self, void *control, uint64_t *received,
 //  Sources stop sending at once; receivers when they next find no message
 int stage_stop(stage_t *self, void *control, errbuf_t *err)
 {
-    if (self->inst->stage == 0)
+    if (pipeline_is_source(self->pl, self->inst->id))
         atomic_store(&self->shared->target, 0);
     atomic_store(&self->shared->stop, 1);
     return self->ops->stop ? self->ops->stop(self, control, err) : 0;
@@ -353,6 +352,17 @@ int stage_attach(stage_t *self, void *sock, int h, errbuf_t *err)
         if (zmq_connect(sock, hop->endpoint[e]))
             return err_set(err, "connect %s (hop %d): %s", hop->endpoint[e],
                            h + 1, zmq_strerror(errno));
+    return 0;
+}
+
+int stage_attach_side(stage_t *self, void *sock, bool in, errbuf_t *err)
+{
+    int id = self->inst->id;
+    for (int h = in ? pipeline_hop_in(self->pl, id) : pipeline_hop_out(self->pl, id);
+         h >= 0; h = in ? pipeline_next_hop_in(self->pl, id, h)
+                        : pipeline_next_hop_out(self->pl, id, h))
+        if (stage_attach(self, sock, h, err))
+            return -1;
     return 0;
 }
 

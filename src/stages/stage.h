@@ -138,12 +138,13 @@ struct stage_s {
     const void *pool;         //  memory the role writes per message (a
     size_t pool_len;          //  zerocopy pool), counted at SETUP
     unsigned setups;          //  makes per-trial inproc names unique
-    //  ipc socket files this stage bound, removed when it closes them
+    //  ipc socket files this stage bound, removed when it closes them: at
+    //  most one per hop (a tree's proxy binds every hop out)
     struct {
         char path[PIPELINE_ENDPOINT_MAX];
         dev_t dev;
         ino_t ino;
-    } bound[2];
+    } bound[LIMIT_STAGES];
     int nbound;
 };
 
@@ -177,6 +178,9 @@ uint64_t stage_received(const stage_t *self);
 uint64_t stage_shared_received(const stage_shared_t *shared, bool origins);
 //  Bind or connect sock to hop h, as the pipeline says for this instance
 int stage_attach(stage_t *self, void *sock, int h, errbuf_t *err);
+//  The same for every hop into (in) or out of this instance: a tree's
+//  proxy fans in and out on one socket each side
+int stage_attach_side(stage_t *self, void *sock, bool in, errbuf_t *err);
 void stage_close(void **sock);
 //  After a bind to endpoint: if it made an ipc socket file, note it, so
 //  that teardown removes it (libzmq 4.3.4 leaves it behind)

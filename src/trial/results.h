@@ -3,7 +3,8 @@
     A trial is one size and repetition (new sockets and endpoints, the
     combination's stage threads and contexts).  Its
     links are the rows of results.csv (one per hop, or per link when a hop
-    fans in or out); its threads are the rows of threads.csv.  Reports
+    fans in or out, or one for all the hops into a proxy that cannot tell
+    its senders apart); its threads are the rows of threads.csv.  Reports
     (report_*.c) read these and nothing else.
 */
 #ifndef HOPBENCH_RESULTS_H
@@ -20,12 +21,17 @@
 #define RESULTS_NAME_MAX  40
 #define RESULTS_WHERE_MAX 384 //  "0+1+2+...": the CPUs of 64 instances
 
+#define RESULTS_TRANSPORT_MAX 16 //  "inproc+ipc+tcp"
+
 typedef struct {
-    int hop; //  1-based; hop 1 starts at the publisher
+    int hop; //  1-based, sources first; hop 1 starts at a publisher
     char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
     //  the hosts of its ends (host = NAME), "" for the controller's
     char from_host[RESULTS_NAME_MAX], to_host[RESULTS_NAME_MAX];
-    int transport;
+    //  "tcp"; a row that sums the hops into a proxy of several transports
+    //  names them all, "ipc+tcp"
+    char transport[RESULTS_TRANSPORT_MAX];
+    bool from_source, to_sink; //  its ends: a publisher, a subscriber
     uint64_t sent;            //  handed to the hop's socket, whole trial
     uint64_t received;        //  taken from it, whole trial, after draining
     double seconds;           //  the window's length, at the receiving end
@@ -78,6 +84,7 @@ typedef struct {
     int repeat; //  1-based
     int nlinks;
     link_row_t *links;
+    double sources_rate; //  what every source sent in the window, msgs/s
     int nthreads;
     thread_row_t *threads;
     int nmemory;

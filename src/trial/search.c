@@ -32,31 +32,18 @@ typedef struct {
     double lo, hi; //  highest pass, lowest fail; 0: none yet
 } search_t;
 
-//  What the publishers achieved: hop 1's senders, each once
+//  What the publishers achieved, all of them
 static double s_sent(const trial_result_t *result)
 {
-    double sum = 0;
-    for (int l = 0; l < result->nlinks; l++) {
-        const link_row_t *row = &result->links[l];
-        bool seen = false;
-        for (int k = 0; k < l && !seen; k++)
-            seen = result->links[k].hop == 1 &&
-                   strcmp(result->links[k].from, row->from) == 0;
-        if (row->hop == 1 && !seen)
-            sum += link_sent_rate(row);
-    }
-    return sum;
+    return result->sources_rate;
 }
 
-//  What reached the last hop's slowest receiver: the first guess
+//  What reached the slowest subscriber: the first guess
 static double s_delivered(const trial_result_t *result)
 {
-    int last = 0;
     double least = 0;
     for (int l = 0; l < result->nlinks; l++)
-        last = result->links[l].hop > last ? result->links[l].hop : last;
-    for (int l = 0; l < result->nlinks; l++)
-        if (result->links[l].hop == last &&
+        if (result->links[l].to_sink &&
             (least == 0 || link_rate(&result->links[l]) < least))
             least = link_rate(&result->links[l]);
     return least;
@@ -264,9 +251,14 @@ static int s_fake_trial(void *ctx, const trial_spec_t *spec,
     if (!(result->links = calloc(2, sizeof *result->links)))
         return -1;
     result->nlinks = 2;
+    result->sources_rate = (uint64_t)sent;
     for (int l = 0; l < 2; l++) {
         link_row_t *row = &result->links[l];
-        *row = (link_row_t){.hop = l + 1, .seconds = 1, .sent_seconds = 1};
+        *row = (link_row_t){.hop = l + 1,
+                            .seconds = 1,
+                            .sent_seconds = 1,
+                            .from_source = l == 0,
+                            .to_sink = l == 1};
         snprintf(row->from, sizeof row->from, "%s", l ? "broker" : "pub");
         row->window_sent = (uint64_t)sent;
         row->sent = row->window_sent;

@@ -114,7 +114,7 @@ static void s_link(summary_t *self, const trial_result_t *trials, int l,
     snprintf(s->to, sizeof s->to, "%s", first->to);
     snprintf(s->from_host, sizeof s->from_host, "%s", first->from_host);
     snprintf(s->to_host, sizeof s->to_host, "%s", first->to_host);
-    s->transport = first->transport;
+    snprintf(s->transport, sizeof s->transport, "%s", first->transport);
     s->bound_rate = first->bound_rate;
     s_link_figures(s, trials, n, l, v);
     s->rate = s_median(trials, n, l, s_rate, false, v); //  v sorted

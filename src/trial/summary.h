@@ -25,7 +25,7 @@ typedef struct {
     int hop;
     char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
     char from_host[RESULTS_NAME_MAX], to_host[RESULTS_NAME_MAX];
-    int transport;
+    char transport[RESULTS_TRANSPORT_MAX];
     //  medians over the repeats
     double sent, received, lost, seconds, rate, mbps, sent_rate;
     double from_cpu_ns, to_cpu_ns; //  -1 when a repeat did not know

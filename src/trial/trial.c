@@ -17,8 +17,9 @@
 #include <time.h>
 #include <zmq.h>
 
-#define TRIAL_POLL_MS  50  //  failure checks while the window is open
-#define TRIAL_QUIET_MS 250 //  no counter moved this long: drained
+#define TRIAL_POLL_MS  50   //  failure checks while the window is open
+#define TRIAL_QUIET_MS 250  //  no counter moved this long: drained
+#define TRIAL_ABORT_MS 1000 //  after a failure, for every stage's last word
 
 static bool s_source(const trial_t *self, int id)
 {
@@ -175,7 +176,16 @@ static int s_teardown(trial_t *self, errbuf_t *err)
     return rc;
 }
 
-//  After a failure: unblock everything we can, then tear down
+static int s_left_ms(double until)
+{
+    double left = until - mono_seconds();
+    return left > 0 ? (int)(left * 1000) : 0;
+}
+
+//  After a failure: unblock everything we can, then tear down what has
+//  stopped, all within one bound (the crew is broken: it ends next).  A
+//  stage still blocked then (on a peer that is gone, say) is not waited
+//  for again: its end ends it
 static void s_abort(trial_t *self)
 {
     errbuf_t ignored;
@@ -186,10 +196,21 @@ static void s_abort(trial_t *self)
     for (int i = 0; i < self->pl->n; i++)
         stage_handle_abort(self->stage[i]);
     self->crew->broken = true;
-    for (int i = 0; i < self->pl->n; i++)
-        if (self->running[i])
-            s_collect(self, i, self->timeout_ms, &ignored);
-    s_teardown(self, &ignored);
+    int bound =
+        self->timeout_ms < TRIAL_ABORT_MS ? self->timeout_ms : TRIAL_ABORT_MS;
+    double until = mono_seconds() + bound / 1000.0;
+    bool blocked[PIPELINE_MAX_INSTANCES] = {false};
+    for (int i = 0; i < self->pl->n; i++) {
+        if (!self->running[i])
+            continue;
+        blocked[i] = !stage_handle_ready(self->stage[i], s_left_ms(until));
+        if (!blocked[i])
+            s_collect(self, i, s_left_ms(until), &ignored);
+    }
+    for (int i = self->pl->n - 1; i >= 0; i--)
+        if (self->open[i] && !blocked[i] && s_left_ms(until) > 0)
+            stage_handle_command(self->stage[i], "TEARDOWN", s_left_ms(until),
+                                 &ignored);
 }
 
 //  ------------------------------------------------------------------------

@@ -20,24 +20,96 @@
 //  ------------------------------------------------------------------------
 //  Links
 
-static void s_add_link(trial_t *self, int hop, int from, int to, int from_stage)
+_Static_assert(LIMIT_ORIGINS <= 64, "a link's origins fit one uint64_t");
+
+//  The origins whose messages reach instance 'from' (a source: its own)
+static uint64_t s_origins_at(const pipeline_t *pl, int from)
 {
-    if (self->nlinks < TRIAL_MAX_LINKS)
-        self->links[self->nlinks++] = (link_t){hop, from, to, from_stage};
+    uint64_t mask = 0;
+    for (int i = 0; i < pl->n; i++)
+        if (pl->inst[i].origin >= 0 && pipeline_reaches(pl, i, from))
+            mask |= 1ULL << pl->inst[i].origin;
+    return mask;
 }
 
+static void s_add_link(trial_t *self, int hop, int from, int to)
+{
+    const pipeline_t *pl = self->pl;
+    uint64_t origins = 0;
+    if (from >= 0)
+        origins = s_origins_at(pl, from);
+    else
+        for (int h = pipeline_hop_in(pl, to); h >= 0;
+             h = pipeline_next_hop_in(pl, to, h))
+            for (int u = 0; u < pl->count[pl->hops[h].up]; u++)
+                origins |= s_origins_at(pl, pl->first[pl->hops[h].up] + u);
+    if (self->nlinks < TRIAL_MAX_LINKS)
+        self->links[self->nlinks++] = (link_t){hop, from, to, origins};
+}
+
+//  The instances upstream of 'to' over all of its hops
+static int s_senders(const pipeline_t *pl, int to)
+{
+    int n = 0;
+    for (int h = pipeline_hop_in(pl, to); h >= 0;
+         h = pipeline_next_hop_in(pl, to, h))
+        n += pl->count[pl->hops[h].up];
+    return n;
+}
+
+//  One row per (from, to) pair of each hop, in hop order; a receiver that
+//  cannot tell its senders apart and has several gets one row for them
+//  all, at its first hop
 void trial_make_links(trial_t *self)
 {
     const pipeline_t *pl = self->pl;
-    for (int h = 0; h < pl->nstages - 1; h++) {
-        int up = h, down = h + 1;
-        if (!pipeline_sees_origins(pl, pl->first[down]) && pl->count[up] > 1) {
-            s_add_link(self, h, -1, pl->first[down], up);
-            continue;
+    for (int h = 0; h < pl->nhops; h++) {
+        int up = pl->hops[h].up, down = pl->hops[h].down;
+        for (int d = 0; d < pl->count[down]; d++) {
+            int to = pl->first[down] + d;
+            if (pipeline_sees_origins(pl, to) || s_senders(pl, to) == 1) {
+                for (int u = 0; u < pl->count[up]; u++)
+                    s_add_link(self, h, pl->first[up] + u, to);
+            } else if (pipeline_hop_in(pl, to) == h)
+                s_add_link(self, h, -1, to);
         }
-        for (int u = 0; u < pl->count[up]; u++)
-            for (int d = 0; d < pl->count[down]; d++)
-                s_add_link(self, h, pl->first[up] + u, pl->first[down] + d, up);
+    }
+}
+
+//  The instances at a link's upstream end, into ids; how many
+static int s_link_senders(const trial_t *self, const link_t *link, int *ids)
+{
+    const pipeline_t *pl = self->pl;
+    int n = 0;
+    if (link->from >= 0) {
+        ids[0] = link->from;
+        return 1;
+    }
+    for (int h = pipeline_hop_in(pl, link->to); h >= 0;
+         h = pipeline_next_hop_in(pl, link->to, h))
+        for (int u = 0; u < pl->count[pl->hops[h].up]; u++)
+            ids[n++] = pl->first[pl->hops[h].up] + u;
+    return n;
+}
+
+//  "pub.*", "edge-a+edge-b" or "pa.*+pb.*": the stages a summed row takes
+//  from, "*" when their names do not fit
+static void s_senders_name(const trial_t *self, int to, char *from)
+{
+    const pipeline_t *pl = self->pl;
+    size_t used = 0;
+    from[0] = 0;
+    for (int h = pipeline_hop_in(pl, to); h >= 0;
+         h = pipeline_next_hop_in(pl, to, h)) {
+        int up = pl->hops[h].up;
+        used += (size_t)snprintf(from + used, RESULTS_NAME_MAX - used,
+                                 "%s%s%s", used ? "+" : "",
+                                 pl->topo->stages[up].name,
+                                 pl->count[up] > 1 ? ".*" : "");
+        if (used >= RESULTS_NAME_MAX) {
+            snprintf(from, RESULTS_NAME_MAX, "*");
+            return;
+        }
     }
 }
 
@@ -47,18 +119,30 @@ void trial_link_name(trial_t *self, const link_t *link, char *from, char *to)
     if (link->from >= 0)
         snprintf(from, RESULTS_NAME_MAX, "%s", pl->inst[link->from].name);
     else
-        snprintf(from, RESULTS_NAME_MAX, "%s.*",
-                 pl->topo->stages[link->from_stage].name);
+        s_senders_name(self, link->to, from);
     snprintf(to, RESULTS_NAME_MAX, "%s", pl->inst[link->to].name);
 }
 
-//  Does a link's receiving end count it apart from its other links (per
-//  origin: the receiver tells origins apart and the sender is a source)?
+//  Does a link's receiving end count it apart from its other links (it
+//  tells origins apart, and the link carries only some of what it takes:
+//  from one source, or over one of several hops)?
 static bool s_per_origin(const trial_t *self, const link_t *link)
 {
     const pipeline_t *pl = self->pl;
-    return link->from >= 0 && pipeline_is_source(pl, link->from) &&
-           pipeline_sees_origins(pl, link->to);
+    return link->from >= 0 && pipeline_sees_origins(pl, link->to) &&
+           (pipeline_is_source(pl, link->from) ||
+            pipeline_next_hop_in(pl, link->to, pipeline_hop_in(pl, link->to)) >=
+                0);
+}
+
+//  What a receiver that tells origins apart took of a link's origins
+static uint64_t s_origins_received(trial_t *self, const link_t *link)
+{
+    uint64_t sum = 0;
+    for (int o = 0; o < self->pl->norigins; o++)
+        if (link->origins >> o & 1)
+            sum += stage_handle_origin(self->stage[link->to], o);
+    return sum;
 }
 
 static uint64_t s_link_sent(trial_t *self, const link_t *link,
@@ -68,11 +152,11 @@ static uint64_t s_link_sent(trial_t *self, const link_t *link,
     if (self->pl->params.pattern == PATTERN_CONNECT &&
         pipeline_is_sink(self->pl, link->to))
         return snap->sent[link->to];
-    if (link->from >= 0)
-        return snap->sent[link->from];
+    int ids[PIPELINE_MAX_INSTANCES];
+    int n = s_link_senders(self, link, ids);
     uint64_t sum = 0;
-    for (int i = 0; i < self->pl->count[link->from_stage]; i++)
-        sum += snap->sent[self->pl->first[link->from_stage] + i];
+    for (int i = 0; i < n; i++)
+        sum += snap->sent[ids[i]];
     return sum;
 }
 
@@ -115,12 +199,9 @@ int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
         for (int l = 0; l < self->nlinks; l++) {
             const link_t *link = &self->links[l];
             if (link->to == i)
-                snap->link_received[l] =
-                    s_per_origin(self, link)
-                        ? stage_handle_origin(
-                              self->stage[i],
-                              self->pl->inst[link->from].instance)
-                        : counts.received;
+                snap->link_received[l] = s_per_origin(self, link)
+                                             ? s_origins_received(self, link)
+                                             : counts.received;
         }
     }
     for (int i = 0; i < self->pl->n; i++)
@@ -361,16 +442,14 @@ static uint64_t s_handled(trial_t *self, int id)
     return self->s1.received[id] - self->s0.received[id];
 }
 
-//  CPU per message of a stage (all of its instances when from is -1);
-//  per connection when 'per' names a connector
-static double s_cpu_per_msg(trial_t *self, int from, int stage, int per)
+//  CPU per message of instances ids[0..n-1]; per connection when 'per'
+//  names a connector
+static double s_cpu_per_msg(trial_t *self, const int *ids, int n, int per)
 {
     uint64_t ns = 0, msgs = 0;
-    int first = from >= 0 ? from : self->pl->first[stage];
-    int last = from >= 0 ? from : first + self->pl->count[stage] - 1;
-    for (int i = first; i <= last; i++) {
-        ns += self->s1.cpu_ns[i] - self->s0.cpu_ns[i];
-        msgs += s_handled(self, i);
+    for (int k = 0; k < n; k++) {
+        ns += self->s1.cpu_ns[ids[k]] - self->s0.cpu_ns[ids[k]];
+        msgs += s_handled(self, ids[k]);
     }
     if (per >= 0)
         msgs = s_handled(self, per);
@@ -389,73 +468,77 @@ static void s_join(const cpuset_t *set, bool unpinned, char *buf, size_t len)
                                  used ? "+" : "", v);
 }
 
-//  CPUs and nodes the stage threads of a row ran on, read back: instance
-//  id, or every instance of 'stage' when id is -1 (a fan-in row, pub.*)
-static void s_where(trial_t *self, int id, int stage, char *cpu, char *node)
+//  The CPU and node instance i's stage thread ran on, read back; false
+//  when it is not pinned or was not found
+static bool s_ran_on(trial_t *self, int i, int *cpu, int *node)
 {
-    const pipeline_t *pl = self->pl;
-    int first = id >= 0 ? id : pl->first[stage];
-    int last = id >= 0 ? id : first + pl->count[stage] - 1;
+    pid_t tid = stage_handle_shared(self->stage[i])->tid;
+    const char *host = stage_handle_host(self->stage[i]);
+    if (cpuset_empty(&self->pl->inst[i].place.cpus))
+        return false; //  not pinned: -1, wherever it ran
+    for (int t = 0; t < self->result->nthreads; t++) {
+        const thread_row_t *row = &self->result->threads[t];
+        if (row->tid == tid && streq(row->host, host) && row->last_cpu >= 0) {
+            *cpu = row->last_cpu;
+            *node = row->node;
+            return true;
+        }
+    }
+    return false;
+}
+
+//  CPUs and nodes the stage threads of a row ran on, read back: one
+//  instance, or every sender of a summed row (pub.*)
+static void s_where(trial_t *self, const int *ids, int n, char *cpu,
+                    char *node)
+{
     cpuset_t cpus, nodes;
     cpuset_clear(&cpus);
     cpuset_clear(&nodes);
     bool unpinned = false;
-    for (int i = first; i <= last; i++) {
-        bool found = false;
-        pid_t tid = stage_handle_shared(self->stage[i])->tid;
-        if (cpuset_empty(&pl->inst[i].place.cpus)) {
-            unpinned = true; //  not pinned: -1, wherever it ran
+    for (int k = 0; k < n; k++) {
+        int c, d;
+        if (!s_ran_on(self, ids[k], &c, &d)) {
+            unpinned = true;
             continue;
         }
-        const char *host = stage_handle_host(self->stage[i]);
-        for (int t = 0; t < self->result->nthreads && !found; t++) {
-            const thread_row_t *row = &self->result->threads[t];
-            if (row->tid != tid || !streq(row->host, host) ||
-                row->last_cpu < 0)
-                continue;
-            found = true;
-            cpuset_add(&cpus, row->last_cpu);
-            if (row->node >= 0)
-                cpuset_add(&nodes, row->node);
-        }
-        unpinned |= !found;
+        cpuset_add(&cpus, c);
+        if (d >= 0)
+            cpuset_add(&nodes, d);
     }
     s_join(&cpus, unpinned, cpu, RESULTS_WHERE_MAX);
     s_join(&nodes, unpinned, node, RESULTS_WHERE_MAX);
 }
 
-//  Loss the sequence numbers prove between the sources and sink 'to': for
-//  one origin (a direct link), or all of them
-static int64_t s_seq_lost(trial_t *self, int to, int origin_id)
+//  Loss the sequence numbers prove between the sources and sink 'to', for
+//  the origins in 'origins'
+static int64_t s_seq_lost(trial_t *self, int to, uint64_t origins)
 {
     const pipeline_t *pl = self->pl;
     if (!pipeline_is_sink(pl, to) || pl->params.pattern == PATTERN_CONNECT)
         return -1;
     int64_t lost = 0;
-    for (int i = 0; i < pl->count[0]; i++) {
-        int id = pl->first[0] + i;
-        if (origin_id >= 0 && id != origin_id)
+    for (int id = 0; id < pl->n; id++) {
+        int o = pl->inst[id].origin;
+        if (o < 0 || !(origins >> o & 1))
             continue;
-        const origin_t *o = &stage_handle_shared(self->stage[to])
-                                 ->origins[pl->inst[id].instance];
-        lost += (int64_t)(self->last.sent[id] - o->next) + (int64_t)o->gaps;
+        const origin_t *seen = &stage_handle_shared(self->stage[to])->origins[o];
+        lost += (int64_t)(self->last.sent[id] - seen->next) +
+                (int64_t)seen->gaps;
     }
     return lost;
 }
 
-//  How long the window was for a stage, between its own two readings
-//  (all instances of from_stage when id is -1: their mean)
-static double s_seconds(const trial_t *self, int id, int stage)
+//  How long the window was for instances ids[0..n-1], between their own
+//  two readings (their mean)
+static double s_seconds(const trial_t *self, const int *ids, int n)
 {
     if (self->pl->params.pattern == PATTERN_REQREP)
         return self->window_seconds; //  the requesters time themselves
-    if (id >= 0)
-        return self->s1.at[id] - self->s0.at[id];
     double sum = 0;
-    int first = self->pl->first[stage], n = self->pl->count[stage];
-    for (int i = first; i < first + n; i++)
-        sum += self->s1.at[i] - self->s0.at[i];
-    return sum / n;
+    for (int k = 0; k < n; k++)
+        sum += self->s1.at[ids[k]] - self->s0.at[ids[k]];
+    return n ? sum / n : 0;
 }
 
 //  Flood: is the hop's rate the one its HWM and libzmq's command batching
@@ -477,52 +560,86 @@ static void s_hwm_bound(const trial_t *self, const link_t *link,
                      rate <= 1.1 * row->bound_rate;
 }
 
+//  "tcp", or for a summed row over hops of several kinds "ipc+tcp"
+static void s_transport(const trial_t *self, const link_t *link, char *buf)
+{
+    const pipeline_t *pl = self->pl;
+    unsigned kinds = 1u << pl->hops[link->hop].params.transport;
+    for (int h = link->from < 0 ? pipeline_hop_in(pl, link->to) : -1; h >= 0;
+         h = pipeline_next_hop_in(pl, link->to, h))
+        kinds |= 1u << pl->hops[h].params.transport;
+    size_t used = 0;
+    buf[0] = 0;
+    for (int t = 0; params_transport_names[t]; t++)
+        if (kinds >> t & 1)
+            used += (size_t)snprintf(buf + used, RESULTS_TRANSPORT_MAX - used,
+                                     "%s%s", used ? "+" : "",
+                                     params_transport_names[t]);
+}
+
+//  Where a row's ends are: hosts, CPUs, nodes, CPU per message
+static void s_row_places(trial_t *self, const link_t *link, link_row_t *row,
+                         bool client)
+{
+    int ids[PIPELINE_MAX_INSTANCES];
+    int n = s_link_senders(self, link, ids);
+    snprintf(row->from_host, sizeof row->from_host, "%s",
+             pipeline_host(self->pl, ids[0]));
+    snprintf(row->to_host, sizeof row->to_host, "%s",
+             pipeline_host(self->pl, link->to));
+    s_where(self, ids, n, row->from_cpu, row->from_node);
+    s_where(self, &link->to, 1, row->to_cpu, row->to_node);
+    row->from_cpu_ns = s_cpu_per_msg(self, ids, n, client ? link->to : -1);
+    row->to_cpu_ns = s_cpu_per_msg(self, &link->to, 1, -1);
+    row->sent_seconds = client ? row->seconds : s_seconds(self, ids, n);
+}
+
+//  What the sources sent in the window, each over its own time
+static double s_sources_rate(const trial_t *self)
+{
+    double sum = 0;
+    for (int i = 0; i < self->pl->n; i++) {
+        double seconds = s_seconds(self, &i, 1);
+        if (pipeline_is_source(self->pl, i) && seconds > 0)
+            sum += (double)(self->s1.sent[i] - self->s0.sent[i]) / seconds;
+    }
+    return sum;
+}
+
 void trial_make_rows(trial_t *self)
 {
     trial_result_t *result = self->result;
-    bool connect = self->pl->params.pattern == PATTERN_CONNECT;
+    const pipeline_t *pl = self->pl;
+    bool connect = pl->params.pattern == PATTERN_CONNECT;
+    result->sources_rate = s_sources_rate(self);
     for (int l = 0; l < self->nlinks; l++) {
         const link_t *link = &self->links[l];
         link_row_t *row = &result->links[result->nlinks++];
-        bool client = connect && pipeline_is_sink(self->pl, link->to);
+        bool client = connect && pipeline_is_sink(pl, link->to);
         row->hop = link->hop + 1;
         trial_link_name(self, link, row->from, row->to);
-        snprintf(
-            row->from_host, sizeof row->from_host, "%s",
-            pipeline_host(self->pl, link->from >= 0
-                                        ? link->from
-                                        : self->pl->first[link->from_stage]));
-        snprintf(row->to_host, sizeof row->to_host, "%s",
-                 pipeline_host(self->pl, link->to));
-        row->transport = self->pl->hops[link->hop].params.transport;
+        s_transport(self, link, row->transport);
+        row->from_source = link->from >= 0 && pipeline_is_source(pl, link->from);
+        row->to_sink = pipeline_is_sink(pl, link->to);
         row->sent = self->last.link_sent[l];
         row->received = self->last.link_received[l];
-        row->seconds = s_seconds(self, link->to, 0);
-        row->sent_seconds = client
-                                ? row->seconds
-                                : s_seconds(self, link->from, link->from_stage);
+        row->seconds = s_seconds(self, &link->to, 1);
         row->window_received =
             self->s1.link_received[l] - self->s0.link_received[l];
         row->window_sent = self->s1.link_sent[l] - self->s0.link_sent[l];
+        s_row_places(self, link, row, client);
         s_hwm_bound(self, link, row);
-        s_where(self, link->from, link->from_stage, row->from_cpu,
-                row->from_node);
-        s_where(self, link->to, link->hop + 1, row->to_cpu, row->to_node);
-        row->from_cpu_ns = s_cpu_per_msg(self, link->from, link->from_stage,
-                                         client ? link->to : -1);
-        row->to_cpu_ns = s_cpu_per_msg(self, link->to, link->hop + 1, -1);
-        bool direct =
-            link->from >= 0 && pipeline_is_source(self->pl, link->from);
-        row->seq_lost = s_seq_lost(self, link->to, direct ? link->from : -1);
+        row->seq_lost = s_seq_lost(self, link->to, link->origins);
     }
 }
 
-//  The hops' counters and the sequence numbers must tell the same loss
+//  The hops' counters and the sequence numbers must tell the same loss:
+//  for each sink, the links into it and into every proxy upstream of it
+//  (its messages' paths: one from each publisher, in a tree)
 int trial_verify(trial_t *self, errbuf_t *err)
 {
     const pipeline_t *pl = self->pl;
     const trial_result_t *result = self->result;
-    int last_hop = pl->nstages - 2;
     for (int d = 0; d < pl->n; d++) {
         if (!pipeline_is_sink(pl, d) || pl->params.pattern == PATTERN_CONNECT)
             continue;
@@ -530,11 +647,15 @@ int trial_verify(trial_t *self, errbuf_t *err)
         if (misordered)
             return err_set(err, "stage %s: %llu messages out of sequence",
                            pl->inst[d].name, (unsigned long long)misordered);
-        int64_t counted = 0, proven = s_seq_lost(self, d, -1);
-        for (int l = 0; l < result->nlinks; l++)
-            if (self->links[l].hop < last_hop || self->links[l].to == d)
+        int64_t counted = 0;
+        int64_t proven = s_seq_lost(self, d, s_origins_at(pl, d));
+        for (int l = 0; l < result->nlinks; l++) {
+            int to = self->links[l].to;
+            if (to == d ||
+                (!pipeline_is_sink(pl, to) && pipeline_reaches(pl, to, d)))
                 counted += (int64_t)(result->links[l].sent -
                                      result->links[l].received);
+        }
         if (counted != proven)
             return err_set(err,
                            "loss accounting: the hops' counters lose "
@@ -550,21 +671,23 @@ int trial_verify(trial_t *self, errbuf_t *err)
 //  Latency: the sinks' (or requesters') histograms merged as "e2e"; each
 //  forwarder's as the hop it ends
 
-static void s_add_latency(trial_t *self, const char *hop, int stage_index)
+//  The histograms of every instance 'take' says yes to, merged as one row
+static void s_add_latency(trial_t *self, const char *hop,
+                          bool (*take)(const pipeline_t *, int), int stage)
 {
     trial_result_t *result = self->result;
     latency_row_t *row = &result->latency[result->nlatency];
     snprintf(row->hop, sizeof row->hop, "%s", hop);
     histogram_reset(&row->histogram);
-    for (int i = 0; i < self->pl->count[stage_index]; i++)
-        histogram_merge(
-            &row->histogram,
-            &stage_handle_shared(self->stage[self->pl->first[stage_index] + i])
-                 ->latency);
+    for (int i = 0; i < self->pl->n; i++)
+        if (take ? take(self->pl, i) : self->pl->inst[i].stage == stage)
+            histogram_merge(&row->histogram,
+                            &stage_handle_shared(self->stage[i])->latency);
     if (histogram_count(&row->histogram) > 0)
         result->nlatency++;
 }
 
+//  Each forwarder's row is named by the first hop it ends
 void trial_make_latency(trial_t *self)
 {
     const pipeline_t *pl = self->pl;
@@ -572,11 +695,15 @@ void trial_make_latency(trial_t *self)
     bool connect = pl->params.pattern == PATTERN_CONNECT;
     if (!reqrep && !connect && !self->spec.timed)
         return;
-    for (int s = 1; s < pl->nstages - 1 && !reqrep && !connect; s++)
-        if (pipeline_sees_origins(pl, pl->first[s])) {
-            char hop[12]; //  any int: -Wformat-truncation
-            snprintf(hop, sizeof hop, "%d", s);
-            s_add_latency(self, hop, s);
-        }
-    s_add_latency(self, "e2e", reqrep ? 0 : pl->nstages - 1);
+    for (int s = 0; s < pl->nstages && !reqrep && !connect; s++) {
+        int first = pl->first[s];
+        if (pl->inst[first].role != ROLE_PROXY ||
+            !pipeline_sees_origins(pl, first))
+            continue;
+        char hop[12]; //  any int: -Wformat-truncation
+        snprintf(hop, sizeof hop, "%d", pipeline_hop_in(pl, first) + 1);
+        s_add_latency(self, hop, NULL, s);
+    }
+    s_add_latency(self, "e2e", reqrep ? pipeline_is_source : pipeline_is_sink,
+                  -1);
 }

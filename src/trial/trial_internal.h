@@ -15,10 +15,14 @@
 
 #define TRIAL_MAX_LINKS LIMIT_LINKS //  never reached: see base/limits.h
 
+//  A row's link: from one instance to another over hop 'hop', or (from
+//  -1) from every instance upstream of 'to', over all of its hops, when
+//  'to' cannot tell them apart (a fan-in into a steerable or zproxy
+//  proxy); hop is then the first of them
 typedef struct {
-    int hop;      //  0-based
-    int from, to; //  instance ids; from -1: every instance of from_stage
-    int from_stage;
+    int hop;          //  0-based
+    int from, to;     //  instance ids
+    uint64_t origins; //  bit o: origin o's messages take this link
 } link_t;
 
 //  Every counter, each with the time it was read (a stage's counters are

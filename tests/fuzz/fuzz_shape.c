@@ -7,7 +7,11 @@
     (up to 65, past LIMIT_COUNT) and keys, each hop's transport as its
     value, as a key below it or not at all, its endpoint, hwm and curve,
     keys nested deeper than ZPL allows, up to 8 --set assignments and up
-    to 3 --sweep keys with up to 40 values.  Values come from tables of
+    to 3 --sweep keys with up to 40 values.  One input in four is a tree
+    instead: publisher branches into a core that names them with from,
+    the core into regional edges that name it, each with subscribers;
+    now and then a from names no stage, the stage itself (a cycle), a
+    publisher that already reaches it (a diamond), or a stage twice.  Values come from tables of
     good and bad ones (limits, user text such as 1e9, endpoints without a
     port).  Choices past the input's end are 0, so a short input is a
     small, valid pipeline and every byte more makes it bigger or odder.
@@ -37,14 +41,14 @@ typedef struct {
     char sweeps[3][1024];
     const char *sweep_specs[3];
     int nsweeps;
-} shape_t;
+} builder_t;
 
-static unsigned s_byte(shape_t *self)
+static unsigned s_byte(builder_t *self)
 {
     return self->at < self->size ? self->data[self->at++] : 0;
 }
 
-static unsigned s_pick(shape_t *self, unsigned n)
+static unsigned s_pick(builder_t *self, unsigned n)
 {
     return s_byte(self) % n;
 }
@@ -83,7 +87,7 @@ static const struct {
     {"bogus", {"1"}},
 };
 
-static const char *s_value(shape_t *self, const char *key)
+static const char *s_value(builder_t *self, const char *key)
 {
     for (size_t k = 0; k < sizeof s_values / sizeof *s_values; k++)
         if (strcmp(s_values[k].key, key) == 0) {
@@ -107,7 +111,7 @@ static const char *const s_hop_keys[] = {"hwm", "endpoint", "curve",
                                          "transport", "node"};
 
 //  0..3 keys below a line, "    key = value"; now and then nested deeper
-static void s_keys(shape_t *self, const char *const *keys, unsigned nkeys)
+static void s_keys(builder_t *self, const char *const *keys, unsigned nkeys)
 {
     unsigned n = s_pick(self, 4);
     for (unsigned i = 0; i < n; i++) {
@@ -120,7 +124,7 @@ static void s_keys(shape_t *self, const char *const *keys, unsigned nkeys)
             fprintf(self->out, "%*sx = 1\n", (int)depth * 4, "");
 }
 
-static void s_hop(shape_t *self)
+static void s_hop(builder_t *self)
 {
     static const char *const transports[] = {"ipc", "tcp", "inproc"};
     switch (s_pick(self, 3)) {
@@ -136,7 +140,7 @@ static void s_hop(shape_t *self)
     s_keys(self, s_hop_keys, sizeof s_hop_keys / sizeof *s_hop_keys);
 }
 
-static void s_stage(shape_t *self, const char *role, int index, bool ends)
+static void s_stage(builder_t *self, const char *role, int index, bool ends)
 {
     static const char *const roles[] = {"publisher", "subscriber", "proxy",
                                         "pusher",    "puller",     "replier"};
@@ -149,7 +153,7 @@ static void s_stage(shape_t *self, const char *role, int index, bool ends)
 }
 
 //  The topology: its keys, then source, proxies and sink with hops
-static void s_topology(shape_t *self)
+static void s_topology(builder_t *self)
 {
     static const struct {
         const char *pattern, *source, *sink;
@@ -171,25 +175,80 @@ static void s_topology(shape_t *self)
     s_stage(self, patterns[p].sink, proxies + 1, true);
 }
 
-//  "KEY=VALUE", "sN.KEY=VALUE" or "hopN.KEY=VALUE"
-static void s_assignment(shape_t *self, char *buf, size_t len,
+//  "from = a,b" for a stage, with its link keys below it now and then;
+//  names[] the regular upstreams, plus a wrong one at times
+static void s_from(builder_t *self, const char *const *names, int n)
+{
+    static const char *const wrong[] = {"nosuch", "core", "s0", "e0-0"};
+    fprintf(self->out, "    from = ");
+    for (int i = 0; i < n; i++)
+        fprintf(self->out, "%s%s", i ? "," : "", names[i]);
+    if (s_pick(self, 8) == 7)
+        fprintf(self->out, ",%s", PICK(self, wrong));
+    fprintf(self->out, "\n");
+    for (unsigned k = 0, keys = s_pick(self, 3); k < keys; k++) {
+        const char *key = s_hop_keys[s_pick(
+            self, sizeof s_hop_keys / sizeof *s_hop_keys)];
+        fprintf(self->out, "        %s = \"%s\"\n", key, s_value(self, key));
+    }
+}
+
+//  A tree: branches s0.. (a publisher, then 0 to 2 proxies) into a core,
+//  the core into regions r0.. of subscribers, or into one subscriber
+static void s_tree(builder_t *self)
+{
+    char names[64][16];
+    const char *ends[64];
+    int branches = 1 + (int)s_pick(self, 6), regions = (int)s_pick(self, 5);
+    fprintf(self->out, "# built by fuzz_shape, a tree\ntopology = t\n"
+                       "    sizes = 64\n");
+    s_keys(self, s_top_keys, sizeof s_top_keys / sizeof *s_top_keys);
+    for (int b = 0; b < branches; b++) {
+        snprintf(names[b], sizeof names[b], "s%d", b);
+        s_stage(self, "publisher", b, true);
+        for (int p = 0, n = (int)s_pick(self, 3); p < n; p++) {
+            s_hop(self);
+            snprintf(names[b], sizeof names[b], "e%d-%d", b, p);
+            fprintf(self->out, "proxy = %s\n", names[b]);
+        }
+        ends[b] = names[b];
+    }
+    fprintf(self->out, "proxy = core\n");
+    s_from(self, ends, branches);
+    for (int r = 0; r < regions; r++) {
+        static const char *const core[] = {"core"};
+        fprintf(self->out, "proxy = r%d\n", r);
+        s_from(self, core, 1);
+        s_hop(self);
+        s_stage(self, "subscriber", 100 + r, true);
+    }
+    if (regions == 0) {
+        s_hop(self);
+        s_stage(self, "subscriber", 100, true);
+    }
+}
+
+//  "KEY=VALUE", "sN.KEY=VALUE", "hopN.KEY=VALUE" or "UP:DOWN.KEY=VALUE"
+static void s_assignment(builder_t *self, char *buf, size_t len,
                          const char *value)
 {
     static const char *const keys[] = {"hwm",  "transport", "count",
                                        "cpus", "endpoint",  "engine",
                                        "node", "placement", "sizes"};
     const char *key = PICK(self, keys);
-    unsigned where = s_pick(self, 3), index = s_byte(self);
+    unsigned where = s_pick(self, 4), index = s_byte(self);
     char target[32] = "";
     if (where == 1)
         snprintf(target, sizeof target, "s%u.", index % 140);
     else if (where == 2)
         snprintf(target, sizeof target, "hop%u.", index % 140);
+    else if (where == 3)
+        snprintf(target, sizeof target, "core:r%u.", index % 6);
     snprintf(buf, len, "%s%s=%s", target, key,
              value ? value : s_value(self, key));
 }
 
-static void s_options(shape_t *self)
+static void s_options(builder_t *self)
 {
     self->nsets = (int)s_pick(self, 9);
     for (int i = 0; i < self->nsets; i++)
@@ -225,7 +284,7 @@ static void s_plan(const topology_t *topo, const char *input)
 }
 
 //  Every combination (at most MAX_COMBOS) on a copy, as run plans them
-static void s_sweep(shape_t *self, const topology_t *topo, const char *input)
+static void s_sweep(builder_t *self, const topology_t *topo, const char *input)
 {
     sweep_t *sweep = calloc(1, sizeof *sweep);
     errbuf_t err;
@@ -250,7 +309,7 @@ static void s_sweep(shape_t *self, const topology_t *topo, const char *input)
     free(sweep);
 }
 
-static void s_check(shape_t *self, const char *text)
+static void s_check(builder_t *self, const char *text)
 {
     errbuf_t err = {{0}};
     topology_t *topo = topology_load_text("shape.cfg", text, &err);
@@ -270,7 +329,7 @@ static void s_check(shape_t *self, const char *text)
 
 //  The options as comments, so that a broken property shows them, and
 //  fuzz_topology and tests/50-fuzz-regressions.t replay the --set ones
-static void s_note_options(shape_t *self)
+static void s_note_options(builder_t *self)
 {
     for (int i = 0; i < self->nsets; i++)
         fprintf(self->out, "#set %s\n", self->sets[i]);
@@ -280,13 +339,16 @@ static void s_note_options(shape_t *self)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    shape_t self = {.data = data, .size = size};
+    builder_t self = {.data = data, .size = size};
     char *text = NULL;
     size_t len = 0;
     self.out = open_memstream(&text, &len);
     if (!self.out)
         return 0;
-    s_topology(&self);
+    if (s_pick(&self, 4) == 3)
+        s_tree(&self);
+    else
+        s_topology(&self);
     s_options(&self);
     s_note_options(&self);
     fclose(self.out);

@@ -1,0 +1,192 @@
+#!/usr/bin/perl
+# Faults across hosts, every host of a fan-out in turn.  Network
+# namespaces the test makes are the hosts, joined by a bridge on
+# 169.254.78.0/24; every name carries this test's pid, and everything is
+# removed at the end, also after a failure.
+#
+#     [ctl .10] --+              +-- [h1 .1] pub
+#                 +-- bridge ----+-- [h2 .2] broker
+#                                +-- [h3 .3] sub.1
+#                                +-- [h4 .4] sub.2
+#
+# For each host: its link cut mid-sweep, then (the link up again) its
+# agent killed with SIGKILL mid-sweep (then started again).  Each case
+# ends within timeout + 5 s with exit 1, naming that host and no other,
+# keeps the sizes finished, leaves no stage process on any host, and the
+# next run is served within timeout + 5 s of the failed one's end.
+#
+# HOPBENCH_FAULT_TIMEOUT=10 runs the same cases at another timeout (2 by
+# default); each case's times are printed as TAP notes ("# case ...").
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Hopbench;
+use Netns;
+use Cwd qw(getcwd);
+use Time::HiRes qw(time sleep);
+use Test::More;
+
+chdir "$FindBin::Bin/..";
+plan skip_all => 'hosts are network namespaces: root only' if $> != 0;
+plan skip_all => 'needs iproute2 (ip)' if system('command -v ip >/dev/null') != 0;
+
+my $timeout = $ENV{HOPBENCH_FAULT_TIMEOUT} // 2;
+my $root = getcwd();
+my $work = tmp();
+chmod 0755, $work;
+$ENV{TMPDIR} = $work;
+my @hosts = qw(h1 h2 h3 h4);
+my %stage = (h1 => 'pub', h2 => 'broker', h3 => 'sub.1', h4 => 'sub.2');
+my $net = Netns->new(id => 'hf' . ($$ % 1000000), subnet => '169.254.78', work => $work,
+                     hosts => { c => 10, h1 => 1, h2 => 2, h3 => 3, h4 => 4 });
+$SIG{INT} = $SIG{TERM} = sub { $net->cleanup; exit 1 };
+$net->up or BAIL_OUT('cannot make the test\'s network namespaces');
+
+mkdir "$work/keys";
+for my $name ('ctl', @hosts) {
+    my ($rc, $out, $err) = hopbench('keygen', "$work/keys", '--name', $name);
+    is($rc, 0, "keygen $name") or diag $err;
+}
+write_file("$work/hosts.cfg", join '', map { "host = $_\n    agent = tcp://" . $net->addr($_)
+    . ":7800\n    cert = keys/$_.cert\n" } @hosts);
+write_file("$work/fanout.cfg", <<"EOF");
+topology = fanout
+    transport = tcp
+    timeout = $timeout
+publisher = pub
+    host = h1
+hop
+proxy = broker
+    host = h2
+hop
+subscriber = sub
+    count = 2
+    host = h3,h4
+EOF
+
+my %agent;
+my $agents = 0;
+sub agent {
+    my ($host) = @_;
+    my $name = 'agent-' . $host . '-' . ++$agents;
+    $agent{$host} = $net->spawn($host, $name, "$root/hopbench", 'agent', '--bind',
+        'tcp://' . $net->addr($host) . ':7800', '--allow', "$work/keys/ctl.cert",
+        '--cert', "$work/keys/$host.cert_secret");
+    for (1 .. 200) {
+        return 1 if Hopbench::slurp("$work/$name.out") =~ /serving at/;
+        sleep 0.05;
+    }
+    return 0;
+}
+agent($_) or BAIL_OUT("the agent of $_ does not start") for @hosts;
+
+# A sweep in the controller's namespace, in the background
+my $runs = 0;
+sub run_start {
+    my $n = ++$runs;
+    my $pid = $net->spawn('c', "ctl$n", "$root/hopbench", 'run', "$work/fanout.cfg",
+        '--hosts', "$work/hosts.cfg", '--cert', "$work/keys/ctl.cert_secret",
+        '--sizes', '64,128,256,512,1024,2048,4096,8192,16384,32768',
+        qw(--duration 0.3 --quiet --output), "$work/run$n");
+    return ($pid, $n);
+}
+
+# Wait for the run to end (bounded): its exit status (-1: still running)
+sub run_wait {
+    my ($pid, $limit) = @_;
+    my $until = time + $limit;
+    while (time < $until) {
+        my $status = $net->reap($pid);
+        return $status >> 8 if defined $status;
+        sleep 0.02;
+    }
+    return -1;
+}
+
+sub rows { return @{ csv("$work/run$_[0]/results.csv")->{rows} } }
+
+# A run that has finished its first size (3 rows: hop 1, hop 2 to each
+# subscriber), started again while an agent is still busy with the last
+# run's end, until 'until': its pid, number and when it was started
+sub run_going {
+    my ($until) = @_;
+    while (time < $until + 2 * $timeout) {
+        my $start = time;
+        my ($pid, $n) = run_start();
+        while (1) {
+            return ($pid, $n, $start) if rows($n) >= 3;
+            my $status = $net->reap($pid);
+            if (defined $status) {
+                diag "run $n ended before its first size: "
+                    . Hopbench::slurp("$work/ctl$n.err") if time > $until;
+                last;
+            }
+            sleep 0.02;
+        }
+        sleep 0.1;
+    }
+    return;
+}
+
+sub none_left {
+    my ($until) = @_;
+    my @left;
+    while (time < $until) {
+        @left = $net->stage_processes(@hosts) or return ();
+        sleep 0.05;
+    }
+    return @left;
+}
+
+my $ended = time; # the last run's end: the next must be served by timeout + 5 s
+for my $host (@hosts) {
+    for my $fault (qw(cut kill)) {
+        my $case = "$fault $host";
+        my ($pid, $n, $started) = run_going($ended + $timeout + 5);
+        ok(defined $pid, "$case: a run is served") or BAIL_OUT('no run is served any more');
+        ok($started - $ended < $timeout + 5,
+           sprintf("$case: served when started %.2f s after the last run ended", $started - $ended))
+            if $n > 1;
+        my $at = time;
+        if ($fault eq 'cut') {
+            $net->link($host, 'down');
+        } else {
+            kill 'KILL', $agent{$host};
+            $net->reap($agent{$host}) // waitpid($agent{$host}, 0);
+        }
+        my $rc = run_wait($pid, 3 * $timeout + 15);
+        $ended = time;
+        my $took = $ended - $at;
+        my $err = Hopbench::slurp("$work/ctl$n.err");
+        my @left = none_left($at + $timeout + 5);
+        my $cleared = time - $at;
+        note(sprintf("case %-8s timeout %g: the run ended %.2f s after the fault, "
+                     . "stages gone %.2f s after", $case, $timeout, $took, $cleared));
+        note("case $case: $_") for split /\n/, $err;
+        is($rc, 1, "$case: exit 1") or diag $err;
+        ok($took < $timeout + 5, sprintf("$case: ended within timeout + 5 s (%.2f s)", $took));
+        my $why = $fault eq 'cut' ? 'no word from its agent' : 'closed the connection';
+        like($err, qr/stage \Q$stage{$host}\E: host \Q$host\E: [^\n]*$why/,
+             "$case: names $stage{$host} on $host, and why") or diag $err;
+        my @named = sort keys %{ { map { $_ => 1 } $err =~ /\b(h[1-4])\b/g } };
+        is("@named", $host, "$case: names no other host") or diag $err;
+        my @rows = rows($n);
+        ok(@rows >= 3 && !grep({ $_->{msgs_per_sec} !~ /^[\d.]+$/ } @rows),
+           "$case: the finished sizes are kept (" . @rows . ' rows)');
+        is("@left", '', "$case: no stage process left on any host within timeout + 5 s");
+        if ($fault eq 'cut') {
+            $net->link($host, 'up');
+        } else {
+            ok(agent($host), "$case: its agent starts again");
+        }
+    }
+}
+my ($pid, $n, $started) = run_going($ended + $timeout + 5);
+ok(defined $pid && $started - $ended < $timeout + 5, 'after every case, a run is served')
+    and is(run_wait($pid, 60), 0, 'and ends well');
+is(join(' ', none_left(time + $timeout + 5)), '', 'no stage process left on any host');
+for my $host (@hosts) {
+    is($net->stop($agent{$host}), 0, "the agent of $host ends cleanly on SIGTERM");
+}
+done_testing();

@@ -1,0 +1,132 @@
+# Netns.pm: hosts as network namespaces, for the tests that run stages
+# on several hosts.
+#
+#     my $net = Netns->new(id => 'hf123', subnet => '169.254.78',
+#                          hosts => { c => 10, h1 => 1, h2 => 2 }, work => $dir);
+#     $net->up or BAIL_OUT(...);
+#     my $pid = $net->spawn('h1', 'agent-h1', '/path/hopbench', 'agent', ...);
+#
+# Every host is a namespace NAME = id . host, joined by a veth pair (its
+# end is eth0) to a bridge in a namespace of its own, with the address
+# subnet.N/24 (link-local only).  spawn runs a program in a host, its
+# stdout and stderr in work/NAME.out and .err; cleanup (also at exit)
+# kills what was spawned and removes the namespaces.
+package Netns;
+
+use strict;
+use warnings;
+use POSIX qw(WNOHANG);
+use Time::HiRes qw(sleep time);
+
+my @all; #  every Netns made, cleaned up at exit
+
+sub new {
+    my ($class, %o) = @_;
+    my $self = bless { %o, namespaces => [], children => [] }, $class;
+    push @all, $self;
+    return $self;
+}
+
+sub ns { my ($self, $host) = @_; return "$self->{id}$host" }
+
+sub addr { my ($self, $host) = @_; return "$self->{subnet}.$self->{hosts}{$host}" }
+
+sub quiet { shift; return system(join(' ', @_) . ' >/dev/null 2>&1') == 0 }
+
+sub up {
+    my ($self) = @_;
+    my $br = $self->ns('br');
+    $self->quiet('ip', 'netns', 'add', $br) or return 0;
+    push @{ $self->{namespaces} }, $br;
+    $self->quiet('ip', '-n', $br, 'link', 'add', 'br0', 'type', 'bridge') or return 0;
+    $self->quiet('ip', '-n', $br, 'link', 'set', 'br0', 'up') or return 0;
+    for my $host (sort keys %{ $self->{hosts} }) {
+        my $ns = $self->ns($host);
+        $self->quiet('ip', 'netns', 'add', $ns) or return 0;
+        push @{ $self->{namespaces} }, $ns;
+        my ($a, $b) = ("$self->{id}${host}a", "$self->{id}${host}b");
+        $self->quiet('ip', 'link', 'add', $a, 'type', 'veth', 'peer', 'name', $b) or return 0;
+        $self->quiet('ip', 'link', 'set', $a, 'netns', $ns, 'name', 'eth0') or return 0;
+        $self->quiet('ip', 'link', 'set', $b, 'netns', $br) or return 0;
+        $self->quiet('ip', '-n', $br, 'link', 'set', $b, 'master', 'br0', 'up') or return 0;
+        $self->quiet('ip', '-n', $ns, 'addr', 'add', $self->addr($host) . '/24', 'dev', 'eth0')
+            or return 0;
+        $self->quiet('ip', '-n', $ns, 'link', 'set', 'eth0', 'up') or return 0;
+        $self->quiet('ip', '-n', $ns, 'link', 'set', 'lo', 'up') or return 0;
+    }
+    return 1;
+}
+
+# A host's link down (cut) or up again
+sub link {
+    my ($self, $host, $state) = @_;
+    return $self->quiet('ip', '-n', $self->ns($host), 'link', 'set', 'eth0', $state);
+}
+
+sub spawn {
+    my ($self, $host, $name, @command) = @_;
+    my $pid = fork() // die "fork: $!";
+    if ($pid == 0) {
+        open STDIN, '<', '/dev/null';
+        open STDOUT, '>', "$self->{work}/$name.out" or die;
+        open STDERR, '>', "$self->{work}/$name.err" or die;
+        exec 'ip', 'netns', 'exec', $self->ns($host), @command;
+    }
+    push @{ $self->{children} }, $pid;
+    return $pid;
+}
+
+# A spawned program has ended (reaped): its exit status, or undef if it
+# runs still
+sub reap {
+    my ($self, $pid) = @_;
+    return undef if waitpid($pid, WNOHANG) != $pid;
+    my $status = $?;
+    $self->{children} = [ grep { $_ != $pid } @{ $self->{children} } ];
+    return $status;
+}
+
+# End a spawned program (TERM, KILL after 5 s): its exit status, -1 if killed
+sub stop {
+    my ($self, $pid, $signal) = @_;
+    kill $signal // 'TERM', $pid;
+    for (1 .. 100) {
+        my $status = $self->reap($pid);
+        return $status >> 8 if defined $status;
+        sleep 0.05;
+    }
+    kill 'KILL', $pid;
+    waitpid($pid, 0);
+    $self->{children} = [ grep { $_ != $pid } @{ $self->{children} } ];
+    return -1;
+}
+
+# "hopbench stage ..." processes in these hosts' namespaces: "h1: 4242"
+sub stage_processes {
+    my ($self, @hosts) = @_;
+    my @found;
+    for my $host (@hosts) {
+        for my $pid (split ' ', `ip netns pids @{[$self->ns($host)]} 2>/dev/null`) {
+            open my $fh, '<', "/proc/$pid/cmdline" or next;
+            local $/;
+            my $cmd = <$fh> // '';
+            push @found, "$host: $pid" if $cmd =~ /^[^\0]*hopbench\0stage\0/;
+        }
+    }
+    return @found;
+}
+
+sub cleanup {
+    my ($self) = @_;
+    for my $pid (@{ $self->{children} }) {
+        kill 'KILL', $pid;
+        waitpid($pid, 0);
+    }
+    $self->{children} = [];
+    $self->quiet('ip', 'netns', 'del', $_) for reverse @{ $self->{namespaces} };
+    $self->{namespaces} = [];
+}
+
+END { $_->cleanup for @all }
+
+1;
