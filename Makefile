@@ -15,6 +15,8 @@
 #   make soak       every topology for SOAK_SECONDS, watching fds, threads
 #                   and RSS for growth (tests/soak/run; not in make check)
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make deb        a Debian package (binary, man pages, the agent's systemd
+#                   unit hopbench-agent@.service): build/deb/*.deb
 #
 # make also writes the man pages hopbench.1 and hopbench-topology.5 (man
 # ./hopbench.1 reads one), with build/FLAVOUR/manpage: a program of its own,
@@ -66,7 +68,7 @@ MAN_DATE ?= $(shell git log -1 --format=%cd --date=short 2>/dev/null)
 # Debian packages: to build and run, and what the tests use on top
 DEBS       = gcc make pkg-config libzmq3-dev libczmq-dev libnuma-dev
 CHECK_DEBS = perl jq procps iproute2 gnuplot-nox groff man-db openssh-server \
-             openssh-client
+             openssh-client dpkg binutils systemd
 MEMCHECK_DEBS = valgrind
 FUZZ_DEBS  = clang libclang-rt-14-dev
 # make anchors: apt-get source needs dpkg-dev; the perf tools are C++
@@ -82,7 +84,7 @@ FUZZ_TARGETS  = topology lists machine shape
 FUZZ_BINS     = $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 FUZZ_OBJ      = $(LIB_SRC:src/%.c=build/fuzz/%.o) build/fuzz/fuzz.o
 
-.PHONY: all run check lint bench anchors install deps check-deps memcheck \
+.PHONY: all run check lint bench anchors install deb deps check-deps memcheck \
         clean format fuzz fuzz-deps fuzz-build soak FORCE
 
 all: hopbench $(MANPAGES)
@@ -207,14 +209,27 @@ endif
 	$(MAKE) hopbench
 	tests/memcheck
 
-install: hopbench $(MANPAGES)
+# INSTALL_BIN: the binary installed (make deb gives the flavour's own, so
+# that it never replaces ./hopbench)
+INSTALL_BIN ?= hopbench
+install: $(INSTALL_BIN) $(MANPAGES)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/hopbench \
 	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
-	install -m 755 hopbench $(DESTDIR)$(PREFIX)/bin/hopbench
+	install -m 755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/hopbench
 	install -m 644 hopbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/hopbench.1
 	install -m 644 hopbench-topology.5 \
 	    $(DESTDIR)$(PREFIX)/share/man/man5/hopbench-topology.5
 	cp -r topologies numa $(DESTDIR)$(PREFIX)/share/hopbench/
+
+# The Debian package: make install into a staging tree, then
+# packaging/deb/build adds the unit, the maintainer scripts and control
+DEB_DIR ?= build/deb
+deb: $(B)/hopbench $(MANPAGES)
+	@tests/install-debs dpkg binutils
+	rm -rf $(DEB_DIR)/root
+	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DEB_DIR))/root \
+	    PREFIX=/usr INSTALL_BIN=$(B)/hopbench
+	packaging/deb/build $(DEB_DIR)/root $(DEB_DIR) $(VERSION)
 
 format:
 	clang-format -i src/*/*.c src/*/*.h tests/bench/*.c tests/fuzz/*.c tests/fuzz/*.h
