@@ -47,7 +47,8 @@ static void s_cut(const char *text, size_t len, char *msg)
     static const char gap[] = " ... ";
     size_t keep = ERRBUF_MAX - (sizeof gap - 1);
     size_t head = s_boundary(text, keep / 3);
-    size_t tail = s_boundary(text, len - (keep - keep / 3));
+    //  forward to a character's start: never more than keep in all
+    size_t tail = len - (keep - head);
     while (tail < len && ((unsigned char)text[tail] & 0xC0) == 0x80)
         tail++;
     memcpy(msg, text, head);
@@ -119,5 +120,6 @@ int errbuf_test(bool verbose)
     CHECK(gap && ((unsigned char)gap[-1] == 0xa9) &&
           (unsigned char)gap[5] == 0xc3);
     CHECK(strcmp(err.msg + strlen(err.msg) - 6, "': why") == 0);
+    CHECK(strlen(err.msg) <= ERRBUF_MAX);
     return 0;
 }
