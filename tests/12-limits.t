@@ -39,6 +39,23 @@ is(scalar @rows, 127, 'longest chain: a row per hop');
 is($rows[-1]{from} . '->' . $rows[-1]{to}, 'p126->sub', 'longest chain: the last hop');
 ok(!grep({ $_->{received} == 0 } @rows), 'longest chain: every hop delivered');
 
+# The widest tree of 128 stages: a core into 63 regional edges, each with
+# its subscriber; every link a row, every subscriber all of it
+my $tree = "topology = wide\n    sizes = 64\npublisher = pub\nhop\nproxy = core\n";
+$tree .= "proxy = e$_\n    from = core\nhop = ipc\nsubscriber = s$_\n" for 1 .. 63;
+write_file("$dir/wide.cfg", $tree);
+($rc, $out, $err) = hopbench('check', "$dir/wide.cfg");
+is($rc, 0, 'widest tree: check exit 0') or diag $err;
+like($out, qr/ok \(pubsub, 128 stages, 127 hops, 387 threads\)/, 'widest tree: 128 stages');
+$results = "$dir/wide";
+($rc, $out, $err) = hopbench('run', "$dir/wide.cfg", qw(--sizes 64
+    --duration 0.2 --quiet --output), $results);
+is($rc, 0, 'widest tree: run exit 0') or diag $err;
+@rows = @{ csv("$results/results.csv")->{rows} };
+is(scalar @rows, 127, 'widest tree: a row per link');
+is(scalar(grep { $_->{lost} == 0 && $_->{received} == $rows[0]{sent} } @rows), 127,
+   'widest tree: every link took all the publisher sent');
+
 # One past it: refused at the stage that passes the limit
 write_file("$dir/past.cfg", chain(127, 'ipc'));
 for my $command (qw(check plan run)) {
