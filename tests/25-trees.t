@@ -133,8 +133,12 @@ like($out, qr/search: [\d,]+ msgs\/s offered .*(bottleneck hop [1-7] \(\S+ -> \S
 # ------------------------------------------------------------------------
 # Other keys on trees: repeats, a swept link key, processes of their own,
 # zones, CURVE per link
-my ($rep) = run_csv('repeat', qw(topologies/tree-fanout.cfg --sizes 64 --duration 0.3 --repeat 3));
+my ($rep, $rdir) = run_csv('repeat', qw(topologies/tree-fanout.cfg --sizes 64 --duration 0.3 --repeat 3));
 is(scalar(grep { $_->{repeat} eq 'median' } @{ $rep->{rows} }), 10, 'repeat 3: a median row per link');
+my (undef, $rdir2) = run_csv('repeat again', qw(topologies/tree-fanout.cfg --sizes 64 --duration 0.3 --repeat 3));
+($rc, $out, $err) = hopbench('compare', $rdir, $rdir2);
+is($rc, 0, 'compare two tree runs: exit 0') or diag $err;
+is(scalar(() = $out =~ /^\s+64\s+\d\s+\S+ -> \S+\s+msgs\/s/mg), 10, 'compare: the 10 links matched');
 my ($sw) = run_csv('sweep', qw(topologies/tree-fanout.cfg --sizes 64 --duration 0.3
                    --sweep), 'eu:eu-sub.hwm=100,1000');
 is(join(',', sort { $a <=> $b } uniq(column_values($sw, 'sweep_eu_eu_sub_hwm'))), '100,1000',

@@ -245,8 +245,22 @@ static void s_link(const series_t *s, char *buf, size_t len)
         snprintf(buf, len, "to end of hop %s", s->hop);
 }
 
+//  The "from -> to" column: 22 wide, or as wide as its widest row
+static int s_link_width(const comparison_t *c)
+{
+    int width = 22;
+    for (int i = 0; i < c->nrows; i++) {
+        char link[2 * COMPARE_TEXT + 8];
+        if (!c->rows[i].a || !c->rows[i].b)
+            continue;
+        s_link(c->rows[i].a, link, sizeof link);
+        width = (int)strlen(link) > width ? (int)strlen(link) : width;
+    }
+    return width;
+}
+
 static void s_table_row(FILE *out, const comparison_t *c,
-                        const compare_row_t *row)
+                        const compare_row_t *row, int width)
 {
     const series_t *s = row->a;
     char link[2 * COMPARE_TEXT + 8], va[32], vb[32], sa[32], sb[32],
@@ -259,8 +273,8 @@ static void s_table_row(FILE *out, const comparison_t *c,
                  100 * row->shift.low, 100 * row->shift.high,
                  row->shift.reached ? "" : "*");
     s_significance(c, row, sig, sizeof sig);
-    fprintf(out, "%6u %4s  %-22s %-7s %8s %s %8s %s %+7.1f%%  %-19s %s\n",
-            s->size, s->hop, link, s->metric,
+    fprintf(out, "%6u %4s  %-*s %-7s %8s %s %8s %s %+7.1f%%  %-19s %s\n",
+            s->size, s->hop, width, link, s->metric,
             s_value(s->metric, row->sa.median, va, sizeof va), sa,
             s_value(s->metric, row->sb.median, vb, sizeof vb), sb,
             100 * row->delta, interval, sig);
@@ -274,14 +288,15 @@ static bool s_same_block(const series_t *a, const series_t *b)
            strcmp(a->mode, b->mode) == 0 && strcmp(a->sweep, b->sweep) == 0;
 }
 
-static void s_block_header(FILE *out, const series_t *s, double alpha)
+static void s_block_header(FILE *out, const series_t *s, double alpha,
+                           int width)
 {
     fprintf(out, "\n%s (%s%s%s)%s%s\n", s->topology, s->pattern,
             s->mode[0] ? ", " : "", s->mode, s->sweep[0] ? "  " : "", s->sweep);
     char interval[32];
     snprintf(interval, sizeof interval, "interval (%.0f%%)", 100 * (1 - alpha));
-    fprintf(out, "%6s %4s  %-22s %-7s %8s %-8s %8s %-8s %8s  %-19s %s\n",
-            "size", "hop", "from -> to", "metric", "base", " ±", "other", " ±",
+    fprintf(out, "%6s %4s  %-*s %-7s %8s %-8s %8s %-8s %8s  %-19s %s\n",
+            "size", "hop", width, "from -> to", "metric", "base", " ±", "other", " ±",
             "delta", interval, "significance");
 }
 
@@ -317,14 +332,15 @@ static void s_table_one(FILE *out, const comparison_t *c)
         p += len + (p[len] == '\n');
     }
     const series_t *last = NULL;
+    int width = s_link_width(c);
     for (int i = 0; i < c->nrows; i++) {
         const compare_row_t *row = &c->rows[i];
         if (!row->a || !row->b)
             continue;
         if (!last || !s_same_block(last, row->a))
-            s_block_header(out, row->a, c->alpha);
+            s_block_header(out, row->a, c->alpha, width);
         last = row->a;
-        s_table_row(out, c, row);
+        s_table_row(out, c, row, width);
     }
     if (!last)
         fputs("\n  no row of one matches a row of the other\n", out);
