@@ -143,6 +143,11 @@ my ($sw) = run_csv('sweep', qw(topologies/tree-fanout.cfg --sizes 64 --duration 
                    --sweep), 'eu:eu-sub.hwm=100,1000');
 is(join(',', sort { $a <=> $b } uniq(column_values($sw, 'sweep_eu_eu_sub_hwm'))), '100,1000',
    'a link swept by its stages, UP:DOWN.KEY');
+my ($zp) = run_csv('zproxy core', qw(topologies/tree-fanin.cfg --sizes 1024 --duration 0.3
+                   --set mode=flood --set rate=2000 --set hwm=1000 --set core.engine=zproxy));
+is(join(', ', links_of($zp, 1024)),
+   '1 west.1->edge-west, 1 west.2->edge-west, 1 west.3->edge-west, 2 east.*->edge-east, '
+   . '3 edge-west+edge-east->core, 5 core->sub', 'a zproxy core: its fan-in one row too');
 my ($own) = run_csv('process = own', qw(topologies/tree-fanout.cfg --sizes 64 --duration 0.3
                     --set core.process=own --set us.process=own));
 is(scalar(grep { $_->{lost} == 0 } @{ $own->{rows} }), 10, 'process = own: 10 rows, nothing lost');
