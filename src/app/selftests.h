@@ -35,6 +35,7 @@
 #include "trial/search.h"
 #include "trial/summary.h"
 #include "machine/tsc.h"
+#include "machine/syscalls.h"
 
 static const struct {
     const char *name;
@@ -57,6 +58,7 @@ static const struct {
     {"keys", keys_test},           {"io_cpus", io_cpus_test},
     {"roster", roster_test},       {"assignments", assignments_test},
     {"shape", shape_test},
+    {"syscalls", syscalls_test},
 };
 
 #endif
