@@ -413,6 +413,8 @@ void trial_read_threads(trial_t *self, bool record)
     int n = tasks && scanner && seen ? s_scan(self, tasks, scanner) : 0;
     self->nhelpers = 0;
     for (int t = 0; t < n; t++) {
+        if (streq(tasks[t].name, SYSCALLS_THREAD_NAME))
+            continue; //  --profile syscalls' own (machine/syscalls.h)
         owner_t who = s_owner(self, &tasks[t], scanner[t]);
         if (who.helper) {
             self->helper_tid[self->nhelpers] = tasks[t].tid;
