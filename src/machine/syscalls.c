@@ -261,7 +261,6 @@ static void s_drain_ring(traced_t *t)
 static void *s_drain(void *args)
 {
     syscalls_t *self = args;
-    pthread_setname_np(pthread_self(), SYSCALLS_THREAD_NAME);
     struct pollfd fds[self->n + 1];
     for (int i = 0; i < self->n; i++)
         fds[i] = (struct pollfd){self->thread[i].enter_fd, POLLIN, 0};
@@ -347,6 +346,9 @@ syscalls_t *syscalls_new(const pid_t *tids, int n, errbuf_t *err)
     if (rc == 0 && pthread_create(&self->drain, NULL, s_drain, self) != 0)
         rc = err_set(err, "the tracer's drain thread: cannot start");
     self->draining = rc == 0;
+    //  named before it can be seen: the read-back leaves it out
+    if (rc == 0)
+        pthread_setname_np(self->drain, SYSCALLS_THREAD_NAME);
     if (rc)
         syscalls_destroy(&self);
     return self;
