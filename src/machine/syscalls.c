@@ -5,7 +5,8 @@
                                +--> ring buffer t --drain thread--> calls[nr]
                    sys_exit ---+    (time; time + nr)                ns[nr]
 
-    The drain thread sleeps in poll until a ring is half full, or until
+    The drain thread sleeps in poll until a ring is a quarter full (the
+    rest is slack for a drain thread kept off the CPU), or until
     stop wakes it; it is the only reader of the rings until it has ended,
     then stop reads what is left.  No locks: one reader at a time.
 */
@@ -279,14 +280,14 @@ static void *s_drain(void *args)
 //  A tracer
 
 //  Thread t's entry event with a ring of its own, as large as mmap
-//  allows, which wakes the drain thread when half full
+//  allows, which wakes the drain thread when a quarter full
 static int s_ring(traced_t *t, int enter_id, errbuf_t *err)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     int errnum = 0;
     for (size_t pages = RING_PAGES; pages >= RING_PAGES_MIN; pages /= 2) {
         t->enter_fd =
-            s_open(enter_id, t->tid, false, (uint32_t)(pages * page / 2));
+            s_open(enter_id, t->tid, false, (uint32_t)(pages * page / 4));
         if (t->enter_fd < 0)
             return s_open_error(errno, t->tid, err);
         size_t len = (pages + 1) * page;

@@ -6,17 +6,18 @@
     libzmq threads), opened before a window and switched on and off at its
     edges, so nothing is traced outside it.  Each thread gets two
     perf_event_open events, raw_syscalls:sys_enter and sys_exit, writing
-    into one ring buffer of its own: the entry's time (16 bytes) and the
-    exit's time and syscall number (48 bytes), nothing else, so the kernel
-    writes as little as it can per call.  A drain thread of the tracer
-    empties the buffers when they are half full (it sleeps otherwise) and
-    pairs each exit with the entry before it: a call counts when it both
-    began and ended with tracing on, and its time is the elapsed time
-    between the two (a blocking epoll_wait's includes its sleep).  Calls
-    the kernel could not write (a full buffer) are counted as lost.  At
-    the edges each thread's utime and stime are read from /proc/TID/stat
-    too, for the share of its CPU time spent in the kernel.  Names come
-    from libaudit's table for this machine, on the host that traced.
+    into one ring buffer of its own: the entry's time (a 24-byte record)
+    and the exit's time and syscall number (56 bytes), nothing else, so
+    the kernel writes as little as it can per call.  A drain thread of the
+    tracer empties the rings when they are a quarter full (it sleeps
+    otherwise) and pairs each exit with the entry before it: a call counts
+    when it both began and ended with tracing on, and its time is the
+    elapsed time between the two (a blocking epoll_wait's includes its
+    sleep).  Records that did not fit (a full ring) are counted as lost,
+    and the calls they belong to are missing.  At the edges each thread's utime and stime are read from
+    /proc/PID/task/TID/stat too, for the share of its CPU time spent in
+    the kernel.  Names come from libaudit's table for this machine, on the
+    host that traced.
 
     Why perf_event_open and not the perf tool: docs/GUIDE.md ("What the
     profile costs") has the measurement.  Nothing here is on a stage's
@@ -51,8 +52,8 @@ typedef struct {
 typedef struct {
     pid_t tid;
     uint64_t utime_ns, stime_ns; //  /proc/TID/stat, in clock ticks' steps
-    uint64_t lost;               //  calls whose records the kernel dropped
-    int ncalls;                  //  distinct syscalls, busiest first
+    uint64_t lost; //  records the kernel dropped, a full ring (two a call)
+    int ncalls;    //  distinct syscalls, busiest first
     syscall_count_t *calls;
 } syscalls_thread_t;
 

@@ -94,11 +94,12 @@ typedef struct {
     //  what the stage handled in the window (connect: the connections its
     //  clients made); per-message figures divide by it
     uint64_t messages;
-    bool totals; //  an "all" row: the fields below are filled
+    double seconds; //  the stage's window, between its own two readings
+    bool totals;    //  an "all" row: the fields below are filled
     //  the stage's: its threads' CPU clocks; a thread's: utime + stime
     uint64_t cpu_ns;
     uint64_t utime_ns, stime_ns; //  /proc's, in clock ticks' steps
-    uint64_t lost;               //  calls whose records the kernel dropped
+    uint64_t lost; //  records the kernel dropped (two a call): calls missing
 } syscall_row_t;
 
 //  A trial has at most one latency row per stage (e2e, and one per

@@ -81,7 +81,8 @@ static syscall_row_t *s_row(trial_t *self, int i, const char *thread,
                             const char *syscall)
 {
     syscall_row_t *row = &self->result->syscalls[self->result->nsyscalls++];
-    *row = (syscall_row_t){.messages = s_messages(self, i)};
+    *row = (syscall_row_t){.messages = s_messages(self, i),
+                           .seconds = self->s1.at[i] - self->s0.at[i]};
     snprintf(row->stage, sizeof row->stage, "%s", self->pl->inst[i].name);
     snprintf(row->host, sizeof row->host, "%s",
              stage_handle_host(self->stage[i]));
