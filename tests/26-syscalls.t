@@ -11,6 +11,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/lib";
 use Hopbench;
+use JSON::PP;
 use List::Util qw(sum0);
 use Test::More;
 
@@ -102,6 +103,13 @@ like($run{tcp}{table}, qr/^ +system calls in the window \(profile = syscalls\), 
 like($run{tcp}{table}, qr/^ +broker +all +all +[\d,]+ +[\d.]+ +[\d,]+$/m, 'table: the broker\'s totals');
 like($run{tcp}{table}, qr/^ +ZMQbg\/IO\/0 +(sendto|recvfrom|epoll_wait) +[\d,]+/m, 'table: an I/O thread\'s calls');
 unlike($run{tcp}{table}, qr/no socket send or receive/, 'table: over tcp every stage sends or receives');
+($rc, $stdout, $err) = hopbench(qw(run topologies/proxy.cfg --profile syscalls --sizes 64 --format json),
+    '--output', tmp() . '/json', @quick);
+is($rc, 0, 'json: exit 0') or diag $err;
+my $doc = eval { JSON::PP::decode_json($stdout) } // {};
+ok(ref $doc->{syscalls} eq 'ARRAY' && (grep { $_->{stage} eq 'broker' && $_->{syscall} eq 'all'
+                                               && $_->{calls} > 0 } @{ $doc->{syscalls} }),
+   'json: the syscalls list, with syscalls.csv\'s fields');
 my @results = grep { $_->{repeat} =~ /^\d+$/ } @{ csv("$run{tcp}{dir}/results.csv")->{rows} };
 is(scalar @results, 4, 'results.csv: the untraced trials, 2 sizes x 2 hops');
 
