@@ -21,8 +21,9 @@
     over utime + stime) and lost (records the kernel dropped for want of
     room, two a call: those calls are missing).
 
-    The block: the profile's cost first (the traced twins' delivered rate
-    against the untraced repeats', the median of the pairs' ratios), then
+    The block: the profile's cost first (the traced twins' delivered rate,
+    what the sinks took, against the untraced repeats', the median of the
+    pairs' ratios), then
     per stage its totals over the size's repeats and its five system
     calls that took the most time.
 */
@@ -97,16 +98,18 @@ void report_syscalls_rows(FILE *out, const report_info_t *info,
 //  ------------------------------------------------------------------------
 //  The table's block
 
-//  What reached the last hop's ends in the window, per second
+//  What the sinks took in the window, per second: the links into a stage
+//  that no link starts from (the last hop of a chain, a tree's leaves)
 static double s_delivered(const trial_result_t *trial)
 {
-    int last = 0;
     double rate = 0;
-    for (int l = 0; l < trial->nlinks; l++)
-        last = trial->links[l].hop > last ? trial->links[l].hop : last;
-    for (int l = 0; l < trial->nlinks; l++)
-        if (trial->links[l].hop == last)
+    for (int l = 0; l < trial->nlinks; l++) {
+        bool onward = false;
+        for (int k = 0; k < trial->nlinks && !onward; k++)
+            onward = streq(trial->links[k].from, trial->links[l].to);
+        if (!onward)
             rate += link_rate(&trial->links[l]);
+    }
     return rate;
 }
 
