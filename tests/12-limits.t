@@ -31,7 +31,7 @@ is($rc, 0, 'longest chain: plan exit 0') or diag $err;
 like($out, qr/^p126\s+proxy\s+main/m, 'longest chain: plan has the last proxy');
 is(scalar(split /\n/, $out) - 2, 387, 'longest chain: the plan lists the 387 threads check counts');
 my $results = "$dir/longest";
-($rc, $out, $err) = hopbench('run', "$dir/longest.cfg", qw(--sizes 64
+($rc, $out, $err) = hopbench('run', "$dir/longest.cfg", qw(--sizes 64 --set timeout=60
     --duration 0.2 --quiet --output), $results);
 is($rc, 0, 'longest chain: run exit 0') or diag $err;
 my @rows = @{ csv("$results/results.csv")->{rows} };
@@ -43,12 +43,12 @@ ok(!grep({ $_->{received} == 0 } @rows), 'longest chain: every hop delivered');
 # its subscriber; every link a row, every subscriber all of it
 my $tree = "topology = wide\n    sizes = 64\npublisher = pub\nhop\nproxy = core\n";
 $tree .= "proxy = e$_\n    from = core\nhop = ipc\nsubscriber = s$_\n" for 1 .. 63;
-write_file("$dir/wide.cfg", $tree);
-($rc, $out, $err) = hopbench('check', "$dir/wide.cfg");
+write_file("$dir/widetree.cfg", $tree);
+($rc, $out, $err) = hopbench('check', "$dir/widetree.cfg");
 is($rc, 0, 'widest tree: check exit 0') or diag $err;
 like($out, qr/ok \(pubsub, 128 stages, 127 hops, 387 threads\)/, 'widest tree: 128 stages');
-$results = "$dir/wide";
-($rc, $out, $err) = hopbench('run', "$dir/wide.cfg", qw(--sizes 64
+$results = "$dir/widetree";
+($rc, $out, $err) = hopbench('run', "$dir/widetree.cfg", qw(--sizes 64 --set timeout=60
     --duration 0.2 --quiet --output), $results);
 is($rc, 0, 'widest tree: run exit 0') or diag $err;
 @rows = @{ csv("$results/results.csv")->{rows} };
@@ -83,7 +83,7 @@ is(scalar @{ csv("$dir/sixty/results.csv")->{rows} }, 61, '60 proxies: a row per
 # The widest fan-out: 64 subscribers (LIMIT_COUNT) behind a proxy, run
 my $fanout = "topology = wide\n    sizes = 64\npublisher = pub\nhop = tcp\nproxy = broker\nhop = tcp\nsubscriber = sub\n    count = %d\n";
 write_file("$dir/wide.cfg", sprintf($fanout, 64));
-($rc, $out, $err) = hopbench('run', "$dir/wide.cfg", qw(--sizes 64 --duration 0.2
+($rc, $out, $err) = hopbench('run', "$dir/wide.cfg", qw(--sizes 64 --set timeout=60 --duration 0.2
     --quiet --output), "$dir/wide");
 is($rc, 0, 'widest fan-out: run exit 0') or diag $err;
 my @last = grep { $_->{hop} == 2 } @{ csv("$dir/wide/results.csv")->{rows} };
