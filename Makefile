@@ -31,7 +31,7 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
-PKGS     = libzmq libczmq numa
+PKGS     = libzmq libczmq numa audit
 OPT     ?= -O2 -g
 CFLAGS  += $(OPT) -std=gnu11 -Wall -Wextra -pthread -MMD -MP -Isrc
 CFLAGS  += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -66,7 +66,8 @@ MANPAGES = hopbench.1 hopbench-topology.5
 MAN_DATE ?= $(shell git log -1 --format=%cd --date=short 2>/dev/null)
 
 # Debian packages: to build and run, and what the tests use on top
-DEBS       = gcc make pkg-config libzmq3-dev libczmq-dev libnuma-dev
+DEBS       = gcc make pkg-config libzmq3-dev libczmq-dev libnuma-dev \
+             libaudit-dev
 CHECK_DEBS = perl jq procps iproute2 gnuplot-nox groff man-db openssh-server \
              openssh-client dpkg binutils systemd
 MEMCHECK_DEBS = valgrind

@@ -31,13 +31,30 @@ is($rc, 0, 'longest chain: plan exit 0') or diag $err;
 like($out, qr/^p126\s+proxy\s+main/m, 'longest chain: plan has the last proxy');
 is(scalar(split /\n/, $out) - 2, 387, 'longest chain: the plan lists the 387 threads check counts');
 my $results = "$dir/longest";
-($rc, $out, $err) = hopbench('run', "$dir/longest.cfg", qw(--sizes 64
+($rc, $out, $err) = hopbench('run', "$dir/longest.cfg", qw(--sizes 64 --set timeout=60
     --duration 0.2 --quiet --output), $results);
 is($rc, 0, 'longest chain: run exit 0') or diag $err;
 my @rows = @{ csv("$results/results.csv")->{rows} };
 is(scalar @rows, 127, 'longest chain: a row per hop');
 is($rows[-1]{from} . '->' . $rows[-1]{to}, 'p126->sub', 'longest chain: the last hop');
 ok(!grep({ $_->{received} == 0 } @rows), 'longest chain: every hop delivered');
+
+# The widest tree of 128 stages: a core into 63 regional edges, each with
+# its subscriber; every link a row, every subscriber all of it
+my $tree = "topology = wide\n    sizes = 64\npublisher = pub\nhop\nproxy = core\n";
+$tree .= "proxy = e$_\n    from = core\nhop = ipc\nsubscriber = s$_\n" for 1 .. 63;
+write_file("$dir/widetree.cfg", $tree);
+($rc, $out, $err) = hopbench('check', "$dir/widetree.cfg");
+is($rc, 0, 'widest tree: check exit 0') or diag $err;
+like($out, qr/ok \(pubsub, 128 stages, 127 hops, 387 threads\)/, 'widest tree: 128 stages');
+$results = "$dir/widetree";
+($rc, $out, $err) = hopbench('run', "$dir/widetree.cfg", qw(--sizes 64 --set timeout=60
+    --duration 0.2 --quiet --output), $results);
+is($rc, 0, 'widest tree: run exit 0') or diag $err;
+@rows = @{ csv("$results/results.csv")->{rows} };
+is(scalar @rows, 127, 'widest tree: a row per link');
+is(scalar(grep { $_->{lost} == 0 && $_->{received} == $rows[0]{sent} } @rows), 127,
+   'widest tree: every link took all the publisher sent');
 
 # One past it: refused at the stage that passes the limit
 write_file("$dir/past.cfg", chain(127, 'ipc'));
@@ -66,7 +83,7 @@ is(scalar @{ csv("$dir/sixty/results.csv")->{rows} }, 61, '60 proxies: a row per
 # The widest fan-out: 64 subscribers (LIMIT_COUNT) behind a proxy, run
 my $fanout = "topology = wide\n    sizes = 64\npublisher = pub\nhop = tcp\nproxy = broker\nhop = tcp\nsubscriber = sub\n    count = %d\n";
 write_file("$dir/wide.cfg", sprintf($fanout, 64));
-($rc, $out, $err) = hopbench('run', "$dir/wide.cfg", qw(--sizes 64 --duration 0.2
+($rc, $out, $err) = hopbench('run', "$dir/wide.cfg", qw(--sizes 64 --set timeout=60 --duration 0.2
     --quiet --output), "$dir/wide");
 is($rc, 0, 'widest fan-out: run exit 0') or diag $err;
 my @last = grep { $_->{hop} == 2 } @{ csv("$dir/wide/results.csv")->{rows} };

@@ -259,6 +259,16 @@ is($meta->{curve}, 'hop1 hop2', 'curve: both hops between hosts encrypted');
 @rows = @{ csv("$work/curve/results.csv")->{rows} };
 ok(@rows == 2 && !grep({ $_->{from_cpu} < 0 || $_->{to_cpu} < 0 || $_->{received} <= 0 } @rows),
    'compact: every stage pinned on its host and read back');
+# --profile syscalls: each agent traces the stages of its host
+($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, qw(--profile syscalls --sizes 64
+    --duration 0.2 --quiet --output), "$work/traced");
+is($rc, 0, 'profile syscalls across hosts: exit 0') or diag $err;
+my @calls = @{ csv("$work/traced/syscalls.csv")->{rows} };
+for my $s ([qw(pub h1 sendto)], [qw(proxy h2 recvfrom)], [qw(sub h3 recvfrom)]) {
+    ok((grep { $_->{stage} eq $s->[0] && $_->{host} eq $s->[1] && $_->{thread} eq 'ZMQbg/IO/0'
+               && $_->{syscall} eq $s->[2] && $_->{calls} > 0 } @calls),
+       "syscalls.csv: $s->[0]'s I/O thread's $s->[2], traced on $s->[1]");
+}
 ($rc, $took, $stdout, $err) = ctl('plan', $topo, @hosts, '--placement', 'compact',
     '--machine', 'h2=numa/vm-2x2.cfg');
 is($rc, 0, 'plan across hosts: exit 0') or diag $err;
@@ -300,7 +310,7 @@ for my $case (['wrong-cert', qr/host h1 \(agent tcp:\/\/169\.254\.77\.1:7800\): 
     ($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, qw(--sizes 64 --quiet --output), "$work/v");
 }
 is($rc, 1, 'protocol mismatch: exit 1');
-like($err, qr/host h1 .*protocol 1 \(hopbench [\d.]+\), this controller protocol 99/, 'protocol mismatch: both versions named');
+like($err, qr/host h1 .*protocol 2 \(hopbench [\d.]+\), this controller protocol 99/, 'protocol mismatch: both versions named');
 
 # SIGKILL of h2's agent mid-sweep
 my @sweep = ('--sizes', '64,128,256,512,1024,2048,4096,8192', qw(--duration 0.3 --quiet --output));

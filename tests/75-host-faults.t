@@ -186,6 +186,40 @@ my ($pid, $n, $started) = run_going($ended + $timeout + 5);
 ok(defined $pid && $started - $ended < $timeout + 5, 'after every case, a run is served')
     and is(run_wait($pid, 60), 0, 'and ends well');
 is(join(' ', none_left(time + $timeout + 5)), '', 'no stage process left on any host');
+
+# A tree across the same hosts: two branches into a core on h4, its
+# subscriber here; each row names both ends' hosts
+write_file("$work/tree.cfg", <<"EOF");
+topology = tree
+    transport = tcp
+    timeout = 10
+publisher = west
+    host = h1
+hop
+proxy = edge
+    host = h2
+    engine = forwarder
+publisher = east
+    host = h3
+proxy = core
+    host = h4
+    from = edge,east
+hop
+subscriber = sub
+EOF
+my $tpid = $net->spawn('c', 'tree', "$root/hopbench", 'run', "$work/tree.cfg", '--hosts',
+    "$work/hosts.cfg", '--cert', "$work/keys/ctl.cert_secret", '--sizes', '64,1024',
+    qw(--duration 0.3 --quiet --output), "$work/tree");
+is(run_wait($tpid, 60), 0, 'a tree across hosts: exit 0')
+    or diag Hopbench::slurp("$work/tree.err");
+my %tree = map { ("$_->{from}>$_->{to}" => $_) }
+    grep { $_->{size} == 1024 } @{ csv("$work/tree/results.csv")->{rows} };
+is(join(' ', sort keys %tree), 'core>sub edge+east>core west>edge',
+   'a tree across hosts: a row per link, the core\'s fan-in summed');
+is(join(' ', map { "$tree{$_}{from_host}>$tree{$_}{to_host}" } sort keys %tree),
+   'h4> h2+h3>h4 h1>h2', 'a tree across hosts: each row names its ends\' hosts');
+is(scalar(grep { $_->{lost} == 0 && $_->{received} > 0 } values %tree), 3,
+   'a tree across hosts: nothing lost');
 for my $host (@hosts) {
     is($net->stop($agent{$host}), 0, "the agent of $host ends cleanly on SIGTERM");
 }

@@ -15,6 +15,7 @@
 #include "base/mono.h"
 #include "crew/wire.h"
 #include "machine/machine.h"
+#include "machine/syscalls.h"
 #include "report/resultsdir.h"
 
 #include <czmq.h>
@@ -115,6 +116,9 @@ static void s_welcome(agent_t *self, zframe_t *to, const char *peer)
     zmsg_addstr(msg, peer);
     zmsg_addstr(msg, agent_run_dir(self->run));
     zmsg_addstr(msg, self->machine);
+    errbuf_t why = {""}; //  what --profile syscalls would lack here
+    syscalls_probe(&why);
+    zmsg_addstr(msg, why.msg);
     s_send(self, to, &msg);
 }
 

@@ -17,6 +17,7 @@
 #include "crew/stage_process.h"
 #include "crew/wire.h"
 #include "machine/machine.h"
+#include "machine/syscalls.h"
 #include "machine/threads.h"
 #include "pipeline/pipeline.h"
 #include "report/resultsdir.h"
@@ -53,6 +54,8 @@ struct agent_run_s {
     start_t *start[RUN_IDS]; //  START said, its process not ready yet
     void *ending[RUN_IDS];   //  END said, its relay not gone yet
     int timeout_ms;
+    syscalls_t *tracer[RUN_IDS];   //  --profile syscalls: a stage's threads
+    errbuf_t trace_error[RUN_IDS]; //  an edge that failed, "" none
 };
 
 static zmsg_t *s_reply(const char *word, int id)
@@ -157,6 +160,8 @@ static zmsg_t *s_started(agent_run_t *self, int id, bool wait)
 //  to its fate (its process dies with the agent, PR_SET_PDEATHSIG)
 static void s_end_spec(agent_run_t *self)
 {
+    for (int id = RUN_IDS - 1; id >= 0; id--)
+        syscalls_destroy(&self->tracer[id]);
     void *dying[2 * RUN_IDS];
     int n = 0;
     for (int id = 0; id < RUN_IDS; id++) {
@@ -320,11 +325,61 @@ static zmsg_t *s_cpu(int id, zmsg_t *msg)
     return reply;
 }
 
+//  ------------------------------------------------------------------------
+//  --profile syscalls: TRACE ID TID.. (opened, off), TRACING ID 1/0 (no
+//  answer: a failure is told at TRACED), TRACED ID (what each thread did;
+//  the tracer ends)
+
+static zmsg_t *s_trace(agent_run_t *self, int id, zmsg_t *msg)
+{
+    pid_t tids[THREADS_MAX];
+    int n = 0;
+    errbuf_t err;
+    while (zmsg_size(msg) && n < THREADS_MAX)
+        tids[n++] = (pid_t)wire_pop_ll(msg);
+    syscalls_destroy(&self->tracer[id]);
+    self->trace_error[id].msg[0] = 0;
+    if (!(self->tracer[id] = syscalls_new(tids, n, &err)))
+        return s_error(id, err.msg);
+    return s_reply("TRACE", id);
+}
+
+static void s_tracing(agent_run_t *self, int id, bool on)
+{
+    errbuf_t err;
+    syscalls_t *tracer = self->tracer[id];
+    if (tracer &&
+        (on ? syscalls_start(tracer, &err) : syscalls_stop(tracer, &err)) &&
+        !self->trace_error[id].msg[0])
+        self->trace_error[id] = err;
+}
+
+static zmsg_t *s_traced(agent_run_t *self, int id)
+{
+    errbuf_t err;
+    syscalls_t *tracer = self->tracer[id];
+    zmsg_t *reply = NULL;
+    if (!tracer)
+        reply = s_error(id, "TRACED: no tracer (TRACE first)");
+    else if (self->trace_error[id].msg[0])
+        reply = s_error(id, self->trace_error[id].msg);
+    else if (syscalls_read(tracer, &err))
+        reply = s_error(id, err.msg);
+    else {
+        reply = s_reply("TRACED", id);
+        for (int t = 0; syscalls_thread(tracer, t); t++)
+            wire_add_syscalls(reply, syscalls_thread(tracer, t), 1);
+    }
+    syscalls_destroy(&self->tracer[id]);
+    return reply;
+}
+
 //  END: ENDED comes from agent_run_answer, once the relay is gone
 static zmsg_t *s_end(agent_run_t *self, int id)
 {
     if (self->ending[id])
         return s_error(id, "still ending its last process");
+    syscalls_destroy(&self->tracer[id]);
     stage_process_end(self->stage[id]);
     self->ending[id] = self->stage[id];
     self->stage[id] = NULL;
@@ -398,6 +453,12 @@ static zmsg_t *s_stage(agent_run_t *self, const char *command, int id,
         return s_cpu(id, msg);
     else if (streq(command, "END"))
         return s_end(self, id);
+    else if (streq(command, "TRACE"))
+        return s_trace(self, id, msg);
+    else if (streq(command, "TRACING"))
+        s_tracing(self, id, wire_pop_ll(msg) != 0);
+    else if (streq(command, "TRACED"))
+        return s_traced(self, id);
     else
         return s_error(id, "unknown request");
     return NULL;

@@ -274,6 +274,14 @@ const cli_option_t cli_options[] = {
              "assignment of stages to nodes, one run each: docs/NUMA.md)",
      .sets = {"placement="},
      .apply = s_shorthand},
+    {.name = "profile",
+     .arg = "WHAT",
+     .commands = CLI_TOPOLOGY,
+     .help = "syscalls: every stage's system calls in the window, counted "
+             "and timed from the kernel's tracepoints, in a traced twin of "
+             "each repeat (syscalls.csv; root); none: nothing traced",
+     .sets = {"profile="},
+     .apply = s_shorthand},
     {.name = "machine",
      .arg = "FILE",
      .commands = CLI_PLAN | CLI_CHECK | CLI_MACHINE,

@@ -158,7 +158,10 @@ static void s_description(FILE *out)
               "lost, and the CPU time each stage spent per message.");
     roff_para(out,
               "A hop is one link between two adjacent stages; hop 1 starts "
-              "at the source.  `sent` is what the upstream stage handed to "
+              "at the source.  A pubsub topology may also be a tree of "
+              "stages (publishers into edge proxies into a core, a core into "
+              "regional edges), whose links are numbered sources first; "
+              "every figure is per link.  `sent` is what the upstream stage handed to "
               "the hop's socket, `received` what the downstream stage took "
               "from it once the pipeline drained, and `lost` = sent - "
               "received.  PUB and XPUB drop at the high-water mark by "
@@ -523,7 +526,12 @@ static const char s_shape[] =
     "    KEY = VALUE\n"
     "hop\n"
     "SINK = NAME                 # subscriber, puller or replier\n"
-    "    KEY = VALUE\n";
+    "    KEY = VALUE\n"
+    "# a tree (pubsub): a stage names its upstreams\n"
+    "proxy = NAME\n"
+    "    from = UP1,UP2          # a link from each, the topology's keys\n"
+    "    from = UP3              # or one link with keys of its own:\n"
+    "        KEY = VALUE         # hop keys, eight spaces in\n";
 
 //  Does this pipeline validate: a source, maybe a proxy, a sink?
 static bool s_valid(const char *pattern, const char *source, bool proxy,
@@ -648,6 +656,60 @@ static void s_pipeline(FILE *out)
     s_level_keys(out, LEVEL_CONTROLLER, -1);
     roff_example(out, "controller\n"
                       "    cpus = 27\n");
+}
+
+//  TREES: from, what is refused, how links are numbered and reported
+static void s_trees(FILE *out)
+{
+    roff_section(out, "TREES");
+    roff_para(out, "A pubsub topology may be a tree: fan-in tiers (edge "
+                   "proxies that gather their region's publishers, into a "
+                   "core) and fan-out tiers (a core into regional edges, "
+                   "each with its subscribers).  A stage's upstream is the "
+                   "stage written before it, joined by the `hop` line "
+                   "between them; a stage may instead name its upstreams "
+                   "with `from` lines below it, `from = edge-west,edge-east` "
+                   "(no spaces), each name a link that takes the topology's "
+                   "keys, or one `from = NAME` with the link's own keys "
+                   "indented four spaces below it.  A stage with `from` has "
+                   "no `hop` line before it.  A publisher written with "
+                   "neither starts a new branch.  `from` may name a stage "
+                   "written later, and is not a key: `--set` cannot change "
+                   "a topology's shape.");
+    roff_para(out, "Allowed: any polytree of publishers, proxies and "
+                   "subscribers, proxies in any number of tiers, a proxy "
+                   "fed by several upstreams (its XSUB connects to, or is "
+                   "connected from, each) or feeding several downstreams "
+                   "(its XPUB serves them all), `count` on publishers and "
+                   "subscribers anywhere.  Refused with exit 2 at the line "
+                   "of the link that makes it: a cycle (messages would go "
+                   "round for ever); a diamond, two paths from one "
+                   "publisher to one subscriber (the subscriber would get "
+                   "every message twice); any other loop of links, "
+                   "directions aside; a `from` naming a stage that does not "
+                   "exist, or one stage twice; a publisher with an "
+                   "upstream, a subscriber with a downstream, a proxy "
+                   "without either; a tree in any pattern but pubsub "
+                   "(pushpull, reqrep and connect stay chains); more "
+                   "publisher instances than a receiver tells apart "
+                   "(LIMIT_ORIGINS).  The hops on one side of a stage share "
+                   "its socket there, so they share one `hwm` and `curve`.");
+    roff_para(out, "Links are numbered sources first: by the tier of their "
+                   "downstream stage (its longest path from a publisher), "
+                   "then in the order stages are written, then in the order "
+                   "a stage's `from` names them; a chain keeps its file "
+                   "order.  `hopbench check --verbose` draws the graph it "
+                   "understood with these numbers, and `--set hopN.KEY` or "
+                   "`--set UP:DOWN.KEY` (the link from stage UP to stage "
+                   "DOWN) sets a link's keys.  Every figure is per link; a "
+                   "proxy that cannot tell its senders apart (engine "
+                   "steerable or zproxy) fed by several upstream instances "
+                   "gets one row for all of them, at its first link, named "
+                   "by their stages (`pub.*`, `edge-west+edge-east`) and "
+                   "their transports (`ipc+tcp`); engine forwarder reads "
+                   "every header and gives each its row.  A subscriber's "
+                   "sequence numbers prove the loss on the links of its one "
+                   "path from each publisher.");
 }
 
 static void s_command_line(FILE *out)
@@ -812,6 +874,42 @@ static const char *const s_topology_examples[][2] = {
      "subscriber = sub\n"
      "    count = 4\n"
      "    node = 1\n"},
+    {"A two-tier fan-in: each region's publishers into its edge proxy "
+     "over ipc, the edges into a core over tcp, one of them hopbench's "
+     "forwarder (a row per publisher).",
+     "topology = tree-fanin\n"
+     "    transport = tcp\n"
+     "publisher = west\n"
+     "    count = 3\n"
+     "hop = ipc\n"
+     "proxy = edge-west\n"
+     "    engine = forwarder\n"
+     "publisher = east\n"
+     "    count = 3\n"
+     "hop = ipc\n"
+     "proxy = edge-east\n"
+     "proxy = core\n"
+     "    from = edge-west,edge-east\n"
+     "hop\n"
+     "subscriber = sub\n"},
+    {"A core feeding regional edges; each region a chain that starts at "
+     "its edge, its link to the core over tcp with a deeper queue.",
+     "topology = tree-fanout\n"
+     "publisher = pub\n"
+     "hop = tcp\n"
+     "proxy = core\n"
+     "proxy = eu\n"
+     "    from = core\n"
+     "        transport = tcp\n"
+     "hop = ipc\n"
+     "subscriber = eu-sub\n"
+     "    count = 2\n"
+     "proxy = us\n"
+     "    from = core\n"
+     "        transport = tcp\n"
+     "hop = ipc\n"
+     "subscriber = us-sub\n"
+     "    count = 2\n"},
     {"Round trips through a ROUTER/DEALER broker, each stage in a process "
      "of its own.",
      "topology = rtt\n"
@@ -881,6 +979,7 @@ static int s_page_topology(FILE *out, const char *date)
     roff_example(out, s_shape);
     s_format(out);
     s_pipeline(out);
+    s_trees(out);
     if (s_patterns(out))
         return -1;
     s_keys(out);

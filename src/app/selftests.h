@@ -39,6 +39,7 @@
 #include "trial/search.h"
 #include "trial/summary.h"
 #include "machine/tsc.h"
+#include "machine/syscalls.h"
 
 static const struct {
     const char *name;
@@ -60,9 +61,9 @@ static const struct {
     {"hosts", hosts_test},         {"wire", wire_test},
     {"keys", keys_test},           {"io_cpus", io_cpus_test},
     {"roster", roster_test},       {"assignments", assignments_test},
-    {"shape", shape_test},         {"readfile", readfile_test},
-    {"certfile", certfile_test},   {"errbuf", errbuf_test},
-    {"number", number_test},
+    {"shape", shape_test},         {"syscalls", syscalls_test},
+    {"readfile", readfile_test},   {"certfile", certfile_test},
+    {"errbuf", errbuf_test},       {"number", number_test},
 };
 
 #endif

@@ -25,7 +25,7 @@
 #define LIMIT_NAME 24 //  characters of a topology, stage or host name
 
 //  The pipeline
-#define LIMIT_STAGES     128 //  stages in a topology (hops: one fewer)
+#define LIMIT_STAGES     128 //  stages in a topology (links: one fewer)
 #define LIMIT_COUNT      64  //  instances of one stage (count = N)
 #define LIMIT_INSTANCES  128 //  stage instances of a pipeline, all stages
 #define LIMIT_IO_THREADS 64  //  libzmq I/O threads of one stage's context
@@ -36,11 +36,13 @@
 #define LIMIT_HOSTS      32  //  hosts of a hosts file (--hosts FILE)
 #define LIMIT_HOST_LIST  127 //  characters of a stage's host list
 
-//  Follow from the ones above, never checked on their own: a hop's binding
-//  end is one stage (at most LIMIT_COUNT endpoints), a receiver tells apart
-//  at most the first stage's instances, and the rows of a trial (one per
-//  hop, or per (from, to) pair where a hop fans out or in) are at most
-//  (LIMIT_INSTANCES / 2)^2, what two stages of half the instances make
+//  A hop's binding end is one stage (at most LIMIT_COUNT endpoints); a
+//  receiver tells apart at most LIMIT_ORIGINS publisher instances, all
+//  stages (checked: a tree has several publisher stages); the rows of a
+//  trial (one per hop, or per (from, to) pair where a hop fans out or in)
+//  are at most (LIMIT_INSTANCES / 2)^2: a tree's stages fall in two sides
+//  with every link between them, and two sides of half the instances make
+//  the most pairs
 #define LIMIT_BINDERS LIMIT_COUNT
 #define LIMIT_ORIGINS LIMIT_COUNT
 #define LIMIT_LINKS   ((LIMIT_INSTANCES / 2) * (LIMIT_INSTANCES / 2))

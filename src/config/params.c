@@ -24,6 +24,7 @@ const char *const params_process_names[] = {"thread", "own", NULL};
 const char *const params_placement_names[] = {"none",  "compact", "spread",
                                               "split", "all",     NULL};
 const char *const params_mode_names[] = {"capacity", "flood", "search", NULL};
+const char *const params_profile_names[] = {"none", "syscalls", NULL};
 
 //  What each value of an enum means, in the order of its names
 static const char *const s_pattern_help[] = {
@@ -72,6 +73,17 @@ static const char *const s_mode_help[] = {
     "libzmq's command batching set are marked (hwm_bound)",
     "paced publishers with PUB drop semantics: the highest offered rate "
     "that loses at most loss_ratio on every hop (search.csv)",
+    NULL};
+
+static const char *const s_profile_help[] = {
+    "nothing is traced",
+    "each repeat runs twice, one of the two traced (they alternate which "
+    "goes first): every system call of every stage thread and its libzmq "
+    "threads while the window is open, counted and timed from the "
+    "kernel's raw_syscalls tracepoints, into syscalls.csv and a block "
+    "under each size; results.csv keeps the untraced twin, and the traced "
+    "one's rate against it is the profile's cost (root, or "
+    "kernel.perf_event_paranoid = -1)",
     NULL};
 
 //  A row names only the fields its type uses
@@ -403,6 +415,16 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                             .fallback = "5",
                             .help = "search: seconds of the trial that "
                                     "confirms the rate found"},
+    [KEY_PROFILE] = {.name = "profile",
+                     .levels = T,
+                     .type = TYPE_ENUM,
+                     AT(profile),
+                     ENUM(profile),
+                     .fallback = "none",
+                     .help = "what is traced in the window besides the "
+                             "counters: none, or syscalls (every stage's "
+                             "system calls, in a traced twin of each "
+                             "repeat: syscalls.csv)"},
 };
 #undef T
 #undef S

@@ -30,6 +30,8 @@ typedef enum { ENGINE_STEERABLE, ENGINE_ZPROXY, ENGINE_FORWARDER } engine_t;
 typedef enum { PROCESS_THREAD, PROCESS_OWN } process_t;
 //  What a pubsub run measures (README: Modes)
 typedef enum { MODE_CAPACITY, MODE_FLOOD, MODE_SEARCH } run_mode_t;
+//  What a run traces besides its counters (docs/GUIDE.md: profiles)
+typedef enum { PROFILE_NONE, PROFILE_SYSCALLS } profile_t;
 
 //  Where a key may be given
 enum {
@@ -77,6 +79,7 @@ typedef enum {
     KEY_SEARCH_TRIALS,
     KEY_SEARCH_TRIAL,
     KEY_SEARCH_CONFIRM,
+    KEY_PROFILE,
     KEY_COUNT_OF_KEYS
 } param_key_t;
 
@@ -117,6 +120,7 @@ typedef struct {
     double search_precision;
     int search_trials;
     double search_trial, search_confirm;
+    int profile;
     bool set[KEY_COUNT_OF_KEYS]; //  given at this level
     //  Where each given key came from, for messages about it found later:
     //  > 0 its line in the file, < 0 the -line'th --set or --sweep
@@ -158,6 +162,7 @@ extern const char *const params_engine_names[];
 extern const char *const params_placement_names[];
 extern const char *const params_process_names[];
 extern const char *const params_mode_names[];
+extern const char *const params_profile_names[];
 
 //  The option called 'name', or NULL
 const option_t *params_option(const char *name);

@@ -486,6 +486,7 @@ static void s_welcome(agent_info_t *info, zmsg_t *msg)
     wire_pop_text(msg, info->peer, sizeof info->peer);
     wire_pop_text(msg, info->run_dir, sizeof info->run_dir);
     info->machine = zmsg_popstr(msg);
+    wire_pop_text(msg, info->syscalls, sizeof info->syscalls);
 }
 
 //  The agent's answer to HELLO: WELCOME, or why not

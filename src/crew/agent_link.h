@@ -37,9 +37,10 @@ typedef struct {
     char hopbench[32], libzmq[16], czmq[16];
     char hostname[64], kernel[128], cpu_model[128];
     int numa_nodes;
-    char peer[64];     //  the controller's address as the agent sees it
-    char run_dir[256]; //  the agent's private directory for the run
-    char *machine;     //  its NUMA machine, as a description (ZPL)
+    char peer[64];      //  the controller's address as the agent sees it
+    char run_dir[256];  //  the agent's private directory for the run
+    char *machine;      //  its NUMA machine, as a description (ZPL)
+    char syscalls[512]; //  why it cannot trace system calls, "": it can
     //  agent clock - controller clock (CLOCK_MONOTONIC), its uncertainty
     //  (half the best round trip), and that round trip
     double offset_ns, uncertainty_ns, rtt_ns;

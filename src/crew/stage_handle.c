@@ -22,6 +22,11 @@ struct stage_handle_s {
     stage_shared_t *shared; //  the stage's counters and flags (a mirror)
     const machine_t *machine;
     int64_t clock_ns;
+    //  --profile syscalls, for a stage whose threads are this host's
+    syscalls_t *tracer;
+    syscalls_thread_t *traced; //  ntraced threads, read from the tracer
+    int ntraced;
+    errbuf_t trace_error; //  the first edge that failed, "" none
 };
 
 stage_handle_t *stage_handle_new(const pipeline_t *pl, int id,
@@ -67,6 +72,7 @@ int stage_handle_destroy(stage_handle_t **self_p, int timeout_ms)
     stage_handle_t *self = *self_p;
     if (!self)
         return 0;
+    stage_handle_trace_close(self);
     if (self->kind->destroy(self->state, timeout_ms))
         return -1;
     free(self);
@@ -176,6 +182,73 @@ uint64_t stage_handle_cpu_ns(stage_handle_t *self, const pid_t *tids, int n)
     for (int i = 0; i < n; i++)
         ns += threads_cpu_ns(tids[i]);
     return ns;
+}
+
+//  ------------------------------------------------------------------------
+//  --profile syscalls: here with machine/syscalls, or by the kind
+
+int stage_handle_trace_open(stage_handle_t *self, const pid_t *tids, int n,
+                            errbuf_t *err)
+{
+    errbuf_t why;
+    stage_handle_trace_close(self);
+    if (self->kind->trace_open)
+        return s_named(self, self->kind->trace_open(self->state, tids, n, &why),
+                       err, &why);
+    self->tracer = syscalls_new(tids, n, &why);
+    self->traced = calloc((size_t)n + 1, sizeof *self->traced);
+    if (self->tracer && !self->traced)
+        err_set(&why, "out of memory");
+    self->ntraced = n;
+    return s_named(self, self->tracer && self->traced ? 0 : -1, err, &why);
+}
+
+void stage_handle_trace(stage_handle_t *self, bool on)
+{
+    errbuf_t why;
+    if (self->kind->trace) {
+        self->kind->trace(self->state, on);
+        return;
+    }
+    if (!self->tracer)
+        return;
+    int rc = on ? syscalls_start(self->tracer, &why)
+                : syscalls_stop(self->tracer, &why);
+    if (rc && !self->trace_error.msg[0]) //  told at read
+        self->trace_error = why;
+}
+
+int stage_handle_trace_read(stage_handle_t *self,
+                            const syscalls_thread_t **threads, int *n,
+                            errbuf_t *err)
+{
+    errbuf_t why;
+    if (self->kind->trace_read)
+        return s_named(self,
+                       self->kind->trace_read(self->state, threads, n, &why),
+                       err, &why);
+    if (!self->tracer)
+        return s_named(self, err_set(&why, "no tracer open"), err, &why);
+    if (self->trace_error.msg[0])
+        return s_named(self, -1, err, &self->trace_error);
+    if (syscalls_read(self->tracer, &why))
+        return s_named(self, -1, err, &why);
+    for (int i = 0; i < self->ntraced; i++)
+        self->traced[i] = *syscalls_thread(self->tracer, i);
+    *threads = self->traced;
+    *n = self->ntraced;
+    return 0;
+}
+
+void stage_handle_trace_close(stage_handle_t *self)
+{
+    if (self->kind->trace_close)
+        self->kind->trace_close(self->state);
+    syscalls_destroy(&self->tracer);
+    free(self->traced);
+    self->traced = NULL;
+    self->ntraced = 0;
+    self->trace_error.msg[0] = 0;
 }
 
 const char *stage_handle_host(const stage_handle_t *self)

@@ -28,6 +28,7 @@
 
 #include "base/errbuf.h"
 #include "crew/agent_link.h"
+#include "machine/syscalls.h"
 #include "machine/threads.h"
 #include "pipeline/pipeline.h"
 #include "stages/stage.h"
@@ -62,6 +63,13 @@ typedef struct {
     int (*sync)(void *self, errbuf_t *err);
     int (*threads)(void *self, task_t *out, int max);
     uint64_t (*cpu_ns)(void *self, const pid_t *tids, int n);
+    //  Optional, where the stage's threads are another host's: its
+    //  tracer (--profile syscalls) there; NULL: traced here
+    int (*trace_open)(void *self, const pid_t *tids, int n, errbuf_t *err);
+    void (*trace)(void *self, bool on);
+    int (*trace_read)(void *self, const syscalls_thread_t **threads, int *n,
+                      errbuf_t *err);
+    void (*trace_close)(void *self);
 } stage_kind_t;
 
 //  Where a stage may need to know more than its pipeline says
@@ -118,6 +126,18 @@ int stage_handle_threads(stage_handle_t *self, task_t *out, int max);
 //  CPU time of these threads of the stage's (its own, its libzmq
 //  threads), read where they run
 uint64_t stage_handle_cpu_ns(stage_handle_t *self, const pid_t *tids, int n);
+//  --profile syscalls (machine/syscalls.h): a tracer over these threads
+//  of the stage (its own, its libzmq threads), opened where they run and
+//  off; then on when the window opens, off when it closes; then what each
+//  thread did while it was on, in the order of tids (valid until
+//  trace_close, which ends the tracer whatever happened before)
+int stage_handle_trace_open(stage_handle_t *self, const pid_t *tids, int n,
+                            errbuf_t *err);
+void stage_handle_trace(stage_handle_t *self, bool on);
+int stage_handle_trace_read(stage_handle_t *self,
+                            const syscalls_thread_t **threads, int *n,
+                            errbuf_t *err);
+void stage_handle_trace_close(stage_handle_t *self);
 //  Its host: the name, "" for the controller's; and that host's machine,
 //  NULL for the controller's
 const char *stage_handle_host(const stage_handle_t *self);

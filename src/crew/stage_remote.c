@@ -6,7 +6,8 @@
     [text]: to a command, or the DONE/ERR that ends its RUN), kept in
     order for ready and wait; [LOST][ID][why], kept the same way, after
     which every call fails; or the reply to a question just asked (COUNTS,
-    SHARED, THREADS, CPU, STARTED, ENDED), which its asker waits for.  A
+    SHARED, THREADS, CPU, STARTED, ENDED, TRACE, TRACED), which its asker
+    waits for.  A
     reply that comes too late for its question is dropped.
 */
 #include "crew/stage_remote.h"
@@ -29,6 +30,8 @@ typedef struct {
     int norigins;      //  origins the trial reads of it
     bool sees_origins; //  COUNTS carries them
     int timeout_ms;
+    syscalls_thread_t *traced; //  --profile syscalls: TRACED's threads
+    int ntraced;
 } remote_t;
 
 static int s_lost_error(remote_t *self, errbuf_t *err)
@@ -170,9 +173,12 @@ void *stage_remote_new(const pipeline_t *pl, int id, agent_link_t *link,
     return self;
 }
 
+static void s_trace_close(void *state);
+
 static int s_destroy(void *state, int timeout_ms)
 {
     remote_t *self = state;
+    s_trace_close(self);
     zmsg_t *end = self->lost ? NULL : s_message(self, "END"), *ended = NULL;
     errbuf_t ignored; //  an agent that does not answer ends it at BYE
     if (end && s_send(self, &end, &ignored) == 0)
@@ -364,6 +370,62 @@ static uint64_t s_cpu_ns(void *state, const pid_t *tids, int n)
     return ns;
 }
 
+//  ------------------------------------------------------------------------
+//  --profile syscalls: the agent traces the stage's threads on its host
+
+static int s_trace_open(void *state, const pid_t *tids, int n, errbuf_t *err)
+{
+    remote_t *self = state;
+    zmsg_t *ask = s_message(self, "TRACE"), *reply;
+    for (int i = 0; i < n; i++)
+        zmsg_addstrf(ask, "%d", (int)tids[i]);
+    if (s_send(self, &ask, err) ||
+        !(reply = s_reply(self, "TRACE", self->timeout_ms, err)))
+        return -1;
+    zmsg_destroy(&reply);
+    return 0;
+}
+
+static void s_trace(void *state, bool on)
+{
+    s_flag(state, "TRACING", on);
+}
+
+static void s_trace_close(void *state)
+{
+    remote_t *self = state;
+    for (int t = 0; t < self->ntraced; t++)
+        syscalls_thread_free(&self->traced[t]);
+    free(self->traced);
+    self->traced = NULL;
+    self->ntraced = 0;
+}
+
+//  TRACED: what each thread did, and the agent's tracer ended
+static int s_trace_read(void *state, const syscalls_thread_t **threads, int *n,
+                        errbuf_t *err)
+{
+    remote_t *self = state;
+    zmsg_t *ask = s_message(self, "TRACED"), *reply;
+    s_trace_close(self);
+    if (s_send(self, &ask, err) ||
+        !(reply = s_reply(self, "TRACED", self->timeout_ms, err)))
+        return -1;
+    wire_pop_ll(reply), wire_pop_ll(reply);
+    self->traced = calloc(THREADS_MAX, sizeof *self->traced);
+    int got = self->traced
+                  ? wire_take_syscalls(reply, self->traced, THREADS_MAX)
+                  : -1;
+    zmsg_destroy(&reply);
+    if (got < 0)
+        return err_set(err, "host %s: a malformed TRACED",
+                       agent_link_name(self->link));
+    self->ntraced = got;
+    *threads = self->traced;
+    *n = got;
+    return 0;
+}
+
 const stage_kind_t stage_remote_kind = {.name = "remote",
                                         .send = s_command,
                                         .ready = s_ready,
@@ -378,4 +440,8 @@ const stage_kind_t stage_remote_kind = {.name = "remote",
                                         .record = s_record,
                                         .sync = s_sync,
                                         .threads = s_threads,
-                                        .cpu_ns = s_cpu_ns};
+                                        .cpu_ns = s_cpu_ns,
+                                        .trace_open = s_trace_open,
+                                        .trace = s_trace,
+                                        .trace_read = s_trace_read,
+                                        .trace_close = s_trace_close};

@@ -222,6 +222,68 @@ int wire_take_tasks(zmsg_t *msg, task_t *tasks, int max)
 }
 
 //  ------------------------------------------------------------------------
+//  Traced threads (--profile syscalls): per thread one frame "tid utime
+//  stime lost ncalls", then ncalls frames "name calls total_ns"
+
+void wire_add_syscalls(zmsg_t *msg, const syscalls_thread_t *threads, int n)
+{
+    for (int t = 0; t < n; t++) {
+        const syscalls_thread_t *th = &threads[t];
+        zmsg_addstrf(msg, "%d %llu %llu %llu %d", (int)th->tid,
+                     (unsigned long long)th->utime_ns,
+                     (unsigned long long)th->stime_ns,
+                     (unsigned long long)th->lost, th->ncalls);
+        for (int c = 0; c < th->ncalls; c++)
+            zmsg_addstrf(msg, "%s %llu %llu", th->calls[c].name,
+                         (unsigned long long)th->calls[c].calls,
+                         (unsigned long long)th->calls[c].total_ns);
+    }
+}
+
+//  One thread's frames into th (its calls allocated); -1 if malformed
+static int s_take_thread(zmsg_t *msg, syscalls_thread_t *th)
+{
+    char text[160];
+    int tid, ncalls;
+    unsigned long long u, s, lost;
+    *th = (syscalls_thread_t){0};
+    wire_pop_text(msg, text, sizeof text);
+    if (sscanf(text, "%d %llu %llu %llu %d", &tid, &u, &s, &lost, &ncalls) !=
+            5 ||
+        ncalls < 0 || ncalls > SYSCALLS_NR_MAX + 1 ||
+        (size_t)ncalls > zmsg_size(msg))
+        return -1;
+    *th = (syscalls_thread_t){.tid = tid, .utime_ns = u, .stime_ns = s,
+                              .lost = lost};
+    th->calls = calloc((size_t)ncalls + 1, sizeof *th->calls);
+    if (!th->calls)
+        return -1;
+    for (; th->ncalls < ncalls; th->ncalls++) {
+        syscall_count_t *call = &th->calls[th->ncalls];
+        unsigned long long calls, ns;
+        wire_pop_text(msg, text, sizeof text);
+        if (sscanf(text, "%31s %llu %llu", call->name, &calls, &ns) != 3)
+            return -1;
+        call->calls = calls, call->total_ns = ns;
+    }
+    return 0;
+}
+
+int wire_take_syscalls(zmsg_t *msg, syscalls_thread_t *threads, int max)
+{
+    int n = 0;
+    while (zmsg_size(msg) > 0 && n < max) {
+        if (s_take_thread(msg, &threads[n])) {
+            for (int t = 0; t <= n; t++)
+                syscalls_thread_free(&threads[t]);
+            return -1;
+        }
+        n++;
+    }
+    return n;
+}
+
+//  ------------------------------------------------------------------------
 //  Selftest: what one end adds, the other takes
 
 static int s_test_shared(void)
@@ -258,6 +320,29 @@ static int s_test_shared(void)
     return 0;
 }
 
+static int s_test_syscalls(void)
+{
+    syscall_count_t calls[2] = {{"sendto", 10, 5000}, {"epoll_wait", 3, 9}};
+    syscalls_thread_t a[2] = {{.tid = 7, .utime_ns = 10000000,
+                               .stime_ns = 20000000, .lost = 1, .ncalls = 2,
+                               .calls = calls},
+                              {.tid = 8}},
+                      b[3];
+    zmsg_t *msg = zmsg_new();
+    wire_add_syscalls(msg, a, 2);
+    CHECK(wire_take_syscalls(msg, b, 3) == 2 && zmsg_size(msg) == 0);
+    CHECK(b[0].tid == 7 && b[0].stime_ns == 20000000 && b[0].lost == 1);
+    CHECK(b[0].ncalls == 2 && streq(b[0].calls[1].name, "epoll_wait"));
+    CHECK(b[0].calls[0].calls == 10 && b[0].calls[0].total_ns == 5000);
+    CHECK(b[1].tid == 8 && b[1].ncalls == 0);
+    for (int t = 0; t < 2; t++)
+        syscalls_thread_free(&b[t]);
+    zmsg_addstr(msg, "7 1 2 0 5"); //  five calls promised, none sent
+    CHECK(wire_take_syscalls(msg, b, 3) == -1);
+    zmsg_destroy(&msg);
+    return 0;
+}
+
 int wire_test(bool verbose)
 {
     (void)verbose;
@@ -275,5 +360,5 @@ int wire_test(bool verbose)
     CHECK(wire_pop_ll(msg) == 12 && wire_pop_ll(msg) == 0);
     zmsg_destroy(&msg);
     CHECK(wire_protocol() >= 1);
-    return s_test_shared();
+    return s_test_shared() || s_test_syscalls();
 }

@@ -18,11 +18,12 @@
 #include <czmq.h>
 #include <stdint.h>
 
+#include "machine/syscalls.h"
 #include "machine/threads.h"
 #include "pipeline/pipeline.h"
 #include "stages/stage.h"
 
-#define WIRE_PROTOCOL 1
+#define WIRE_PROTOCOL 2
 
 //  The protocol this process speaks: WIRE_PROTOCOL, unless the test-only
 //  environment variable HOPBENCH_TEST_PROTOCOL fakes another
@@ -48,6 +49,11 @@ int wire_take_histogram(zmsg_t *msg, histogram_t *h);
 //  Threads, four frames each (tid, name, allowed CPUs, last CPU)
 void wire_add_tasks(zmsg_t *msg, const task_t *tasks, int n);
 int wire_take_tasks(zmsg_t *msg, task_t *tasks, int max);
+
+//  Traced threads (--profile syscalls); taken with their calls allocated
+//  (syscalls_thread_free), n or -1 if malformed (nothing kept)
+void wire_add_syscalls(zmsg_t *msg, const syscalls_thread_t *threads, int n);
+int wire_take_syscalls(zmsg_t *msg, syscalls_thread_t *threads, int max);
 
 //  The next frame as a number (0 when missing)
 long long wire_pop_ll(zmsg_t *msg);

@@ -21,8 +21,14 @@ typedef struct {
     unsigned size;
     char hop[16]; //  "1", or latency's "e2e"
     char from[COMPARE_TEXT], to[COMPARE_TEXT], transport[COMPARE_TEXT];
-    char metric[16]; //  "msgs/s", "p50_us", "p99_us"
+    char metric[16]; //  "msgs/s", "p50_us", "p99_us"; syscalls.csv's:
+                     //  "ns/msg", "calls/msg", "cpu_ns/msg"
     char hosts[2 * COMPARE_TEXT + 4]; //  "h1 -> h2" (host = NAME), or ""
+    //  A system call's row (syscalls.csv): from is the stage, to the
+    //  thread's kind ("ZMQbg/IO": its number dropped, the threads of one
+    //  kind summed), hop "-"; "all" for a stage's total
+    char syscall[32];
+    int repeat; //  of the last value: the next row of it adds to it
     double *values;
     int n, cap;
 } series_t;

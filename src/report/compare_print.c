@@ -10,16 +10,24 @@
     '~': not significant at alpha; "too few" when the sizes cannot reach
     alpha at all (3 against 3: p >= 0.1).  Then the rows of one side
     only, and a geometric-mean line per metric.  Latency metrics (p50_us,
-    p99_us) are lower-is-better: a positive delta is slower.
+    p99_us) are lower-is-better: a positive delta is slower; so are the
+    system calls' (ns/msg, calls/msg, cpu_ns/msg), in blocks of their own
+    after a run's others.
 
     CSV and JSON carry the same fields, one record per row (matched, one
     side only, or geomean):
         base,other,topology,pattern,mode,sweep,size,hop,from,to,transport,
         metric,a_n,a_median,a_ci_low,a_ci_high,b_n,b_median,b_ci_low,
-        b_ci_high,delta,delta_low,delta_high,p_value,significant,only
+        b_ci_high,delta,delta_low,delta_high,p_value,significant,only,
+        syscall
     only: "a" or "b" for a row of one side, "" when matched; hop
     "geomean" for the geometric means (size empty).  Intervals are at
-    1 - alpha; delta_low/high are the interval of b / a - 1.
+    1 - alpha; delta_low/high are the interval of b / a - 1.  A system
+    call's row (syscalls.csv, --profile syscalls) has hop "-", from the
+    stage, to the kind of thread ("main", "ZMQbg/IO"), syscall its name
+    ("all" with to "all": the stage's total), and metric ns/msg,
+    calls/msg or cpu_ns/msg; the table prints them in blocks of their
+    own, lower is better.
 */
 #include "report/compare_internal.h"
 
@@ -29,7 +37,7 @@
 #include <math.h>
 #include <string.h>
 
-#define S_FIELDS 26
+#define S_FIELDS 27
 
 static const char *const s_names[S_FIELDS] = {
     "base",      "other",     "topology",   "pattern",  "mode",
@@ -37,7 +45,7 @@ static const char *const s_names[S_FIELDS] = {
     "transport", "metric",    "a_n",        "a_median", "a_ci_low",
     "a_ci_high", "b_n",       "b_median",   "b_ci_low", "b_ci_high",
     "delta",     "delta_low", "delta_high", "p_value",  "significant",
-    "only"};
+    "only",      "syscall"};
 
 //  Which fields are numbers (JSON writes them bare, or null when empty)
 static bool s_numeric(int f)
@@ -81,6 +89,7 @@ static void s_record(const comparison_t *c, const compare_row_t *row,
     s_stats(r, 12, &row->sa, row->a != NULL);
     s_stats(r, 16, &row->sb, row->b != NULL);
     snprintf(r->v[25], COMPARE_LONG, "%s", !row->b ? "a" : !row->a ? "b" : "");
+    snprintf(r->v[26], COMPARE_LONG, "%s", s->syscall);
     if (!row->a || !row->b)
         return;
     snprintf(r->v[20], COMPARE_LONG, "%.6f", row->delta);
@@ -202,12 +211,13 @@ void compare_print_json(FILE *out, const comparison_t *cmps, int n)
 //  ---------------------------------------------------------------------
 //  The table
 
-//  A figure for people: msgs/s as 1.23M, latency in microseconds
+//  A figure for people: msgs/s as 1.23M, latency in microseconds, calls
+//  per message to four digits
 static const char *s_value(const char *metric, double v, char *buf, size_t len)
 {
     if (strcmp(metric, "msgs/s") == 0)
         return report_short(v, buf, len);
-    snprintf(buf, len, "%.1f", v);
+    snprintf(buf, len, strcmp(metric, "calls/msg") == 0 ? "%.4g" : "%.1f", v);
     return buf;
 }
 
@@ -237,7 +247,9 @@ static void s_significance(const comparison_t *c, const compare_row_t *row,
 
 static void s_link(const series_t *s, char *buf, size_t len)
 {
-    if (s->from[0])
+    if (s->syscall[0])
+        snprintf(buf, len, "%s %s %s", s->from, s->to, s->syscall);
+    else if (s->from[0])
         snprintf(buf, len, "%s -> %s", s->from, s->to);
     else if (strcmp(s->hop, "e2e") == 0)
         snprintf(buf, len, "end to end");
@@ -245,11 +257,26 @@ static void s_link(const series_t *s, char *buf, size_t len)
         snprintf(buf, len, "to end of hop %s", s->hop);
 }
 
+//  The "from -> to" column: 22 wide, or as wide as its widest row (the
+//  system calls' rows have a column of their own)
+static int s_link_width(const comparison_t *c)
+{
+    int width = 22;
+    for (int i = 0; i < c->nrows; i++) {
+        char link[3 * COMPARE_TEXT + 8];
+        if (!c->rows[i].a || !c->rows[i].b || c->rows[i].a->syscall[0])
+            continue;
+        s_link(c->rows[i].a, link, sizeof link);
+        width = (int)strlen(link) > width ? (int)strlen(link) : width;
+    }
+    return width;
+}
+
 static void s_table_row(FILE *out, const comparison_t *c,
-                        const compare_row_t *row)
+                        const compare_row_t *row, int width)
 {
     const series_t *s = row->a;
-    char link[2 * COMPARE_TEXT + 8], va[32], vb[32], sa[32], sb[32],
+    char link[3 * COMPARE_TEXT + 8], va[32], vb[32], sa[32], sb[32],
         interval[64] = "", sig[80];
     s_link(s, link, sizeof link);
     s_spread(&row->sa, sa, sizeof sa);
@@ -259,30 +286,47 @@ static void s_table_row(FILE *out, const comparison_t *c,
                  100 * row->shift.low, 100 * row->shift.high,
                  row->shift.reached ? "" : "*");
     s_significance(c, row, sig, sizeof sig);
-    fprintf(out, "%6u %4s  %-22s %-7s %8s %s %8s %s %+7.1f%%  %-19s %s\n",
-            s->size, s->hop, link, s->metric,
-            s_value(s->metric, row->sa.median, va, sizeof va), sa,
-            s_value(s->metric, row->sb.median, vb, sizeof vb), sb,
-            100 * row->delta, interval, sig);
+    if (s->syscall[0])
+        fprintf(out, "%6u  %-39s %-10s %8s %s %8s %s %+7.1f%%  %-19s %s\n",
+                s->size, link, s->metric,
+                s_value(s->metric, row->sa.median, va, sizeof va), sa,
+                s_value(s->metric, row->sb.median, vb, sizeof vb), sb,
+                100 * row->delta, interval, sig);
+    else
+        fprintf(out, "%6u %4s  %-*s %-7s %8s %s %8s %s %+7.1f%%  %-19s %s\n",
+                s->size, s->hop, width, link, s->metric,
+                s_value(s->metric, row->sa.median, va, sizeof va), sa,
+                s_value(s->metric, row->sb.median, vb, sizeof vb), sb,
+                100 * row->delta, interval, sig);
 }
 
-//  A block starts where topology, pattern, mode or the sweep change
+//  A block starts where topology, pattern, mode or the sweep change, and
+//  where system calls' rows begin
 static bool s_same_block(const series_t *a, const series_t *b)
 {
     return strcmp(a->topology, b->topology) == 0 &&
            strcmp(a->pattern, b->pattern) == 0 &&
-           strcmp(a->mode, b->mode) == 0 && strcmp(a->sweep, b->sweep) == 0;
+           strcmp(a->mode, b->mode) == 0 && strcmp(a->sweep, b->sweep) == 0 &&
+           !a->syscall[0] == !b->syscall[0];
 }
 
-static void s_block_header(FILE *out, const series_t *s, double alpha)
+static void s_block_header(FILE *out, const series_t *s, double alpha,
+                           int width)
 {
-    fprintf(out, "\n%s (%s%s%s)%s%s\n", s->topology, s->pattern,
-            s->mode[0] ? ", " : "", s->mode, s->sweep[0] ? "  " : "", s->sweep);
+    fprintf(out, "\n%s (%s%s%s)%s%s%s\n", s->topology, s->pattern,
+            s->mode[0] ? ", " : "", s->mode, s->sweep[0] ? "  " : "", s->sweep,
+            s->syscall[0] ? "  system calls (syscalls.csv): lower is better"
+                          : "");
     char interval[32];
     snprintf(interval, sizeof interval, "interval (%.0f%%)", 100 * (1 - alpha));
-    fprintf(out, "%6s %4s  %-22s %-7s %8s %-8s %8s %-8s %8s  %-19s %s\n",
-            "size", "hop", "from -> to", "metric", "base", " ±", "other", " ±",
-            "delta", interval, "significance");
+    if (s->syscall[0])
+        fprintf(out, "%6s  %-39s %-10s %8s %-8s %8s %-8s %8s  %-19s %s\n",
+                "size", "stage thread syscall", "metric", "base", " ±",
+                "other", " ±", "delta", interval, "significance");
+    else
+        fprintf(out, "%6s %4s  %-*s %-7s %8s %-8s %8s %-8s %8s  %-19s %s\n",
+                "size", "hop", width, "from -> to", "metric", "base", " ±",
+                "other", " ±", "delta", interval, "significance");
 }
 
 static void s_only(FILE *out, const comparison_t *c, bool base)
@@ -297,7 +341,7 @@ static void s_only(FILE *out, const comparison_t *c, bool base)
             fprintf(out, "\nonly in %s (%s):\n", base ? "base" : "other",
                     base ? c->base->label : c->other->label);
         any = true;
-        char link[2 * COMPARE_TEXT + 8], v[32];
+        char link[3 * COMPARE_TEXT + 8], v[32];
         const side_stats_t *st = base ? &row->sa : &row->sb;
         s_link(s, link, sizeof link);
         fprintf(out, "  %s (%s%s%s)%s%s  size %u  hop %s  %s  %s %s (n=%d)\n",
@@ -317,14 +361,15 @@ static void s_table_one(FILE *out, const comparison_t *c)
         p += len + (p[len] == '\n');
     }
     const series_t *last = NULL;
+    int width = s_link_width(c);
     for (int i = 0; i < c->nrows; i++) {
         const compare_row_t *row = &c->rows[i];
         if (!row->a || !row->b)
             continue;
         if (!last || !s_same_block(last, row->a))
-            s_block_header(out, row->a, c->alpha);
+            s_block_header(out, row->a, c->alpha, width);
         last = row->a;
-        s_table_row(out, c, row);
+        s_table_row(out, c, row, width);
     }
     if (!last)
         fputs("\n  no row of one matches a row of the other\n", out);

@@ -1,9 +1,11 @@
 /*  compare_read: results directories as sides of series; see
     compare_internal.h.
 
-    results.csv and latency.csv are read through base/csv, by column
-    name, keeping only the per-repeat rows (repeat is a number): the
-    `median` and `all` rows are sums of those.  metadata.json is read
+    results.csv, latency.csv and syscalls.csv are read through base/csv,
+    by column name, keeping only the per-repeat rows (repeat is a
+    number): the `median` and `all` rows are sums of those.  Of
+    syscalls.csv, the rows of a stage's calls (one series per stage, kind
+    of thread and syscall, the threads of a kind summed) and its totals.  metadata.json is read
     for a few of its string fields by a small scanner, enough for the
     file hopbench writes; a field it cannot find is "".  Every file is
     outside input: a malformed one is an error naming file:line, never a
@@ -28,10 +30,12 @@ typedef struct {
     int *nsides, most;
     const char *path, *dir;
     csv_t *csv;
-    bool latency; //  latency.csv: p50 and p99; else msgs/s
-    int columns;  //  of the header
-    int rows;     //  read after it
+    bool latency;  //  latency.csv: p50 and p99; else msgs/s
+    bool syscalls; //  syscalls.csv (compare_syscalls): ns and calls per msg
+    int columns;   //  of the header
+    int rows;      //  read after it
     int topology, pattern, mode, size, repeat, hop, from, to, transport;
+    int stage, thread, syscall, calls_per_msg, ns_per_msg, cpu_ns, messages;
     int from_host, to_host; //  -1 when the file has none
     int value[2];
     int by;                //  the sweep_KEY column of --by, or -1
@@ -141,7 +145,8 @@ bool compare_series_match(const series_t *a, const series_t *b, bool by_mode)
            strcmp(a->to, b->to) == 0 && strcmp(a->topology, b->topology) == 0 &&
            strcmp(a->pattern, b->pattern) == 0 &&
            (by_mode || strcmp(a->mode, b->mode) == 0) &&
-           strcmp(a->sweep, b->sweep) == 0;
+           strcmp(a->sweep, b->sweep) == 0 &&
+           strcmp(a->syscall, b->syscall) == 0;
 }
 
 //  ---------------------------------------------------------------------
@@ -163,6 +168,24 @@ static int s_need(reader_t *self, int *col, const char *name, errbuf_t *err)
                        "directory?)",
                        self->path, name);
     return 0;
+}
+
+//  syscalls.csv's columns
+static int s_syscalls_header(reader_t *self, errbuf_t *err)
+{
+    self->cpu_ns = s_column(self->csv, "cpu_ns");
+    self->messages = s_column(self->csv, "messages");
+    return s_need(self, &self->topology, "topology", err) ||
+                   s_need(self, &self->pattern, "pattern", err) ||
+                   s_need(self, &self->size, "size", err) ||
+                   s_need(self, &self->repeat, "repeat", err) ||
+                   s_need(self, &self->stage, "stage", err) ||
+                   s_need(self, &self->thread, "thread", err) ||
+                   s_need(self, &self->syscall, "syscall", err) ||
+                   s_need(self, &self->calls_per_msg, "calls_per_msg", err) ||
+                   s_need(self, &self->ns_per_msg, "ns_per_msg", err)
+               ? -1
+               : 0;
 }
 
 static int s_header(reader_t *self, errbuf_t *err)
@@ -198,6 +221,8 @@ static int s_header(reader_t *self, errbuf_t *err)
     self->mode = s_column(self->csv, "mode");
     self->from_host = s_column(self->csv, "from_host");
     self->to_host = s_column(self->csv, "to_host");
+    if (self->syscalls)
+        return s_syscalls_header(self, err);
     return s_need(self, &self->topology, "topology", err) ||
                    s_need(self, &self->pattern, "pattern", err) ||
                    s_need(self, &self->size, "size", err) ||
@@ -268,7 +293,7 @@ static void s_key(const reader_t *self, series_t *key)
              s_field(self, self->pattern));
     snprintf(key->mode, sizeof key->mode, "%s", s_field(self, self->mode));
     snprintf(key->hop, sizeof key->hop, "%s", s_field(self, self->hop));
-    if (!self->latency) {
+    if (!self->latency && !self->syscalls) {
         snprintf(key->from, sizeof key->from, "%s", s_field(self, self->from));
         snprintf(key->to, sizeof key->to, "%s", s_field(self, self->to));
         snprintf(key->transport, sizeof key->transport, "%s",
@@ -285,6 +310,68 @@ static void s_key(const reader_t *self, series_t *key)
         used += (size_t)snprintf(key->sweep + used, sizeof key->sweep - used,
                                  "%s%s=%s", i ? " " : "", self->sweep_name[i],
                                  s_field(self, self->sweep[i]));
+}
+
+//  ---------------------------------------------------------------------
+//  syscalls.csv: a call of a kind of thread, or a stage's total
+
+//  "ZMQbg/IO/1" -> "ZMQbg/IO": a kind of thread, whatever its number
+static void s_thread_kind(const char *thread, char *out, size_t len)
+{
+    size_t n = strlen(thread), digits = 0;
+    while (digits < n && thread[n - 1 - digits] >= '0' &&
+           thread[n - 1 - digits] <= '9')
+        digits++;
+    if (digits && digits < n && thread[n - 1 - digits] == '/')
+        n -= digits + 1;
+    snprintf(out, len, "%.*s", (int)n, thread);
+}
+
+//  One value of a series; a repeat's second row of it (another thread of
+//  the same kind) adds to the first
+static int s_add_repeat(series_t *s, int repeat, double value, errbuf_t *err)
+{
+    if (s->n > 0 && s->repeat == repeat) {
+        s->values[s->n - 1] += value;
+        return 0;
+    }
+    s->repeat = repeat;
+    return s_add(s, value, err);
+}
+
+static int s_syscalls_row(reader_t *self, series_t *key, side_t *side,
+                          int repeat, errbuf_t *err)
+{
+    const char *thread = s_field(self, self->thread);
+    const char *call = s_field(self, self->syscall);
+    bool total = strcmp(thread, "all") == 0;
+    if (total != (strcmp(call, "all") == 0) ||
+        !*s_field(self, self->ns_per_msg))
+        return 0; //  a thread's total (its calls are read), or no messages
+    snprintf(key->hop, sizeof key->hop, "-");
+    snprintf(key->from, sizeof key->from, "%s", s_field(self, self->stage));
+    s_thread_kind(thread, key->to, sizeof key->to);
+    snprintf(key->syscall, sizeof key->syscall, "%s", call);
+    double v[3], cpu, messages;
+    int n = total && *s_field(self, self->cpu_ns) ? 3 : 2;
+    if (s_number(self, self->ns_per_msg, "ns_per_msg", &v[0], err) ||
+        s_number(self, self->calls_per_msg, "calls_per_msg", &v[1], err))
+        return -1;
+    if (n == 3 &&
+        (s_number(self, self->cpu_ns, "cpu_ns", &cpu, err) ||
+         s_number(self, self->messages, "messages", &messages, err)))
+        return -1;
+    if (n == 3)
+        v[2] = messages > 0 ? cpu / messages : 0;
+    static const char *const metrics[3] = {"ns/msg", "calls/msg",
+                                           "cpu_ns/msg"};
+    for (int m = 0; m < n; m++) {
+        snprintf(key->metric, sizeof key->metric, "%s", metrics[m]);
+        series_t *s = s_series(side, key, err);
+        if (!s || s_add_repeat(s, repeat, v[m], err))
+            return -1;
+    }
+    return 0;
 }
 
 static int s_row(reader_t *self, errbuf_t *err)
@@ -313,6 +400,8 @@ static int s_row(reader_t *self, errbuf_t *err)
     side_t *side = s_side(self, err);
     if (!side)
         return -1;
+    if (self->syscalls)
+        return s_syscalls_row(self, &key, side, atoi(repeat), err);
     static const char *const metrics[2][2] = {{"msgs/s", NULL},
                                               {"p50_us", "p99_us"}};
     static const char *const columns[2][2] = {{"msgs_per_sec", NULL},
@@ -330,7 +419,7 @@ static int s_row(reader_t *self, errbuf_t *err)
     return 0;
 }
 
-//  One CSV file of dir; a missing latency.csv is no error
+//  One CSV file of dir; a missing latency.csv or syscalls.csv is no error
 static int s_file(reader_t *self, const char *dir, const char *name,
                   errbuf_t *err)
 {
@@ -339,9 +428,10 @@ static int s_file(reader_t *self, const char *dir, const char *name,
     self->path = path;
     self->dir = dir;
     self->latency = strcmp(name, "latency.csv") == 0;
+    self->syscalls = strcmp(name, "syscalls.csv") == 0;
     FILE *file = fopen(path, "r");
     if (!file)
-        return self->latency && errno == ENOENT
+        return (self->latency || self->syscalls) && errno == ENOENT
                    ? 0
                    : err_set(err, "cannot read %s: %s", path, strerror(errno));
     int rc = (self->csv = csv_new(file, path)) ? csv_next(self->csv, err)
@@ -352,7 +442,7 @@ static int s_file(reader_t *self, const char *dir, const char *name,
         rc = s_header(self, err);
     while (rc >= 0 && (rc = csv_next(self->csv, err)) > 0)
         rc = s_row(self, err);
-    if (rc == 0 && self->rows == 0 && !self->latency)
+    if (rc == 0 && self->rows == 0 && !self->latency && !self->syscalls)
         rc = err_set(err, "%s: a header and no rows (the run measured nothing)",
                      path);
     csv_destroy(&self->csv);
@@ -363,7 +453,8 @@ static int s_file(reader_t *self, const char *dir, const char *name,
 static int s_dir(reader_t *self, const char *dir, errbuf_t *err)
 {
     return s_file(self, dir, "results.csv", err) ||
-                   s_file(self, dir, "latency.csv", err)
+                   s_file(self, dir, "latency.csv", err) ||
+                   s_file(self, dir, "syscalls.csv", err)
                ? -1
                : 0;
 }

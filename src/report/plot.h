@@ -3,6 +3,7 @@
 
         results.csv --plot_data--> rows --plot_chart--> plot-*.dat, charts
                         --plot_script--> plot.gp --gnuplot--> *.png
+        (search.csv: plot_search; syscalls.csv: plot_syscalls)
 
     Everything lands in the results directory beside results.csv: the data
     files, the script (rerun it by hand, or edit it), gnuplot's messages in

@@ -19,6 +19,11 @@
         STEM-search-SIZEB.png    what each hop delivered, and the share it
                                  lost, against the offered rate
 
+    and, with --profile syscalls (syscalls.csv, plot_syscalls.h), per stage:
+
+        STEM-syscalls-STAGE.png  ns per message by system call, stacked,
+                                 one bar per size
+
     STEM is the topology, then the combination ("proxy-transport-ipc").
     Points are medians over the repetitions (and, on the sweep chart, over
     the links of a fan-out hop), with the min and max beside them.  Data
@@ -39,7 +44,8 @@ typedef enum {
     PLOT_HOPS,
     PLOT_SWEEP,
     PLOT_KNEE,
-    PLOT_DELTA
+    PLOT_DELTA,
+    PLOT_SYSCALLS
 } plot_kind_t;
 
 //  Columns of a size chart's data file (1-based, as gnuplot counts)
@@ -54,16 +60,19 @@ typedef struct {
     plot_kind_t kind;
     char name[PLOT_NAME]; //  for titles: "proxy", "proxy (transport=ipc)"
     char what[PLOT_NAME]; //  PLOT_SWEEP: "the last hop (hop 2 broker->sub),
-                          //  one line per transport"
+                          //  one line per transport"; PLOT_SYSCALLS: the
+                          //  stage
     char data[PLOT_NAME]; //  data file, relative to the results directory
     char png[PLOT_NAME];  //  the chart, relative to it
-    plot_names_t series;  //  block i of the data file (PLOT_HOPS: bar i)
+    plot_names_t series;  //  block i of the data file (PLOT_HOPS: bar i;
+                          //  PLOT_SYSCALLS: column i + 2)
     unsigned *sizes;      //  the x axis (not PLOT_HOPS), ascending
     int nsizes;
     unsigned size;           //  PLOT_HOPS: the size shown
     int repeats;             //  most rows behind one point
     double rate[2], mbps[2]; //  smallest and largest value drawn
-                             //  (PLOT_DELTA: rate[] in percent)
+                             //  (PLOT_DELTA: rate[] in percent;
+                             //  PLOT_SYSCALLS: rate[1], the tallest bar)
     double offered[2];       //  PLOT_KNEE: the x axis's extent
     double found;            //  PLOT_KNEE: the rate the search found, 0
 } plot_chart_t;

@@ -6,7 +6,9 @@
     libzmq's own graphs.  The bar chart puts msgs/s (left axis) beside
     loss % (right axis, 0-100) for every link at one size.  A search's
     knee is two panels over the rate offered: what each hop delivered
-    (beside the line delivered = offered), and what it lost.
+    (beside the line delivered = offered), and what it lost.  A stage's
+    system calls are rowstacked histograms: ns per message by call, one
+    bar per size, and the same as shares.
 */
 #include "report/plot_script.h"
 
@@ -365,6 +367,53 @@ static void s_delta_chart(FILE *out, const plot_chart_t *chart)
     fputc('\n', out);
 }
 
+//  One panel of a syscalls chart: every series stacked, as they are
+//  (share false) or as a share of the bar's total (column n + 2)
+static void s_stack_panel(FILE *out, const plot_chart_t *chart, bool share)
+{
+    int n = chart->series.n, total = n + 2;
+    fputs("plot ", out);
+    for (int i = 0; i < n; i++) {
+        fputs(i ? ", \\\n     " : "", out);
+        s_quote(out, i ? "" : chart->data);
+        if (share)
+            fprintf(out, " using ($%d > 0 ? 100*$%d/$%d : 0)", total, i + 2,
+                    total);
+        else
+            fprintf(out, " using %d", i + 2);
+        fputs(i ? " title " : ":xtic(1) title ", out);
+        s_quote(out, chart->series.v[i]);
+    }
+    fputc('\n', out);
+}
+
+//  --profile syscalls: a stage's ns per message by system call, one
+//  stacked bar per size, and below the same as shares of each bar
+static void s_syscalls_chart(FILE *out, const plot_chart_t *chart)
+{
+    char title[3 * PLOT_NAME];
+    snprintf(title, sizeof title,
+             "%s: ns per message in system calls, by call\n(entry to exit, "
+             "a blocking call's wait included; the stage's threads summed, "
+             "median of the repeats)",
+             chart->name);
+    s_output(out, chart);
+    fputs("set multiplot layout 2,1\n", out);
+    s_set_quoted(out, "title", title);
+    fputs("set style data histograms\nset style histogram rowstacked\n"
+          "set style fill solid 0.85 border -1\nset boxwidth 0.7\n"
+          "set grid ytics\nset key outside right top box\n"
+          "set xlabel \"message size (bytes)\"\nset yrange [0:*]\n"
+          "set ylabel \"ns per message\"\nset format y \"%.1s%c\"\n",
+          out);
+    s_stack_panel(out, chart, false);
+    fputs("unset title\nset yrange [0:100]\nset format y \"%g%%\"\n"
+          "set ylabel \"share of the stage's time in calls\"\n",
+          out);
+    s_stack_panel(out, chart, true);
+    fputs("unset multiplot\n", out);
+}
+
 int plot_script_write(const char *dir, const plot_charts_t *charts,
                       errbuf_t *err)
 {
@@ -381,6 +430,8 @@ int plot_script_write(const char *dir, const plot_charts_t *charts,
             s_delta_chart(out, &charts->v[i]);
         else if (charts->v[i].kind == PLOT_KNEE)
             s_knee_chart(out, &charts->v[i]);
+        else if (charts->v[i].kind == PLOT_SYSCALLS)
+            s_syscalls_chart(out, &charts->v[i]);
         else
             s_line_chart(out, &charts->v[i]);
     }

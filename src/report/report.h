@@ -82,6 +82,18 @@ void report_search_rows(FILE *out, const report_info_t *info,
 void report_search_summary(FILE *out, const search_outcome_t *outcome,
                            const params_t *params);
 
+//  syscalls.csv (--profile syscalls, report_syscalls.c): a traced
+//  trial's rows
+void report_syscalls_header(FILE *out, const report_info_t *info);
+void report_syscalls_rows(FILE *out, const report_info_t *info,
+                          const trial_result_t *trial);
+//  The block under a size's table: the profile's cost (the n traced
+//  twins' rate against the n untraced repeats'), then per stage its
+//  totals and its five system calls with the most time
+void report_syscalls_table(FILE *out, const report_info_t *info,
+                           const trial_result_t *plain,
+                           const trial_result_t *traced, int n);
+
 //  The run's files as one JSON document: metadata, rows, latency
 int report_json(FILE *out, const char *dir, errbuf_t *err);
 

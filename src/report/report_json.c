@@ -2,12 +2,12 @@
 
         {"metadata": {...metadata.json...},
          "rows": [{"topology": "proxy", "size": 64, ...}, ...],
-         "latency": [...], "search": [...]}
+         "latency": [...], "search": [...], "syscalls": [...]}
 
     Made from the run's own files once the run ends, so the rows have
-    exactly the fields of results.csv, latency.csv and search.csv (numbers
-    as numbers, empty cells as null; a list is empty when its file is not
-    there), and the metadata is the same document.
+    exactly the fields of results.csv, latency.csv, search.csv and
+    syscalls.csv (numbers as numbers, empty cells as null; a list is empty
+    when its file is not there), and the metadata is the same document.
 */
 #include "report/report.h"
 
@@ -158,6 +158,9 @@ int report_json(FILE *out, const char *dir, errbuf_t *err)
         return -1;
     snprintf(path, sizeof path, "%s/search.csv", dir);
     if (s_table(out, "search", path, err))
+        return -1;
+    snprintf(path, sizeof path, "%s/syscalls.csv", dir);
+    if (s_table(out, "syscalls", path, err))
         return -1;
     fputs("\n}\n", out);
     fflush(out);

@@ -16,6 +16,7 @@
 #include "report/plot.h"
 #include "report/progress.h"
 #include "report/report.h"
+#include "machine/syscalls.h"
 #include "machine/tsc.h"
 #include "report/resultsdir.h"
 #include "trial/search.h"
@@ -40,7 +41,7 @@ typedef struct {
     zones_t *zones; //  and its network namespaces, if it has any
     char dir[512];
     char ipc_dir[256];
-    FILE *results, *threads, *memory, *latency, *search;
+    FILE *results, *threads, *memory, *latency, *search, *syscalls;
     int size_index;  //  of the size being measured
     int combination; //  ...and of its combination
     int trials;     //  started so far: makes inproc names unique
@@ -179,6 +180,37 @@ static int s_trial(run_t *self, const trial_spec_t *spec,
     return rc;
 }
 
+//  --profile: a repeat's traced twin, before the untraced trial on even
+//  repeats and after it on odd ones (alternating pairs), its rows into
+//  syscalls.csv (opened with the first); the untraced one is the repeat
+static int s_trials(run_t *self, const trial_spec_t *spec,
+                    trial_result_t *plain, trial_result_t *traced,
+                    errbuf_t *err)
+{
+    if (self->current->params.profile == PROFILE_NONE)
+        return s_trial(self, spec, plain, err);
+    trial_spec_t twin = *spec;
+    twin.profile = true;
+    bool first = spec->repeat % 2 == 0;
+    int rc = first ? s_trial(self, &twin, traced, err) : 0;
+    if (rc == 0)
+        rc = s_trial(self, spec, plain, err);
+    if (rc == 0 && !first)
+        rc = s_trial(self, &twin, traced, err);
+    if (rc == 0 && !self->syscalls &&
+        (self->syscalls = s_open(self, "syscalls.csv", err)))
+        report_syscalls_header(self->syscalls, &self->info);
+    if (rc == 0 && !self->syscalls)
+        rc = -1;
+    if (rc == 0)
+        report_syscalls_rows(self->syscalls, &self->info, traced);
+    else {
+        trial_result_free(plain);
+        trial_result_free(traced);
+    }
+    return rc;
+}
+
 //  Is latency measured one way, from a host to another (a publisher's
 //  send time read on another host's clock)?
 static bool s_one_way_across(const pipeline_t *pl)
@@ -212,9 +244,11 @@ static void s_study_add(run_t *self, const trial_result_t *trials, int n,
     placements_add(study, a, group, text, trials, n, merged);
 }
 
-//  The table block of one size, once its repetitions are done
+//  The table block of one size, once its repetitions are done (with
+//  --profile, the traced twins' block under it)
 static void s_table(run_t *self, const summary_t *summary,
-                    const trial_result_t *merged)
+                    const trial_result_t *merged, const trial_result_t *plain,
+                    const trial_result_t *traced, int n)
 {
     if (self->options->format != FORMAT_TABLE)
         return;
@@ -227,6 +261,8 @@ static void s_table(run_t *self, const summary_t *summary,
                                                       : "end to end");
     if (merged->nlatency && s_one_way_across(self->current))
         report_table_clocks(stdout, self->meta.hosts, self->meta.nhosts);
+    if (self->current->params.profile != PROFILE_NONE)
+        report_syscalls_table(stdout, &self->info, plain, traced, n);
 }
 
 //  --precision: has every link of the repeats so far reached it?
@@ -246,7 +282,8 @@ static int s_precise(const params_t *params, const trial_result_t *trials,
 }
 
 //  After the repeats: the median rows (3 or more), and the table
-static int s_size_done(run_t *self, trial_result_t *trials, int done,
+static int s_size_done(run_t *self, trial_result_t *trials,
+                       const trial_result_t *traced, int done,
                        const trial_result_t *merged, errbuf_t *err)
 {
     const params_t *params = &self->current->params;
@@ -265,9 +302,15 @@ static int s_size_done(run_t *self, trial_result_t *trials, int done,
     if (rc == 0 && done > 1 && merged->nlatency)
         rc = s_latency_rows(self, merged, "all", err);
     if (rc == 0)
-        s_table(self, &summary, merged);
+        s_table(self, &summary, merged, trials, traced, done);
     summary_free(&summary);
     return rc;
+}
+
+//  Trials per repeat: 2 with a profile (its traced twin), else 1
+static int s_twins(const params_t *params)
+{
+    return params->profile != PROFILE_NONE ? 2 : 1;
 }
 
 //  All repetitions of one size: repeat of them, or with --precision from
@@ -279,31 +322,36 @@ static int s_size(run_t *self, int index, errbuf_t *err)
     int most = params_max_repeat(params), done = 0, rc = 0;
     bool precise = false;
     trial_result_t *trials = calloc((size_t)most, sizeof *trials);
+    trial_result_t *traced = calloc((size_t)most, sizeof *traced);
     trial_result_t merged = {.size = size};
     merged.latency =
         calloc((size_t)self->current->nstages, sizeof(latency_row_t));
-    if (!trials || !merged.latency)
+    if (!trials || !traced || !merged.latency)
         rc = err_set(err, "size %u: out of memory", size);
     for (int r = 1; r <= most && rc == 0 && !precise; r++) {
         progress_trial(&self->progress, size, index + 1, params->sizes.n, r,
                        most);
         trial_spec_t spec = s_spec(self, size, r);
-        rc = s_trial(self, &spec, &trials[done], err);
+        rc = s_trials(self, &spec, &trials[done], &traced[done], err);
         if (rc == 0)
             rc = s_report_trial(self, &trials[done++], &merged, err);
         if (rc == 0 && s_precise(params, trials, done, &precise))
             rc = err_set(err, "size %u: out of memory", size);
     }
     if (rc == 0 && done > 0)
-        rc = s_size_done(self, trials, done, &merged, err);
+        rc = s_size_done(self, trials, traced, done, &merged, err);
     if (rc == 0) {
-        progress_repeats_saved(&self->progress, most - done);
+        progress_repeats_saved(&self->progress,
+                               (most - done) * s_twins(params));
         s_study_add(self, trials, done, &merged);
         progress_size_done(&self->progress, size);
     }
-    for (int t = 0; t < done; t++)
+    for (int t = 0; t < done; t++) {
         trial_result_free(&trials[t]);
+        trial_result_free(&traced[t]);
+    }
     free(trials);
+    free(traced);
     free(merged.latency);
     return rc;
 }
@@ -477,8 +525,9 @@ static void s_init(run_t *self, const run_options_t *options)
     }
     for (int c = 0; c < self->ntopos; c++) {
         const params_t *p = &self->topos[c]->params;
-        trials += p->sizes.n * (p->mode == MODE_SEARCH ? p->search_trials + 1
-                                                       : params_max_repeat(p));
+        trials += p->sizes.n * (p->mode == MODE_SEARCH
+                                    ? p->search_trials + 1
+                                    : params_max_repeat(p) * s_twins(p));
         s_note_mode(self, p);
     }
     self->meta.tsc_hz =
@@ -545,6 +594,32 @@ static int s_files(run_t *self, errbuf_t *err)
     return 0;
 }
 
+//  --profile syscalls: every host with a stage of a combination that
+//  traces must be able to (here: the probe; a host: its agent's WELCOME)
+static int s_can_trace(run_t *self, const pipeline_t *pl, errbuf_t *err)
+{
+    errbuf_t why;
+    int probed = 0; //  this host, once
+    if (pl->params.profile == PROFILE_NONE)
+        return 0;
+    for (int i = 0; i < pl->n; i++) {
+        const char *host = pipeline_host(pl, i);
+        agent_link_t *link =
+            host[0] ? fleet_link(self->options->fleet, host) : NULL;
+        if (!host[0] && !probed++ && syscalls_probe(&why))
+            return err_set(err,
+                           "profile = syscalls: this host cannot trace "
+                           "system calls: %s",
+                           why.msg);
+        if (link && agent_link_info(link)->syscalls[0])
+            return err_set(err,
+                           "profile = syscalls: host %s cannot trace system "
+                           "calls: %s",
+                           host, agent_link_info(link)->syscalls);
+    }
+    return 0;
+}
+
 //  Every combination's pipeline, placed, before anything runs
 static int s_plan(run_t *self, errbuf_t *err)
 {
@@ -567,6 +642,8 @@ static int s_plan(run_t *self, errbuf_t *err)
         if (zones_wanted(self->pl[c]) && geteuid() != 0)
             return err_set(err, "zones (netns = ...) need root: hopbench "
                                 "makes network namespaces and veth links");
+        if (s_can_trace(self, self->pl[c], err))
+            return -1;
     }
     return s_files(self, err);
 }
@@ -632,7 +709,7 @@ static void s_finish(run_t *self)
     errbuf_t err;
     s_study_summary(self);
     FILE *files[] = {self->results, self->threads, self->memory,
-                     self->latency, self->search};
+                     self->latency, self->search, self->syscalls};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (files[i])
             fclose(files[i]);

@@ -17,6 +17,7 @@
 #include "base/histogram.h"
 #include "config/params.h"
 #include "machine/pin.h"
+#include "machine/syscalls.h"
 
 #define RESULTS_NAME_MAX  40
 #define RESULTS_WHERE_MAX 384 //  "0+1+2+...": the CPUs of 64 instances
@@ -76,6 +77,31 @@ typedef struct {
     histogram_t histogram; //  nanoseconds
 } latency_row_t;
 
+//  --profile syscalls: what a stage's threads did in system calls while
+//  the window was open (syscalls.csv).  Per stage, in this order: one row
+//  thread "all", syscall "all" (the stage's threads together), then per
+//  thread one row syscall "all" (every call it made) followed by one row
+//  per syscall it made, the most time first.  Only "all" rows carry the
+//  CPU fields
+typedef struct {
+    char stage[RESULTS_NAME_MAX];    //  an instance
+    char host[RESULTS_NAME_MAX];     //  where it runs, "" for the controller's
+    char thread[48];                 //  as threads.csv names it, or "all"
+    char syscall[SYSCALLS_NAME_MAX]; //  "sendto", or "all"
+    //  calls that began and ended in the window, and the time between
+    //  their entries and exits
+    uint64_t calls, total_ns;
+    //  what the stage handled in the window (connect: the connections its
+    //  clients made); per-message figures divide by it
+    uint64_t messages;
+    double seconds; //  the stage's window, between its own two readings
+    bool totals;    //  an "all" row: the fields below are filled
+    //  the stage's: its threads' CPU clocks; a thread's: utime + stime
+    uint64_t cpu_ns;
+    uint64_t utime_ns, stime_ns; //  /proc's, in clock ticks' steps
+    uint64_t lost; //  records the kernel dropped (two a call): calls missing
+} syscall_row_t;
+
 //  A trial has at most one latency row per stage (e2e, and one per
 //  forwarder in between): allocate pl->nstages of them
 
@@ -91,6 +117,9 @@ typedef struct {
     memory_row_t *memory; //  STAGE_MEMORY_REGIONS per instance at most
     int nlatency;
     latency_row_t *latency;
+    bool traced; //  --profile syscalls traced this trial: its rows
+    int nsyscalls;
+    syscall_row_t *syscalls;
 } trial_result_t;
 
 static inline double link_rate(const link_row_t *link)

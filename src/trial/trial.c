@@ -448,10 +448,11 @@ static int s_measure_stream(trial_t *self, errbuf_t *err)
     if (s_go(self, err) || s_warm_up(self, err) || s_sync(self, err))
         return -1;
     trial_read_threads(self, false); //  whose CPU time counts for whom
-    if (trial_snapshot_edge(self, &self->s0, 1, err))
+    if (trial_profile_start(self, err) ||
+        trial_snapshot_edge(self, &self->s0, 1, err))
         return -1;
     trial_read_threads(self, true);
-    if (s_window(self, err))
+    if (s_window(self, err) || trial_profile_stop(self, err))
         return -1;
     s_stop_sources(self);
     //  connect's clients would only time out: no drain, the window's end
@@ -511,11 +512,11 @@ static int s_measure_reqrep(trial_t *self, errbuf_t *err)
     if (s_go(self, err) || s_sync(self, err))
         return -1;
     trial_read_threads(self, false);
-    if (trial_snapshot(self, &self->s0, err))
+    if (trial_profile_start(self, err) || trial_snapshot(self, &self->s0, err))
         return -1;
     trial_read_threads(self, true);
     if (s_wait_requesters(self, err) || trial_snapshot(self, &self->s1, err) ||
-        s_sync(self, err))
+        trial_profile_stop(self, err) || s_sync(self, err))
         return -1;
     self->last = self->s1;
     uint64_t start = UINT64_MAX, end = 0, trips = 0;
@@ -581,6 +582,7 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
         rc = self->pl->params.pattern == PATTERN_REQREP
                  ? s_measure_reqrep(self, err)
                  : s_measure_stream(self, err);
+    trial_profile_end(self);
     if (rc)
         s_abort(self);
     else if (s_teardown(self, err))
@@ -596,6 +598,9 @@ void trial_result_free(trial_result_t *result)
     free(result->threads);
     free(result->latency);
     free(result->memory);
+    free(result->syscalls);
+    result->syscalls = NULL;
+    result->nsyscalls = 0;
     result->links = NULL;
     result->threads = NULL;
     result->latency = NULL;

@@ -36,6 +36,7 @@ typedef struct {
     uint64_t messages; //  the window closes when every sink took this many
     double duration;   //  ...or after this many seconds (messages = 0)
     double tsc_hz;     //  the TSC's rate, for hwm_bound (0: unknown)
+    bool profile;      //  trace the stages' system calls in the window
 } trial_spec_t;
 
 //  Run one trial with the crew's stages; the pipeline's endpoints must be

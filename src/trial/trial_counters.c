@@ -413,6 +413,8 @@ void trial_read_threads(trial_t *self, bool record)
     int n = tasks && scanner && seen ? s_scan(self, tasks, scanner) : 0;
     self->nhelpers = 0;
     for (int t = 0; t < n; t++) {
+        if (streq(tasks[t].name, SYSCALLS_THREAD_NAME))
+            continue; //  --profile syscalls' own (machine/syscalls.h)
         owner_t who = s_owner(self, &tasks[t], scanner[t]);
         if (who.helper) {
             self->helper_tid[self->nhelpers] = tasks[t].tid;
@@ -577,14 +579,35 @@ static void s_transport(const trial_t *self, const link_t *link, char *buf)
                                      params_transport_names[t]);
 }
 
+//  "h2", or for a summed row whose senders are on several hosts "h2+h3"
+//  ("*" when they do not fit); "" for the controller's
+static void s_hosts(const trial_t *self, const int *ids, int n, char *buf)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int k = 0; k < n; k++) {
+        const char *host = pipeline_host(self->pl, ids[k]);
+        bool seen = false;
+        for (int j = 0; j < k && !seen; j++)
+            seen = strcmp(pipeline_host(self->pl, ids[j]), host) == 0;
+        if (seen)
+            continue;
+        used += (size_t)snprintf(buf + used, RESULTS_NAME_MAX - used, "%s%s",
+                                 k ? "+" : "", host);
+        if (used >= RESULTS_NAME_MAX) {
+            snprintf(buf, RESULTS_NAME_MAX, "*");
+            return;
+        }
+    }
+}
+
 //  Where a row's ends are: hosts, CPUs, nodes, CPU per message
 static void s_row_places(trial_t *self, const link_t *link, link_row_t *row,
                          bool client)
 {
     int ids[PIPELINE_MAX_INSTANCES];
     int n = s_link_senders(self, link, ids);
-    snprintf(row->from_host, sizeof row->from_host, "%s",
-             pipeline_host(self->pl, ids[0]));
+    s_hosts(self, ids, n, row->from_host);
     snprintf(row->to_host, sizeof row->to_host, "%s",
              pipeline_host(self->pl, link->to));
     s_where(self, ids, n, row->from_cpu, row->from_node);

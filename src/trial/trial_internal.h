@@ -56,6 +56,7 @@ typedef struct {
     bool sources_ending;   //  the sources' DONE is expected now
     bool running[PIPELINE_MAX_INSTANCES]; //  RUN answered, its end unread
     trial_result_t *result;
+    bool tracing; //  --profile syscalls: every stage has a tracer open
     char *warnings;
     size_t warnings_len;
 } trial_t;
@@ -80,5 +81,13 @@ void trial_read_threads(trial_t *self, bool record);
 void trial_make_rows(trial_t *self);
 int trial_verify(trial_t *self, errbuf_t *err);
 void trial_make_latency(trial_t *self);
+
+//  trial_profile.c (--profile syscalls), at the window's edges: every
+//  stage's threads traced from just before its first snapshot; off just
+//  after its last, and read into the result's syscall rows; the tracers
+//  ended, whatever happened (each does nothing unless spec.profile)
+int trial_profile_start(trial_t *self, errbuf_t *err);
+int trial_profile_stop(trial_t *self, errbuf_t *err);
+void trial_profile_end(trial_t *self);
 
 #endif
