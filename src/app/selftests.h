@@ -40,6 +40,8 @@
 #include "trial/summary.h"
 #include "machine/tsc.h"
 #include "machine/syscalls.h"
+#include "config/topics.h"
+#include "pipeline/traffic.h"
 
 static const struct {
     const char *name;
@@ -64,6 +66,7 @@ static const struct {
     {"shape", shape_test},         {"syscalls", syscalls_test},
     {"readfile", readfile_test},   {"certfile", certfile_test},
     {"errbuf", errbuf_test},       {"number", number_test},
+    {"topics", topics_test},       {"traffic", traffic_test},
 };
 
 #endif

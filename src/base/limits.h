@@ -56,6 +56,11 @@
 #define LIMIT_IPC_PATH  107         //  bytes of an ipc:// path (sun_path)
 #define LIMIT_CPUS_TEXT 127         //  characters of a cpus list
 
+//  Topics (config/topics.h)
+#define LIMIT_TOPICS        1000000 //  topics of one publisher (topics)
+#define LIMIT_TOPIC_SIZE    64      //  bytes of a topic (topic_size)
+#define LIMIT_SUBSCRIPTIONS 1000000 //  extra subscriptions of a subscriber
+
 //  The command line
 #define LIMIT_SETS         128  //  --set options, shorthands included
 #define LIMIT_SET_TEXT     255  //  characters of one --set KEY=VALUE

@@ -425,6 +425,85 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                              "counters: none, or syscalls (every stage's "
                              "system calls, in a traced twin of each "
                              "repeat: syscalls.csv)"},
+    [KEY_TOPICS] = {.name = "topics",
+                    .levels = T | S,
+                    .type = TYPE_INT,
+                    AT(topics),
+                    RANGE(1, LIMIT_TOPICS),
+                    .fallback = "1",
+                    .help = "publishers: topics 0 .. N-1, each message's "
+                            "topic a function of the publisher instance, "
+                            "its sequence and seed; with 1 (and frames = 1) "
+                            "messages carry no topic"},
+    [KEY_TOPIC_SIZE] = {.name = "topic_size",
+                        .levels = T | S,
+                        .type = TYPE_INT,
+                        AT(topic_size),
+                        RANGE(1, LIMIT_TOPIC_SIZE),
+                        .fallback = "8",
+                        .help = "publishers: bytes of a topic, its number in "
+                                "zero-padded decimal (00000042); the same "
+                                "on every publisher"},
+    [KEY_TOPIC_ORDER] = {.name = "topic_order",
+                         .levels = T | S,
+                         .type = TYPE_STRING,
+                         TEXT(topic_order),
+                         .fallback = "roundrobin",
+                         .accepted = "roundrobin, uniform or zipf:S (0 < S "
+                                     "<= 10, e.g. zipf:1.1)",
+                         .help = "publishers: roundrobin (0, 1, .., N-1 in "
+                                 "turn), uniform (every topic as often, "
+                                 "spread), zipf:S (topic t in proportion "
+                                 "to 1/(t+1)^S, spread)"},
+    [KEY_SEED] = {.name = "seed",
+                  .levels = T,
+                  .type = TYPE_U64,
+                  AT(seed),
+                  RANGE(0, 1e18),
+                  .fallback = "1",
+                  .help = "the topics' order and each publisher instance's "
+                          "starting point in it"},
+    [KEY_SUBSCRIBE] = {.name = "subscribe",
+                       .levels = T | S,
+                       .type = TYPE_STRING,
+                       TEXT(subscribe),
+                       .fallback = "all",
+                       .accepted = "all, a count (10), a share (25%) or a "
+                                   "list of topic numbers and ranges "
+                                   "(0-9,40)",
+                       .help = "subscribers: the topics taken; a count or "
+                               "share K gives subscriber q (all "
+                               "subscribers, from 0) topics q, q+s, q+2s, "
+                               ".., s = topics / K; a list is the same for "
+                               "every instance"},
+    [KEY_SUBSCRIPTIONS] = {.name = "subscriptions",
+                           .levels = T | S,
+                           .type = TYPE_INT,
+                           AT(subscriptions),
+                           RANGE(0, LIMIT_SUBSCRIPTIONS),
+                           .fallback = "0",
+                           .help = "subscribers: this many more "
+                                   "subscriptions, to topics nobody sends: "
+                                   "they load every XPUB's trie and change "
+                                   "no traffic"},
+    [KEY_FRAMES] = {.name = "frames",
+                    .levels = T,
+                    .type = TYPE_INT,
+                    AT(frames),
+                    RANGE(1, 2),
+                    .fallback = "1",
+                    .help = "1: a message is one frame that starts with "
+                            "its topic; 2: a topic frame, then a payload "
+                            "frame of size bytes (the guide's envelope)"},
+    [KEY_CONSUME_NS] = {.name = "consume_ns",
+                        .levels = T | S,
+                        .type = TYPE_INT,
+                        AT(consume_ns),
+                        RANGE(0, 1e9),
+                        .fallback = "0",
+                        .help = "subscribers: spin this many ns of the "
+                                "stage's own CPU (on the TSC) after each "
+                                "message: a slow subscriber"},
 };
 #undef T
 #undef S

@@ -80,6 +80,14 @@ typedef enum {
     KEY_SEARCH_TRIAL,
     KEY_SEARCH_CONFIRM,
     KEY_PROFILE,
+    KEY_TOPICS,
+    KEY_TOPIC_SIZE,
+    KEY_TOPIC_ORDER,
+    KEY_SEED,
+    KEY_SUBSCRIBE,
+    KEY_SUBSCRIPTIONS,
+    KEY_FRAMES,
+    KEY_CONSUME_NS,
     KEY_COUNT_OF_KEYS
 } param_key_t;
 
@@ -121,6 +129,15 @@ typedef struct {
     int search_trials;
     double search_trial, search_confirm;
     int profile;
+    //  Topics (config/topics.h): publishers' topics, subscribers' share
+    int topics;
+    int topic_size;
+    char topic_order[24]; //  roundrobin, uniform, zipf:S
+    uint64_t seed;
+    char subscribe[LIMIT_SWEEP_VALUE + 1]; //  all, K, P%, 0-9,40
+    int subscriptions;                     //  extra ones, matching nothing
+    int frames;                            //  1, or 2: topic, payload
+    int consume_ns;              //  a subscriber's busy loop after each message
     bool set[KEY_COUNT_OF_KEYS]; //  given at this level
     //  Where each given key came from, for messages about it found later:
     //  > 0 its line in the file, < 0 the -line'th --set or --sweep
