@@ -12,7 +12,11 @@
     the HWM and libzmq's command batching allow, trial/results.h),
     from_host, to_host (the hosts of the hop's ends, host = NAME; empty
     for a stage where the controller runs), ci_low, ci_high, ci_coverage,
-    precise (below), then one sweep_KEY column per swept key.
+    precise (below), expected (what the hop should have carried of its
+    downstream's subscribed topics: sent where it takes every topic; lost
+    is expected - received, trial/trial_topics.c), selectivity (the share
+    of its sources' messages its downstream subscribed to, 1 for all),
+    then one sweep_KEY column per swept key.
     from_cpu, to_cpu, from_node, to_node: a number, or for a row that
     stands for several stage instances (a fan-in into a proxy that cannot
     tell them apart: pub.*) whose CPUs differ, the CPUs ascending joined by
@@ -63,7 +67,8 @@ void report_csv_header(FILE *out, const report_info_t *info)
 {
     fputs(REPORT_CSV_COLUMNS, out);
     fputs(",from_cpu_ns_per_msg,to_cpu_ns_per_msg,seq_lost,sent_per_sec,mode,"
-          "hwm_bound,from_host,to_host,ci_low,ci_high,ci_coverage,precise",
+          "hwm_bound,from_host,to_host,ci_low,ci_high,ci_coverage,precise,"
+          "expected,selectivity",
           out);
     for (int i = 0; i < info->nsweep; i++)
         s_sweep_column(out, info->sweep_key[i]);
@@ -92,21 +97,21 @@ void report_csv_rows(FILE *out, const report_info_t *info,
     for (int l = 0; l < trial->nlinks; l++) {
         const link_row_t *row = &trial->links[l];
         double rate = link_rate(row);
-        fprintf(
-            out,
-            "%s,%s,%u,%d,%d,%s,%s,%s,%llu,%llu,%lld,%.6f,%.1f,%.3f,"
-            "%s,%s,%s,%s",
-            info->topology, info->pattern, trial->size, trial->repeat, row->hop,
-            row->from, row->to, row->transport,
-            (unsigned long long)row->sent, (unsigned long long)row->received,
-            (long long)(row->sent - row->received), row->seconds, rate,
-            rate * trial->size / 1e6, row->from_cpu, row->to_cpu,
-            row->from_node, row->to_node);
+        fprintf(out,
+                "%s,%s,%u,%d,%d,%s,%s,%s,%llu,%llu,%lld,%.6f,%.1f,%.3f,"
+                "%s,%s,%s,%s",
+                info->topology, info->pattern, trial->size, trial->repeat,
+                row->hop, row->from, row->to, row->transport,
+                (unsigned long long)row->sent,
+                (unsigned long long)row->received, (long long)link_lost(row),
+                row->seconds, rate, rate * trial->size / 1e6, row->from_cpu,
+                row->to_cpu, row->from_node, row->to_node);
         s_optional(out, row->from_cpu_ns, "%.1f");
         s_optional(out, row->to_cpu_ns, "%.1f");
         s_optional(out, (double)row->seq_lost, "%.0f");
-        fprintf(out, ",%.1f,%s,%d,%s,%s,,,,", link_sent_rate(row), info->mode,
-                row->hwm_bound, row->from_host, row->to_host);
+        fprintf(out, ",%.1f,%s,%d,%s,%s,,,,,%llu,%.6g", link_sent_rate(row),
+                info->mode, row->hwm_bound, row->from_host, row->to_host,
+                (unsigned long long)row->expected, row->selectivity);
         s_sweep_values(out, info);
     }
     fflush(out);
@@ -143,6 +148,9 @@ void report_csv_median_rows(FILE *out, const report_info_t *info,
                 s->ci.high, s->ci.coverage);
         if (s->precise >= 0)
             fprintf(out, "%d", s->precise);
+        fputc(',', out);
+        s_number(out, s->expected);
+        fprintf(out, ",%.6g", s->selectivity);
         s_sweep_values(out, info);
     }
     fflush(out);

@@ -37,12 +37,12 @@ void report_search_rows(FILE *out, const report_info_t *info,
     const trial_result_t *result = trial->result;
     for (int l = 0; l < result->nlinks; l++) {
         const link_row_t *row = &result->links[l];
-        uint64_t lost = row->sent - row->received;
+        uint64_t lost = (uint64_t)link_lost(row);
         fprintf(out, "%s,%u,%d,%.1f,%.1f,%d,%s,%s,%.1f,%llu,%.6f,",
                 info->topology, result->size, trial->number, trial->offered,
                 trial->sent, row->hop, row->from, row->to, link_rate(row),
                 (unsigned long long)lost,
-                row->sent ? (double)lost / (double)row->sent : 0.0);
+                row->expected ? (double)lost / (double)row->expected : 0.0);
         if (trial->p99_us >= 0)
             fprintf(out, "%.3f", trial->p99_us);
         fprintf(out, ",%d,%s,%s", trial->verdict == VERDICT_PASS,

@@ -113,13 +113,13 @@ static void s_row(FILE *out, const summary_t *summary, int l, int width)
     s_link(s, link, sizeof link);
     s_spread(summary, s, spread, sizeof spread);
     s_cpu(s->from_cpu_ns, s->to_cpu_ns, cpu, sizeof cpu);
-    fprintf(out, "%4d  %-*s %-9s %11s %s%10.1f %12s %6.2f%% %17s%s\n", s->hop,
-            width, link, s->transport,
-            report_grouped(s->rate, rates, sizeof rates), spread, s->mbps,
-            report_grouped((double)s->lost_all, lost, sizeof lost),
-            s->sent_all ? 100.0 * (double)s->lost_all / (double)s->sent_all
+    fprintf(
+        out, "%4d  %-*s %-9s %11s %s%10.1f %12s %6.2f%% %17s%s\n", s->hop,
+        width, link, s->transport, report_grouped(s->rate, rates, sizeof rates),
+        spread, s->mbps, report_grouped((double)s->lost_all, lost, sizeof lost),
+        s->expected_all ? 100.0 * (double)s->lost_all / (double)s->expected_all
                         : 0.0,
-            cpu, s->hwm_bound ? "  HWM" : "");
+        cpu, s->hwm_bound ? "  HWM" : "");
 }
 
 //  Under a flood block with HWM-bound rows: what sets their figure

@@ -9,8 +9,11 @@
     reads every message's header on the way, so it counts per origin (a
     fan-in hop gets a row per publisher) and, in rate mode, records each
     hop's latency.  Multipart messages (reqrep envelopes) are forwarded
-    whole; the header is read from the last part.
+    whole (reqrep envelopes, a topic frame and its payload with frames =
+    2); the header is read from the last part, after the topic when a
+    single frame starts with one.
 */
+#include "pipeline/traffic.h"
 #include "stages/proxy.h"
 #include "stages/roles.h"
 #include "stages/sequence.h"
@@ -51,7 +54,7 @@ static int s_send(stage_t *self, zmq_msg_t *msg, void *to, int flags,
 //  Forward a burst from -> to; counting when it flows downstream.  1 when
 //  the burst ended (nothing left), -1 on an error
 static int s_burst(stage_t *self, void *from, void *to, bool downstream,
-                   uint64_t *total, errbuf_t *err)
+                   size_t header, uint64_t *total, errbuf_t *err)
 {
     zmq_msg_t msg;
     zmq_msg_init(&msg);
@@ -61,11 +64,14 @@ static int s_burst(stage_t *self, void *from, void *to, bool downstream,
             break;
         int more = zmq_msg_more(&msg);
         if (downstream && !more) {
-            sequence_count(self, zmq_msg_data(&msg), zmq_msg_size(&msg));
+            size_t size = zmq_msg_size(&msg),
+                   skip = size < header ? size : header;
+            const char *data = (const char *)zmq_msg_data(&msg) + skip;
+            sequence_count(self, data, size - skip);
             ++*total;
             if (latency && atomic_load_explicit(&self->shared->recording,
                                                 memory_order_relaxed))
-                sequence_latency(self, zmq_msg_data(&msg), zmq_msg_size(&msg));
+                sequence_latency(self, data, size - skip);
         }
         int rc = s_send(self, &msg, to, more ? ZMQ_SNDMORE : 0, err);
         if (rc) {
@@ -87,6 +93,7 @@ static int s_run(stage_t *self, errbuf_t *err)
     zmq_pollitem_t items[] = {{self->in, 0, ZMQ_POLLIN, 0},
                               {self->out, 0, ZMQ_POLLIN, 0}};
     uint64_t total = 0;
+    const size_t header = traffic_header_offset(self->pl); //  after a topic
     while (true) {
         int rc = zmq_poll(items, 2, STAGE_IDLE_MS);
         if (rc < 0 && errno == EINTR)
@@ -98,10 +105,10 @@ static int s_run(stage_t *self, errbuf_t *err)
         if (rc == 0 && atomic_load(&self->shared->stop))
             return 0;
         if ((items[0].revents & ZMQ_POLLIN) &&
-            s_burst(self, self->in, self->out, true, &total, err) < 0)
+            s_burst(self, self->in, self->out, true, header, &total, err) < 0)
             return -1;
         if ((items[1].revents & ZMQ_POLLIN) &&
-            s_burst(self, self->out, self->in, false, &total, err) < 0)
+            s_burst(self, self->out, self->in, false, header, &total, err) < 0)
             return -1;
     }
 }

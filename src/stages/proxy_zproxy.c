@@ -14,6 +14,7 @@
 */
 #include "base/actor.h"
 #include "config/pattern.h"
+#include "pipeline/traffic.h"
 #include "stages/proxy.h"
 #include "stages/roles.h"
 
@@ -160,11 +161,30 @@ static int s_setup(stage_t *self, errbuf_t *err)
            s_configure(self, "BACKEND", true, err);
 }
 
-//  Count the captured data messages (subscriptions are shorter than a
-//  header); stop when told to and idle
+//  Is a captured frame the end of a data message?  Subscriptions (both
+//  ways go to CAPTURE) are one frame: shorter than a header, or, with
+//  topics on the wire (pipeline/traffic.h), starting with 0 or 1 where a
+//  data message starts with a topic's digit.  With frames = 2 a data
+//  message ends with the frame after a topic frame
+static bool s_data_end(const zmq_msg_t *msg, bool topics, int frames,
+                       bool *in_message)
+{
+    bool more = zmq_msg_more(msg), after = *in_message;
+    *in_message = more;
+    if (more)
+        return false;
+    if (frames == 2)
+        return after;
+    const uint8_t *data = zmq_msg_data((zmq_msg_t *)msg);
+    return zmq_msg_size(msg) >= 8 && (!topics || data[0] >= '0');
+}
+
+//  Count the captured data messages; stop when told to and idle
 static int s_run(stage_t *self, errbuf_t *err)
 {
     void *capture = zsock_resolve(self->in);
+    const bool topics = traffic_on(self->pl);
+    bool in_message = false;
     uint64_t total = 0;
     zmq_msg_t msg;
     zmq_msg_init(&msg);
@@ -178,7 +198,7 @@ static int s_run(stage_t *self, errbuf_t *err)
                        ? 0
                        : err_set(err, "zmq_msg_recv: %s", zmq_strerror(errno));
         }
-        if (zmq_msg_size(&msg) >= 8) {
+        if (s_data_end(&msg, topics, self->pl->params.frames, &in_message)) {
             atomic_store_explicit(&self->shared->received, ++total,
                                   memory_order_relaxed);
             atomic_store_explicit(&self->shared->sent, total,

@@ -1,17 +1,22 @@
 /*  receiver: the last stage of a stream pipeline, a subscriber (SUB) or a
     puller (PULL).
 
-    A subscriber subscribes to everything, plus to a topic of its own
-    (0xFF 'R' id) that reaches the publishers through every proxy: when a
-    publisher has seen it, the whole path to this subscriber is in place.
+    A subscriber subscribes to its topics (everything, by default) and its
+    extra subscriptions, then to a topic of its own (0xFF 'R' id) that
+    reaches the publishers through every proxy: when a publisher has seen
+    it, the whole path to this subscriber is in place (stages/topic.h).
     The loop receives, checks the sequence (sequence.h) and counts; in rate
     mode it also records receive time minus the publisher's intended send
-    time while the window is open.  It ends when the controller has set
+    time while the window is open.  With topics on the wire, frames = 2 or
+    consume_ns, one more loop takes whole messages, reads the header after
+    the topic, counts what the subscription takes, and spins consume_ns
+    after each message.  It ends when the controller has set
     stop and no message came for STAGE_IDLE_MS, so nothing in flight is cut.
 */
 #include "stages/sequence.h"
 #include "stages/roles.h"
 #include "stages/stage.h"
+#include "stages/topic.h"
 
 #include <errno.h>
 #include <zmq.h>
@@ -23,7 +28,6 @@ static int s_setup(stage_t *self, errbuf_t *err)
     int type = stage_socket_type(self, false);
     if (stage_socket(self, type, hop->hwm, &self->in, err))
         return -1;
-    uint8_t own[3] = {0xFF, 'R', (uint8_t)self->inst->id};
     int idle = STAGE_IDLE_MS, unbounded = 0;
     if (zmq_setsockopt(self->in, ZMQ_RCVTIMEO, &idle, sizeof idle))
         return err_set(err, "zmq_setsockopt: %s", zmq_strerror(errno));
@@ -33,10 +37,10 @@ static int s_setup(stage_t *self, errbuf_t *err)
     if (type == ZMQ_SUB &&
         zmq_setsockopt(self->in, ZMQ_SNDHWM, &unbounded, sizeof unbounded))
         return err_set(err, "ZMQ_SNDHWM: %s", zmq_strerror(errno));
-    if (type == ZMQ_SUB &&
-        (zmq_setsockopt(self->in, ZMQ_SUBSCRIBE, "", 0) ||
-         zmq_setsockopt(self->in, ZMQ_SUBSCRIBE, own, sizeof own)))
-        return err_set(err, "ZMQ_SUBSCRIBE: %s", zmq_strerror(errno));
+    if (type == ZMQ_SUB && topic_subscribe(self, self->in, err))
+        return -1;
+    if (topic_sink_new(self, err))
+        return -1;
     return stage_attach_side(self, self->in, true, err);
 }
 
@@ -90,11 +94,50 @@ static int s_run_latency(stage_t *self, errbuf_t *err)
     return rc;
 }
 
+//  Topics, envelopes or a slow subscriber (stages/topic.h): whole
+//  messages, the header after the topic, the subscription's count
+static int s_run_topics(stage_t *self, errbuf_t *err)
+{
+    topic_sink_t *sink = self->topics;
+    void *sock = self->in;
+    const bool timed = self->shared->timed;
+    int rc = 1;
+    zmq_msg_t msg;
+    zmq_msg_init(&msg);
+    topic_rewind(sink);
+    while (rc > 0) {
+        int size = topic_recv(&msg, sock);
+        if (size < 0) {
+            rc = s_recv_failed(self, err);
+            continue;
+        }
+        const char *data = zmq_msg_data(&msg);
+        topic_take(self, sink, data, (size_t)size);
+        if (timed && (size_t)size >= sink->header &&
+            atomic_load_explicit(&self->shared->recording,
+                                 memory_order_relaxed))
+            sequence_latency(self, data + sink->header,
+                             (size_t)size - sink->header);
+        if (sink->consume_ns)
+            topic_consume(sink);
+    }
+    zmq_msg_close(&msg);
+    return rc;
+}
+
 static int s_run(stage_t *self, errbuf_t *err)
 {
+    if (self->topics)
+        return s_run_topics(self, err);
     if (self->shared->timed)
         return s_run_latency(self, err);
     return s_run_fast(self, err);
 }
 
-const stage_ops_t receiver_ops = {.setup = s_setup, .run = s_run};
+static void s_release(stage_t *self)
+{
+    topic_free(self);
+}
+
+const stage_ops_t receiver_ops = {
+    .setup = s_setup, .run = s_run, .release = s_release};

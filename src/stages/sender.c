@@ -14,12 +14,16 @@
                   intended send time (bytes 8..15), so a stalled pipeline
                   shows as latency instead of hiding it
 
-    Every loop sends while the sequence is below the target the controller
-    sets (UINT64_MAX until the window's end is known).
+    With topics (stages/topic.h) a fourth loop does all three, each message
+    starting with its topic, or sent as a topic frame then the payload
+    (frames = 2).  Every loop sends while the sequence is below the target
+    the controller sets (UINT64_MAX until the window's end is known).
 */
 #include "base/mono.h"
+#include "pipeline/traffic.h"
 #include "stages/roles.h"
 #include "stages/sequence.h"
+#include "stages/topic.h"
 #include "stages/zcpool.h"
 
 #include <errno.h>
@@ -56,6 +60,8 @@ static int s_setup(stage_t *self, errbuf_t *err)
             return -1;
         self->pool = zcpool_memory(self->engine, &self->pool_len);
     }
+    if (topic_source_new(self, err))
+        return -1;
     return stage_attach_side(self, self->out, false, err);
 }
 
@@ -99,21 +105,26 @@ static void s_path(const stage_t *self, int sink, char *buf, size_t len)
                                               : pl->topo->stages[stages[k]].name);
 }
 
-//  Publishers wait for each subscriber's own topic (0xFF 'R' id)
+//  Publishers wait for each subscriber's own topic (0xFF 'R' id), and for
+//  every subscription of theirs (stages/topic.h)
 static int s_handshake(stage_t *self, errbuf_t *err)
 {
     if (self->pl->params.pattern != PATTERN_PUBSUB)
         return 0; //  connect's clients come and go: nobody to wait for
     bool seen[PIPELINE_MAX_INSTANCES] = {false};
     double deadline = mono_seconds() + self->pl->params.timeout;
+    topic_wait_t *wait = topic_wait_new(self, err);
+    if (!wait)
+        return -1;
     zmq_msg_t msg;
     zmq_msg_init(&msg);
-    while (s_missing(self, seen) >= 0 && mono_seconds() < deadline &&
-           !atomic_load(&self->shared->stop)) {
+    while ((s_missing(self, seen) >= 0 || !topic_wait_done(wait)) &&
+           mono_seconds() < deadline && !atomic_load(&self->shared->stop)) {
         if (zmq_msg_recv(&msg, self->out, 0) < 0) {
             if (errno == EAGAIN || errno == EINTR)
                 continue;
             zmq_msg_close(&msg);
+            topic_wait_destroy(&wait);
             return err_set(err, "waiting for subscriptions: %s",
                            zmq_strerror(errno));
         }
@@ -121,17 +132,22 @@ static int s_handshake(stage_t *self, errbuf_t *err)
         if (zmq_msg_size(&msg) == 4 && data[0] == 1 && data[1] == 0xFF &&
             data[2] == 'R' && data[3] < PIPELINE_MAX_INSTANCES)
             seen[data[3]] = true;
+        topic_wait_saw(wait, data, zmq_msg_size(&msg));
     }
     zmq_msg_close(&msg);
     int missing = s_missing(self, seen);
+    char what[LIMIT_TOPIC_SIZE + 40] = "subscription";
+    if (missing < 0)
+        missing = topic_wait_missing(wait, what, sizeof what);
+    topic_wait_destroy(&wait);
     if (missing < 0)
         return 0;
     char path[256];
     s_path(self, missing, path, sizeof path);
     return err_set(err,
-                   "the subscription of %s did not arrive within %g s "
+                   "the %s of %s did not arrive within %g s "
                    "(%s)",
-                   self->pl->inst[missing].name, self->pl->params.timeout,
+                   what, self->pl->inst[missing].name, self->pl->params.timeout,
                    path);
 }
 
@@ -227,8 +243,86 @@ static int s_run_paced(stage_t *self, errbuf_t *err)
     return 0;
 }
 
+//  Topics: the payload frame's first bytes are the topic (frames = 1) and
+//  the header after it; with frames = 2 the topic goes first in a frame
+//  of its own.  0 sent, 1 not sent (try again), -1 an error
+static int s_send_topic(stage_t *self, const topic_gen_t *gen, uint64_t header,
+                        uint64_t intended, errbuf_t *err)
+{
+    const topic_source_t *source = self->topics;
+    const size_t size = (size_t)source->size;
+    zmq_msg_t msg, topic;
+    if (self->engine ? zcpool_msg(self->engine, &msg, header)
+                     : zmq_msg_init_size(&msg, self->shared->size))
+        return self->engine
+                   ? 1 //  every buffer in flight: retry
+                   : err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
+    char *data = zmq_msg_data(&msg);
+    if (source->frames == 1)
+        memcpy(data, topic_gen_text(gen), size);
+    sequence_write(data + source->header, header);
+    if (intended)
+        sequence_write_time(data + source->header, intended);
+    if (source->frames == 2 && zmq_msg_init_size(&topic, size)) {
+        zmq_msg_close(&msg);
+        return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
+    }
+    if (source->frames == 2) {
+        memcpy(zmq_msg_data(&topic), topic_gen_text(gen), size);
+        if (zmq_msg_send(&topic, self->out, ZMQ_SNDMORE) < 0) {
+            zmq_msg_close(&msg);
+            return s_send_failed(self, &topic, err) ? -1 : 1;
+        }
+    }
+    //  once a topic frame went, its payload must follow (XPUB takes the
+    //  rest of a message it began: its HWM counts whole messages)
+    while (zmq_msg_send(&msg, self->out, 0) < 0)
+        if (source->frames == 1 || (errno != EAGAIN && errno != EINTR) ||
+            !atomic_load_explicit(&self->shared->target, memory_order_relaxed))
+            return s_send_failed(self, &msg, err) ? -1 : 1;
+    return 0;
+}
+
+//  With topics, flat out or paced (rate > 0, as s_run_paced), zero-copy or
+//  not: one loop, since the topic's table step is the same in all
+static int s_run_topics(stage_t *self, errbuf_t *err)
+{
+    const double period = self->shared->rate > 0 ? 1e9 / self->shared->rate : 0;
+    const int origin = self->inst->origin;
+    const bool timed = self->shared->timed;
+    const topic_source_t *source = self->topics;
+    topic_gen_t gen =
+        topic_gen(source, traffic_phase(self->pl, origin, source->len));
+    const uint64_t start = mono_ns();
+    uint64_t seq = 0;
+    while (seq <
+           atomic_load_explicit(&self->shared->target, memory_order_relaxed)) {
+        uint64_t intended = 0;
+        if (period > 0) {
+            intended = start + (uint64_t)(seq * period);
+            uint64_t now = mono_ns();
+            if (now < intended) { //  in slices: a new target is seen soon
+                uint64_t slice = now + STAGE_IDLE_MS * 1000000ULL;
+                mono_sleep_until_ns(intended < slice ? intended : slice);
+                continue;
+            }
+        }
+        int rc = s_send_topic(self, &gen, sequence_header(origin, seq),
+                              timed ? intended : 0, err);
+        if (rc < 0)
+            return -1;
+        if (rc > 0)
+            continue;
+        topic_gen_step(&gen);
+        atomic_store_explicit(&self->shared->sent, ++seq, memory_order_relaxed);
+    }
+    return 0;
+}
+
 static int s_run(stage_t *self, errbuf_t *err)
 {
+    if (self->topics)
+        return s_run_topics(self, err);
     if (self->shared->rate > 0)
         return s_run_paced(self, err);
     if (self->engine)
@@ -243,6 +337,7 @@ static void s_release(stage_t *self)
     zcpool_destroy(&pool);
     self->engine = NULL;
     self->pool = NULL;
+    topic_free(self);
 }
 
 const stage_ops_t sender_ops = {.setup = s_setup,

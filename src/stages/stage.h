@@ -146,6 +146,7 @@ struct stage_s {
         ino_t ino;
     } bound[LIMIT_STAGES];
     int nbound;
+    void *topics; //  topic state (stages/topic.h), NULL: none
 };
 
 //  The thread's body (a zactor_fn; args: the stage_t, whose pl, inst,

@@ -48,6 +48,11 @@ typedef struct {
     char from_node[RESULTS_WHERE_MAX], to_node[RESULTS_WHERE_MAX];
     double from_cpu_ns, to_cpu_ns; //  CPU per message in the window, or -1
     int64_t seq_lost; //  proven by sequence numbers, -1: not checked
+    //  Topics (trial/trial_topics.c): what the link should have carried
+    //  of its downstream's topics (= sent where it takes everything), and
+    //  that over what its sources sent
+    uint64_t expected;
+    double selectivity;
 } link_row_t;
 
 typedef struct {
@@ -125,6 +130,13 @@ typedef struct {
 static inline double link_rate(const link_row_t *link)
 {
     return link->seconds > 0 ? link->window_received / link->seconds : 0;
+}
+
+//  What a link lost: expected - received (sent - received where its
+//  downstream takes every topic)
+static inline int64_t link_lost(const link_row_t *link)
+{
+    return (int64_t)(link->expected - link->received);
 }
 
 static inline double link_sent_rate(const link_row_t *link)

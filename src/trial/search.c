@@ -67,8 +67,8 @@ static void s_judge(const search_t *self, search_trial_t *trial)
     trial->worst = -1;
     for (int l = 0; l < result->nlinks && trial->worst < 0; l++) {
         const link_row_t *row = &result->links[l];
-        if (row->sent > 0 &&
-            (double)(row->sent - row->received) / (double)row->sent >
+        if (row->expected > 0 &&
+            (double)link_lost(row) / (double)row->expected >
                 self->p->loss_ratio)
             trial->worst = l;
     }
@@ -261,7 +261,7 @@ static int s_fake_trial(void *ctx, const trial_spec_t *spec,
                             .to_sink = l == 1};
         snprintf(row->from, sizeof row->from, "%s", l ? "broker" : "pub");
         row->window_sent = (uint64_t)sent;
-        row->sent = row->window_sent;
+        row->sent = row->expected = row->window_sent;
         row->received = (uint64_t)(l ? through : sent);
         if (spoil && l == 0)
             row->received = row->sent - row->sent / 10;

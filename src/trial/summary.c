@@ -30,6 +30,14 @@ static double s_sent(const trial_result_t *t, int l)
 {
     return (double)t->links[l].sent;
 }
+static double s_expected(const trial_result_t *t, int l)
+{
+    return (double)t->links[l].expected;
+}
+static double s_selectivity(const trial_result_t *t, int l)
+{
+    return t->links[l].selectivity;
+}
 static double s_received(const trial_result_t *t, int l)
 {
     return (double)t->links[l].received;
@@ -82,7 +90,9 @@ static void s_link_figures(link_summary_t *s, const trial_result_t *trials,
 {
     s->sent = s_median(trials, n, l, s_sent, false, v);
     s->received = s_median(trials, n, l, s_received, false, v);
-    s->lost = s->sent - s->received; //  as on every row
+    s->expected = s_median(trials, n, l, s_expected, false, v);
+    s->selectivity = s_median(trials, n, l, s_selectivity, false, v);
+    s->lost = s->expected - s->received; //  as on every row
     s->seconds = s_median(trials, n, l, s_seconds, false, v);
     s->mbps = s_median(trials, n, l, s_mbps, false, v);
     s->sent_rate = s_median(trials, n, l, s_sent_rate, false, v);
@@ -98,7 +108,8 @@ static void s_link_figures(link_summary_t *s, const trial_result_t *trials,
         const link_row_t *row = &trials[t].links[l];
         bound += row->hwm_bound;
         s->sent_all += row->sent;
-        s->lost_all += row->sent - row->received;
+        s->expected_all += row->expected;
+        s->lost_all += (uint64_t)link_lost(row);
     }
     s->hwm_bound = 2 * bound > n;
 }
@@ -248,6 +259,8 @@ static void s_fake(trial_result_t *t, link_row_t *link, double rate)
     link->hop = 1;
     link->seconds = 1;
     link->sent = link->received = link->window_received = (uint64_t)rate;
+    link->expected = link->sent;
+    link->selectivity = 1;
     link->from_cpu_ns = link->to_cpu_ns = -1;
     link->seq_lost = -1;
     *t = (trial_result_t){.size = 64, .repeat = 1, .nlinks = 1, .links = link};

@@ -30,12 +30,14 @@ typedef struct {
     double sent, received, lost, seconds, rate, mbps, sent_rate;
     double from_cpu_ns, to_cpu_ns; //  -1 when a repeat did not know
     double seq_lost;               //  -1 when a repeat did not check
+    double expected, selectivity;  //  topics (trial/results.h)
     //  the first repeat's, when every repeat agrees; else "-1"
     char from_cpu[RESULTS_WHERE_MAX], to_cpu[RESULTS_WHERE_MAX];
     char from_node[RESULTS_WHERE_MAX], to_node[RESULTS_WHERE_MAX];
     int hwm_bound;               //  in most repeats
     double bound_rate;           //  the first repeat's (flood)
     uint64_t sent_all, lost_all; //  added up over the repeats
+    uint64_t expected_all;       //  ...and what lost_all is a share of
     double rate_min, rate_max;
     stats_ci_t ci; //  of the rate
     double spread; //  max(rate - ci.low, ci.high - rate) / rate

@@ -394,7 +394,7 @@ static int s_drain(trial_t *self, errbuf_t *err)
             return -1;
         bool complete = true, moved = false;
         for (int l = 0; l < self->nlinks; l++) {
-            complete &= now.link_received[l] == now.link_sent[l];
+            complete &= now.link_received[l] == trial_link_due(self, &now, l);
             moved |= now.link_received[l] != self->last.link_received[l] ||
                      now.link_sent[l] != self->last.link_sent[l];
         }
@@ -575,7 +575,8 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
                             sizeof(memory_row_t));
     if (self->roster)
         roster_list(self->pl, self->roster, self->nroster);
-    int rc = result->links && self->roster && result->memory
+    int rc = result->links && self->roster && result->memory &&
+                     trial_topics_new(self) == 0
                  ? s_start(self, err)
                  : err_set(err, "a trial: out of memory");
     if (rc == 0)
@@ -587,6 +588,7 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
         s_abort(self);
     else if (s_teardown(self, err))
         rc = -1;
+    trial_topics_destroy(self);
     free(self->roster);
     free(self);
     return rc;

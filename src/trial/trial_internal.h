@@ -59,6 +59,7 @@ typedef struct {
     bool tracing; //  --profile syscalls: every stage has a tracer open
     char *warnings;
     size_t warnings_len;
+    struct trial_topics_s *topics; //  trial_topics.c; NULL: no topics
 } trial_t;
 
 //  One more line of warnings for the run
@@ -89,5 +90,21 @@ void trial_make_latency(trial_t *self);
 int trial_profile_start(trial_t *self, errbuf_t *err);
 int trial_profile_stop(trial_t *self, errbuf_t *err);
 void trial_profile_end(trial_t *self);
+
+//  Topics (trial_topics.c): what links carry when subscriptions filter.
+//  new: -1 when out of memory; nothing to make when no topics are sent
+typedef struct trial_topics_s trial_topics_t;
+int trial_topics_new(trial_t *self);
+void trial_topics_destroy(trial_t *self);
+//  Does instance id take less than its publishers send it?
+bool trial_topics_filters(const trial_t *self, int id);
+//  What link l should have taken by snap: link_sent, or its expected
+uint64_t trial_link_due(trial_t *self, const snapshot_t *snap, int l);
+//  A row's expected and selectivity (= sent and 1 where nothing filters)
+void trial_topics_row(trial_t *self, int l, link_row_t *row);
+//  A filtering sink's loss as its sequence numbers prove it, for origins
+int64_t trial_topics_seq_lost(trial_t *self, int sink, uint64_t origins);
+//  ...and as its links and those above them count it
+int64_t trial_topics_path_lost(trial_t *self, int sink);
 
 #endif
