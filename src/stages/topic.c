@@ -6,6 +6,7 @@
 */
 #include "stages/topic.h"
 
+#include "base/check.h"
 #include "config/topics.h"
 #include "machine/tsc.h"
 #include "pipeline/traffic.h"
@@ -318,4 +319,98 @@ void topic_wait_destroy(topic_wait_t **wait_p)
     free(wait->seen);
     free(wait);
     *wait_p = NULL;
+}
+
+//  ------------------------------------------------------------------------
+//  Selftest: a subscriber's count and a publisher's wait, on a pipeline
+//  of one publisher of 100 topics, a proxy and two subscribers of 25 %
+
+static int s_test_count(stage_t *sub)
+{
+    CHECK(topic_sink_new(sub, &(errbuf_t){{0}}) == 0 && sub->topics);
+    topic_sink_t *sink = sub->topics;
+    CHECK(sink->filtered && sink->header == 8);
+    topic_rewind(sink);
+    //  the sequences of origin 0 whose topic it takes, every other one
+    uint32_t *prefix = sink->prefix[0], len = sink->track[0].len;
+    uint32_t phase = sink->track[0].phase;
+    uint64_t taken = 0, skipped = 0;
+    char message[16] = {0};
+    for (uint64_t seq = 0; seq < 2000; seq++) {
+        uint32_t pos = (uint32_t)((phase + seq) % len);
+        if (prefix[pos + 1] == prefix[pos])
+            continue;
+        if (taken++ % 2) {
+            skipped++;
+            continue;
+        }
+        sequence_write(message + 8, sequence_header(0, seq));
+        topic_take(sub, sink, message, sizeof message);
+    }
+    const origin_t *from = &sub->shared->origins[0];
+    CHECK(from->gaps == skipped - (taken % 2 == 0)); //  not the last one
+    CHECK(sub->shared->misordered == 0);
+    CHECK(atomic_load(&from->received) == taken - skipped);
+    //  a message of a topic it does not take counts as misordered
+    for (uint64_t seq = 2000;; seq++)
+        if (prefix[(phase + seq) % len + 1] == prefix[(phase + seq) % len]) {
+            sequence_write(message + 8, sequence_header(0, seq));
+            topic_take(sub, sink, message, sizeof message);
+            break;
+        }
+    CHECK(sub->shared->misordered == 1);
+    topic_free(sub);
+    return 0;
+}
+
+static int s_test_wait(stage_t *pub)
+{
+    topic_wait_t *wait = topic_wait_new(pub, &(errbuf_t){{0}});
+    CHECK(wait && !topic_wait_done(wait));
+    char what[80], sub[10] = {1};
+    int missing = topic_wait_missing(wait, what, sizeof what);
+    CHECK(missing == 2 && strcmp(what, "subscription to 00000000") == 0);
+    //  subscriber 0 takes 0, 4, 8, ..; subscriber 1 1, 5, ..; then each
+    //  its 3 extra subscriptions, 100 .. 105
+    for (int t = 0; t < 106; t++) {
+        topics_text((uint64_t)t, 8, sub + 1);
+        if (t != 5)
+            topic_wait_saw(wait, sub, 9);
+    }
+    CHECK(!topic_wait_done(wait));
+    CHECK(topic_wait_missing(wait, what, sizeof what) == 3);
+    CHECK(strcmp(what, "subscription to 00000005") == 0);
+    topics_text(5, 8, sub + 1);
+    topic_wait_saw(wait, sub, 9);
+    topic_wait_saw(wait, sub, 9); //  twice is once
+    CHECK(topic_wait_done(wait) && topic_wait_missing(wait, what, 80) < 0);
+    topic_wait_destroy(&wait);
+    return 0;
+}
+
+int topic_test(bool verbose)
+{
+    (void)verbose;
+    errbuf_t err;
+    const char *text = "topology = t\n    sizes = 64\n"
+                       "publisher = pub\n    topics = 100\n"
+                       "hop\nproxy = p\nhop\n"
+                       "subscriber = sub\n    count = 2\n"
+                       "    subscribe = 25%\n    subscriptions = 3\n";
+    topology_t *topo = topology_load_text("t.cfg", text, &err);
+    CHECK(topo && topology_validate(topo, &err) == 0);
+    machine_t *machine = machine_new_live(&err);
+    pipeline_t *pl = machine ? pipeline_new(topo, machine, &err) : NULL;
+    stage_shared_t *shared = calloc(1, sizeof *shared);
+    CHECK(pl && shared);
+    stage_t pub = {.pl = pl, .inst = &pl->inst[0], .shared = shared};
+    stage_t sub = {.pl = pl, .inst = &pl->inst[2], .shared = shared};
+    int rc = s_test_count(&sub);
+    if (rc == 0)
+        rc = s_test_wait(&pub);
+    free(shared);
+    pipeline_destroy(&pl);
+    machine_destroy(&machine);
+    topology_destroy(&topo);
+    return rc;
 }

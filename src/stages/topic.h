@@ -222,4 +222,6 @@ void topic_wait_saw(topic_wait_t *wait, const void *data, size_t size);
 int topic_wait_missing(const topic_wait_t *wait, char *what, size_t len);
 void topic_wait_destroy(topic_wait_t **wait_p);
 
+int topic_test(bool verbose);
+
 #endif
