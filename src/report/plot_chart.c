@@ -430,6 +430,119 @@ static int s_sweep(writer_t *self, int topo, errbuf_t *err)
 }
 
 //  ---------------------------------------------------------------------
+//  One swept key of numbers: the last hop against its value, a line per
+//  size, the values evenly spaced in their order (0, 100, 10000, ...)
+
+//  The combinations of rows (one key's "KEY=V"), by value, into order;
+//  how many, or 0 when a value is not a number
+static int s_values(const writer_t *self, const plot_row_t *rows, int n,
+                    int *order, double *value)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        while (k < m && order[k] != rows[i].combo)
+            k++;
+        if (k < m)
+            continue;
+        const char *eq = strchr(self->table->combos.v[rows[i].combo], '=');
+        char *end;
+        double v = eq ? strtod(eq + 1, &end) : 0;
+        if (!eq || end == eq + 1 || *end)
+            return 0;
+        for (k = m++; k > 0 && value[k - 1] > v; k--) //  insertion, by value
+            order[k] = order[k - 1], value[k] = value[k - 1];
+        order[k] = rows[i].combo, value[k] = v;
+    }
+    return m;
+}
+
+//  A block per size: a point per value, at its place x
+static int s_value_data(writer_t *self, plot_chart_t *chart,
+                        const plot_row_t *rows, int n, const int *order, int m,
+                        errbuf_t *err)
+{
+    FILE *file = s_create(self, chart->data, err);
+    if (!file)
+        return -1;
+    fprintf(file,
+            "# hopbench plot data: %s, %s, one block per size\n"
+            "# %s (size: the place of the value)\n",
+            chart->name, chart->what, PLOT_COLUMNS);
+    int rc = 0;
+    for (int s = 0; s < chart->nsizes && rc == 0; s++) {
+        char label[32];
+        snprintf(label, sizeof label, "%u B", chart->sizes[s]);
+        fprintf(file, "%s# %s\n", s ? "\n\n" : "", label);
+        if (plot_names_add(&chart->series, label) < 0)
+            rc = err_set(err, "out of memory");
+        for (int x = 0; x < m && rc == 0; x++) {
+            int i = 0;
+            while (i < n && (rows[i].combo != order[x] ||
+                             rows[i].size != chart->sizes[s]))
+                i++;
+            int j = i < n ? s_end(rows, n, i, SAME_SIZE) : i;
+            plot_point_t point;
+            if (i == n)
+                continue; //  not measured at this size
+            rc = plot_point(rows + i, j - i, &point, err);
+            point.size = (unsigned)x;
+            if (rc == 0) {
+                s_point_line(file, &point);
+                s_extent(chart, &point);
+            }
+        }
+    }
+    return s_close(self, file, chart->data, rc, err);
+}
+
+static int s_value(writer_t *self, int topo, errbuf_t *err)
+{
+    int n, m, rc = 0;
+    const char *key = self->table->sweep;
+    if (strchr(key, ','))
+        return 0; //  one key only
+    plot_row_t *rows = s_last_hop(self, topo, &n);
+    int *order = rows ? malloc((size_t)n * sizeof *order) : NULL;
+    double *value = order ? malloc((size_t)n * sizeof *value) : NULL;
+    if (!value)
+        rc = err_set(err, "out of memory");
+    plot_chart_t *chart = NULL;
+    if (rc == 0 && (m = s_values(self, rows, n, order, value)) > 1 &&
+        (chart = s_chart(self, PLOT_VALUE, err)) == NULL)
+        rc = -1;
+    if (chart) {
+        char name[64], safe[128], what[PLOT_NAME];
+        plot_safe_name(name, sizeof name, self->table->topos.v[topo]);
+        plot_safe_name(safe, sizeof safe, key);
+        snprintf(chart->name, sizeof chart->name, "%s",
+                 self->table->topos.v[topo]);
+        snprintf(chart->key, sizeof chart->key, "%s", key);
+        s_sweep_what(self, rows, n, what, sizeof what);
+        what[strcspn(what, ",")] = 0; //  "the last hop (...)"
+        snprintf(chart->what, sizeof chart->what,
+                 "%.120s against %.60s, one line per size", what, key);
+        snprintf(chart->data, sizeof chart->data, "plot-%s-vs-%s.dat", name,
+                 safe);
+        snprintf(chart->png, sizeof chart->png, "%s-rate-vs-%s.png", name,
+                 safe);
+        for (int x = 0; x < m && rc == 0; x++)
+            if (plot_names_add(&chart->ticks,
+                               strchr(self->table->combos.v[order[x]], '=') +
+                                   1) < 0)
+                rc = err_set(err, "out of memory");
+        if (rc == 0)
+            rc = s_sizes(chart, rows, n, err);
+        if (rc == 0)
+            rc = s_value_data(self, chart, rows, n, order, m, err);
+    }
+    free(rows);
+    free(order);
+    free(value);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------
 
 int plot_charts_write(const plot_table_t *table, const char *dir,
                       plot_charts_t *charts, errbuf_t *err)
@@ -448,6 +561,8 @@ int plot_charts_write(const plot_table_t *table, const char *dir,
     }
     for (int t = 0; *table->sweep && t < table->topos.n && rc == 0; t++)
         rc = s_sweep(&self, t, err);
+    for (int t = 0; *table->sweep && t < table->topos.n && rc == 0; t++)
+        rc = s_value(&self, t, err);
     free(self.rows);
     return rc;
 }
@@ -456,6 +571,7 @@ void plot_charts_free(plot_charts_t *charts)
 {
     for (int i = 0; i < charts->n; i++) {
         plot_names_free(&charts->v[i].series);
+        plot_names_free(&charts->v[i].ticks);
         free(charts->v[i].sizes);
     }
     free(charts->v);

@@ -13,6 +13,11 @@
 
         TOPO-sweep-KEYS-rate-vs-size.png   the last hop's msgs/s against
                                            size, one line per combination
+        TOPO-rate-vs-KEY.png               with one swept key whose values
+                                           are numbers: the last hop's
+                                           msgs/s against its value, one
+                                           line per size (the cost of a
+                                           key as a curve: subscriptions)
 
     and, for a search (search.csv, plot_search.h), per size:
 
@@ -45,7 +50,8 @@ typedef enum {
     PLOT_SWEEP,
     PLOT_KNEE,
     PLOT_DELTA,
-    PLOT_SYSCALLS
+    PLOT_SYSCALLS,
+    PLOT_VALUE
 } plot_kind_t;
 
 //  Columns of a size chart's data file (1-based, as gnuplot counts)
@@ -75,6 +81,8 @@ typedef struct {
                              //  PLOT_SYSCALLS: rate[1], the tallest bar)
     double offered[2];       //  PLOT_KNEE: the x axis's extent
     double found;            //  PLOT_KNEE: the rate the search found, 0
+    plot_names_t ticks;      //  PLOT_VALUE: the x axis's values, in order
+    char key[PLOT_NAME];     //  ...and the swept key they are of
 } plot_chart_t;
 
 typedef struct {

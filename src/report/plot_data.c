@@ -58,6 +58,7 @@ typedef struct {
     char header[PLOT_MAX_SWEEP][PLOT_NAME];
     int nsweep, ncolumns, line;
     int repeat;    //  the repeat column, or -1
+    int expected;  //  the expected column (topics), or -1: older files
     bool too_many; //  sweep_ columns beyond PLOT_MAX_SWEEP
     csv_t *csv;    //  its current record: the header, or a row
 } reader_t;
@@ -136,11 +137,13 @@ static int s_header(reader_t *self, errbuf_t *err)
             if (strcmp(csv_field(self->csv, i), s_columns[c].name) == 0)
                 self->col[c] = i;
     }
-    self->repeat = -1;
+    self->repeat = self->expected = -1;
     for (int i = 0; i < self->ncolumns; i++) {
         s_sweep_column(self, i);
         if (strcmp(csv_field(self->csv, i), "repeat") == 0)
             self->repeat = i;
+        if (strcmp(csv_field(self->csv, i), "expected") == 0)
+            self->expected = i;
     }
     for (int c = 0; c < C_NEEDED; c++)
         if (self->col[c] < 0)
@@ -178,6 +181,22 @@ static int s_number(const reader_t *self, int c, double *out, errbuf_t *err)
 static const char *s_text(const reader_t *self, int c)
 {
     return csv_field(self->csv, self->col[c]);
+}
+
+//  Loss is a share of what the hop should have carried: expected, where
+//  the file has it (a filtering subscriber takes less than was sent)
+static int s_expected(reader_t *self, plot_row_t *row, errbuf_t *err)
+{
+    if (self->expected < 0 || !*csv_field(self->csv, self->expected))
+        return 0;
+    char *end;
+    const char *text = csv_field(self->csv, self->expected);
+    double value = strtod(text, &end);
+    if (*end || !isfinite(value) || value < 0)
+        return err_set(err, "%s:%d: column expected: '%s' is not a count",
+                       self->table->path, self->line, text);
+    row->sent = value;
+    return 0;
 }
 
 //  topology, combination and link of the row, interned
@@ -225,7 +244,7 @@ static int s_row(reader_t *self, errbuf_t *err)
         s_number(self, C_SENT, &row.sent, err) ||
         s_number(self, C_LOST, &row.lost, err) ||
         s_number(self, C_RATE, &row.rate, err) ||
-        s_number(self, C_MBPS, &row.mbps, err))
+        s_number(self, C_MBPS, &row.mbps, err) || s_expected(self, &row, err))
         return -1;
     row.size = (unsigned)size;
     row.hop = (int)hop;

@@ -30,7 +30,7 @@ typedef struct {
     int topo, combo, link; //  indexes into the table's name lists
     int hop;
     unsigned size;
-    double rate, mbps, sent, lost;
+    double rate, mbps, sent, lost; //  sent: expected where the file has it
 } plot_row_t;
 
 typedef struct {

@@ -204,6 +204,38 @@ static void s_line_chart(FILE *out, const plot_chart_t *chart)
     s_lines(out, chart, 2);
 }
 
+//  A swept key's values at evenly spaced places, a line per size
+static void s_value_chart(FILE *out, const plot_chart_t *chart)
+{
+    int n = chart->ticks.n;
+    s_output(out, chart);
+    char label[PLOT_NAME + 40];
+    snprintf(label, sizeof label, "%s (the values swept, evenly spaced)",
+             chart->key);
+    s_set_quoted(out, "xlabel", label);
+    fprintf(out, "set xrange [-0.5:%g]\nset xtics (", n - 0.5);
+    for (int i = 0; i < n; i++) {
+        fputs(i ? ", " : "", out);
+        s_quote(out, chart->ticks.v[i]);
+        fprintf(out, " %d", i);
+    }
+    fputs(")\nset grid xtics ytics\nset ytics nomirror\n", out);
+    s_title(out, chart, chart->what);
+    s_y_axis(out, chart->rate, "messages/s received (k = 10^3, M = 10^6)", true,
+             0);
+    fputs("set key top right opaque box\nplot ", out);
+    for (int i = 0; i < chart->series.n; i++) {
+        fputs(i ? ", \\\n     " : "", out);
+        s_quote(out, i ? "" : chart->data);
+        fprintf(out,
+                " index %d using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.9 "
+                "title ",
+                i);
+        s_quote(out, chart->series.v[i]);
+    }
+    fputc('\n', out);
+}
+
 static void s_bar_axes(FILE *out, const plot_chart_t *chart)
 {
     fputs("set style fill solid 0.85 border -1\nset boxwidth 0.36\n"
@@ -432,6 +464,8 @@ int plot_script_write(const char *dir, const plot_charts_t *charts,
             s_knee_chart(out, &charts->v[i]);
         else if (charts->v[i].kind == PLOT_SYSCALLS)
             s_syscalls_chart(out, &charts->v[i]);
+        else if (charts->v[i].kind == PLOT_VALUE)
+            s_value_chart(out, &charts->v[i]);
         else
             s_line_chart(out, &charts->v[i]);
     }
