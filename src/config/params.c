@@ -501,9 +501,13 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                         AT(consume_ns),
                         RANGE(0, 1e9),
                         .fallback = "0",
-                        .help = "subscribers: spin this many ns of the "
-                                "stage's own CPU (on the TSC) after each "
-                                "message: a slow subscriber"},
+                        .help = "subscribers: spin this many ns on the TSC "
+                                "after each message, the stage's own CPU "
+                                "busy (a slow subscriber; give one of a "
+                                "fan-out a stage of its own).  capacity: "
+                                "back-pressure, it sets every subscriber's "
+                                "rate; flood: only it drops, its pipe "
+                                "overflowing; search: the NDR found is its"},
 };
 #undef T
 #undef S
