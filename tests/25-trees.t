@@ -5,7 +5,7 @@
 # capacity; the keys and commands that must work on trees; the shapes
 # refused; and every shipped linear topology giving the rows it gave
 # before trees (tests/fixtures/linear-rows.txt, written by the hopbench
-# before this change).
+# before this change), and, with one topic taken by all, expected = sent.
 use strict;
 use warnings;
 use FindBin;
@@ -233,5 +233,8 @@ for my $file (sort keys %fixture) {
     ok(index($header, $fixture{$file}{header}) == 0, "$file: the header it had, new columns after");
     my @rows = map { join ',', (split /,/)[2 .. 7] } @lines;
     is(join("\n", @rows), join("\n", @{ $fixture{$file}{rows} }), "$file: the rows it had");
+    my @changed = grep { $_->{expected} ne $_->{sent} || $_->{selectivity} ne '1' }
+        @{ csv("$o/results.csv")->{rows} };
+    is(scalar @changed, 0, "$file: one topic, taken by all: expected = sent, selectivity 1");
 }
 done_testing();
