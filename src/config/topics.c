@@ -67,15 +67,15 @@ static bool s_is_list(const char *text)
     return strpbrk(text, ",-") != NULL;
 }
 
-//  "12", "12.5": the number before a '%', or -1
+//  "12%", "12.5%": the number before the '%', or -1
 static double s_share(const char *text)
 {
     size_t len = strlen(text);
-    if (len < 2 || text[len - 1] != '%' ||
-        strspn(text, "0123456789.") != len - 1 ||
-        !isdigit((unsigned char)*text))
+    char *end;
+    if (len < 2 || text[len - 1] != '%' || !isdigit((unsigned char)*text))
         return -1;
-    return strtod(text, NULL);
+    double share = strtod(text, &end);
+    return end == text + len - 1 ? share : -1;
 }
 
 //  A list's items, each checked and, when bits is not NULL, marked; how
@@ -316,6 +316,9 @@ static int s_test_subscribe(void)
     CHECK(topics_subscribe_check("some", 100, &err) == -1);
     CHECK(topics_subscribe_check("0%", 100, &err) == -1);
     CHECK(topics_subscribe_check("101%", 100, &err) == -1);
+    CHECK(topics_subscribe_check("12.5.3%", 100, &err) == -1);
+    CHECK(topics_subscribe_check("12.5%", 100, &err) == 0);
+    CHECK(topics_subscribe_check("1e1%", 100, &err) == 0); //  strtod's
     //  Four subscribers of 25 %: disjoint, every topic taken once
     uint64_t seen[2] = {0, 0};
     for (int q = 0; q < 4; q++) {
