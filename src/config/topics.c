@@ -8,10 +8,11 @@
 #include "config/topics.h"
 
 #include "base/check.h"
+#include "base/number.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,12 +27,10 @@ int topics_order_parse(const char *text, topics_order_t *order,
         *order = text[0] == 'r' ? TOPICS_ROUNDROBIN : TOPICS_UNIFORM;
         return 0;
     }
-    char *end;
-    const char *number = text + 5;
-    if (strncmp(text, "zipf:", 5) == 0 && isdigit((unsigned char)*number)) {
-        errno = 0;
-        double s = strtod(number, &end);
-        if (!*end && !errno && s > 0 && s <= 10) {
+    double s;
+    if (strncmp(text, "zipf:", 5) == 0 && isdigit((unsigned char)text[5]) &&
+        number_parse(text + 5, &s) == 0) {
+        if (s > 0 && s <= 10) {
             *order = TOPICS_ZIPF;
             *exponent = s;
             return 0;
@@ -70,12 +69,14 @@ static bool s_is_list(const char *text)
 //  "12%", "12.5%": the number before the '%', or -1
 static double s_share(const char *text)
 {
+    char number[64];
     size_t len = strlen(text);
-    char *end;
-    if (len < 2 || text[len - 1] != '%' || !isdigit((unsigned char)*text))
+    double share;
+    if (len < 2 || len > sizeof number || text[len - 1] != '%' ||
+        !isdigit((unsigned char)*text))
         return -1;
-    double share = strtod(text, &end);
-    return end == text + len - 1 ? share : -1;
+    snprintf(number, sizeof number, "%.*s", (int)(len - 1), text);
+    return number_parse(number, &share) == 0 ? share : -1;
 }
 
 //  A list's items, each checked and, when bits is not NULL, marked; how
@@ -318,7 +319,8 @@ static int s_test_subscribe(void)
     CHECK(topics_subscribe_check("101%", 100, &err) == -1);
     CHECK(topics_subscribe_check("12.5.3%", 100, &err) == -1);
     CHECK(topics_subscribe_check("12.5%", 100, &err) == 0);
-    CHECK(topics_subscribe_check("1e1%", 100, &err) == 0); //  strtod's
+    CHECK(topics_subscribe_check("1e1%", 100, &err) == 0); //  a number
+    CHECK(topics_subscribe_check("0x10%", 100, &err) == -1);
     //  Four subscribers of 25 %: disjoint, every topic taken once
     uint64_t seen[2] = {0, 0};
     for (int q = 0; q < 4; q++) {

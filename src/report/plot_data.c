@@ -189,11 +189,10 @@ static int s_expected(reader_t *self, plot_row_t *row, errbuf_t *err)
 {
     if (self->expected < 0 || !*csv_field(self->csv, self->expected))
         return 0;
-    char *end;
+    double value;
     const char *text = csv_field(self->csv, self->expected);
-    double value = strtod(text, &end);
-    if (*end || !isfinite(value) || value < 0)
-        return err_set(err, "%s:%d: column expected: '%s' is not a count",
+    if (number_parse(text, &value) || value < 0 || value != floor(value))
+        return err_set(err, "%s:%d: expected '%.40s' is not a count",
                        self->table->path, self->line, text);
     row->sent = value;
     return 0;
