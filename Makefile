@@ -85,7 +85,7 @@ FUZZ_TARGETS  = topology lists machine shape
 FUZZ_BINS     = $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 FUZZ_OBJ      = $(LIB_SRC:src/%.c=build/fuzz/%.o) build/fuzz/fuzz.o
 
-.PHONY: all run check lint bench anchors install deb deps check-deps memcheck \
+.PHONY: all run check check-long lint bench anchors install deb deps check-deps memcheck \
         clean format fuzz fuzz-deps fuzz-build soak FORCE
 
 all: hopbench $(MANPAGES)
@@ -142,13 +142,24 @@ run: deps
 	$(MAKE) hopbench
 	./hopbench run topologies/proxy.cfg --sizes 64,1024,16384 --duration 0.5
 
+# Test files run two at a time: a file keeps the two CPUs about half
+# busy (windows, handshakes, drains), and every test holds beside a CPU
+# hog (a file beside it is one); CHECK_JOBS=1 runs them one by one
+CHECK_JOBS ?= 2
+
 check: check-deps
 	$(MAKE) hopbench tests/selftest $(MANPAGES)
 ifeq ($(SANITIZE),1)
 	@ldd hopbench | grep -q libasan && ldd tests/selftest | grep -q libasan || \
 	    { echo 'hopbench: ./hopbench is not the sanitized build' >&2; exit 1; }
 endif
-	tests/prove-clean tests/*.t
+	tests/prove-clean -j$(CHECK_JOBS) tests/*.t
+
+# make check, and the slow cases the tests keep for it (tests/lib/
+# Hopbench.pm's long(): every shipped topology's search, the longest
+# chain's run, more repeats).  Not run by CI
+check-long:
+	HOPBENCH_LONG=1 $(MAKE) check
 
 # the layers of src/ against docs/ARCHITECTURE.md (tests/18-layers.t too)
 lint:
