@@ -81,8 +81,13 @@ for my $b (0 .. $#paras) {
     my $shown = $paras[$b + 1];
     next unless $shown && $shown->[0] !~ /^\.\/hopbench |^(topology|make|host) /;
     my @check = grep { !/^\s*\.\.\.\s*$/ } @$shown;
-    for my $line (@check[0 .. ($#check < 1 ? $#check : 1)]) {
-        like($out, shape($line), "README shows what '$cmds[-1]' prints: $line");
+    my @lines = @check[0 .. ($#check < 1 ? $#check : 1)];
+  SKIP: {
+        # a search on a machine too busy to hold any rate prints no rows,
+        # only why (its failures starved): the shape shown is not there
+        skip("'$cmds[-1]': no rate held on this machine, so no table", scalar @lines)
+            if $out =~ /^\s*search: no rate held/m;
+        like($out, shape($_), "README shows what '$cmds[-1]' prints: $_") for @lines;
     }
 }
 ok($commands >= 8, "README: $commands commands run");

@@ -69,8 +69,13 @@ ok($e2e && (abs($e2e->{samples} - 40000) < 1000 || $why),
     or diag explain \@lat;
 ordered_percentiles('rate e2e', $e2e);
 my $last = (grep { $_->{hop} == 4 } @rows3)[0];
-ok(abs($e2e->{samples} - $last->{msgs_per_sec} * $last->{seconds}) < 100,
-   'rate: one sample per message received in the window');
+# Samples are recorded from when the controller flips the stages'
+# recording flag at each edge; the window's counts are interpolated at an
+# instant just after that flip (trial_edge.c), as far after it as the
+# edge's reads take on a busy machine: one sample per message, within 5 %
+my $taken = $last->{msgs_per_sec} * $last->{seconds};
+ok(abs($e2e->{samples} - $taken) < 100 + 0.05 * $taken,
+   "rate: one sample per message received in the window ($e2e->{samples} samples, $taken messages)");
 my $pub_rate = (grep { $_->{hop} == 1 } @rows3)[0]{sent_per_sec};
 ok(abs($pub_rate - 20000) <= 200 || grep({ /sent \d+ msgs\/s of the 20000 asked/ } @{ $meta->{warnings} }),
    'rate: the publisher kept 20,000/s within 1 %, or the run says why');

@@ -45,6 +45,39 @@ $t = csv("$out/results.csv");
 my @combos = map { "$_->{sweep_hwm}/$_->{sweep_transport}" } @{ $t->{rows} };
 is("@combos", '100/ipc 100/tcp 1000/ipc 1000/tcp', 'two swept keys: every combination');
 
+# --order: interleave runs repeat 1 of every combination, then repeat 2;
+# sequential every repeat of one combination, then the next; with a sweep
+# and repeats, interleave is the default
+sub trial_order {
+    my ($t) = @_;
+    return join ' ', map { "$_->{sweep_hwm}:$_->{size}:$_->{repeat}" }
+        grep { $_->{repeat} =~ /^\d+$/ && $_->{hop} eq '1' } @{ $t->{rows} };
+}
+my @orderly = ('run', 'topologies/direct.cfg', '--sweep', 'hwm=100,1000',
+    '--sizes', '64,128', qw(--repeat 2 --duration 0.05 --set warmup=0.02
+    --quiet --output));
+my %order = (
+    interleave => '100:64:1 100:128:1 1000:64:1 1000:128:1 100:64:2 100:128:2 1000:64:2 1000:128:2',
+    sequential => '100:64:1 100:64:2 100:128:1 100:128:2 1000:64:1 1000:64:2 1000:128:1 1000:128:2');
+for my $order (qw(interleave sequential auto)) {
+    $out = tmp();
+    my @how = $order eq 'auto' ? () : ('--order', $order);
+    ($rc, $stdout, $err) = hopbench(@orderly, $out, @how);
+    is($rc, 0, "--order $order: exit 0") or diag $err;
+    $t = csv("$out/results.csv");
+    is(trial_order($t), $order{ $order eq 'auto' ? 'interleave' : $order },
+       "--order $order: the trials in results.csv, in the order they ran");
+    my @medians = map { "$_->{sweep_hwm}:$_->{size}" }
+        grep { $_->{repeat} eq 'median' && $_->{hop} eq '1' } @{ $t->{rows} };
+    is("@medians", '', "--order $order: no median row under 3 repeats");
+    my @blocks = $stdout =~ /size (\d+) B .*hwm=(\d+)/g;
+    is("@blocks", '64 100 128 100 64 1000 128 1000',
+       "--order $order: the table, a block per combination and size, in sweep order");
+}
+($rc, undef, $err) = hopbench(@orderly, tmp(), '--order', 'shuffle');
+is($rc, 2, '--order shuffle: exit 2');
+like($err, qr/unknown order 'shuffle' \(auto, sequential, interleave\)/, '--order shuffle: says the choices');
+
 # bad values are refused before anything runs
 my $none = tmp() . '/never';
 ($rc, undef, $err) = hopbench('run', 'topologies/proxy.cfg', '--sweep',
@@ -75,7 +108,8 @@ SKIP: {
     unlike($text, qr/size 64 done/, 'progress on a terminal: no plain lines');
 }
 
-# SIGINT six seconds in: out within 3 s, exit 130, rows kept, nothing left
+# SIGINT (SIGTERM) once a size has finished: out within 3 s, exit 130 (143),
+# rows kept, nothing left
 for my $signal (qw(INT TERM)) {
     $out = tmp();
     my $pid = fork();
@@ -85,7 +119,14 @@ for my $signal (qw(INT TERM)) {
         exec './hopbench', qw(run topologies/mixed.cfg --sizes 8..131072 --messages 300000
             --format csv --quiet --output), $out;
     }
-    sleep($signal eq 'INT' ? 6 : 3);
+    # the signal comes once a size has finished (its rows are in
+    # results.csv), however long a busy machine takes to get there
+    my $until = time + 60;
+    while (time < $until) {
+        my @lines = -e "$out/results.csv" ? split(/\n/, Hopbench::slurp("$out/results.csv")) : ();
+        last if @lines >= 2;
+        sleep 0.1;
+    }
     my $sent = time;
     kill $signal, $pid;
     waitpid($pid, 0);

@@ -2,7 +2,9 @@
 # The three modes of a pubsub run, on every shipped pubsub topology:
 # capacity loses nothing, flood says which rows its HWM bounds, search
 # finds a rate between a passing and a failing trial and names the
-# bottleneck.  And each hop's rate is its own count over its own time.
+# bottleneck (make check searches a chain, a tree and topics; make
+# check-long every topology).  And every row of a trial is over one
+# window.
 use strict;
 use warnings;
 use FindBin;
@@ -24,6 +26,7 @@ for my $file (sort(glob('topologies/*.cfg'), glob('topologies/*/*.cfg'))) {
     $least{$file} = $rc == 0 ? 8 : 16;
 }
 ok(@pubsub >= 6, 'six or more shipped pubsub topologies: ' . scalar @pubsub);
+my %searched = map { ("topologies/$_.cfg" => 1) } qw(proxy tree-fanout topics);
 
 # The rate a flooding XPUB's HWM allows per pipe (README: Modes)
 sub bound {
@@ -78,6 +81,7 @@ for my $file (@pubsub) {
     # search: a passing and a failing trial, a rate, a bottleneck.  With
     # a partial drop rate of 1 %: on a shared machine a 0.2 s window with
     # not one message lost can fail at any rate (NDR is the selftest's)
+    next unless $searched{$file} || long();
     $out = tmp();
     ($rc, $stdout, $err) = hopbench('run', $file, qw(--sizes 1024 --set mode=search
         --set search_trial=0.15 --set search_confirm=0.2 --set search_trials=6
@@ -117,23 +121,33 @@ for my $file (@pubsub) {
     ok(@passing, "$name search: the found rate was confirmed");
 }
 
-# Each hop's rate is its own count over its own time: on lossless hops of
-# a capacity run what a hop was sent and what it delivered per second
-# agree (they differ by what its queues hold at the two edges)
+# Every counter is taken at the window's two edges, the same two instants
+# for every link (trial_edge.c): each row of a trial has one window, and
+# on lossless hops what a hop was sent and what it delivered per second
+# differ only by what its queues held more at the end than at the start.
+# A tcp hop's kernel buffers hold megabytes (tens of thousands of small
+# messages) and fill or empty as the scheduler pleases: its rows are not
+# held to it (tests/28-windows.t says more)
 my @ratios;
 for my $file (qw(topologies/proxy.cfg topologies/chain3.cfg topologies/direct.cfg)) {
     my $out = tmp();
     my ($rc, undef, $err) = hopbench('run', $file, '--sizes', '64,1024',
-        qw(--duration 1 --repeat 2), @quick, '--output', $out);
+        qw(--duration 1 --repeat), long() ? 2 : 1, @quick, '--output', $out);
     is($rc, 0, "$file: exit 0") or diag $err;
-    push @ratios, map { abs($_->{msgs_per_sec} / $_->{sent_per_sec} - 1) }
-        @{ csv("$out/results.csv")->{rows} };
+    my %windows;
+    for my $row (@{ csv("$out/results.csv")->{rows} }) {
+        next if $row->{repeat} !~ /^\d+$/;
+        $windows{"$row->{size} $row->{repeat}"}{ $row->{seconds} } = 1;
+        push @ratios, abs($row->{msgs_per_sec} / $row->{sent_per_sec} - 1)
+            if $row->{transport} ne 'tcp';
+    }
+    ok(!grep({ keys %$_ != 1 } values %windows),
+       "$file: every row of a trial has the same window");
 }
 my @sorted = sort { $a <=> $b } @ratios;
-my $median = $sorted[ int(@sorted / 2) ];
-ok(@sorted >= 20, 'rate agreement: ' . scalar(@sorted) . ' rows');
-ok($median <= 0.02, sprintf 'rate agreement: median |msgs/sent - 1| %.4f <= 0.02', $median);
-ok($sorted[-1] <= 0.10, sprintf 'rate agreement: worst %.4f <= 0.10', $sorted[-1]);
+ok(@sorted >= 4, 'rate agreement: ' . scalar(@sorted) . ' rows');
+ok(($sorted[-1] // 1) <= 0.02, sprintf 'rate agreement: worst |msgs/sent - 1| %.4f <= 0.02',
+   $sorted[-1] // 1);
 
 # nodrop is no longer a key; flood and search are pubsub's; zproxy has no
 # back-pressure; search chooses its own rates

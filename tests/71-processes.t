@@ -38,10 +38,11 @@ sub start {
 my $out = tmp();
 my $pid = start($out, 'topologies/proxy-procs.cfg', '--sizes', '64,1024', '--duration', '1');
 my $names = {};
-for (1 .. 30) {
+for (1 .. 100) { # up to 10 s: a sanitized build beside another test starts slowly
     sleep 0.1;
-    $names = children($pid);
-    last if keys %$names >= 3;
+    my $now = children($pid);
+    $names->{$_} = 1 for keys %$now;
+    last if 3 == grep { $names->{"hopbench:$_"} } qw(pub proxy sub);
 }
 waitpid($pid, 0);
 is($? >> 8, 0, 'proxy-procs: exit 0') or diag Hopbench::slurp("$out.err");

@@ -84,18 +84,22 @@ sub spawn {
     return $pid;
 }
 
-# An agent of host h (on port 7800, or as given), serving once it says so
+# An agent of host h (on port 7800, or as given; with a limit of files,
+# soft and hard), serving once it says so
+my ($agents, %said) = (0); # the agents' stderr files, by pid
 sub agent {
     my ($host, %o) = @_;
     my $port = $o{port} // 7800;
-    my $name = "agent-$host-$port";
-    my $pid = spawn($host, $name, "$root/hopbench", 'agent', '--bind',
+    my $name = "agent-$host-$port-" . ++$agents;
+    my @limit = $o{limit} ? ('prlimit', "--nofile=$o{limit}:$o{limit}") : ();
+    my $pid = spawn($host, $name, @limit, "$root/hopbench", 'agent', '--bind',
         "tcp://169.254.77.$addr{$host}:$port", '--allow', $o{allow} // "$work/keys/ctl.cert",
         '--cert', "$work/keys/$host.cert_secret");
     for (1 .. 100) {
         last if Hopbench::slurp("$work/$name.out") =~ /serving at/;
         sleep 0.05;
     }
+    $said{$pid} = "$work/$name.err";
     return $pid;
 }
 
@@ -199,7 +203,7 @@ my $topo = "$work/chain.cfg";
 write_file($topo, <<'EOF');
 topology = across
     transport = tcp
-    timeout = 2
+    timeout = 10
 publisher = pub
     host = h1
 hop
@@ -246,6 +250,36 @@ is($rc, 0, 'forwarder, fan-out to h3 and h1: exit 0') or diag $err;
 @rows = grep { $_->{hop} == 2 } @{ csv("$work/fan/results.csv")->{rows} };
 is(join(',', map { "$_->{to}\@$_->{to_host}" } @rows), 'sub.1@h3,sub.2@h1', 'fan-out: a row per subscriber, on its host');
 ok(!grep({ $_->{msgs_per_sec} <= 0 } @rows), 'fan-out: both subscribers take messages');
+# sockets = 200 on h3: 200 connections across hosts, each socket's count
+# read over the wire at the window's edges and after the trial; a limit
+# of files the agent's stage cannot fit is refused, naming it
+# (a forwarder: a steerable broker answers its counters between messages,
+# and blocked on one of 200 full pipes it once did not within 10 s)
+($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, qw(--set sub.sockets=200
+    --set proxy.engine=forwarder --set hwm=100 --sizes 64 --duration 0.3 --per-socket --quiet
+    --output), "$work/socks");
+is($rc, 0, 'sockets = 200 on h3: exit 0') or diag $err;
+my ($into, $socks) = sort { $a->{hop} <=> $b->{hop} } @{ csv("$work/socks/results.csv")->{rows} };
+ok($socks && $socks->{sockets} == 200 && $socks->{to_host} eq 'h3', 'sockets on h3: the row says 200 sockets, on h3');
+ok($socks && $socks->{lost} == 0 && $socks->{seq_lost} == 0, 'sockets on h3: nothing lost, as the sequences prove');
+ok($socks && $socks->{received} == 200 * $into->{sent}, 'sockets on h3: every socket took every message the publisher sent');
+ok($socks && $socks->{max_socket_msgs_per_sec} > 0 && $socks->{min_socket_msgs_per_sec} >= 0
+   && $socks->{min_socket_msgs_per_sec} <= $socks->{max_socket_msgs_per_sec},
+   'sockets on h3: each socket\'s rate read at the edges');
+my @per = @{ csv("$work/socks/sockets.csv")->{rows} };
+is(scalar(grep { $_->{received} == $into->{sent} && $_->{lost} == 0 && $_->{seq_lost} == 0 } @per), 200,
+   'sockets.csv: 200 rows, each socket all of it');
+my $agent3 = $agent{h3};
+stop($agent3);
+$agent{h3} = agent('h3', limit => 300);
+($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, qw(--set sub.sockets=400 --sizes 64
+    --duration 0.2 --quiet --output), "$work/socks-limited");
+is($rc, 1, 'sockets = 400 under an agent limited to 300 files: exit 1, as a host\'s fault') or diag $err;
+like($err, qr/host h3 \(agent [^)]+\): a stage here would open about \d+ files, more than this agent may \(ulimit -Hn: 300\)/,
+     'the agent names the limit') or diag $err;
+stop($agent{h3});
+$agent{h3} = agent('h3');
+
 ($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, qw(--set proxy.engine=zproxy
     --set mode=flood --sizes 64 --duration 0.2 --quiet --output), "$work/zproxy");
 is($rc, 0, 'zproxy (mode = flood) on h2: exit 0') or diag $err;
@@ -288,7 +322,7 @@ write_file("$work/h1-7801.cfg", "host = h1\n    agent = tcp://169.254.77.1:7801\
 is($rc, 1, 'unknown controller key: exit 1');
 like($err, qr/host h1 .*not allowed/, 'unknown controller key: names the host, "not allowed"');
 ok($took < 5, "unknown controller key: refused within 5 s ($took s)");
-like(Hopbench::slurp("$work/agent-h1-7801.err"), qr/refused a controller .*not allowed/, 'the agent says it refused');
+like(Hopbench::slurp($said{$stranger}), qr/refused a controller .*not allowed/, 'the agent says it refused');
 stop($stranger);
 
 # The hosts file's wrong certificate for an agent, and an agent name that
@@ -310,10 +344,13 @@ for my $case (['wrong-cert', qr/host h1 \(agent tcp:\/\/169\.254\.77\.1:7800\): 
     ($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, qw(--sizes 64 --quiet --output), "$work/v");
 }
 is($rc, 1, 'protocol mismatch: exit 1');
-like($err, qr/host h1 .*protocol 2 \(hopbench [\d.]+\), this controller protocol 99/, 'protocol mismatch: both versions named');
+like($err, qr/host h1 .*protocol \d+ \(hopbench [\d.]+\), this controller protocol 99/, 'protocol mismatch: both versions named');
 
 # SIGKILL of h2's agent mid-sweep
-my @sweep = ('--sizes', '64,128,256,512,1024,2048,4096,8192', qw(--duration 0.3 --quiet --output));
+# (the fault cases at timeout 2; the other runs at the file's 10, so that a
+# busy machine's slow answer is not taken for a fault)
+my @sweep = ('--sizes', '64,128,256,512,1024,2048,4096,8192',
+             qw(--set timeout=2 --duration 0.3 --quiet --output));
 my ($pid, $n) = ctl_start('run', $topo, @hosts, @sweep, "$work/kill");
 ok(rows_at_least("$work/kill", 2, 20), 'kill: a size finished first');
 my $killed = time;
@@ -384,7 +421,7 @@ SKIP: {
         sleep 0.05;
     }
     write_file("$work/ssh-hosts.cfg", "host = h3\n    agent = tcp://169.254.77.3:7900\n");
-    write_file("$work/ssh.cfg", "topology = viassh\n    transport = tcp\n    timeout = 2\n"
+    write_file("$work/ssh.cfg", "topology = viassh\n    transport = tcp\n    timeout = 10\n"
         . "publisher = pub\nhop\nsubscriber = sub\n    host = h3\n");
     local $ENV{HOPBENCH_SSH} = "$s/ssh";
     ($rc, $took, $stdout, $err) = ctl('run', "$work/ssh.cfg", '--hosts', "$work/ssh-hosts.cfg", '--ssh',
@@ -407,7 +444,7 @@ SKIP: {
 
 for my $host (qw(h1 h2 h3)) {
     is(stop($agent{$host}), 0, "the agent of $host ends cleanly on SIGTERM")
-        or diag Hopbench::slurp("$work/agent-$host-7800.err");
+        or diag Hopbench::slurp($said{$agent{$host}});
 }
 is(join(' ', stage_processes()), '', 'no stage process left on any host');
 done_testing();

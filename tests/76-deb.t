@@ -137,7 +137,7 @@ SKIP: {
     }
     ok($serving, 'the packaged agent, unprivileged, serves') or diag Hopbench::slurp("$work/agent.err");
     write_file("$work/hosts.cfg", "host = h1\n    agent = $env{HOPBENCH_BIND}\n    cert = keys/h1.cert\n");
-    write_file("$work/far.cfg", "topology = far\n    transport = tcp\n    timeout = 4\n"
+    write_file("$work/far.cfg", "topology = far\n    transport = tcp\n    timeout = 10\n"
         . "publisher = pub\nhop\nsubscriber = sub\n    host = h1\n");
     my $run = $net->spawn('c', 'ctl', 'timeout', '-k', '5', '60', "$root/hopbench", 'run', "$work/far.cfg",
         '--hosts', "$work/hosts.cfg", '--cert', "$work/keys/ctl.cert_secret",

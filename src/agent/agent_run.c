@@ -27,6 +27,7 @@
 #include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -216,6 +217,30 @@ int agent_run_stages(const agent_run_t *self)
     return n;
 }
 
+//  Room for the files the most demanding stage here opens (many sockets):
+//  its process inherits the agent's limit, raised up to the hard one; a
+//  stage that would not fit even then is refused before it starts
+static int s_files(const pipeline_t *pl, const char *host, errbuf_t *err)
+{
+    long need = pipeline_host_files(pl, host);
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) || (rlim_t)need <= limit.rlim_cur)
+        return 0;
+    if (limit.rlim_max != RLIM_INFINITY && (rlim_t)need > limit.rlim_max)
+        return err_set(err,
+                       "a stage here would open about %ld files, more than "
+                       "this agent may (ulimit -Hn: %llu): raise "
+                       "RLIMIT_NOFILE where the agent starts (ulimit -n "
+                       "%ld, or LimitNOFILE= in its unit), or use fewer "
+                       "sockets per instance",
+                       need, (unsigned long long)limit.rlim_max, need);
+    limit.rlim_cur = (rlim_t)need;
+    return setrlimit(RLIMIT_NOFILE, &limit)
+               ? err_set(err, "setrlimit (RLIMIT_NOFILE, %ld): %s", need,
+                         strerror(errno))
+               : 0;
+}
+
 //  SPEC HOST TEXT: the combination, planned for this host
 static zmsg_t *s_spec(agent_run_t *self, zmsg_t *msg)
 {
@@ -234,7 +259,8 @@ static zmsg_t *s_spec(agent_run_t *self, zmsg_t *msg)
     if (rc)
         return s_error(-1, err.msg);
     pipeline_machine_t here = {host, self->machine};
-    if (!(self->pl = pipeline_new_on(self->topo, &here, 1, &err)))
+    if (!(self->pl = pipeline_new_on(self->topo, &here, 1, &err)) ||
+        s_files(self->pl, host, &err))
         return s_error(-1, err.msg);
     self->timeout_ms = (int)(self->pl->params.timeout * 1000);
     return s_reply("OK", -1);
@@ -269,6 +295,8 @@ static zmsg_t *s_counts_reply(agent_run_t *self, int id,
             zmsg_addstrf(reply, "%llu",
                          (unsigned long long)atomic_load(
                              &self->shared[id]->origins[o].received));
+    if (self->shared[id]->nsockets > 1)
+        wire_add_sockets(reply, self->shared[id], false);
     return reply;
 }
 

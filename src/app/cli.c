@@ -118,6 +118,8 @@ static int s_keep(cli_t *cli, const cli_option_t *opt, const char *value,
         cli->name = value;
     else if (strcmp(name, "verbose") == 0)
         cli->verbose = true;
+    else if (strcmp(name, "keep-going") == 0)
+        cli->keep_going = true;
     return 0;
 }
 
@@ -147,6 +149,14 @@ static int s_quiet(cli_t *cli, const cli_option_t *opt, const char *value,
 {
     (void)opt, (void)value, (void)err;
     cli->quiet = true;
+    return 0;
+}
+
+static int s_per_socket(cli_t *cli, const cli_option_t *opt,
+                        const char *value, errbuf_t *err)
+{
+    (void)opt, (void)value, (void)err;
+    cli->per_socket = true;
     return 0;
 }
 
@@ -267,6 +277,15 @@ const cli_option_t cli_options[] = {
      .help = "run every combination of the values, each over the whole size "
              "list (repeatable)",
      .apply = s_sweep},
+    {.name = "order",
+     .arg = "ORDER",
+     .commands = CLI_RUN,
+     .help = "a sweep's repeats: interleave (repeat 1 of every combination, "
+             "then repeat 2, ..: fair comparisons on a drifting machine), "
+             "sequential (all of one combination's, then the next), auto "
+             "(default: interleave with --sweep and --repeat 2 or more)",
+     .sets = {"order="},
+     .apply = s_shorthand},
     {.name = "placement",
      .arg = "POLICY",
      .commands = CLI_TOPOLOGY,
@@ -350,6 +369,11 @@ const cli_option_t cli_options[] = {
      .help = "where files go (default results/<UTC time>-<topology>/; "
              "compare --plot: results/<UTC time>-compare/)",
      .apply = s_output},
+    {.name = "keep-going",
+     .commands = CLI_RUN,
+     .help = "a trial whose window stalled twice (stall_ratio) is reported, "
+             "status stalled, but the run exits 0",
+     .apply = s_keep},
     {.name = "quiet",
      .commands = CLI_TOPOLOGY,
      .help = "no progress on stderr, and no warning when a --set does not "
@@ -365,6 +389,12 @@ const cli_option_t cli_options[] = {
      .help = "after a run that succeeded, draw its charts; compare: a chart "
              "of each hop's delta against size (needs gnuplot)",
      .apply = s_plot},
+    {.name = "per-socket",
+     .commands = CLI_RUN,
+     .help = "also write sockets.csv: a row per SUB socket of each "
+             "subscriber of several (sockets = N), its count, proven loss "
+             "and rate",
+     .apply = s_per_socket},
     {.name = "by",
      .arg = "KEY",
      .commands = CLI_COMPARE,

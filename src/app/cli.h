@@ -52,6 +52,8 @@ typedef struct {
     bool quiet;
     bool verbose; //  check: draw the topology
     bool plot;
+    bool keep_going; //  run: --keep-going
+    bool per_socket; //  run --per-socket
     const char *by; //  compare --by KEY
     double alpha;   //  compare --alpha, 0: its default
     char command_line[2048];

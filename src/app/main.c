@@ -236,6 +236,8 @@ static int s_run(const cli_t *cli, const char *text, const machine_t *machine)
                                  .sweep = &sweep,
                                  .stages_left = &stages_left,
                                  .plot = cli->plot,
+                                 .keep_going = cli->keep_going,
+                                 .per_socket = cli->per_socket,
                                  .fleet = fleet,
                                  .study = studied == 0 ? &study : NULL};
         rc = run_topologies(topos, n, machine, &options);

@@ -286,8 +286,16 @@ static const struct {
      report_latency_header, ", then the sweep_KEY columns."},
     {"search.csv",
      "with mode = search: one row per trial of the search and hop (phase "
-     "bound, step or confirm; verdict pass, fail or generator-limited)",
+     "bound, step or confirm; verdict pass, fail or generator-limited "
+     "against the smallest loss ratio; window its seconds; starved yes, no "
+     "or unknown; passed the loss ratios it passed)",
      report_search_header, ", then the sweep_KEY columns."},
+    {"search_summary.csv",
+     "with mode = search: one row per size and loss ratio: the rate found, "
+     "the lowest failure, the trials and seconds when the ratio was "
+     "settled, the bottleneck, and whether every failure was starved "
+     "(set_by machine: the rate is the machine's, not the pipeline's)",
+     report_search_summary_header, ", then the sweep_KEY columns."},
     {"threads.csv",
      "every thread of the run as /proc showed it while the window was open, "
      "each under its stage, hopbench's own under controller (see NUMA)",
@@ -297,6 +305,12 @@ static const struct {
      "the region's pages, how many are in memory, how many of those are on "
      "the stage's node, and by_node (node:pages)",
      report_memory_header, "."},
+    {"sockets.csv",
+     "with --per-socket, when a subscriber has several sockets (sockets = "
+     "N): one row per SUB socket and trial, its count, its loss on its "
+     "link (the sockets' add up to the row) and what its sequence numbers "
+     "prove",
+     report_sockets_header, ", then the sweep_KEY columns."},
     {"placements.csv",
      "with placement = all: per size and assignment its rank, its nodes, "
      "its crossings and the hops that cross, the last hop's rate (median, "

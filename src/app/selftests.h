@@ -42,6 +42,7 @@
 #include "machine/syscalls.h"
 #include "config/topics.h"
 #include "pipeline/traffic.h"
+#include "stages/sockets.h"
 #include "stages/topic.h"
 
 static const struct {
@@ -68,7 +69,7 @@ static const struct {
     {"readfile", readfile_test},   {"certfile", certfile_test},
     {"errbuf", errbuf_test},       {"number", number_test},
     {"topics", topics_test},       {"traffic", traffic_test},
-    {"topic", topic_test},
+    {"topic", topic_test},         {"sockets", sockets_test},
 };
 
 #endif

@@ -31,6 +31,8 @@ const limit_t limits_table[] = {
         "file:line of the first stage past it"),
     ROW(LIMIT_COUNT, "instances of one stage (count)",
         "file:line of count, or its --set"),
+    ROW(LIMIT_SOCKETS, "SUB sockets of one subscriber instance (sockets)",
+        "file:line of sockets, or its --set"),
     ROW(LIMIT_INSTANCES, "stage instances of a pipeline, all stages",
         "check/plan: file:line of the count (or stage) that passes it"),
     ROW(LIMIT_IO_THREADS, "libzmq I/O threads of one stage (io_threads)",

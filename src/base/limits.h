@@ -27,6 +27,7 @@
 //  The pipeline
 #define LIMIT_STAGES     128 //  stages in a topology (links: one fewer)
 #define LIMIT_COUNT      64  //  instances of one stage (count = N)
+#define LIMIT_SOCKETS    16384 //  SUB sockets of one subscriber instance
 #define LIMIT_INSTANCES  128 //  stage instances of a pipeline, all stages
 #define LIMIT_IO_THREADS 64  //  libzmq I/O threads of one stage's context
 #define LIMIT_THREADS    512 //  threads of a run, read back from /proc

@@ -25,6 +25,8 @@ const char *const params_placement_names[] = {"none",  "compact", "spread",
                                               "split", "all",     NULL};
 const char *const params_mode_names[] = {"capacity", "flood", "search", NULL};
 const char *const params_profile_names[] = {"none", "syscalls", NULL};
+const char *const params_order_names[] = {"auto", "sequential", "interleave",
+                                          NULL};
 
 //  What each value of an enum means, in the order of its names
 static const char *const s_pattern_help[] = {
@@ -84,6 +86,15 @@ static const char *const s_profile_help[] = {
     "under each size; results.csv keeps the untraced twin, and the traced "
     "one's rate against it is the profile's cost (root, or "
     "kernel.perf_event_paranoid = -1)",
+    NULL};
+
+static const char *const s_order_help[] = {
+    "interleave when the run sweeps a key and repeats sizes (repeat >= 2), "
+    "else sequential",
+    "every repeat of a combination, then the next combination",
+    "repeat 1 of every combination, then repeat 2 of every combination, and "
+    "so on: a drifting machine weighs on every combination alike (each "
+    "combination's stages are started again for each round)",
     NULL};
 
 //  A row names only the fields its type uses
@@ -177,6 +188,16 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                         .fallback = "30",
                         .help = "precision: at most this many repeats of a "
                                 "size; rows still wider are precise = 0"},
+    [KEY_ORDER] = {.name = "order",
+                   .levels = T,
+                   .type = TYPE_ENUM,
+                   AT(order),
+                   ENUM(order),
+                   .fallback = "auto",
+                   .help = "a sweep's repeats: sequential (all of a "
+                           "combination's, then the next), interleave "
+                           "(round by round over the combinations), auto "
+                           "(interleave with --sweep and repeat >= 2)"},
     [KEY_TIMEOUT] = {.name = "timeout",
                      .levels = T,
                      .type = TYPE_DOUBLE,
@@ -368,13 +389,15 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                            "server key"},
     [KEY_LOSS_RATIO] = {.name = "loss_ratio",
                         .levels = T,
-                        .type = TYPE_DOUBLE,
+                        .type = TYPE_RATIOS,
                         AT(loss_ratio),
                         RANGE_BELOW(0, 1),
                         .fallback = "0",
                         .help = "search: the share of a hop's messages it "
                                 "may lose and pass (0: no drop rate, NDR; "
-                                "0.005: a partial drop rate, PDR)"},
+                                "0.005: a partial drop rate, PDR); a list "
+                                "(0,0.005) judges one search's trials "
+                                "against each, a rate found for each"},
     [KEY_P99_US] = {.name = "p99_us",
                     .levels = T,
                     .type = TYPE_DOUBLE,
@@ -399,7 +422,8 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                            RANGE(2, 100),
                            .fallback = "12",
                            .help = "search: at most this many trials per "
-                                   "size before the confirmation"},
+                                   "size (and loss ratio) before the "
+                                   "confirmations"},
     [KEY_SEARCH_TRIAL] = {.name = "search_trial",
                           .levels = T,
                           .type = TYPE_DOUBLE,
@@ -508,6 +532,52 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                                 "back-pressure, it sets every subscriber's "
                                 "rate; flood: only it drops, its pipe "
                                 "overflowing; search: the NDR found is its"},
+    [KEY_STARVED_PCT] = {.name = "starved_pct",
+                         .levels = T,
+                         .type = TYPE_DOUBLE,
+                         AT(starved_pct),
+                         RANGE(0, 100),
+                         .fallback = "5",
+                         .help = "a row is starved (results.csv's starved = "
+                                 "1) when a thread of one of its stages "
+                                 "waited on a run queue for a CPU more than "
+                                 "this share of the window (percent)"},
+    [KEY_SOCKETS] = {.name = "sockets",
+                     .levels = T | S,
+                     .type = TYPE_INT,
+                     AT(sockets),
+                     RANGE(1, LIMIT_SOCKETS),
+                     .fallback = "1",
+                     .help = "subscribers of pubsub: SUB sockets per "
+                             "instance, each its own connection to the "
+                             "same upstream, all read by the instance's "
+                             "one thread; a link's sent is its upstream's "
+                             "count times this (every socket takes a "
+                             "copy), received the sockets' sum"},
+    [KEY_TCP_BUFFER] = {.name = "tcp_buffer",
+                        .levels = T | H,
+                        .type = TYPE_INT,
+                        AT(tcp_buffer),
+                        RANGE(0, 1 << 30),
+                        .fallback = "0",
+                        .help = "tcp hops: ZMQ_SNDBUF and ZMQ_RCVBUF, "
+                                "bytes, on both ends (0: the kernel's, "
+                                "autotuned): bounds what a slow hop holds "
+                                "in flight beyond its hwm, so that a "
+                                "capacity run drains in seconds"},
+    [KEY_STALL_RATIO] = {.name = "stall_ratio",
+                         .levels = T,
+                         .type = TYPE_DOUBLE,
+                         AT(stall_ratio),
+                         RANGE(0, 1),
+                         .fallback = "0.01",
+                         .help = "a window in which a link delivered less "
+                                 "than this share of the trial's median "
+                                 "per-link rate (per message sent: over "
+                                 "its sockets and topics' share) for half "
+                                 "a second "
+                                 "(or more) stalled: the trial is retried "
+                                 "once, then reported as stalled; 0: off"},
 };
 #undef T
 #undef S
@@ -589,12 +659,44 @@ static int s_bool(const option_t *opt, const char *value, bool *out,
     return err_set(err, "%s must be true or false, not '%s'", opt->name, value);
 }
 
+static int s_number(const option_t *opt, const char *value, double *out,
+                    errbuf_t *err);
+
+//  "0,0.005": each a number in range, none twice, at most
+//  PARAMS_MAX_RATIOS; kept ascending
+static int s_ratios(const option_t *opt, const char *value, ratios_t *out,
+                    errbuf_t *err)
+{
+    ratios_t list = {0};
+    char text[LIMIT_SET_TEXT + 1];
+    snprintf(text, sizeof text, "%s", value);
+    char *rest = text;
+    for (char *item = strsep(&rest, ","); item; item = strsep(&rest, ",")) {
+        double number;
+        if (list.n == PARAMS_MAX_RATIOS)
+            return err_set(err, "%s: more than %d ratios in '%s'", opt->name,
+                           PARAMS_MAX_RATIOS, value);
+        if (s_number(opt, item, &number, err))
+            return -1;
+        int at = list.n++;
+        while (at > 0 && list.ratio[at - 1] > number) {
+            list.ratio[at] = list.ratio[at - 1];
+            at--;
+        }
+        if (at > 0 && list.ratio[at - 1] == number)
+            return err_set(err, "%s: %s twice in '%s'", opt->name, item, value);
+        list.ratio[at] = number;
+    }
+    *out = list;
+    return 0;
+}
+
 //  Decimal digits, with a minus sign if you like: no exponent, no hex
 static int s_number(const option_t *opt, const char *value, double *out,
                     errbuf_t *err)
 {
     double number = 0;
-    bool whole = opt->type != TYPE_DOUBLE;
+    bool whole = opt->type != TYPE_DOUBLE && opt->type != TYPE_RATIOS;
     if (number_parse(value, &number) || (whole && !number_whole(value)))
         return err_set(err, "%s must be %s, not '%s'", opt->name,
                        whole ? "a whole number" : "a number", value);
@@ -659,6 +761,10 @@ int params_set(params_t *params, const option_t *opt, const char *value,
         if (sizes_parse(value, field, err))
             return -1;
         break;
+    case TYPE_RATIOS:
+        if (s_ratios(opt, value, field, err))
+            return -1;
+        break;
     }
     params->set[opt - params_options] = true;
     return 0;
@@ -691,7 +797,19 @@ void params_format(const params_t *params, const option_t *opt, char *buf,
     case TYPE_SIZES:
         sizes_format(field, buf, len);
         break;
+    case TYPE_RATIOS:
+        params_format_ratios(field, buf, len);
+        break;
     }
+}
+
+void params_format_ratios(const ratios_t *list, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < list->n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%.10g",
+                                 i ? "," : "", list->ratio[i]);
 }
 
 void params_overlay(params_t *out, const params_t *outer, const params_t *inner)
@@ -703,6 +821,7 @@ void params_overlay(params_t *out, const params_t *outer, const params_t *inner)
         const option_t *opt = &params_options[k];
         size_t size = opt->type == TYPE_STRING   ? opt->length
                       : opt->type == TYPE_SIZES  ? sizeof(sizes_t)
+                      : opt->type == TYPE_RATIOS ? sizeof(ratios_t)
                       : opt->type == TYPE_U64    ? sizeof(uint64_t)
                       : opt->type == TYPE_DOUBLE ? sizeof(double)
                       : opt->type == TYPE_BOOL   ? sizeof(bool)
@@ -764,6 +883,12 @@ void params_accepted(const option_t *opt, char *buf, size_t len)
         else
             snprintf(buf, len, "up to %zu characters, no spaces or quotes",
                      opt->length - 1);
+        break;
+    case TYPE_RATIOS:
+        snprintf(buf, len,
+                 "a number from %.10g up to, not including, %.10g, or a "
+                 "comma list of up to %d of them, none twice",
+                 opt->min, opt->max, PARAMS_MAX_RATIOS);
         break;
     case TYPE_SIZES:
         snprintf(buf, len,
@@ -842,6 +967,18 @@ int params_test(bool verbose)
     CHECK(strstr(err.msg, "loss_ratio must be at least 0 and less than 1, "
                           "not '1'"));
     CHECK(params_set(&params, params_option("loss_ratio"), "0.999", &err) == 0);
+    CHECK(params_set(&params, params_option("loss_ratio"), "0.005,0", &err) ==
+              0 &&
+          params.loss_ratio.n == 2 && params.loss_ratio.ratio[0] == 0 &&
+          params.loss_ratio.ratio[1] == 0.005);
+    params_format(&params, params_option("loss_ratio"), buf, sizeof buf);
+    CHECK(strcmp(buf, "0,0.005") == 0);
+    CHECK(params_set(&params, params_option("loss_ratio"), "0,0", &err) == -1);
+    CHECK(strcmp(err.msg, "loss_ratio: 0 twice in '0,0'") == 0);
+    CHECK(params_set(&params, params_option("loss_ratio"), "0,.1,.2,.3,.4",
+                     &err) == -1);
+    CHECK(params_set(&params, params_option("loss_ratio"), "0,", &err) == -1);
+    CHECK(params_set(&params, params_option("loss_ratio"), "0,1", &err) == -1);
     //  Whole numbers are decimal digits: the same text is refused everywhere
     CHECK(params_set(&params, params_option("hwm"), "1e3", &err) == -1);
     CHECK(strcmp(err.msg, "hwm must be a whole number, not '1e3'") == 0);

@@ -32,6 +32,15 @@ typedef enum { PROCESS_THREAD, PROCESS_OWN } process_t;
 typedef enum { MODE_CAPACITY, MODE_FLOOD, MODE_SEARCH } run_mode_t;
 //  What a run traces besides its counters (docs/GUIDE.md: profiles)
 typedef enum { PROFILE_NONE, PROFILE_SYSCALLS } profile_t;
+//  The order of a sweep's repeats (docs/STATISTICS.md: interleaving)
+typedef enum { ORDER_AUTO, ORDER_SEQUENTIAL, ORDER_INTERLEAVE } order_t;
+
+//  search: the loss ratios one search judges its trials against, ascending
+#define PARAMS_MAX_RATIOS 4
+typedef struct {
+    int n;
+    double ratio[PARAMS_MAX_RATIOS];
+} ratios_t;
 
 //  Where a key may be given
 enum {
@@ -52,6 +61,7 @@ typedef enum {
     KEY_CONFIDENCE,
     KEY_PRECISION,
     KEY_MAX_REPEAT,
+    KEY_ORDER,
     KEY_TIMEOUT,
     KEY_TRANSPORT,
     KEY_ENDPOINT,
@@ -88,6 +98,10 @@ typedef enum {
     KEY_SUBSCRIPTIONS,
     KEY_FRAMES,
     KEY_CONSUME_NS,
+    KEY_STARVED_PCT,
+    KEY_SOCKETS,
+    KEY_TCP_BUFFER,
+    KEY_STALL_RATIO,
     KEY_COUNT_OF_KEYS
 } param_key_t;
 
@@ -102,6 +116,7 @@ typedef struct {
     double precision;  //  repeat until every hop's interval is this
                        //  narrow (a share of the median), 0: off
     int max_repeat;    //  ...but at most this many repeats
+    int order;         //  order_t: a sweep's repeats, round by round?
     double timeout;
     int transport;
     char endpoint[LIMIT_ENDPOINT + 1];
@@ -123,7 +138,7 @@ typedef struct {
     char netns[LIMIT_ZONE_NAME + 1];
     char host[LIMIT_HOST_LIST + 1]; //  its host(s) (--hosts), "": here
     bool curve;
-    double loss_ratio; //  search: loss allowed on every hop
+    ratios_t loss_ratio; //  search: loss allowed on every hop, each
     double p99_us;     //  search: end-to-end p99 allowed, 0: any
     double search_precision;
     int search_trials;
@@ -138,6 +153,10 @@ typedef struct {
     int subscriptions;                     //  extra ones, matching nothing
     int frames;                            //  1, or 2: topic, payload
     int consume_ns;              //  a subscriber's busy loop after each message
+    double starved_pct; //  a stage that waited more of the window: starved
+    int sockets;                 //  a subscriber's SUB sockets (connections)
+    int tcp_buffer;              //  a tcp hop's kernel buffers, bytes, 0: the kernel's
+    double stall_ratio; //  a link slower than this share of the median
     bool set[KEY_COUNT_OF_KEYS]; //  given at this level
     //  Where each given key came from, for messages about it found later:
     //  > 0 its line in the file, < 0 the -line'th --set or --sweep
@@ -152,7 +171,8 @@ typedef enum {
     TYPE_DOUBLE,
     TYPE_ENUM,
     TYPE_STRING,
-    TYPE_SIZES
+    TYPE_SIZES,
+    TYPE_RATIOS //  numbers from min to below max, a comma list
 } type_t;
 
 //  One key.  A row names only the fields its type uses; everything
@@ -180,6 +200,7 @@ extern const char *const params_placement_names[];
 extern const char *const params_process_names[];
 extern const char *const params_mode_names[];
 extern const char *const params_profile_names[];
+extern const char *const params_order_names[];
 
 //  The option called 'name', or NULL
 const option_t *params_option(const char *name);
@@ -197,6 +218,7 @@ void params_defaults(params_t *params);
 int params_set(params_t *params, const option_t *opt, const char *value,
                errbuf_t *err);
 //  The value as text, as params_set would read it back
+void params_format_ratios(const ratios_t *list, char *buf, size_t len);
 void params_format(const params_t *params, const option_t *opt, char *buf,
                    size_t len);
 //  inner's given keys over outer: the effective values for a stage/hop,

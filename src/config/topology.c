@@ -1365,7 +1365,8 @@ static bool s_topic_key_fits(role_t role, int k)
 {
     if (k == KEY_TOPICS || k == KEY_TOPIC_SIZE || k == KEY_TOPIC_ORDER)
         return pattern_is_source(role);
-    if (k == KEY_SUBSCRIBE || k == KEY_SUBSCRIPTIONS || k == KEY_CONSUME_NS)
+    if (k == KEY_SUBSCRIBE || k == KEY_SUBSCRIPTIONS || k == KEY_CONSUME_NS ||
+        k == KEY_SOCKETS)
         return pattern_is_sink(role);
     return true;
 }
@@ -1382,6 +1383,21 @@ static int s_topic_role(const topology_t *self, int i, errbuf_t *err)
                 s_topic_key_fits(ROLE_PUBLISHER, k) ? "publisher"
                                                     : "subscriber",
                 stage->name);
+    return 0;
+}
+
+//  sockets = N (N > 1): a pubsub subscriber's, on any host
+static int s_sockets_fit(const topology_t *self, int i, const params_t *p,
+                         errbuf_t *err)
+{
+    const topo_stage_t *stage = &self->stages[i];
+    if (p->sockets <= 1 || !pattern_is_sink(stage->role))
+        return 0;
+    if (self->params.pattern != PATTERN_PUBSUB)
+        return s_key_error(self, LEVEL_STAGE, i, KEY_SOCKETS, err,
+                           "sockets %d on stage '%s': sockets is for the "
+                           "subscribers of pubsub",
+                           p->sockets, stage->name);
     return 0;
 }
 
@@ -1404,7 +1420,7 @@ static int s_topic_pattern(const topology_t *self, int i, const params_t *p,
         return s_key_error(self, LEVEL_STAGE, i, KEY_CONSUME_NS, err,
                            "consume_ns is for the receivers of pubsub and "
                            "pushpull");
-    return 0;
+    return s_sockets_fit(self, i, p, err);
 }
 
 //  What the topic keys add up to over the stages

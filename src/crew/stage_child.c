@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -151,9 +152,13 @@ static pipeline_t *s_pipeline(const char *config, int id, const char *allowed,
     return pl;
 }
 
+//  The controller sized it for the stage (stage_shared_size)
 static stage_shared_t *s_map(int fd)
 {
-    void *memory = mmap(NULL, sizeof(stage_shared_t), PROT_READ | PROT_WRITE,
+    struct stat st;
+    if (fstat(fd, &st) || (size_t)st.st_size < sizeof(stage_shared_t))
+        return NULL;
+    void *memory = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
                         MAP_SHARED, fd, 0);
     return memory == MAP_FAILED ? NULL : memory;
 }

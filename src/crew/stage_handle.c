@@ -151,11 +151,11 @@ void stage_handle_target(stage_handle_t *self, uint64_t target)
         self->kind->target(self->state, target);
 }
 
-void stage_handle_record(stage_handle_t *self, bool on)
+void stage_handle_record(stage_handle_t *self, stage_phase_t phase)
 {
-    atomic_store(&self->shared->recording, on);
+    atomic_store(&self->shared->recording, (int)phase);
     if (self->kind->record)
-        self->kind->record(self->state, on);
+        self->kind->record(self->state, phase);
 }
 
 int stage_handle_sync(stage_handle_t *self, errbuf_t *err)

@@ -59,7 +59,7 @@ typedef struct {
     //  read here (threads: threads_scan of pid; cpu_ns: /proc here)
     void (*reset)(void *self, const stage_trial_t *trial, int64_t clock_ns);
     void (*target)(void *self, uint64_t target);
-    void (*record)(void *self, bool on);
+    void (*record)(void *self, stage_phase_t phase);
     int (*sync)(void *self, errbuf_t *err);
     int (*threads)(void *self, task_t *out, int max);
     uint64_t (*cpu_ns)(void *self, const pid_t *tids, int n);
@@ -114,8 +114,9 @@ const stage_shared_t *stage_handle_shared(stage_handle_t *self);
 void stage_handle_reset(stage_handle_t *self, const stage_trial_t *trial);
 //  Sources send while their sequence is below target
 void stage_handle_target(stage_handle_t *self, uint64_t target);
-//  Latency samples count while recording is on
-void stage_handle_record(stage_handle_t *self, bool on);
+//  The trial's phase: latency samples count in STAGE_WINDOW, a slow
+//  subscriber drops its spin in STAGE_DRAINING (stages/stage.h)
+void stage_handle_record(stage_handle_t *self, stage_phase_t phase);
 //  The shared block as the stage has it now (its tid, mem_node, sequence
 //  state, latency, a requester's window on this host's clock): read
 //  before its threads are, and after a trial

@@ -186,17 +186,16 @@ static void s_relay(zsock_t *pipe, void *args)
     zsock_destroy(&control);
 }
 
-static stage_shared_t *s_map(int fd)
+static stage_shared_t *s_map(int fd, size_t len)
 {
-    void *memory = mmap(NULL, sizeof(stage_shared_t), PROT_READ | PROT_WRITE,
-                        MAP_SHARED, fd, 0);
+    void *memory = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     return memory == MAP_FAILED ? NULL : memory;
 }
 
 static void s_free(relay_t *self)
 {
     if (self->shared)
-        munmap(self->shared, sizeof(stage_shared_t));
+        munmap(self->shared, stage_shared_size(self->pl, self->id));
     if (self->memfd >= 0)
         close(self->memfd);
     free(self->pending);
@@ -225,8 +224,9 @@ void *stage_process_new(const pipeline_t *pl, int id, const char *config,
     cpuset_format(&pl->allowed, self->allowed, sizeof self->allowed);
     //  Not touched here: the child's stage thread, pinned, touches every
     //  page first, so they are its node's (stage.h)
-    if (self->memfd < 0 || ftruncate(self->memfd, sizeof(stage_shared_t)) ||
-        !(self->shared = s_map(self->memfd))) {
+    size_t bytes = stage_shared_size(pl, id);
+    if (self->memfd < 0 || ftruncate(self->memfd, (off_t)bytes) ||
+        !(self->shared = s_map(self->memfd, bytes))) {
         err_set(err, "shared memory: %s", strerror(errno));
         s_free(self);
         return NULL;

@@ -137,8 +137,9 @@ static void s_free(remote_t *self)
 void *stage_remote_new(const pipeline_t *pl, int id, agent_link_t *link,
                        stage_shared_t **shared, errbuf_t *err)
 {
+    int n = pipeline_sockets(pl, id) > 1 ? pipeline_sockets(pl, id) : 0;
     remote_t *self = calloc(1, sizeof *self);
-    if (!self || !(self->mirror = calloc(1, sizeof *self->mirror)) ||
+    if (!self || !(self->mirror = calloc(1, stage_shared_bytes(n))) ||
         !(self->pending = zlist_new())) {
         if (self)
             free(self->mirror);
@@ -155,6 +156,7 @@ void *stage_remote_new(const pipeline_t *pl, int id, agent_link_t *link,
                        .norigins = pl->norigins,
                        .sees_origins = pipeline_sees_origins(pl, id),
                        .timeout_ms = (int)(pl->params.timeout * 1000)};
+    self->mirror->nsockets = n;
     stage_reset(self->mirror, &(stage_trial_t){0});
     if (!(self->mailbox = agent_link_attach(link, id, err))) {
         s_free(self);
@@ -242,7 +244,8 @@ static int s_wait(void *state, int timeout_ms, errbuf_t *err)
 }
 
 //  COUNTS: sent, received and, for a receiver that tells origins apart,
-//  what it took from each (into the mirror)
+//  what it took from each, and of several sockets each socket's count
+//  (into the mirror)
 static int s_counts(void *state, stage_counts_t *out, errbuf_t *err)
 {
     remote_t *self = state;
@@ -255,11 +258,15 @@ static int s_counts(void *state, stage_counts_t *out, errbuf_t *err)
     wire_pop_ll(reply), wire_pop_ll(reply);
     out->sent = (uint64_t)wire_pop_ll(reply);
     out->received = (uint64_t)wire_pop_ll(reply);
-    for (int o = 0; o < self->norigins && zmsg_size(reply); o++)
+    for (int o = 0; self->sees_origins && o < self->norigins; o++)
         atomic_store(&self->mirror->origins[o].received,
                      (uint64_t)wire_pop_ll(reply));
+    int rc = self->mirror->nsockets > 1 &&
+             wire_take_sockets(reply, self->mirror, false);
     zmsg_destroy(&reply);
-    return 0;
+    return rc ? err_set(err, "host %s: a malformed COUNTS (its sockets)",
+                        agent_link_name(self->link))
+              : 0;
 }
 
 static int s_stop(void *state, errbuf_t *err)
@@ -311,9 +318,9 @@ static void s_target(void *state, uint64_t target)
     s_flag(state, "TARGET", target);
 }
 
-static void s_record(void *state, bool on)
+static void s_record(void *state, stage_phase_t phase)
 {
-    s_flag(state, "RECORD", on);
+    s_flag(state, "RECORD", (uint64_t)phase);
 }
 
 //  The shared block into the mirror; the requesters' window moves from

@@ -168,6 +168,7 @@ void wire_add_shared(zmsg_t *msg, const stage_shared_t *shared, int norigins)
                      (unsigned long long)atomic_load(&origin->received));
     }
     wire_add_histogram(msg, &shared->latency);
+    wire_add_sockets(msg, shared, true);
 }
 
 int wire_take_shared(zmsg_t *msg, stage_shared_t *shared, int norigins)
@@ -190,7 +191,45 @@ int wire_take_shared(zmsg_t *msg, stage_shared_t *shared, int norigins)
         shared->origins[o].gaps = gaps;
         atomic_store(&shared->origins[o].received, received);
     }
-    return wire_take_histogram(msg, &shared->latency);
+    return wire_take_histogram(msg, &shared->latency) ||
+                   wire_take_sockets(msg, shared, true)
+               ? -1
+               : 0;
+}
+
+void wire_add_sockets(zmsg_t *msg, const stage_shared_t *shared, bool behind)
+{
+    int n = shared->nsockets > 1 ? shared->nsockets : 0, words = behind ? 2 : 1;
+    size_t size = 8 * (size_t)words * (size_t)n;
+    byte *data = size ? malloc(size) : NULL;
+    if (!data) {
+        zmsg_addmem(msg, NULL, 0);
+        return;
+    }
+    for (int s = 0; s < n; s++) {
+        byte *at = data + 8 * (size_t)words * (size_t)s;
+        s_put(at, atomic_load(&shared->sockets[s].received));
+        if (behind)
+            s_put(at + 8, shared->sockets[s].behind);
+    }
+    zmsg_addmem(msg, data, size);
+    free(data);
+}
+
+int wire_take_sockets(zmsg_t *msg, stage_shared_t *shared, bool behind)
+{
+    zframe_t *frame = zmsg_pop(msg);
+    size_t size = frame ? zframe_size(frame) : 0, words = behind ? 2 : 1;
+    const byte *at = frame ? zframe_data(frame) : NULL;
+    int n = shared->nsockets > 1 ? shared->nsockets : 0;
+    int rc = frame && size == 8 * words * (size_t)n ? 0 : -1;
+    for (int s = 0; s < n && rc == 0; s++, at += 8 * words) {
+        atomic_store(&shared->sockets[s].received, s_get(at));
+        if (behind)
+            shared->sockets[s].behind = s_get(at + 8);
+    }
+    zframe_destroy(&frame);
+    return rc;
 }
 
 //  ------------------------------------------------------------------------
@@ -320,6 +359,38 @@ static int s_test_shared(void)
     return 0;
 }
 
+//  A subscriber of three sockets: its counts at the edges, and with what
+//  each is behind after the trial; a block of another number refuses them
+static int s_test_sockets(void)
+{
+    stage_shared_t *a = calloc(1, stage_shared_bytes(3)),
+                   *b = calloc(1, stage_shared_bytes(3)),
+                   *c = calloc(1, stage_shared_bytes(2));
+    CHECK(a && b && c);
+    a->nsockets = b->nsockets = 3, c->nsockets = 2;
+    for (int s = 0; s < 3; s++) {
+        atomic_store(&a->sockets[s].received, 1000 + (uint64_t)s);
+        a->sockets[s].behind = 7 * (uint64_t)s;
+    }
+    zmsg_t *msg = zmsg_new();
+    wire_add_sockets(msg, a, false);
+    CHECK(wire_take_sockets(msg, b, false) == 0 && zmsg_size(msg) == 0);
+    CHECK(atomic_load(&b->sockets[2].received) == 1002 && b->sockets[2].behind == 0);
+    wire_add_shared(msg, a, 1);
+    CHECK(wire_take_shared(msg, b, 1) == 0 && zmsg_size(msg) == 0);
+    CHECK(b->sockets[2].behind == 14 && atomic_load(&b->sockets[0].received) == 1000);
+    wire_add_sockets(msg, a, true);
+    CHECK(wire_take_sockets(msg, c, true) == -1); //  two sockets, not three
+    stage_shared_t one = {0};
+    wire_add_sockets(msg, &one, true); //  a stage of one socket: empty
+    CHECK(zframe_size(zmsg_first(msg)) == 0 && wire_take_sockets(msg, &one, true) == 0);
+    zmsg_destroy(&msg);
+    free(a);
+    free(b);
+    free(c);
+    return 0;
+}
+
 static int s_test_syscalls(void)
 {
     syscall_count_t calls[2] = {{"sendto", 10, 5000}, {"epoll_wait", 3, 9}};
@@ -360,5 +431,5 @@ int wire_test(bool verbose)
     CHECK(wire_pop_ll(msg) == 12 && wire_pop_ll(msg) == 0);
     zmsg_destroy(&msg);
     CHECK(wire_protocol() >= 1);
-    return s_test_shared() || s_test_syscalls();
+    return s_test_shared() || s_test_sockets() || s_test_syscalls();
 }

@@ -23,7 +23,7 @@
 #include "pipeline/pipeline.h"
 #include "stages/stage.h"
 
-#define WIRE_PROTOCOL 2
+#define WIRE_PROTOCOL 3 //  3: sockets = N on a host (wire_add_sockets)
 
 //  The protocol this process speaks: WIRE_PROTOCOL, unless the test-only
 //  environment variable HOPBENCH_TEST_PROTOCOL fakes another
@@ -38,9 +38,18 @@ void wire_take_hops(zmsg_t *msg, pipeline_t *pl);
 
 //  What a trial reads of a stage's shared block when it has ended: tid,
 //  misordered, mem_node, the requesters' window, pin error, the first
-//  norigins origins and the latency histogram
+//  norigins origins, the latency histogram and its sockets' counts and
+//  what each is behind (wire_add_sockets, with behind).  The taker's
+//  block has room for as many sockets as the adder's (-1 otherwise)
 void wire_add_shared(zmsg_t *msg, const stage_shared_t *shared, int norigins);
 int wire_take_shared(zmsg_t *msg, stage_shared_t *shared, int norigins);
+
+//  A subscriber of several sockets' counts (each socket's received, and
+//  with 'behind' what it is behind too): one binary frame, empty for
+//  every other stage.  Taking it into a block of another number of
+//  sockets is -1
+void wire_add_sockets(zmsg_t *msg, const stage_shared_t *shared, bool behind);
+int wire_take_sockets(zmsg_t *msg, stage_shared_t *shared, bool behind);
 
 //  The latency histogram alone: one binary frame
 void wire_add_histogram(zmsg_t *msg, const histogram_t *h);

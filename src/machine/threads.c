@@ -106,6 +106,45 @@ uint64_t threads_cpu_ns(pid_t tid)
     return ns;
 }
 
+threads_wait_t threads_wait(pid_t tid)
+{
+    threads_wait_t wait = {-1, -1};
+    char path[64], text[128] = "", value[64];
+    unsigned long long run, waited;
+    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)tid);
+    FILE *file = fopen(path, "r");
+    if (file && fgets(text, sizeof text, file) &&
+        sscanf(text, "%llu %llu", &run, &waited) == 2)
+        wait.wait_ns = (int64_t)waited;
+    if (file)
+        fclose(file);
+    snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+    s_read_line(path, "nonvoluntary_ctxt_switches:", value, sizeof value);
+    if (value[0])
+        wait.preempted = atoll(value);
+    return wait;
+}
+
+void threads_steal(int64_t *steal, int64_t *total)
+{
+    unsigned long long f[8] = {0};
+    char text[256] = "";
+    FILE *file = fopen("/proc/stat", "r");
+    int n = file && fgets(text, sizeof text, file)
+                ? sscanf(text, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+                         &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7])
+                : 0;
+    if (file)
+        fclose(file);
+    *steal = *total = -1;
+    if (n < 8)
+        return;
+    *steal = (int64_t)f[7];
+    *total = 0;
+    for (int i = 0; i < 8; i++)
+        *total += (int64_t)f[i];
+}
+
 int threads_zmq_prefix(const char *name, const char **rest)
 {
     char *end;
@@ -136,6 +175,12 @@ int threads_test(bool verbose)
         sink += (uint64_t)i;
     CHECK(threads_cpu_ns(gettid()) > before);
     CHECK(threads_cpu_ns(gettid()) > 0);
+
+    threads_wait_t wait = threads_wait(gettid());
+    CHECK(wait.wait_ns >= 0 && wait.preempted >= 0);
+    int64_t steal, total;
+    threads_steal(&steal, &total);
+    CHECK(steal >= 0 && total > 0);
 
     const char *rest;
     CHECK(threads_zmq_prefix("3/ZMQbg/IO/0", &rest) == 3);

@@ -31,6 +31,17 @@ int threads_scan(pid_t pid, task_t *out, int max);
 //  One thread's CPU time in nanoseconds: its CPU clock in this process,
 //  /proc/TID/schedstat in another; 0 if it is gone
 uint64_t threads_cpu_ns(pid_t tid);
+//  How long a thread of this host has waited on a run queue for a CPU
+//  (ns, schedstat's second field) and how often it was preempted
+//  (nonvoluntary_ctxt_switches); -1 in both if it cannot be read
+typedef struct {
+    int64_t wait_ns;
+    int64_t preempted;
+} threads_wait_t;
+threads_wait_t threads_wait(pid_t tid);
+//  This host's CPU time stolen by its hypervisor and all CPU time, in
+//  clock ticks (/proc/stat's "cpu" line); -1 in both if unreadable
+void threads_steal(int64_t *steal, int64_t *total);
 //  The context prefix in a libzmq thread name ("3/ZMQbg/IO/0" -> 3), else
 //  -1; *rest points at "ZMQbg/IO/0"
 int threads_zmq_prefix(const char *name, const char **rest);

@@ -203,7 +203,33 @@ static int s_instance_files(const pipeline_t *self, int i)
     int files = 6 + (inst->params.process == PROCESS_OWN ? 20 : 0);
     if (self->ctx[inst->ctx].owner == i)
         files += 3 + 2 * inst->params.io_threads;
-    return files;
+    int n = pipeline_sockets(self, i);
+    return files + (n > 1 ? n + 1 : 0); //  a mailbox each, and an epoll
+}
+
+//  Connection files at instance i's end of its tcp and ipc hops: where it
+//  binds, a listener and one per socket connected to it; where it
+//  connects, one per socket and endpoint
+static long s_instance_ends(const pipeline_t *self, int i)
+{
+    long ends = 0;
+    int stage = self->inst[i].stage;
+    for (int h = 0; h < self->nhops; h++) {
+        const hop_plan_t *hop = &self->hops[h];
+        if (hop->params.transport == TRANSPORT_INPROC ||
+            (hop->up != stage && hop->down != stage))
+            continue;
+        int binder = hop->upstream_binds ? hop->up : hop->down;
+        int other = hop->upstream_binds ? hop->down : hop->up;
+        if (binder != stage) {
+            ends += (long)pipeline_sockets(self, i) * hop->nendpoints;
+            continue;
+        }
+        ends += 1;
+        for (int j = 0; j < self->count[other]; j++)
+            ends += pipeline_sockets(self, self->first[other] + j);
+    }
+    return ends;
 }
 
 //  LIMIT_THREADS: threads.csv and the CPU accounting read back every
@@ -228,19 +254,34 @@ static int s_check_threads(const pipeline_t *self, errbuf_t *err)
     return 0;
 }
 
-int pipeline_files(const pipeline_t *self)
+long pipeline_files(const pipeline_t *self)
 {
-    int total = BASE_FILES;
-    for (int i = 0; i < self->n; i++)
-        total += s_instance_files(self, i);
-    for (int h = 0; h < self->nhops; h++) {
-        const hop_plan_t *hop = &self->hops[h];
-        if (hop->params.transport == TRANSPORT_INPROC)
-            continue;
-        int others = self->count[hop->upstream_binds ? hop->down : hop->up];
-        total += hop->nendpoints * (1 + 2 * others);
+    long here = BASE_FILES, most = 0;
+    for (int i = 0; i < self->n; i++) {
+        long files = s_instance_files(self, i) + s_instance_ends(self, i);
+        if (self->inst[i].host[0])
+            continue; //  another host's: its agent's (pipeline_host_files)
+        if (self->inst[i].params.process != PROCESS_OWN)
+            here += files;
+        else if (BASE_FILES + files > most)
+            most = BASE_FILES + files; //  its own process's
     }
-    return total;
+    return here > most ? here : most;
+}
+
+long pipeline_host_files(const pipeline_t *self, const char *host)
+{
+    long most = 0;
+    for (int i = 0; i < self->n; i++) {
+        if (strcmp(self->inst[i].host, host) != 0)
+            continue;
+        long files = BASE_FILES + s_instance_files(self, i) +
+                     s_instance_ends(self, i) +
+                     (self->inst[i].params.process == PROCESS_OWN ? 0 : 20);
+        if (files > most)
+            most = files;
+    }
+    return most;
 }
 
 //  Each instance's request, and where its node and cpus came from; the
@@ -689,6 +730,24 @@ bool pipeline_sees_origins(const pipeline_t *self, int id)
     return pipeline_is_sink(self, id) ||
            (inst->role == ROLE_PROXY &&
             inst->params.engine == ENGINE_FORWARDER);
+}
+
+int pipeline_sockets(const pipeline_t *self, int id)
+{
+    const instance_t *inst = &self->inst[id];
+    if (self->params.pattern != PATTERN_PUBSUB || !pipeline_is_sink(self, id) ||
+        inst->params.sockets < 1)
+        return 1;
+    return inst->params.sockets;
+}
+
+long pipeline_total_sockets(const pipeline_t *self)
+{
+    long sum = 0;
+    for (int i = 0; i < self->n; i++)
+        if (self->params.pattern == PATTERN_PUBSUB && pipeline_is_sink(self, i))
+            sum += pipeline_sockets(self, i);
+    return sum;
 }
 
 bool pipeline_backpressure(const pipeline_t *self)

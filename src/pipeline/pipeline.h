@@ -141,8 +141,12 @@ int pipeline_resolve(pipeline_t *self, const char *ipc_dir, int trial,
                      errbuf_t *err);
 
 //  About how many files (sockets, pollers, mailboxes, connections) a run
-//  of it opens in this process, to compare with RLIMIT_NOFILE
-int pipeline_files(const pipeline_t *self);
+//  of it opens in one process of this host, this one or a stage's own
+//  (process = own) whichever opens more, to compare with RLIMIT_NOFILE
+long pipeline_files(const pipeline_t *self);
+//  On host's agent, where every stage is a process of its own: the most
+//  files one of its stages opens (0: none there)
+long pipeline_host_files(const pipeline_t *self, const char *host);
 
 //  Does instance id bind on hop h (0-based)?  Which endpoint index?
 bool pipeline_binds(const pipeline_t *self, int h, int id, int *endpoint);
@@ -164,6 +168,11 @@ int pipeline_origin_instance(const pipeline_t *self, int origin);
 //  Does this receiving instance tell its messages' origins apart (it reads
 //  every header: sinks and the forwarder engine)?
 bool pipeline_sees_origins(const pipeline_t *self, int id);
+//  The SUB sockets instance id reads (sockets = N on a pubsub
+//  subscriber), 1 for every other
+int pipeline_sockets(const pipeline_t *self, int id);
+//  ...and over every subscriber of the pipeline (0 outside pubsub)
+long pipeline_total_sockets(const pipeline_t *self);
 //  Does every XPUB push back instead of dropping at its HWM
 //  (ZMQ_XPUB_NODROP: pubsub in mode = capacity)?
 bool pipeline_backpressure(const pipeline_t *self);

@@ -37,6 +37,7 @@ typedef struct {
     int topology, pattern, mode, size, repeat, hop, from, to, transport;
     int stage, thread, syscall, calls_per_msg, ns_per_msg, cpu_ns, messages;
     int from_host, to_host; //  -1 when the file has none
+    int loss_ratio;         //  search rows' ratio, -1: no such column
     int value[2];
     int by;                //  the sweep_KEY column of --by, or -1
     int sweep[64], nsweep; //  the other sweep_ columns
@@ -219,6 +220,7 @@ static int s_header(reader_t *self, errbuf_t *err)
     self->columns = csv_count(self->csv);
     self->rows = 0;
     self->mode = s_column(self->csv, "mode");
+    self->loss_ratio = s_column(self->csv, "loss_ratio");
     self->from_host = s_column(self->csv, "from_host");
     self->to_host = s_column(self->csv, "to_host");
     if (self->syscalls)
@@ -292,6 +294,11 @@ static void s_key(const reader_t *self, series_t *key)
     snprintf(key->pattern, sizeof key->pattern, "%s",
              s_field(self, self->pattern));
     snprintf(key->mode, sizeof key->mode, "%s", s_field(self, self->mode));
+    //  a search's rows for each loss ratio are series of their own
+    const char *ratio = s_field(self, self->loss_ratio);
+    if (ratio[0])
+        snprintf(key->mode, sizeof key->mode, "%s loss_ratio=%s",
+                 s_field(self, self->mode), ratio);
     snprintf(key->hop, sizeof key->hop, "%s", s_field(self, self->hop));
     if (!self->latency && !self->syscalls) {
         snprintf(key->from, sizeof key->from, "%s", s_field(self, self->from));

@@ -496,36 +496,72 @@ static int s_value_data(writer_t *self, plot_chart_t *chart,
     return s_close(self, file, chart->data, rc, err);
 }
 
-static int s_value(writer_t *self, int topo, errbuf_t *err)
+//  The rows a value chart draws: the last hop's; for PLOT_COST its
+//  sender's CPU per message and connection in place of the rate, and only
+//  the rows that know it
+static plot_row_t *s_value_rows(const writer_t *self, int topo,
+                                plot_kind_t kind, int *n)
 {
-    int n, m, rc = 0;
-    const char *key = self->table->sweep;
-    if (strchr(key, ','))
+    plot_row_t *rows = s_last_hop(self, topo, n);
+    int kept = 0;
+    for (int i = 0; rows && kind == PLOT_COST && i < *n; i++)
+        if (rows[i].cpu_ns > 0) {
+            rows[kept] = rows[i];
+            rows[kept].rate = rows[i].cpu_ns;
+            rows[kept++].mbps = 0;
+        }
+    if (rows && kind == PLOT_COST)
+        *n = kept;
+    return rows;
+}
+
+//  The chart's titles and files: "proxy-rate-vs-sockets.png",
+//  "proxy-cpu-vs-sockets.png"
+static void s_value_names(writer_t *self, plot_chart_t *chart, int topo,
+                          const plot_row_t *rows, int n)
+{
+    const char *key = self->table->sweep, *stem =
+        chart->kind == PLOT_COST ? "cpu" : "rate";
+    char name[64], safe[128], what[PLOT_NAME];
+    plot_safe_name(name, sizeof name, self->table->topos.v[topo]);
+    plot_safe_name(safe, sizeof safe, key);
+    snprintf(chart->name, sizeof chart->name, "%s", self->table->topos.v[topo]);
+    snprintf(chart->key, sizeof chart->key, "%s", key);
+    s_sweep_what(self, rows, n, what, sizeof what);
+    what[strcspn(what, ",")] = 0; //  "the last hop (...)"
+    if (chart->kind == PLOT_COST)
+        snprintf(chart->what, sizeof chart->what,
+                 "%.120s: its sender's CPU per message delivered against "
+                 "%.60s, one line per size",
+                 what, key);
+    else
+        snprintf(chart->what, sizeof chart->what,
+                 "%.120s against %.60s, one line per size", what, key);
+    snprintf(chart->data, sizeof chart->data, "plot-%s-%s-vs-%s.dat", name,
+             stem, safe);
+    snprintf(chart->png, sizeof chart->png, "%s-%s-vs-%s.png", name, stem,
+             safe);
+}
+
+//  kind PLOT_VALUE: the last hop's msgs/s against the swept key's value;
+//  PLOT_COST: its sender's CPU per delivered message (a broker's cost of
+//  one more connection, for a sweep over sockets)
+static int s_value(writer_t *self, int topo, plot_kind_t kind, errbuf_t *err)
+{
+    int n, m = 0, rc = 0;
+    if (strchr(self->table->sweep, ','))
         return 0; //  one key only
-    plot_row_t *rows = s_last_hop(self, topo, &n);
-    int *order = rows ? malloc((size_t)n * sizeof *order) : NULL;
-    double *value = order ? malloc((size_t)n * sizeof *value) : NULL;
+    plot_row_t *rows = s_value_rows(self, topo, kind, &n);
+    int *order = rows ? malloc(((size_t)self->nrows + 1) * sizeof *order) : NULL;
+    double *value = order ? malloc(((size_t)self->nrows + 1) * sizeof *value) : NULL;
     if (!value)
         rc = err_set(err, "out of memory");
     plot_chart_t *chart = NULL;
-    if (rc == 0 && (m = s_values(self, rows, n, order, value)) > 1 &&
-        (chart = s_chart(self, PLOT_VALUE, err)) == NULL)
+    if (rc == 0 && n > 0 && (m = s_values(self, rows, n, order, value)) > 1 &&
+        (chart = s_chart(self, kind, err)) == NULL)
         rc = -1;
     if (chart) {
-        char name[64], safe[128], what[PLOT_NAME];
-        plot_safe_name(name, sizeof name, self->table->topos.v[topo]);
-        plot_safe_name(safe, sizeof safe, key);
-        snprintf(chart->name, sizeof chart->name, "%s",
-                 self->table->topos.v[topo]);
-        snprintf(chart->key, sizeof chart->key, "%s", key);
-        s_sweep_what(self, rows, n, what, sizeof what);
-        what[strcspn(what, ",")] = 0; //  "the last hop (...)"
-        snprintf(chart->what, sizeof chart->what,
-                 "%.120s against %.60s, one line per size", what, key);
-        snprintf(chart->data, sizeof chart->data, "plot-%s-vs-%s.dat", name,
-                 safe);
-        snprintf(chart->png, sizeof chart->png, "%s-rate-vs-%s.png", name,
-                 safe);
+        s_value_names(self, chart, topo, rows, n);
         for (int x = 0; x < m && rc == 0; x++)
             if (plot_names_add(&chart->ticks,
                                strchr(self->table->combos.v[order[x]], '=') +
@@ -562,7 +598,9 @@ int plot_charts_write(const plot_table_t *table, const char *dir,
     for (int t = 0; *table->sweep && t < table->topos.n && rc == 0; t++)
         rc = s_sweep(&self, t, err);
     for (int t = 0; *table->sweep && t < table->topos.n && rc == 0; t++)
-        rc = s_value(&self, t, err);
+        rc = s_value(&self, t, PLOT_VALUE, err);
+    for (int t = 0; *table->sweep && t < table->topos.n && rc == 0; t++)
+        rc = s_value(&self, t, PLOT_COST, err);
     free(self.rows);
     return rc;
 }

@@ -18,6 +18,11 @@
                                            msgs/s against its value, one
                                            line per size (the cost of a
                                            key as a curve: subscriptions)
+        TOPO-cpu-vs-KEY.png                the same hop's sender's CPU ns
+                                           per message it delivered (per
+                                           message and connection: a
+                                           broker's cost of a subscriber
+                                           socket, for a sweep over sockets)
 
     and, for a search (search.csv, plot_search.h), per size:
 
@@ -51,7 +56,8 @@ typedef enum {
     PLOT_KNEE,
     PLOT_DELTA,
     PLOT_SYSCALLS,
-    PLOT_VALUE
+    PLOT_VALUE,
+    PLOT_COST
 } plot_kind_t;
 
 //  Columns of a size chart's data file (1-based, as gnuplot counts)

@@ -59,6 +59,8 @@ typedef struct {
     int nsweep, ncolumns, line;
     int repeat;    //  the repeat column, or -1
     int expected;  //  the expected column (topics), or -1: older files
+    int cpu_ns;    //  from_cpu_ns_per_msg, or -1
+    int sockets;   //  sockets (sockets = N), or -1: older files
     bool too_many; //  sweep_ columns beyond PLOT_MAX_SWEEP
     csv_t *csv;    //  its current record: the header, or a row
 } reader_t;
@@ -137,13 +139,18 @@ static int s_header(reader_t *self, errbuf_t *err)
             if (strcmp(csv_field(self->csv, i), s_columns[c].name) == 0)
                 self->col[c] = i;
     }
-    self->repeat = self->expected = -1;
+    self->repeat = self->expected = self->cpu_ns = self->sockets = -1;
     for (int i = 0; i < self->ncolumns; i++) {
+        const char *name = csv_field(self->csv, i);
         s_sweep_column(self, i);
-        if (strcmp(csv_field(self->csv, i), "repeat") == 0)
+        if (strcmp(name, "repeat") == 0)
             self->repeat = i;
-        if (strcmp(csv_field(self->csv, i), "expected") == 0)
+        if (strcmp(name, "expected") == 0)
             self->expected = i;
+        if (strcmp(name, "from_cpu_ns_per_msg") == 0)
+            self->cpu_ns = i;
+        if (strcmp(name, "sockets") == 0)
+            self->sockets = i;
     }
     for (int c = 0; c < C_NEEDED; c++)
         if (self->col[c] < 0)
@@ -198,6 +205,24 @@ static int s_expected(reader_t *self, plot_row_t *row, errbuf_t *err)
     return 0;
 }
 
+//  The sender's CPU per message sent on the link and per connection:
+//  from_cpu_ns_per_msg over the link's sockets (-1 when the file does not
+//  say: an older file, or a repeat that did not know)
+static void s_cpu(const reader_t *self, plot_row_t *row)
+{
+    double ns, sockets = 1;
+    const char *text = self->cpu_ns >= 0 ? csv_field(self->csv, self->cpu_ns)
+                                         : "";
+    const char *n = self->sockets >= 0 ? csv_field(self->csv, self->sockets)
+                                       : "";
+    row->cpu_ns = -1;
+    if (!*text || number_parse(text, &ns) || ns <= 0)
+        return;
+    if (*n && (number_parse(n, &sockets) || sockets < 1))
+        return;
+    row->cpu_ns = ns / sockets;
+}
+
 //  topology, combination and link of the row, interned
 static int s_names(reader_t *self, plot_row_t *row)
 {
@@ -247,6 +272,7 @@ static int s_row(reader_t *self, errbuf_t *err)
         return -1;
     row.size = (unsigned)size;
     row.hop = (int)hop;
+    s_cpu(self, &row);
     if (s_names(self, &row) ||
         s_grow(&t->rows, &t->cap, t->nrows + 1, sizeof *t->rows))
         return err_set(err, "%s:%d: out of memory", t->path, self->line);

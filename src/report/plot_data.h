@@ -31,6 +31,7 @@ typedef struct {
     int hop;
     unsigned size;
     double rate, mbps, sent, lost; //  sent: expected where the file has it
+    double cpu_ns; //  the sender's CPU per message and connection, or -1
 } plot_row_t;
 
 typedef struct {

@@ -221,8 +221,13 @@ static void s_value_chart(FILE *out, const plot_chart_t *chart)
     }
     fputs(")\nset grid xtics ytics\nset ytics nomirror\n", out);
     s_title(out, chart, chart->what);
-    s_y_axis(out, chart->rate, "messages/s received (k = 10^3, M = 10^6)", true,
-             0);
+    if (chart->kind == PLOT_COST)
+        s_y_axis(out, chart->rate,
+                 "sender's CPU ns per message delivered (per connection)",
+                 false, 0);
+    else
+        s_y_axis(out, chart->rate, "messages/s received (k = 10^3, M = 10^6)",
+                 true, 0);
     fputs("set key top right opaque box\nplot ", out);
     for (int i = 0; i < chart->series.n; i++) {
         fputs(i ? ", \\\n     " : "", out);
@@ -464,7 +469,8 @@ int plot_script_write(const char *dir, const plot_charts_t *charts,
             s_knee_chart(out, &charts->v[i]);
         else if (charts->v[i].kind == PLOT_SYSCALLS)
             s_syscalls_chart(out, &charts->v[i]);
-        else if (charts->v[i].kind == PLOT_VALUE)
+        else if (charts->v[i].kind == PLOT_VALUE ||
+                 charts->v[i].kind == PLOT_COST)
             s_value_chart(out, &charts->v[i]);
         else
             s_line_chart(out, &charts->v[i]);

@@ -30,6 +30,7 @@ typedef struct {
     int nsweep;                              //  swept keys, and this
     const char *sweep_key[REPORT_MAX_SWEEP]; //  combination's values
     const char *sweep_value[REPORT_MAX_SWEEP];
+    char loss_ratio[24]; //  search rows: the ratio they confirm; else ""
 } report_info_t;
 
 //  The contract columns of results.csv, in order
@@ -58,6 +59,10 @@ void report_latency_median_rows(FILE *out, const report_info_t *info,
 void report_threads_header(FILE *out, const report_info_t *info);
 void report_threads_rows(FILE *out, const report_info_t *info,
                          const trial_result_t *trial);
+//  sockets.csv: a row per SUB socket of subscribers of several
+void report_sockets_header(FILE *out, const report_info_t *info);
+void report_sockets_rows(FILE *out, const report_info_t *info,
+                         const trial_result_t *trial);
 //  memory.csv: per stage and region the pages by node (see report_csv.c)
 void report_memory_header(FILE *out, const report_info_t *info);
 void report_memory_rows(FILE *out, const report_info_t *info,
@@ -77,7 +82,11 @@ const char *report_grouped(double value, char *buf, size_t len);
 //  search.csv (mode = search): one row per trial and link
 void report_search_header(FILE *out, const report_info_t *info);
 void report_search_rows(FILE *out, const report_info_t *info,
-                        const search_trial_t *trial);
+                        const search_trial_t *trial, const params_t *params);
+//  search_summary.csv: one row per size and loss ratio
+void report_search_summary_header(FILE *out, const report_info_t *info);
+void report_search_summary_rows(FILE *out, const report_info_t *info,
+                                uint32_t size, const search_outcome_t *outcome);
 //  The table's line for a size: the rate found, the bottleneck
 void report_search_summary(FILE *out, const search_outcome_t *outcome,
                            const params_t *params);

@@ -16,7 +16,20 @@
     downstream's subscribed topics: sent where it takes every topic; lost
     is expected - received, trial/trial_topics.c), selectivity (the share
     of its sources' messages its downstream subscribed to, 1 for all),
-    then one sweep_KEY column per swept key.
+    loss_ratio (mode = search: the loss ratio whose confirmed rate the row
+    is, one set of rows per ratio; empty elsewhere), from_wait_pct,
+    to_wait_pct, steal_pct, starved (trial/trial_starve.c),
+    sockets (the SUB sockets at its receiving end, sockets = N, else 1),
+    min_socket_msgs_per_sec, max_socket_msgs_per_sec (the slowest and
+    fastest of them in the window; with one socket, msgs_per_sec), then
+    one sweep_KEY column per swept key.
+
+    sockets.csv (--per-socket, when a subscriber has several sockets):
+    topology,size,repeat,stage,socket,received,lost,msgs_per_sec,seq_lost,
+    then the sweep_KEY columns: a row per socket and trial; lost is on its
+    link (its instance's rows' expected over N, less what it took: the
+    sockets' add up to the rows'), seq_lost what its sequence numbers
+    prove it missed from the publishers on (trial/trial_sockets.c).
     from_cpu, to_cpu, from_node, to_node: a number, or for a row that
     stands for several stage instances (a fan-in into a proxy that cannot
     tell them apart: pub.*) whose CPUs differ, the CPUs ascending joined by
@@ -68,7 +81,9 @@ void report_csv_header(FILE *out, const report_info_t *info)
     fputs(REPORT_CSV_COLUMNS, out);
     fputs(",from_cpu_ns_per_msg,to_cpu_ns_per_msg,seq_lost,sent_per_sec,mode,"
           "hwm_bound,from_host,to_host,ci_low,ci_high,ci_coverage,precise,"
-          "expected,selectivity",
+          "expected,selectivity,loss_ratio,from_wait_pct,to_wait_pct,"
+          "steal_pct,starved,sockets,min_socket_msgs_per_sec,"
+          "max_socket_msgs_per_sec",
           out);
     for (int i = 0; i < info->nsweep; i++)
         s_sweep_column(out, info->sweep_key[i]);
@@ -112,6 +127,13 @@ void report_csv_rows(FILE *out, const report_info_t *info,
         fprintf(out, ",%.1f,%s,%d,%s,%s,,,,,%llu,%.6g", link_sent_rate(row),
                 info->mode, row->hwm_bound, row->from_host, row->to_host,
                 (unsigned long long)row->expected, row->selectivity);
+        fprintf(out, ",%s", info->loss_ratio);
+        s_optional(out, row->from_wait_pct, "%.2f");
+        s_optional(out, row->to_wait_pct, "%.2f");
+        s_optional(out, row->steal_pct, "%.2f");
+        fprintf(out, ",%d", row->starved);
+        fprintf(out, ",%d,%.1f,%.1f", row->sockets, row->min_socket_rate,
+                row->max_socket_rate);
         s_sweep_values(out, info);
     }
     fflush(out);
@@ -150,7 +172,38 @@ void report_csv_median_rows(FILE *out, const report_info_t *info,
             fprintf(out, "%d", s->precise);
         fputc(',', out);
         s_number(out, s->expected);
-        fprintf(out, ",%.6g", s->selectivity);
+        fprintf(out, ",%.6g,%s", s->selectivity, info->loss_ratio);
+        s_optional(out, s->from_wait_pct, "%.2f");
+        s_optional(out, s->to_wait_pct, "%.2f");
+        s_optional(out, s->steal_pct, "%.2f");
+        fprintf(out, ",%d", s->starved > 0 ? 1 : s->starved);
+        fprintf(out, ",%d,%.1f,%.1f", s->sockets, s->min_socket_rate,
+                s->max_socket_rate);
+        s_sweep_values(out, info);
+    }
+    fflush(out);
+}
+
+void report_sockets_header(FILE *out, const report_info_t *info)
+{
+    fputs("topology,size,repeat,stage,socket,received,lost,msgs_per_sec,"
+          "seq_lost",
+          out);
+    for (int i = 0; i < info->nsweep; i++)
+        s_sweep_column(out, info->sweep_key[i]);
+    fputc('\n', out);
+    fflush(out);
+}
+
+void report_sockets_rows(FILE *out, const report_info_t *info,
+                         const trial_result_t *trial)
+{
+    for (int s = 0; s < trial->nsockets; s++) {
+        const socket_row_t *row = &trial->sockets[s];
+        fprintf(out, "%s,%u,%d,%s,%d,%llu,%lld,%.1f,%lld", info->topology,
+                trial->size, trial->repeat, row->stage, row->socket,
+                (unsigned long long)row->received, (long long)row->lost,
+                row->rate, (long long)row->seq_lost);
         s_sweep_values(out, info);
     }
     fflush(out);
@@ -215,7 +268,7 @@ static void s_sweep_columns(FILE *out, const report_info_t *info)
 void report_threads_header(FILE *out, const report_info_t *info)
 {
     fputs("stage,thread,tid,allowed_cpus,last_cpu,node,size,repeat,mem_node,"
-          "host",
+          "host,wait_pct,nonvoluntary_switches",
           out);
     s_sweep_columns(out, info);
 }
@@ -229,6 +282,8 @@ void report_threads_rows(FILE *out, const report_info_t *info,
                 row->thread, (int)row->tid, row->allowed, row->last_cpu,
                 row->node, trial->size, trial->repeat, row->mem_node,
                 row->host);
+        s_optional(out, row->wait_pct, "%.2f");
+        s_optional(out, (double)row->preempted, "%.0f");
         s_sweep_values(out, info);
     }
     fflush(out);

@@ -2,11 +2,12 @@
 
         {"metadata": {...metadata.json...},
          "rows": [{"topology": "proxy", "size": 64, ...}, ...],
-         "latency": [...], "search": [...], "syscalls": [...]}
+         "latency": [...], "search": [...], "search_summary": [...],
+         "syscalls": [...]}
 
     Made from the run's own files once the run ends, so the rows have
-    exactly the fields of results.csv, latency.csv, search.csv and
-    syscalls.csv (numbers as numbers, empty cells as null; a list is empty
+    exactly the fields of results.csv, latency.csv, search.csv,
+    search_summary.csv and syscalls.csv (numbers as numbers, empty cells as null; a list is empty
     when its file is not there), and the metadata is the same document.
 */
 #include "report/report.h"
@@ -158,6 +159,9 @@ int report_json(FILE *out, const char *dir, errbuf_t *err)
         return -1;
     snprintf(path, sizeof path, "%s/search.csv", dir);
     if (s_table(out, "search", path, err))
+        return -1;
+    snprintf(path, sizeof path, "%s/search_summary.csv", dir);
+    if (s_table(out, "search_summary", path, err))
         return -1;
     snprintf(path, sizeof path, "%s/syscalls.csv", dir);
     if (s_table(out, "syscalls", path, err))

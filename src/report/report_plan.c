@@ -16,7 +16,10 @@
     on other hosts (host = NAME), a host column follows (empty for the
     controller's), and each host's CPUs are its own machine's.  The table
     adds notes the CSV has no column for: threads that share a core, and
-    a controller that found no CPU of its own.
+    a controller that found no CPU of its own; and, on stderr, a
+    warning for each host where the busy threads (stage threads, libzmq
+    I/O threads, the controller's main) outnumber the CPUs they may use:
+    they will wait for CPUs in turn (results.csv's starved).
 */
 #include "report/report_plan.h"
 
@@ -143,11 +146,62 @@ static void s_header(const plan_out_t *self)
         fprintf(self->out, "# host %s: %s (%s)\n", self->machines[m].host,
                 self->machines[m].machine->name,
                 self->machines[m].machine->source);
+    long sockets = pipeline_total_sockets(self->pl);
+    bool several = false; //  a subscriber of several sockets
+    for (int i = 0; i < self->pl->n; i++)
+        several |= pipeline_sockets(self->pl, i) > 1;
+    if (several)
+        fprintf(self->out,
+                "# %ld SUB sockets; about %ld files in the process that "
+                "opens the most (docs/LIMITS.md)\n",
+                sockets, pipeline_files(self->pl));
     char line[256];
     snprintf(line, sizeof line, "%-16s %-11s %-14s %4s  %-16s %-10s %-7s%s",
              "stage", "role", "thread", "node", "cpus", "engine", "runs_in",
              self->hosts ? " host" : "");
     s_put_line(self->out, line);
+}
+
+//  A thread that works for every message: a stage's, its libzmq I/O
+//  threads, zproxy's actor, the controller's main (a reaper, relay or
+//  process main thread sleeps)
+static bool s_busy(const roster_entry_t *entry)
+{
+    const char *t = entry->thread;
+    if (entry->owner < 0)
+        return strcmp(t, "main") == 0; //  its czmq context barely works
+    if (strncmp(t, "process/", 8) == 0)
+        t += 8;
+    return strcmp(t, "main") == 0 || strcmp(t, "zproxy") == 0 ||
+           (t[0] == 'i' && t[1] == 'o');
+}
+
+//  The busy threads of one host against the CPUs they may use
+static void s_crowd(const plan_out_t *self, const roster_entry_t *list,
+                    int count, const char *host)
+{
+    cpuset_t cpus;
+    cpuset_clear(&cpus);
+    int busy = 0;
+    for (int i = 0; i < count; i++) {
+        if (strcmp(s_host(self, list[i].owner), host) != 0 ||
+            !s_busy(&list[i]))
+            continue;
+        busy++;
+        cpuset_union(&cpus, cpuset_empty(&list[i].cpus)
+                                ? &s_machine(self, host)->allowed
+                                : &list[i].cpus);
+    }
+    char text[1024];
+    cpuset_format(&cpus, text, sizeof text);
+    if (busy > cpuset_count(&cpus))
+        fprintf(stderr,
+                "hopbench: warning%s%s: %d busy threads (stage threads, libzmq I/O "
+                "threads, the controller) may run on %d CPUs (%s): they will "
+                "wait for CPUs in turn, and the figures may be the "
+                "scheduler's (results.csv: starved)\n",
+                *host ? " on host " : "", host, busy, cpuset_count(&cpus),
+                text);
 }
 
 void report_plan(FILE *out, const pipeline_t *pl, const machine_t *machine,
@@ -171,5 +225,7 @@ void report_plan_on(FILE *out, const pipeline_t *pl,
     roster_list(pl, list, count);
     for (int i = 0; i < count; i++)
         s_row(&self, &list[i]);
+    for (int m = 0; m < n && !csv; m++)
+        s_crowd(&self, list, count, m == 0 ? "" : machines[m].host);
     free(list);
 }

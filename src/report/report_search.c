@@ -3,25 +3,39 @@
     search.csv, one row per trial and link, flushed per trial:
 
         topology,size,trial,offered_per_sec,sent_per_sec,hop,from,to,
-        received_per_sec,lost,loss_ratio,p99_us,pass,phase,verdict
+        received_per_sec,lost,loss_ratio,p99_us,pass,phase,verdict,
+        window,starved,passed
 
     then the sweep_KEY columns.  offered_per_sec is what the publishers
     were asked for (the bound trial, flat out: what they sent);
     received_per_sec the hop's rate in the window; lost and loss_ratio the
     hop's whole trial; p99_us the end-to-end p99 (empty when not timed);
-    pass the trial's verdict (1 pass, 0 fail or generator-limited), phase
-    bound, step or confirm.  The table gets one line per size: the rate
-    found and the bottleneck hop.
+    pass the trial's verdict against the smallest loss ratio (1 pass, 0
+    fail or generator-limited), phase bound, step or confirm; window the
+    trial's seconds (steps are shorter while the bounds are wide); starved
+    yes, no or unknown (a stage waited for a CPU during it); passed the
+    loss ratios it passed, space-separated ("0 0.005", or empty).
+
+    search_summary.csv, one row per size and loss ratio, flushed per size:
+
+        topology,size,loss_ratio,found,fail,best_step,trials,seconds,
+        bottleneck,failures,starved_failures,starved_all,set_by
+
+    then the sweep_KEY columns: the rate confirmed (0: none), the lowest
+    failing rate, the highest short pass; trials and seconds of the search
+    when this ratio was settled; bottleneck the hop that lost first
+    (hop1, ...), p99 or publishers; starved_all yes when every failure was
+    starved, unknown when some were not known, else no; set_by machine
+    (every failure starved), publishers (they could not offer more, or
+    nothing failed) or pipeline.  The table gets one line per ratio (NDR,
+    PDR(0.005)) and one with the search's trials and wall time.
 */
 #include "report/report.h"
 
 #include <ctype.h>
 
-void report_search_header(FILE *out, const report_info_t *info)
+static void s_sweep_header(FILE *out, const report_info_t *info)
 {
-    fputs("topology,size,trial,offered_per_sec,sent_per_sec,hop,from,to,"
-          "received_per_sec,lost,loss_ratio,p99_us,pass,phase,verdict",
-          out);
     for (int i = 0; i < info->nsweep; i++) {
         fputs(",sweep_", out);
         for (const char *p = info->sweep_key[i]; *p; p++)
@@ -31,8 +45,42 @@ void report_search_header(FILE *out, const report_info_t *info)
     fflush(out);
 }
 
+static void s_sweep_values(FILE *out, const report_info_t *info)
+{
+    for (int i = 0; i < info->nsweep; i++)
+        fprintf(out, ",%s", info->sweep_value[i]);
+    fputc('\n', out);
+}
+
+static const char *s_yes_no(int starved)
+{
+    return starved > 0 ? "yes" : starved == 0 ? "no" : "unknown";
+}
+
+void report_search_header(FILE *out, const report_info_t *info)
+{
+    fputs("topology,size,trial,offered_per_sec,sent_per_sec,hop,from,to,"
+          "received_per_sec,lost,loss_ratio,p99_us,pass,phase,verdict,"
+          "window,starved,passed",
+          out);
+    s_sweep_header(out, info);
+}
+
+//  "0 0.005": the ratios the trial passed
+static void s_passed(FILE *out, const search_trial_t *trial,
+                     const params_t *params)
+{
+    const char *sep = "";
+    fputc(',', out);
+    for (int k = 0; k < trial->nratios; k++)
+        if (trial->verdicts[k] == VERDICT_PASS) {
+            fprintf(out, "%s%g", sep, params->loss_ratio.ratio[k]);
+            sep = " ";
+        }
+}
+
 void report_search_rows(FILE *out, const report_info_t *info,
-                        const search_trial_t *trial)
+                        const search_trial_t *trial, const params_t *params)
 {
     const trial_result_t *result = trial->result;
     for (int l = 0; l < result->nlinks; l++) {
@@ -45,22 +93,68 @@ void report_search_rows(FILE *out, const report_info_t *info,
                 row->expected ? (double)lost / (double)row->expected : 0.0);
         if (trial->p99_us >= 0)
             fprintf(out, "%.3f", trial->p99_us);
-        fprintf(out, ",%d,%s,%s", trial->verdict == VERDICT_PASS,
+        fprintf(out, ",%d,%s,%s,%g,%s", trial->verdict == VERDICT_PASS,
                 search_phase_names[trial->phase],
-                search_verdict_names[trial->verdict]);
-        for (int i = 0; i < info->nsweep; i++)
-            fprintf(out, ",%s", info->sweep_value[i]);
-        fputc('\n', out);
+                search_verdict_names[trial->verdict], trial->window,
+                s_yes_no(trial->starved));
+        s_passed(out, trial, params);
+        s_sweep_values(out, info);
     }
     fflush(out);
 }
 
-//  "NDR: no hop lost anything" or "PDR: no hop lost more than 0.5 %"
-static void s_criterion(const params_t *params, char *buf, size_t len)
+static const char *s_starved_all(const search_found_t *f)
 {
-    int used = params->loss_ratio > 0
-                   ? snprintf(buf, len, "PDR: no hop lost more than %g %%",
-                              100 * params->loss_ratio)
+    if (search_starved_all(f))
+        return "yes";
+    return f->failures > 0 && f->starved + f->unknown == f->failures
+               ? "unknown"
+               : "no";
+}
+
+static const char *s_set_by(const search_found_t *f)
+{
+    if (f->limited || f->fail == 0)
+        return "publishers";
+    return search_starved_all(f) ? "machine" : "pipeline";
+}
+
+void report_search_summary_header(FILE *out, const report_info_t *info)
+{
+    fputs("topology,size,loss_ratio,found,fail,best_step,trials,seconds,"
+          "bottleneck,failures,starved_failures,starved_all,set_by",
+          out);
+    s_sweep_header(out, info);
+}
+
+void report_search_summary_rows(FILE *out, const report_info_t *info,
+                                uint32_t size, const search_outcome_t *outcome)
+{
+    for (int k = 0; k < outcome->nratios; k++) {
+        const search_found_t *f = &outcome->ratio[k];
+        char bottleneck[24] = "publishers";
+        if (!(f->limited || f->fail == 0) && f->latency)
+            snprintf(bottleneck, sizeof bottleneck, "p99");
+        else if (!(f->limited || f->fail == 0) && f->bottleneck >= 0)
+            snprintf(bottleneck, sizeof bottleneck, "hop%d",
+                     f->bottleneck_hop);
+        fprintf(out, "%s,%u,%g,%.1f,%.1f,%.1f,%d,%.3f,%s,%d,%d,%s,%s",
+                info->topology, size, f->ratio, f->found, f->fail,
+                f->best_step, f->trials, f->seconds, bottleneck, f->failures,
+                f->starved, s_starved_all(f), s_set_by(f));
+        s_sweep_values(out, info);
+    }
+    fflush(out);
+}
+
+//  "NDR: no hop lost anything" or "PDR(0.005): no hop lost more than
+//  0.5 %"; with p99_us, ", p99 <= 100 us"
+static void s_criterion(double ratio, const params_t *params, char *buf,
+                        size_t len)
+{
+    int used = ratio > 0
+                   ? snprintf(buf, len, "PDR(%g): no hop lost more than %g %%",
+                              ratio, 100 * ratio)
                    : snprintf(buf, len, "NDR: no hop lost anything");
     if (params->p99_us > 0 && used > 0 && (size_t)used < len)
         snprintf(buf + used, len - (size_t)used, ", p99 <= %g us",
@@ -82,11 +176,11 @@ static double s_worst_loss(const trial_result_t *trial)
 }
 
 //  Why the publishers were the limit: what they sent, and what was lost
-static void s_publishers(const search_outcome_t *outcome, char *buf,
-                         size_t len)
+static void s_publishers(const search_found_t *f, const trial_result_t *rows,
+                         char *buf, size_t len)
 {
-    double worst = s_worst_loss(&outcome->confirmed);
-    if (outcome->limited)
+    double worst = s_worst_loss(rows);
+    if (f->limited)
         snprintf(buf, len, "the publishers (they sent less than asked: "
                            "generator-limited)");
     else if (worst > 0)
@@ -99,45 +193,64 @@ static void s_publishers(const search_outcome_t *outcome, char *buf,
                  "the publishers (they sent flat out and nothing was lost)");
 }
 
-void report_search_summary(FILE *out, const search_outcome_t *outcome,
-                           const params_t *params)
+//  One ratio's line (and its notes)
+static void s_ratio_line(FILE *out, const search_outcome_t *outcome, int k,
+                         const params_t *params)
 {
+    const search_found_t *f = &outcome->ratio[k];
     char rate[32], criterion[96], where[2 * RESULTS_NAME_MAX + 40];
-    s_criterion(params, criterion, sizeof criterion);
-    if (outcome->limited || outcome->fail == 0)
-        s_publishers(outcome, where, sizeof where);
-    else if (outcome->latency)
+    char fail[32], best[32];
+    s_criterion(f->ratio, params, criterion, sizeof criterion);
+    if (f->limited || f->fail == 0)
+        s_publishers(f, search_rows(outcome, k), where, sizeof where);
+    else if (f->latency)
         snprintf(where, sizeof where, "end-to-end latency (p99)");
     else
-        snprintf(where, sizeof where, "%s", outcome->bottleneck_name);
-    char fail[32], best[32];
-    report_grouped(outcome->fail, fail, sizeof fail);
-    report_grouped(outcome->best_step, best, sizeof best);
-    if (outcome->found > 0) {
+        snprintf(where, sizeof where, "%s", f->bottleneck_name);
+    report_grouped(f->fail, fail, sizeof fail);
+    report_grouped(f->best_step, best, sizeof best);
+    if (f->found > 0) {
         fprintf(out,
                 "      search: %s msgs/s offered (%s), confirmed for %g s; "
-                "bottleneck %s; %d trials in %.1f s\n",
-                report_grouped(outcome->found, rate, sizeof rate), criterion,
-                params->search_confirm, where, outcome->trials,
-                outcome->seconds);
-        if (outcome->fail > 0 && (outcome->fail - outcome->found) /
-                                         outcome->fail >
-                                     params->search_precision)
+                "bottleneck %s; settled after %d trials, %.1f s\n",
+                report_grouped(f->found, rate, sizeof rate), criterion,
+                params->search_confirm, where, f->trials, f->seconds);
+        if (f->fail > 0 &&
+            (f->fail - f->found) / f->fail > params->search_precision)
             fprintf(out,
                     "      (not within search_precision: a trial at %s "
                     "msgs/s, above it, failed)\n",
                     fail);
-    } else if (outcome->best_step > 0)
+    } else if (f->best_step > 0)
         fprintf(out,
                 "      search: no rate held for %g s (%s): short trials "
                 "passed up to %s msgs/s, confirmations failed down to %s "
-                "msgs/s, bottleneck %s; %d trials in %.1f s\n",
-                params->search_confirm, criterion, best, fail, where,
-                outcome->trials, outcome->seconds);
+                "msgs/s, bottleneck %s\n",
+                params->search_confirm, criterion, best, fail, where);
     else
         fprintf(out,
                 "      search: no offered rate passed (%s); lowest failure "
-                "at %s msgs/s, bottleneck %s; %d trials in %.1f s\n",
-                criterion, fail, where, outcome->trials, outcome->seconds);
+                "at %s msgs/s, bottleneck %s\n",
+                criterion, fail, where);
+    if (f->found > 0 && f->rows != k)
+        fprintf(out,
+                "      (the confirmation of loss_ratio %g, which passed this "
+                "one too: none above it held)\n",
+                outcome->ratio[f->rows].ratio);
+    if (search_starved_all(f))
+        fprintf(out,
+                "      (every one of its %d failures was starved: a stage "
+                "waited for a CPU; the rate is the machine's, not the "
+                "pipeline's)\n",
+                f->failures);
+}
+
+void report_search_summary(FILE *out, const search_outcome_t *outcome,
+                           const params_t *params)
+{
+    for (int k = 0; k < outcome->nratios; k++)
+        s_ratio_line(out, outcome, k, params);
+    fprintf(out, "      wall time of the search: %.1f s, %d trials\n",
+            outcome->seconds, outcome->trials);
     fflush(out);
 }

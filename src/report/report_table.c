@@ -13,7 +13,15 @@
     with 2 the min - max; lost and lost% add up every repetition; CPU
     per message is the median.  In flood mode a
     row whose rate is the HWM's bound (hwm_bound) ends with "HWM", and a
-    line under the block says what sets it.
+    line under the block says what sets it.  A row with a stage whose
+    thread waited for a CPU more than starved_pct of the window ends with
+    "starved", and a line under the block names the stage, its wait and
+    the threads that share its CPUs.  A row whose window stalled (twice:
+    run.c retries it once) ends with "STALLED", and a line says so.  Where
+    a stage sends to several connections (instances, or sockets = N), a
+    line says what it delivered in all (the rows' msgs/s summed: messages
+    x connections per second) and its CPU per message, and per message and
+    connection.
 */
 #include "report/report.h"
 
@@ -114,12 +122,37 @@ static void s_row(FILE *out, const summary_t *summary, int l, int width)
     s_spread(summary, s, spread, sizeof spread);
     s_cpu(s->from_cpu_ns, s->to_cpu_ns, cpu, sizeof cpu);
     fprintf(
-        out, "%4d  %-*s %-9s %11s %s%10.1f %12s %6.2f%% %17s%s\n", s->hop,
+        out, "%4d  %-*s %-9s %11s %s%10.1f %12s %6.2f%% %17s%s%s%s\n", s->hop,
         width, link, s->transport, report_grouped(s->rate, rates, sizeof rates),
         spread, s->mbps, report_grouped((double)s->lost_all, lost, sizeof lost),
         s->expected_all ? 100.0 * (double)s->lost_all / (double)s->expected_all
                         : 0.0,
-        cpu, s->hwm_bound ? "  HWM" : "");
+        cpu, s->hwm_bound ? "  HWM" : "", s->starved > 0 ? "  starved" : "",
+        s->stalled > 0 ? "  STALLED" : "");
+}
+
+//  Under a block with starved rows: which stage waited for a CPU, how
+//  long, and what else may run where it may (each stage once)
+static void s_starved_note(FILE *out, const summary_t *summary)
+{
+    for (int l = 0; l < summary->nlinks; l++) {
+        const char *note = summary->links[l].starved_note;
+        bool said = false;
+        for (int k = 0; k < l && !said; k++)
+            said = summary->links[k].starved > 0 &&
+                   strcmp(summary->links[k].starved_note, note) == 0;
+        if (summary->links[l].starved > 0 && !said)
+            fprintf(out, "      starved: %s\n", note);
+    }
+    for (int l = 0; l < summary->nlinks; l++)
+        if (summary->links[l].stalled > 0)
+            fprintf(out,
+                    "      STALLED: hop %d delivered next to nothing for a "
+                    "while in %d of %d repeats, and again when retried: "
+                    "not a figure (status stalled; metadata.json's "
+                    "warnings)\n",
+                    summary->links[l].hop, summary->links[l].stalled,
+                    summary->n);
 }
 
 //  Under a flood block with HWM-bound rows: what sets their figure
@@ -138,6 +171,83 @@ static void s_hwm_note(FILE *out, const summary_t *summary)
             "      a flooding XPUB delivers about pipe HWM x TSC Hz / 3e6 = "
             "%s msgs/s per pipe (mode = capacity measures the pipeline)\n",
             report_grouped(bound, text, sizeof text));
+}
+
+//  Under a block where a stage sends to several connections (count,
+//  sockets = N, a tree's tier): what it delivered in all, and its CPU per
+//  message and per message and connection
+static void s_fanout_note(FILE *out, const summary_t *summary)
+{
+    for (int l = 0; l < summary->nlinks; l++) {
+        const link_summary_t *s = &summary->links[l];
+        bool first = true;
+        for (int k = 0; k < l && first; k++)
+            first = strcmp(summary->links[k].from, s->from) != 0;
+        int connections = 0;
+        double delivered = 0;
+        for (int k = l; k < summary->nlinks && first; k++)
+            if (strcmp(summary->links[k].from, s->from) == 0) {
+                connections += summary->links[k].sockets > 0
+                                   ? summary->links[k].sockets
+                                   : 1;
+                delivered += summary->links[k].rate;
+            }
+        if (!first || connections < 2 || s->from_cpu_ns <= 0)
+            continue;
+        char rate[32], ns[32];
+        fprintf(out,
+                "      fan-out: %s delivers %s msgs/s to %d connections; "
+                "its CPU %s ns/msg, %.0f ns per msg x connection\n",
+                s->from, report_grouped(delivered, rate, sizeof rate),
+                connections, report_grouped(s->from_cpu_ns, ns, sizeof ns),
+                s->from_cpu_ns / connections);
+    }
+}
+
+//  Is name some link's sending end (a proxy or publisher), or receiving
+//  end (a proxy or subscriber)?
+static bool s_sends(const summary_t *summary, const char *name)
+{
+    for (int k = 0; k < summary->nlinks; k++)
+        if (strcmp(summary->links[k].from, name) == 0)
+            return true;
+    return false;
+}
+
+static bool s_receives(const summary_t *summary, const char *name)
+{
+    for (int k = 0; k < summary->nlinks; k++)
+        if (strcmp(summary->links[k].to, name) == 0)
+            return true;
+    return false;
+}
+
+//  Under a block where a subscriber (hopbench's own harness) spent more
+//  of a CPU than the proxy feeding it, and at least half of one: the
+//  subscriber, not the broker, may have set the rate.  A stage's share of
+//  a CPU is its CPU per message times the messages it handled per second;
+//  the proxy's messages are the link's per socket (each socket takes a
+//  copy of every message it took in)
+static void s_harness_note(FILE *out, const summary_t *summary)
+{
+    for (int l = 0; l < summary->nlinks; l++) {
+        const link_summary_t *s = &summary->links[l];
+        if (s->from_cpu_ns <= 0 || s->to_cpu_ns <= 0 ||
+            s_sends(summary, s->to) || !s_receives(summary, s->from))
+            continue;
+        double to = s->to_cpu_ns * s->rate / 1e9;
+        double from = s->from_cpu_ns * s->rate / (s->sockets > 1 ? s->sockets : 1) / 1e9;
+        if (to < 0.5 || to < from)
+            continue;
+        fprintf(out,
+                "      harness: %s took %.0f %% of a CPU to read %d "
+                "socket%s, %s %.0f %%: the subscriber, not %s, may have set "
+                "hop %d's rate%s\n",
+                s->to, 100 * to, s->sockets > 1 ? s->sockets : 1,
+                s->sockets > 1 ? "s" : "", s->from, 100 * from, s->from,
+                s->hop,
+                s->sockets > 1 ? " (more instances, fewer sockets each)" : "");
+    }
 }
 
 //  Under a block of 3 or more repeats: what the intervals are worth, and
@@ -199,6 +309,9 @@ void report_table_size(FILE *out, const report_info_t *info,
     for (int l = 0; l < summary->nlinks; l++)
         s_row(out, summary, l, width);
     s_hwm_note(out, summary);
+    s_starved_note(out, summary);
+    s_fanout_note(out, summary);
+    s_harness_note(out, summary);
     if (n >= SUMMARY_MIN_REPEATS)
         s_interval_notes(out, summary);
     fflush(out);

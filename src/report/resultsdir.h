@@ -36,7 +36,7 @@ typedef struct {
     char started[32]; //  UTC, ISO 8601
     char topology[64];
     char file[256];
-    char status[16]; //  running, ok, failed, interrupted
+    char status[16]; //  running, ok, failed, interrupted, stalled
     char error[ERRBUF_MAX + 1];
     char warnings[4096]; //  one per line
     //  the encrypted hops, "hop1 hop2": room for every hop

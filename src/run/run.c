@@ -42,9 +42,12 @@ typedef struct {
     char dir[512];
     char ipc_dir[256];
     FILE *results, *threads, *memory, *latency, *search, *syscalls;
+    FILE *search_summary; //  mode = search: a row per size and loss ratio
+    FILE *sockets; //  --per-socket: sockets.csv, opened at its first rows
     int size_index;  //  of the size being measured
     int combination; //  ...and of its combination
     int trials;     //  started so far: makes inproc names unique
+    int stalled;    //  trials that stalled twice (trial_stall.c)
     run_meta_t meta;
     report_info_t info;
     progress_t progress;
@@ -131,6 +134,18 @@ static void s_merge_latency(trial_result_t *merged, const trial_result_t *one)
     }
 }
 
+//  --per-socket: the trial's socket rows, in sockets.csv
+static void s_socket_rows(run_t *self, const trial_result_t *trial)
+{
+    errbuf_t err;
+    if (!self->options->per_socket || trial->nsockets == 0)
+        return;
+    if (!self->sockets && (self->sockets = s_open(self, "sockets.csv", &err)))
+        report_sockets_header(self->sockets, &self->info);
+    if (self->sockets)
+        report_sockets_rows(self->sockets, &self->info, trial);
+}
+
 //  One trial's rows, everywhere they go
 static int s_report_trial(run_t *self, trial_result_t *trial,
                           trial_result_t *merged, errbuf_t *err)
@@ -139,6 +154,7 @@ static int s_report_trial(run_t *self, trial_result_t *trial,
     report_csv_rows(self->results, &self->info, trial);
     report_threads_rows(self->threads, &self->info, trial);
     report_memory_rows(self->memory, &self->info, trial);
+    s_socket_rows(self, trial);
     if (self->options->format == FORMAT_CSV)
         report_csv_rows(stdout, &self->info, trial);
     if (trial->nlatency == 0)
@@ -161,15 +177,51 @@ static trial_spec_t s_spec(const run_t *self, uint32_t size, int repeat)
                           .tsc_hz = self->meta.tsc_hz};
 }
 
+//  "size 1024 B repeat 1: hop 2 (broker -> sub) stalled: 0 msgs/s for
+//  0.30 s, against the trial's median of 190,000 msgs/s"
+static void s_stall_warning(run_t *self, const trial_result_t *result,
+                            bool again)
+{
+    for (int l = 0; l < result->nlinks; l++) {
+        const link_row_t *row = &result->links[l];
+        if (!row->stalled)
+            continue;
+        char line[600];
+        snprintf(line, sizeof line,
+                 "size %u B repeat %d: hop %d (%s -> %s) stalled: %.0f msgs/s "
+                 "for %.2f s of the window (stall_ratio %g)%s",
+                 result->size, result->repeat, row->hop, row->from, row->to,
+                 row->slowest_rate, row->slowest_seconds,
+                 self->current->params.stall_ratio,
+                 again ? "; stalled again when retried" : "; retried");
+        s_add_warnings(self, line);
+    }
+}
+
+//  One trial; one that stalled is run once more, and if it stalls again
+//  it is kept, marked (run's status: stalled)
 static int s_trial(run_t *self, const trial_spec_t *spec,
                    trial_result_t *result, errbuf_t *err)
 {
     char warnings[4096];
     pipeline_t *pl = self->current;
-    int rc = pipeline_resolve(pl, self->ipc_dir, ++self->trials, err);
-    if (rc == 0)
-        rc = trial_run(self->crew, self->machine, spec, result, warnings,
-                       sizeof warnings, err);
+    int rc = 0, retried = 0;
+    for (int attempt = 0; attempt < 2 && rc == 0; attempt++) {
+        if (attempt)
+            trial_result_free(result);
+        rc = pipeline_resolve(pl, self->ipc_dir, ++self->trials, err);
+        if (rc == 0)
+            rc = trial_run(self->crew, self->machine, spec, result, warnings,
+                           sizeof warnings, err);
+        if (rc || !result->stalled)
+            break;
+        s_stall_warning(self, result, attempt == 1);
+        retried = attempt + 1;
+    }
+    if (rc == 0) {
+        result->retried = retried ? 1 : 0;
+        self->stalled += result->stalled > 0;
+    }
     progress_trial_done(&self->progress);
     if (rc == 0)
         s_add_warnings(self, warnings);
@@ -313,51 +365,105 @@ static int s_twins(const params_t *params)
     return params->profile != PROFILE_NONE ? 2 : 1;
 }
 
+//  One size of one combination while its repeats run: the trials so far
+typedef struct {
+    trial_result_t *trials, *traced;
+    trial_result_t merged; //  their latency, one distribution per hop
+    int done;
+    bool precise; //  --precision reached: no more repeats
+} cell_t;
+
+static int s_cell_open(run_t *self, cell_t *cell, uint32_t size, errbuf_t *err)
+{
+    const params_t *params = &self->current->params;
+    int most = params_max_repeat(params);
+    memset(cell, 0, sizeof *cell);
+    cell->merged.size = size;
+    cell->trials = calloc((size_t)most, sizeof *cell->trials);
+    cell->traced = calloc((size_t)most, sizeof *cell->traced);
+    cell->merged.latency =
+        calloc((size_t)self->current->nstages, sizeof(latency_row_t));
+    if (!cell->trials || !cell->traced || !cell->merged.latency)
+        return err_set(err, "size %u: out of memory", size);
+    return 0;
+}
+
+//  Has the cell had all the repeats it gets?
+static bool s_cell_full(const run_t *self, const cell_t *cell)
+{
+    return cell->precise ||
+           cell->done >= params_max_repeat(&self->current->params);
+}
+
+//  Its next repeat (the current combination's crew is up)
+static int s_cell_repeat(run_t *self, cell_t *cell, int index, errbuf_t *err)
+{
+    const params_t *params = &self->current->params;
+    uint32_t size = params->sizes.size[index];
+    int r = cell->done + 1;
+    progress_trial(&self->progress, size, index + 1, params->sizes.n, r,
+                   params_max_repeat(params));
+    trial_spec_t spec = s_spec(self, size, r);
+    int rc = s_trials(self, &spec, &cell->trials[cell->done],
+                      &cell->traced[cell->done], err);
+    if (rc == 0)
+        rc = s_report_trial(self, &cell->trials[cell->done++], &cell->merged,
+                            err);
+    if (rc == 0 &&
+        s_precise(params, cell->trials, cell->done, &cell->precise))
+        rc = err_set(err, "size %u: out of memory", size);
+    return rc;
+}
+
+//  Its repeats are over: median rows, table, study; then freed
+static int s_cell_close(run_t *self, cell_t *cell, int index, bool ran,
+                        errbuf_t *err)
+{
+    const params_t *params = &self->current->params;
+    int rc = 0;
+    if (ran && cell->done > 0)
+        rc = s_size_done(self, cell->trials, cell->traced, cell->done,
+                         &cell->merged, err);
+    if (ran && rc == 0) {
+        progress_repeats_saved(&self->progress, (params_max_repeat(params) -
+                                                 cell->done) *
+                                                    s_twins(params));
+        s_study_add(self, cell->trials, cell->done, &cell->merged);
+        progress_size_done(&self->progress, params->sizes.size[index]);
+    }
+    for (int t = 0; t < cell->done; t++) {
+        trial_result_free(&cell->trials[t]);
+        trial_result_free(&cell->traced[t]);
+    }
+    free(cell->trials);
+    free(cell->traced);
+    free(cell->merged.latency);
+    memset(cell, 0, sizeof *cell);
+    return rc;
+}
+
 //  All repetitions of one size: repeat of them, or with --precision from
 //  the fewest until every link is precise or max_repeat ran out
 static int s_size(run_t *self, int index, errbuf_t *err)
 {
-    const params_t *params = &self->current->params;
-    uint32_t size = params->sizes.size[index];
-    int most = params_max_repeat(params), done = 0, rc = 0;
-    bool precise = false;
-    trial_result_t *trials = calloc((size_t)most, sizeof *trials);
-    trial_result_t *traced = calloc((size_t)most, sizeof *traced);
-    trial_result_t merged = {.size = size};
-    merged.latency =
-        calloc((size_t)self->current->nstages, sizeof(latency_row_t));
-    if (!trials || !traced || !merged.latency)
-        rc = err_set(err, "size %u: out of memory", size);
-    for (int r = 1; r <= most && rc == 0 && !precise; r++) {
-        progress_trial(&self->progress, size, index + 1, params->sizes.n, r,
-                       most);
-        trial_spec_t spec = s_spec(self, size, r);
-        rc = s_trials(self, &spec, &trials[done], &traced[done], err);
-        if (rc == 0)
-            rc = s_report_trial(self, &trials[done++], &merged, err);
-        if (rc == 0 && s_precise(params, trials, done, &precise))
-            rc = err_set(err, "size %u: out of memory", size);
-    }
-    if (rc == 0 && done > 0)
-        rc = s_size_done(self, trials, traced, done, &merged, err);
-    if (rc == 0) {
-        progress_repeats_saved(&self->progress,
-                               (most - done) * s_twins(params));
-        s_study_add(self, trials, done, &merged);
-        progress_size_done(&self->progress, size);
-    }
-    for (int t = 0; t < done; t++) {
-        trial_result_free(&trials[t]);
-        trial_result_free(&traced[t]);
-    }
-    free(trials);
-    free(traced);
-    free(merged.latency);
-    return rc;
+    cell_t cell;
+    int rc = s_cell_open(self, &cell, self->current->params.sizes.size[index],
+                         err);
+    while (rc == 0 && !s_cell_full(self, &cell))
+        rc = s_cell_repeat(self, &cell, index, err);
+    int closed = s_cell_close(self, &cell, index, rc == 0, err);
+    return rc ? rc : closed;
 }
 
 //  ------------------------------------------------------------------------
 //  mode = search: the search's trials come through here
+
+//  Trials a search may take: search_trials and a confirmation per ratio
+static int s_search_budget(const params_t *params)
+{
+    int ratios = params->loss_ratio.n > 0 ? params->loss_ratio.n : 1;
+    return ratios * (params->search_trials + 1);
+}
 
 static int s_search_trial(void *ctx, const trial_spec_t *spec,
                           trial_result_t *result, errbuf_t *err)
@@ -365,7 +471,7 @@ static int s_search_trial(void *ctx, const trial_spec_t *spec,
     run_t *self = ctx;
     const params_t *params = &self->current->params;
     progress_trial(&self->progress, spec->size, self->size_index + 1,
-                   params->sizes.n, spec->repeat, params->search_trials + 1);
+                   params->sizes.n, spec->repeat, s_search_budget(params));
     return s_trial(self, spec, result, err);
 }
 
@@ -377,42 +483,82 @@ static void s_search_judged(void *ctx, const search_trial_t *trial)
     if (!self->search && (self->search = s_open(self, "search.csv", &err)))
         report_search_header(self->search, &self->info);
     if (self->search)
-        report_search_rows(self->search, &self->info, trial);
+        report_search_rows(self->search, &self->info, trial,
+                           &self->current->params);
     report_threads_rows(self->threads, &self->info, trial->result);
     report_memory_rows(self->memory, &self->info, trial->result);
+    s_socket_rows(self, trial->result);
 }
 
-//  The confirming trial's rows are the size's rows in results.csv
+//  Each ratio's confirmed rows, in results.csv with its loss_ratio
+static void s_search_rows(run_t *self, search_outcome_t *outcome)
+{
+    for (int k = 0; k < outcome->nratios; k++) {
+        trial_result_t found = *search_rows(outcome, k);
+        if (!found.nlinks)
+            continue;
+        found.repeat = 1;
+        snprintf(self->info.loss_ratio, sizeof self->info.loss_ratio, "%g",
+                 outcome->ratio[k].ratio);
+        report_csv_rows(self->results, &self->info, &found);
+        if (self->options->format == FORMAT_CSV)
+            report_csv_rows(stdout, &self->info, &found);
+    }
+    self->info.loss_ratio[0] = 0;
+}
+
+static void s_search_summary(run_t *self, uint32_t size,
+                             const search_outcome_t *outcome)
+{
+    errbuf_t err;
+    if (!self->search_summary &&
+        (self->search_summary = s_open(self, "search_summary.csv", &err)))
+        report_search_summary_header(self->search_summary, &self->info);
+    if (self->search_summary)
+        report_search_summary_rows(self->search_summary, &self->info, size,
+                                   outcome);
+}
+
+//  The table: the smallest ratio's confirmed rows (of those confirmed),
+//  a line per ratio
+static void s_search_table(run_t *self, const search_outcome_t *outcome)
+{
+    const trial_result_t *found = search_rows(outcome, 0);
+    for (int k = 1; k < outcome->nratios && !found->nlinks; k++)
+        found = search_rows(outcome, k);
+    summary_t summary;
+    if (self->options->format != FORMAT_TABLE)
+        return;
+    progress_end(&self->progress);
+    if (found->nlinks && summary_make(&summary, found, 1, 0.95, 0) == 0) {
+        report_table_size(stdout, &self->info, &summary);
+        summary_free(&summary);
+    }
+    report_search_summary(stdout, outcome, &self->current->params);
+}
+
+//  The confirming trials' rows are the size's rows in results.csv
 static int s_search_size(run_t *self, int index, errbuf_t *err)
 {
     const params_t *params = &self->current->params;
     trial_spec_t spec = s_spec(self, params->sizes.size[index], 1);
-    search_hooks_t hooks = {s_search_trial, s_search_judged, self};
+    search_hooks_t hooks = {s_search_trial, s_search_judged, self,
+                            SEARCH_SETTLE_S};
     search_outcome_t outcome;
     self->size_index = index;
     if (search_run(params, self->current->norigins, &spec, &hooks, &outcome,
-                   err))
+                   err)) {
+        search_outcome_free(&outcome);
         return -1;
-    trial_result_t *found = &outcome.confirmed;
-    found->repeat = 1;
+    }
+    const trial_result_t *found = search_rows(&outcome, 0);
     if (found->nlinks)
         s_study_add(self, found, 1, found);
-    if (found->nlinks) {
-        report_csv_rows(self->results, &self->info, found);
-        if (self->options->format == FORMAT_CSV)
-            report_csv_rows(stdout, &self->info, found);
-    }
-    summary_t summary;
-    if (self->options->format == FORMAT_TABLE) {
-        progress_end(&self->progress);
-        if (found->nlinks && summary_make(&summary, found, 1, 0.95, 0) == 0) {
-            report_table_size(stdout, &self->info, &summary);
-            summary_free(&summary);
-        }
-        report_search_summary(stdout, &outcome, params);
-    }
+    s_search_rows(self, &outcome);
+    s_search_summary(self, spec.size, &outcome);
+    s_search_table(self, &outcome);
     progress_size_done(&self->progress, spec.size);
-    trial_result_free(found);
+    search_outcome_free(&outcome);
     return 0;
 }
 
@@ -428,7 +574,8 @@ static int s_write_config(run_t *self, int c, char *path, size_t len,
     return fclose(file) ? err_set(err, "cannot write %s", path) : 0;
 }
 
-static int s_combination(run_t *self, int c, errbuf_t *err)
+//  Combination c becomes the current one (its sweep values, its mode)
+static void s_select(run_t *self, int c)
 {
     char text[256];
     sweep_values(self->options->sweep, c, self->info.sweep_value);
@@ -436,7 +583,18 @@ static int s_combination(run_t *self, int c, errbuf_t *err)
     progress_combination(&self->progress, c + 1, text);
     self->current = self->pl[c];
     self->combination = c;
+    const params_t *params = &self->current->params;
+    self->info.mode =
+        params->pattern == PATTERN_PUBSUB || params->pattern == PATTERN_PUSHPULL
+            ? params_mode_names[params->mode]
+            : "";
+}
+
+//  Its stages (and zones) up
+static int s_crew_up(run_t *self, int c, errbuf_t *err)
+{
     char config[512];
+    s_select(self, c);
     if (zones_wanted(self->current) &&
         !(self->zones = zones_create(self->current, err)))
         return -1;
@@ -444,15 +602,12 @@ static int s_combination(run_t *self, int c, errbuf_t *err)
         !(self->crew = crew_new(self->current, config, self->ipc_dir,
                                 self->options->fleet, err)))
         return -1;
-    const params_t *params = &self->current->params;
-    self->info.mode =
-        params->pattern == PATTERN_PUBSUB || params->pattern == PATTERN_PUSHPULL
-            ? params_mode_names[params->mode]
-            : "";
-    int rc = 0;
-    for (int i = 0; i < params->sizes.n && rc == 0; i++)
-        rc = params->mode == MODE_SEARCH ? s_search_size(self, i, err)
-                                         : s_size(self, i, err);
+    return 0;
+}
+
+//  ...and down; rc: how the combination's trials went
+static int s_crew_down(run_t *self, int rc, errbuf_t *err)
+{
     if (crew_destroy(&self->crew,
                      (int)(self->current->params.timeout * 1000))) {
         *self->options->stages_left = true;
@@ -461,6 +616,92 @@ static int s_combination(run_t *self, int c, errbuf_t *err)
     }
     zones_destroy(&self->zones);
     return rc;
+}
+
+static int s_combination(run_t *self, int c, errbuf_t *err)
+{
+    int rc = s_crew_up(self, c, err);
+    const params_t *params = &self->current->params;
+    for (int i = 0; i < params->sizes.n && rc == 0; i++)
+        rc = params->mode == MODE_SEARCH ? s_search_size(self, i, err)
+                                         : s_size(self, i, err);
+    return s_crew_down(self, rc, err);
+}
+
+//  order = interleave: round r runs repeat r of every size of every
+//  combination that still wants one, each combination's stages started
+//  for its turn and ended after it; the sizes' medians and tables come
+//  once every round has run
+static int s_round(run_t *self, cell_t *cells, int nsizes, bool *more,
+                   errbuf_t *err)
+{
+    int rc = 0;
+    *more = false;
+    for (int c = 0; c < self->ntopos && rc == 0; c++) {
+        cell_t *row = cells + (size_t)c * (size_t)nsizes;
+        const sizes_t *sizes = &self->pl[c]->params.sizes;
+        self->current = self->pl[c];
+        bool wants = false;
+        for (int i = 0; i < sizes->n; i++)
+            wants |= !s_cell_full(self, &row[i]);
+        if (!wants)
+            continue;
+        rc = s_crew_up(self, c, err);
+        for (int i = 0; i < sizes->n && rc == 0; i++)
+            if (!s_cell_full(self, &row[i]))
+                rc = s_cell_repeat(self, &row[i], i, err);
+        rc = s_crew_down(self, rc, err);
+        for (int i = 0; i < sizes->n; i++)
+            *more |= !s_cell_full(self, &row[i]);
+    }
+    return rc;
+}
+
+static int s_interleave(run_t *self, errbuf_t *err)
+{
+    int nsizes = 0, rc = 0;
+    for (int c = 0; c < self->ntopos; c++)
+        if (self->pl[c]->params.sizes.n > nsizes)
+            nsizes = self->pl[c]->params.sizes.n;
+    cell_t *cells = calloc((size_t)self->ntopos * (size_t)nsizes, sizeof *cells);
+    if (!cells)
+        return err_set(err, "out of memory");
+    for (int c = 0; c < self->ntopos && rc == 0; c++) {
+        self->current = self->pl[c];
+        const sizes_t *sizes = &self->pl[c]->params.sizes;
+        for (int i = 0; i < sizes->n && rc == 0; i++)
+            rc = s_cell_open(self, &cells[(size_t)c * nsizes + i],
+                             sizes->size[i], err);
+    }
+    for (bool more = rc == 0; more && rc == 0;)
+        rc = s_round(self, cells, nsizes, &more, err);
+    for (int c = 0; c < self->ntopos; c++) {
+        s_select(self, c);
+        for (int i = 0; i < self->pl[c]->params.sizes.n; i++) {
+            int closed = s_cell_close(self, &cells[(size_t)c * nsizes + i], i,
+                                      rc == 0, err);
+            rc = rc ? rc : closed;
+        }
+    }
+    free(cells);
+    return rc;
+}
+
+//  Interleaved: asked for, or by default when a sweep repeats (never a
+//  search: it has no repeats)
+static bool s_interleaved(const run_t *self)
+{
+    bool repeats = false;
+    for (int c = 0; c < self->ntopos; c++) {
+        const params_t *p = &self->pl[c]->params;
+        if (p->mode == MODE_SEARCH)
+            return false;
+        repeats |= params_max_repeat(p) >= 2;
+    }
+    int order = self->pl[0]->params.order;
+    if (order == ORDER_AUTO)
+        return self->ntopos > 1 && repeats;
+    return order == ORDER_INTERLEAVE;
 }
 
 //  metadata's "mode": every mode the run's combinations measure in
@@ -526,7 +767,7 @@ static void s_init(run_t *self, const run_options_t *options)
     for (int c = 0; c < self->ntopos; c++) {
         const params_t *p = &self->topos[c]->params;
         trials += p->sizes.n * (p->mode == MODE_SEARCH
-                                    ? p->search_trials + 1
+                                    ? s_search_budget(p)
                                     : params_max_repeat(p) * s_twins(p));
         s_note_mode(self, p);
     }
@@ -570,7 +811,8 @@ static void s_note_curve(run_t *self, const pipeline_t *pl)
 //  hard one first, and a run that would not fit even then is refused
 static int s_files(run_t *self, errbuf_t *err)
 {
-    int need = 0, which = 0;
+    long need = 0;
+    int which = 0;
     for (int c = 0; c < self->ntopos; c++)
         if (pipeline_files(self->pl[c]) > need)
             need = pipeline_files(self->pl[c]), which = c;
@@ -581,15 +823,20 @@ static int s_files(run_t *self, errbuf_t *err)
         char text[256];
         sweep_describe(self->options->sweep, which, text, sizeof text);
         return err_set(err,
-                       "%s%s%s: the pipeline would open about %d files, "
+                       "%s%s%s: the pipeline would open about %ld files, "
                        "more than this process may (ulimit -Hn: %llu): "
-                       "raise that limit, or use fewer instances",
+                       "RLIMIT_NOFILE (ulimit -n %llu) is too low for "
+                       "%ld SUB sockets and their stages; raise it (as "
+                       "root: ulimit -n %ld), or use fewer instances or "
+                       "sockets",
                        self->topos[which]->path, text[0] ? " " : "", text, need,
-                       (unsigned long long)limit.rlim_max);
+                       (unsigned long long)limit.rlim_max,
+                       (unsigned long long)limit.rlim_cur,
+                       pipeline_total_sockets(self->pl[which]), need);
     }
     limit.rlim_cur = (rlim_t)need;
     if (setrlimit(RLIMIT_NOFILE, &limit))
-        return err_set(err, "setrlimit (RLIMIT_NOFILE, %d): %s", need,
+        return err_set(err, "setrlimit (RLIMIT_NOFILE, %ld): %s", need,
                        strerror(errno));
     return 0;
 }
@@ -657,6 +904,8 @@ static int s_run(run_t *self, errbuf_t *err)
         fprintf(stderr, "hopbench: results in %s\n", self->dir);
     if (self->options->format == FORMAT_CSV)
         report_csv_header(stdout, &self->info);
+    if (s_interleaved(self))
+        return s_interleave(self, err);
     for (int c = 0; c < self->ntopos; c++)
         if (s_combination(self, c, err))
             return -1;
@@ -676,12 +925,19 @@ static int s_status(run_t *self, int rc, const errbuf_t *err)
                 self->meta.error, self->dir[0] ? self->dir : "(nothing)");
         return 128 + sig;
     }
-    snprintf(self->meta.status, sizeof self->meta.status, rc ? "failed" : "ok");
+    snprintf(self->meta.status, sizeof self->meta.status, "%s",
+             rc ? "failed" : self->stalled ? "stalled" : "ok");
     snprintf(self->meta.error, sizeof self->meta.error, "%s",
              rc ? err->msg : "");
     if (rc)
         fprintf(stderr, "hopbench: %s\n", err->msg);
-    return rc ? 1 : 0;
+    else if (self->stalled)
+        fprintf(stderr,
+                "hopbench: %d trial%s stalled twice (a link delivered next to "
+                "nothing for a while: see the warnings)%s\n",
+                self->stalled, self->stalled > 1 ? "s" : "",
+                self->options->keep_going ? "; --keep-going" : "");
+    return rc || (self->stalled && !self->options->keep_going) ? 1 : 0;
 }
 
 //  placement = all: the summary, on stdout with the table, and in
@@ -708,8 +964,9 @@ static void s_finish(run_t *self)
 {
     errbuf_t err;
     s_study_summary(self);
-    FILE *files[] = {self->results, self->threads, self->memory,
-                     self->latency, self->search, self->syscalls};
+    FILE *files[] = {self->results, self->threads,  self->memory,
+                     self->latency, self->search,   self->search_summary,
+                     self->syscalls, self->sockets};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (files[i])
             fclose(files[i]);

@@ -1,8 +1,9 @@
 /*  run: a whole run: every combination of a sweep (one when nothing is
     swept), every size, every repetition (or a search per size), each a
     trial; results written as they come.  A combination's stage threads,
-    processes and contexts live for all of its trials; each trial opens
-    new sockets on new endpoints.
+    processes and contexts live for all of its trials (order =
+    interleave: for its trials of one round, repeat r of every size);
+    each trial opens new sockets on new endpoints.
 
     Exit status: 0 success; 1 the run failed (a stage died, a
     timeout, a hop delivered nothing); 2 a plan the machine cannot honour;
@@ -30,6 +31,8 @@ typedef struct {
     const sweep_t *sweep; //  keys and values; topos[i] is combination i
     bool *stages_left;    //  out: a stage thread could not be ended
     bool plot;            //  charts after a successful run (--plot)
+    bool keep_going;      //  a stalled trial does not fail the run
+    bool per_socket;      //  --per-socket: sockets.csv
     fleet_t *fleet;       //  the hosts stages name (--hosts), or NULL
     placements_t *study;  //  placement = all: its assignments are the
                           //  sweep's last key; figures go here, and the

@@ -72,8 +72,7 @@ static int s_run(stage_t *self, errbuf_t *err)
         atomic_store_explicit(&self->shared->sent, ++begun,
                               memory_order_relaxed);
         if (s_wait(self, sock, start + timeout)) {
-            if (atomic_load_explicit(&self->shared->recording,
-                                     memory_order_relaxed))
+            if (stage_phase(self->shared) == STAGE_WINDOW)
                 histogram_record(&self->shared->latency, mono_ns() - start);
             atomic_store_explicit(&self->shared->received, ++done,
                                   memory_order_relaxed);

@@ -69,8 +69,7 @@ static int s_burst(stage_t *self, void *from, void *to, bool downstream,
             const char *data = (const char *)zmq_msg_data(&msg) + skip;
             sequence_count(self, data, size - skip);
             ++*total;
-            if (latency && atomic_load_explicit(&self->shared->recording,
-                                                memory_order_relaxed))
+            if (latency && stage_phase(self->shared) == STAGE_WINDOW)
                 sequence_latency(self, data, size - skip);
         }
         int rc = s_send(self, &msg, to, more ? ZMQ_SNDMORE : 0, err);

@@ -5,16 +5,21 @@
     extra subscriptions, then to a topic of its own (0xFF 'R' id) that
     reaches the publishers through every proxy: when a publisher has seen
     it, the whole path to this subscriber is in place (stages/topic.h).
-    The loop receives, checks the sequence (sequence.h) and counts; in rate
+    With sockets = N (N > 1) the instance reads N SUB sockets in one loop
+    of its own (sockets.h).  The loop receives, checks the sequence (sequence.h) and counts; in rate
     mode it also records receive time minus the publisher's intended send
     time while the window is open.  With topics on the wire, frames = 2 or
     consume_ns, one more loop takes whole messages, reads the header after
     the topic, counts what the subscription takes, and spins consume_ns
     after each message.  It ends when the controller has set
-    stop and no message came for STAGE_IDLE_MS, so nothing in flight is cut.
+    stop and no message came for STAGE_IDLE_MS, so nothing in flight is cut;
+    what it takes once the window is over (STAGE_DRAINING) or it is told to
+    stop it counts without consume_ns's spin, so that a slow subscriber's
+    queues empty fast.
 */
 #include "stages/sequence.h"
 #include "stages/roles.h"
+#include "stages/sockets.h"
 #include "stages/stage.h"
 #include "stages/topic.h"
 
@@ -23,6 +28,8 @@
 
 static int s_setup(stage_t *self, errbuf_t *err)
 {
+    if (pipeline_sockets(self->pl, self->inst->id) > 1)
+        return sockets_setup(self, err);
     int h = pipeline_hop_in(self->pl, self->inst->id);
     const params_t *hop = &self->pl->hops[h].params;
     int type = stage_socket_type(self, false);
@@ -37,11 +44,16 @@ static int s_setup(stage_t *self, errbuf_t *err)
     if (type == ZMQ_SUB &&
         zmq_setsockopt(self->in, ZMQ_SNDHWM, &unbounded, sizeof unbounded))
         return err_set(err, "ZMQ_SNDHWM: %s", zmq_strerror(errno));
-    if (type == ZMQ_SUB && topic_subscribe(self, self->in, err))
+    if (type == ZMQ_SUB && topic_subscribe(self, self->in, -1, err))
         return -1;
     if (topic_sink_new(self, err))
         return -1;
     return stage_attach_side(self, self->in, true, err);
+}
+
+static inline bool s_stopped(stage_t *self)
+{
+    return atomic_load_explicit(&self->shared->stop, memory_order_relaxed);
 }
 
 //  A failed receive: 1 to go on, 0 when stopped, -1 on an error
@@ -50,7 +62,7 @@ static int s_recv_failed(stage_t *self, errbuf_t *err)
     if (errno == EINTR)
         return 1;
     if (errno == EAGAIN)
-        return !atomic_load_explicit(&self->shared->stop, memory_order_relaxed);
+        return !s_stopped(self);
     if (errno == ETERM)
         return 0; //  the controller shut the context down: stop
     return err_set(err, "zmq_msg_recv: %s", zmq_strerror(errno));
@@ -86,8 +98,7 @@ static int s_run_latency(stage_t *self, errbuf_t *err)
             continue;
         }
         sequence_count(self, zmq_msg_data(&msg), (size_t)size);
-        if (atomic_load_explicit(&self->shared->recording,
-                                 memory_order_relaxed))
+        if (stage_phase(self->shared) == STAGE_WINDOW)
             sequence_latency(self, zmq_msg_data(&msg), zmq_msg_size(&msg));
     }
     zmq_msg_close(&msg);
@@ -114,12 +125,11 @@ static int s_run_topics(stage_t *self, errbuf_t *err)
         const char *data = zmq_msg_data(&msg);
         topic_take(self, sink, data, (size_t)size);
         if (timed && (size_t)size >= sink->header &&
-            atomic_load_explicit(&self->shared->recording,
-                                 memory_order_relaxed))
+            stage_phase(self->shared) == STAGE_WINDOW)
             sequence_latency(self, data + sink->header,
                              (size_t)size - sink->header);
-        if (sink->consume_ns)
-            topic_consume(sink);
+        if (sink->consume_ns && topic_consuming(self))
+            topic_consume(sink); //  what is left after the window: counted
     }
     zmq_msg_close(&msg);
     return rc;
@@ -127,6 +137,8 @@ static int s_run_topics(stage_t *self, errbuf_t *err)
 
 static int s_run(stage_t *self, errbuf_t *err)
 {
+    if (self->engine)
+        return sockets_run(self, err);
     if (self->topics)
         return s_run_topics(self, err);
     if (self->shared->timed)
@@ -134,10 +146,21 @@ static int s_run(stage_t *self, errbuf_t *err)
     return s_run_fast(self, err);
 }
 
+static int s_teardown(stage_t *self, errbuf_t *err)
+{
+    (void)err;
+    sockets_close(self);
+    stage_close(&self->in);
+    return 0;
+}
+
 static void s_release(stage_t *self)
 {
+    sockets_free(self);
     topic_free(self);
 }
 
-const stage_ops_t receiver_ops = {
-    .setup = s_setup, .run = s_run, .release = s_release};
+const stage_ops_t receiver_ops = {.setup = s_setup,
+                                  .run = s_run,
+                                  .teardown = s_teardown,
+                                  .release = s_release};

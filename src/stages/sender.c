@@ -27,6 +27,7 @@
 #include "stages/zcpool.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <zmq.h>
@@ -65,15 +66,72 @@ static int s_setup(stage_t *self, errbuf_t *err)
     return stage_attach_side(self, self->out, false, err);
 }
 
+//  The guards a publisher waits for: one per sink it reaches, or one per
+//  socket of a sink of several (stages/sockets.h), each seen once
+typedef struct {
+    int left[PIPELINE_MAX_INSTANCES]; //  guards not seen yet, per sink
+    long first[PIPELINE_MAX_INSTANCES]; //  its sockets' bits in seen
+    uint8_t *seen;
+} guards_t;
+
+static int s_guards_new(const stage_t *self, guards_t *g, errbuf_t *err)
+{
+    const pipeline_t *pl = self->pl;
+    long bits = 0;
+    for (int j = 0; j < pl->n; j++) {
+        bool sink = pipeline_is_sink(pl, j) &&
+                    pipeline_reaches(pl, self->inst->id, j);
+        g->left[j] = sink ? pipeline_sockets(pl, j) : 0;
+        g->first[j] = bits;
+        bits += g->left[j];
+    }
+    g->seen = calloc((size_t)bits / 8 + 1, 1);
+    return g->seen ? 0 : err_set(err, "no memory for %ld guards", bits);
+}
+
+//  A message the XPUB handed over: \x01 0xFF 'R' id, or with a socket
+//  number after it, hi lo
+static void s_guard_saw(const stage_t *self, guards_t *g, const uint8_t *data,
+                        size_t size)
+{
+    if ((size != 4 && size != 6) || data[0] != 1 || data[1] != 0xFF ||
+        data[2] != 'R' || data[3] >= self->pl->n || g->left[data[3]] <= 0)
+        return;
+    int j = data[3], n = pipeline_sockets(self->pl, j);
+    int s = size == 6 ? data[4] << 8 | data[5] : -1;
+    if ((n > 1) != (s >= 0) || s >= n)
+        return;
+    long bit = g->first[j] + (s > 0 ? s : 0);
+    if (g->seen[bit / 8] >> (bit % 8) & 1)
+        return;
+    g->seen[bit / 8] |= (uint8_t)(1u << (bit % 8));
+    g->left[j]--;
+}
+
 //  The first sink this publisher reaches whose subscription has not
 //  arrived, -1 when all have
-static int s_missing(const stage_t *self, const bool *seen)
+static int s_missing(const stage_t *self, const guards_t *g)
 {
     for (int j = 0; j < self->pl->n; j++)
-        if (pipeline_is_sink(self->pl, j) && !seen[j] &&
-            pipeline_reaches(self->pl, self->inst->id, j))
+        if (g->left[j] > 0)
             return j;
     return -1;
+}
+
+//  What is missing of sink j: "subscription", or "subscription of socket
+//  17 (and 3 more)"
+static void s_missing_what(const stage_t *self, const guards_t *g, int j,
+                           char *what, size_t len)
+{
+    int n = pipeline_sockets(self->pl, j);
+    for (int s = 0; s < n && n > 1; s++) {
+        long bit = g->first[j] + s;
+        if (!(g->seen[bit / 8] >> (bit % 8) & 1)) {
+            snprintf(what, len, "subscription of socket %d of %d (%d missing)",
+                     s + 1, n, g->left[j]);
+            return;
+        }
+    }
 }
 
 //  The path a subscription takes, for errors: "hop 1: pub -> sub", "hops
@@ -111,35 +169,41 @@ static int s_handshake(stage_t *self, errbuf_t *err)
 {
     if (self->pl->params.pattern != PATTERN_PUBSUB)
         return 0; //  connect's clients come and go: nobody to wait for
-    bool seen[PIPELINE_MAX_INSTANCES] = {false};
+    guards_t guards;
+    if (s_guards_new(self, &guards, err))
+        return -1;
     double deadline = mono_seconds() + self->pl->params.timeout;
     topic_wait_t *wait = topic_wait_new(self, err);
-    if (!wait)
+    if (!wait) {
+        free(guards.seen);
         return -1;
+    }
     zmq_msg_t msg;
     zmq_msg_init(&msg);
-    while ((s_missing(self, seen) >= 0 || !topic_wait_done(wait)) &&
+    while ((s_missing(self, &guards) >= 0 || !topic_wait_done(wait)) &&
            mono_seconds() < deadline && !atomic_load(&self->shared->stop)) {
         if (zmq_msg_recv(&msg, self->out, 0) < 0) {
             if (errno == EAGAIN || errno == EINTR)
                 continue;
             zmq_msg_close(&msg);
             topic_wait_destroy(&wait);
+            free(guards.seen);
             return err_set(err, "waiting for subscriptions: %s",
                            zmq_strerror(errno));
         }
         const uint8_t *data = zmq_msg_data(&msg);
-        if (zmq_msg_size(&msg) == 4 && data[0] == 1 && data[1] == 0xFF &&
-            data[2] == 'R' && data[3] < PIPELINE_MAX_INSTANCES)
-            seen[data[3]] = true;
+        s_guard_saw(self, &guards, data, zmq_msg_size(&msg));
         topic_wait_saw(wait, data, zmq_msg_size(&msg));
     }
     zmq_msg_close(&msg);
-    int missing = s_missing(self, seen);
+    int missing = s_missing(self, &guards);
     char what[LIMIT_TOPIC_SIZE + 40] = "subscription";
-    if (missing < 0)
+    if (missing >= 0)
+        s_missing_what(self, &guards, missing, what, sizeof what);
+    else
         missing = topic_wait_missing(wait, what, sizeof what);
     topic_wait_destroy(&wait);
+    free(guards.seen);
     if (missing < 0)
         return 0;
     char path[256];

@@ -42,6 +42,20 @@ uint64_t stage_received(const stage_t *self)
         self->shared, pipeline_sees_origins(self->pl, self->inst->id));
 }
 
+long stage_context_sockets(const pipeline_t *pl, int ctx)
+{
+    long sum = 0, stages = 0;
+    for (int i = 0; i < pl->n; i++)
+        if (pl->inst[i].ctx == ctx) {
+            sum += pipeline_sockets(pl, i);
+            stages++;
+        }
+    //  besides their data sockets: a proxy's second side and control;
+    //  twice, as a trial's closed sockets count until libzmq's reaper has
+    //  ended them, which may be after the next trial's SETUP
+    return 2 * (sum + 3 * stages) + STAGE_CTX_SOCKETS / 8;
+}
+
 //  The owner of a context makes it: I/O threads, their name prefix, and
 //  their CPUs (before the first socket, so libzmq applies them)
 static int s_make_context(stage_t *self, errbuf_t *err)
@@ -51,6 +65,9 @@ static int s_make_context(stage_t *self, errbuf_t *err)
     if (!self->ctx)
         return err_set(err, "zmq_ctx_new: %s", zmq_strerror(errno));
     int rc = zmq_ctx_set(self->ctx, ZMQ_IO_THREADS, plan->io_threads);
+    long sockets = stage_context_sockets(self->pl, self->inst->ctx);
+    if (sockets > STAGE_CTX_SOCKETS && rc == 0)
+        rc = zmq_ctx_set(self->ctx, ZMQ_MAX_SOCKETS, (int)sockets);
     rc |= zmq_ctx_set(self->ctx, ZMQ_THREAD_NAME_PREFIX, plan->prefix);
     const cpuset_t *io = &self->inst->place.io_cpus;
     for (int cpu = cpuset_next(io, -1); cpu >= 0 && rc == 0;
@@ -85,7 +102,8 @@ static void s_probe_memory(stage_t *self)
                   &shared->memory[STAGE_MEMORY_MESSAGES]);
         zmq_msg_close(&msg);
     }
-    pin_pages(shared, sizeof *shared, &shared->memory[STAGE_MEMORY_COUNTERS]);
+    pin_pages(shared, stage_shared_bytes(shared->nsockets),
+              &shared->memory[STAGE_MEMORY_COUNTERS]);
     void *stack;
     size_t len;
     if (pin_stack_range(&stack, &len) == 0)
@@ -190,7 +208,14 @@ static void s_without_memory(zsock_t *pipe)
 
 void stage_shared_free(stage_shared_t *shared)
 {
-    pin_memory_free(shared, sizeof *shared);
+    if (shared)
+        pin_memory_free(shared, stage_shared_bytes(shared->nsockets));
+}
+
+size_t stage_shared_size(const pipeline_t *pl, int id)
+{
+    int n = pipeline_sockets(pl, id);
+    return stage_shared_bytes(n > 1 ? n : 0);
 }
 
 //  The thread's first acts: its CPU and memory, then its stack moved to
@@ -211,10 +236,13 @@ static void s_settle(stage_t *self, errbuf_t *pinned)
         if (self->inst->netns_path[0]) //  before the context: its I/O
             zones_enter(self->inst->netns_path, pinned);
     }
+    int n = pipeline_sockets(self->pl, self->inst->id);
+    n = n > 1 ? n : 0;
     if (!self->shared)
-        self->shared = pin_memory_new(sizeof *self->shared, place->node);
+        self->shared = pin_memory_new(stage_shared_bytes(n), place->node);
     if (self->shared) {
-        memset(self->shared, 0, sizeof *self->shared);
+        memset(self->shared, 0, stage_shared_bytes(n));
+        self->shared->nsockets = n;
         stage_reset(self->shared, &(stage_trial_t){0});
     }
 }
@@ -277,6 +305,10 @@ void stage_reset(stage_shared_t *shared, const stage_trial_t *trial)
         atomic_store(&shared->origins[o].received, 0);
         shared->origins[o].next = shared->origins[o].gaps = 0;
     }
+    for (int s = 0; s < shared->nsockets; s++) {
+        atomic_store(&shared->sockets[s].received, 0);
+        shared->sockets[s].behind = 0;
+    }
 }
 
 void *stage_control_open(stage_t *self, int timeout_ms, errbuf_t *err)
@@ -333,6 +365,20 @@ static int s_curve(const hop_plan_t *hop, void *sock, bool server)
            zmq_setsockopt(sock, ZMQ_CURVE_SECRETKEY, hop->client_secret, 40);
 }
 
+//  A binder that many sockets connect to at once (sockets = N): a listen
+//  queue for all of them, or the kernel drops the SYNs past libzmq's 100
+//  and the connections come seconds later, after TCP's retries
+static int s_backlog(const stage_t *self, const hop_plan_t *hop, void *sock)
+{
+    const pipeline_t *pl = self->pl;
+    int other = hop->upstream_binds ? hop->down : hop->up, backlog = 0;
+    for (int j = 0; j < pl->count[other]; j++)
+        backlog += pipeline_sockets(pl, pl->first[other] + j);
+    if (backlog <= 100)
+        return 0; //  libzmq's default
+    return zmq_setsockopt(sock, ZMQ_BACKLOG, &backlog, sizeof backlog);
+}
+
 int stage_attach(stage_t *self, void *sock, int h, errbuf_t *err)
 {
     const hop_plan_t *hop = &self->pl->hops[h];
@@ -340,6 +386,15 @@ int stage_attach(stage_t *self, void *sock, int h, errbuf_t *err)
     bool server = pipeline_binds(self->pl, h, self->inst->id, &e);
     if (s_curve(hop, sock, server))
         return err_set(err, "hop %d: CURVE keys: %s", h + 1,
+                       zmq_strerror(errno));
+    int buffer = hop->params.tcp_buffer;
+    if (buffer > 0 && hop->params.transport == TRANSPORT_TCP &&
+        (zmq_setsockopt(sock, ZMQ_SNDBUF, &buffer, sizeof buffer) ||
+         zmq_setsockopt(sock, ZMQ_RCVBUF, &buffer, sizeof buffer)))
+        return err_set(err, "hop %d: tcp_buffer: %s", h + 1,
+                       zmq_strerror(errno));
+    if (server && s_backlog(self, hop, sock))
+        return err_set(err, "hop %d: ZMQ_BACKLOG: %s", h + 1,
                        zmq_strerror(errno));
     if (server) {
         if (zmq_bind(sock, hop->endpoint[e]))

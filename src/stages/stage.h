@@ -48,13 +48,34 @@
 #define STAGE_IDLE_MS     100 //  receive/send timeout between stop checks
 #define STAGE_SEQ_BITS    48  //  header: origin << 48 | sequence
 #define STAGE_SEQ_MASK    ((1ULL << STAGE_SEQ_BITS) - 1)
+#define STAGE_CTX_SOCKETS 1023 //  libzmq's ZMQ_MAX_SOCKETS default
 
 //  What a receiver knows of one origin (one publisher instance)
+//  Where a trial is, as the controller tells its stages (recording):
+//  latency samples count in STAGE_WINDOW only; in STAGE_DRAINING the
+//  window is over, and a slow subscriber (consume_ns) takes what is left
+//  in its queues without its spin, so that they empty fast
+typedef enum {
+    STAGE_BEFORE = 0,
+    STAGE_WINDOW = 1,
+    STAGE_DRAINING = 2
+} stage_phase_t;
+
 typedef struct {
     _Atomic uint64_t received; //  read by the controller at any time
     uint64_t next;             //  next expected sequence (stage only)
     uint64_t gaps;             //  sequences skipped (stage only)
 } origin_t;
+
+//  What a receiver of several SUB sockets (sockets = N) knows of one
+typedef struct {
+    _Atomic uint64_t received; //  read by the controller at any time
+    //  Written when the loop ends: the messages of its origins this
+    //  socket is proven to have missed up to the furthest socket's last
+    //  sequence (gaps, and how far it is behind): the rest of its loss,
+    //  what nobody took after that, is every socket's alike
+    uint64_t behind;
+} socket_count_t;
 
 //  What a trial asks of every stage, before its SETUP
 typedef struct {
@@ -100,9 +121,33 @@ typedef struct {
     //  Written by the controller, read by the stage
     _Alignas(64) _Atomic uint64_t target; //  publishers send while below
     _Atomic int stop;                     //  receivers stop when idle
-    _Atomic int recording;                //  latency samples count now
+    _Atomic int recording;                //  a stage_phase_t: the trial's
     _Alignas(64) origin_t origins[STAGE_MAX_ORIGINS];
+    //  A receiver of several SUB sockets: its origins sum its sockets'
+    //  (origins[o].next is the furthest socket's, gaps every socket's
+    //  behind, once its loop has ended), and each socket's count follows
+    //  (nsockets of them: stage_shared_bytes); 0 for every other stage
+    int nsockets;
+    _Alignas(64) socket_count_t sockets[];
 } stage_shared_t;
+
+//  The trial's phase, as the stage reads it (relaxed: a flag, not a fence)
+static inline stage_phase_t stage_phase(stage_shared_t *shared)
+{
+    return (stage_phase_t)atomic_load_explicit(&shared->recording,
+                                               memory_order_relaxed);
+}
+
+//  The sockets a context of pl opens at most (ZMQ_MAX_SOCKETS is set to
+//  it when libzmq's default is too few)
+long stage_context_sockets(const pipeline_t *pl, int ctx);
+
+//  The size of a shared block with room for n sockets' counts (n > 1)
+static inline size_t stage_shared_bytes(int n)
+{
+    return sizeof(stage_shared_t) +
+           (n > 1 ? (size_t)n * sizeof(socket_count_t) : 0);
+}
 
 typedef struct stage_s stage_t;
 
@@ -157,6 +202,8 @@ struct stage_s {
 //  context.  shared stays NULL when there was no memory for it
 void stage_actor(zsock_t *pipe, void *args);
 void stage_shared_free(stage_shared_t *shared);
+//  The shared block's size for instance id of pl
+size_t stage_shared_size(const pipeline_t *pl, int id);
 //  Before each trial, while the thread waits for a command: counters,
 //  targets and flags back to their start, and the message size
 void stage_reset(stage_shared_t *shared, const stage_trial_t *trial);

@@ -122,6 +122,23 @@ static inline uint64_t topic_skip(topic_track_t *track, uint64_t skip)
     return taken;
 }
 
+//  One message of sequence seq on a filtered subscription's track, whose
+//  next expected sequence is *next: the subscribed messages it skipped
+//  added to *gaps, the track one past it.  1 when it is out of place (a
+//  sequence gone backwards, or a topic not subscribed to), else 0
+static inline int topic_step(topic_track_t *track, uint64_t *next,
+                             uint64_t *gaps, uint64_t seq)
+{
+    if (seq < *next)
+        return 1;
+    *gaps += topic_skip(track, seq - *next);
+    int wrong = track->prefix[track->pos + 1] == track->prefix[track->pos];
+    if (++track->pos == track->len)
+        track->pos = 0;
+    *next = seq + 1;
+    return wrong;
+}
+
 //  A filtered subscription's sequence check (sequence_count's job, with
 //  the topics it takes): only subscribed skipped messages are gaps
 static inline void topic_count(stage_t *self, topic_sink_t *sink,
@@ -138,15 +155,7 @@ static inline void topic_count(stage_t *self, topic_sink_t *sink,
         return;
     }
     origin_t *from = &self->shared->origins[origin];
-    if (seq >= from->next) {
-        from->gaps += topic_skip(track, seq - from->next);
-        if (track->prefix[track->pos + 1] == track->prefix[track->pos])
-            self->shared->misordered++; //  a topic it did not subscribe to
-        if (++track->pos == track->len)
-            track->pos = 0;
-        from->next = seq + 1;
-    } else
-        self->shared->misordered++;
+    self->shared->misordered += topic_step(track, &from->next, &from->gaps, seq);
     uint64_t n = atomic_load_explicit(&from->received, memory_order_relaxed);
     atomic_store_explicit(&from->received, n + 1, memory_order_relaxed);
 }
@@ -178,6 +187,14 @@ static inline int topic_recv(zmq_msg_t *msg, void *sock)
     return size;
 }
 
+//  Does a slow subscriber still spin on each message?  Not once the window
+//  is over (STAGE_DRAINING) or it is told to stop: what is left is counted
+static inline bool topic_consuming(stage_t *self)
+{
+    return stage_phase(self->shared) != STAGE_DRAINING &&
+           !atomic_load_explicit(&self->shared->stop, memory_order_relaxed);
+}
+
 //  A slow subscriber's work on each message: its CPU busy, on the TSC
 static inline void topic_consume(const topic_sink_t *sink)
 {
@@ -205,8 +222,9 @@ int topic_sink_new(stage_t *self, errbuf_t *err);
 //  Subscribe sock as the pipeline says for this subscriber: its topics
 //  (or everything), its extra subscriptions, then its own guard topic
 //  (0xFF 'R' id) last, so that the guard's arrival upstream comes after
-//  all of them on every hop
-int topic_subscribe(stage_t *self, void *sock, errbuf_t *err);
+//  all of them on every hop; socket >= 0: socket 'socket' of a receiver
+//  of several (stages/sockets.h), whose guard is 0xFF 'R' id hi lo
+int topic_subscribe(stage_t *self, void *sock, int socket, errbuf_t *err);
 void topic_free(stage_t *self);
 
 //  What a publisher's handshake waits for: every subscription of every

@@ -53,7 +53,33 @@ typedef struct {
     //  that over what its sources sent
     uint64_t expected;
     double selectivity;
+    //  Starvation (trial_starve.c): the share of the window the busiest
+    //  thread of each end waited on a run queue for a CPU, the host's
+    //  steal share; -1 where unknown (a stage on another host).  starved:
+    //  1 when an end waited more than starved_pct, 0 no, -1 unknown
+    double from_wait_pct, to_wait_pct, steal_pct;
+    int starved;
+    char starved_note[400]; //  starved: the stage, its wait, its CPUs' others
+    //  Stalls (trial_stall.c): its slowest stretch of the window, at
+    //  least TRIAL_STALL_SPAN long: msgs/s and seconds; stalled: that
+    //  rate is below stall_ratio of the trial's median per-link rate
+    double slowest_rate, slowest_seconds;
+    int stalled;
+    //  The SUB sockets at its receiving end (sockets = N, else 1), and
+    //  the slowest and fastest one's rate in the window (N = 1: the row's)
+    int sockets;
+    double min_socket_rate, max_socket_rate;
 } link_row_t;
+
+//  One SUB socket of a subscriber of several (sockets.csv)
+typedef struct {
+    char stage[RESULTS_NAME_MAX]; //  its instance
+    int socket;                   //  1-based
+    uint64_t received;            //  whole trial, after draining
+    int64_t lost;     //  on its link: its share of expected - received
+    double rate;      //  msgs/s in the window
+    int64_t seq_lost; //  proven by its sequence numbers, all the way
+} socket_row_t;
 
 typedef struct {
     char stage[RESULTS_NAME_MAX]; //  an instance, or "controller"
@@ -66,6 +92,11 @@ typedef struct {
     int node;     //  of last_cpu
     int mem_node; //  main threads: node of a message buffer it
                   //  allocated; -1 otherwise
+    //  In the window: the share of it spent waiting on a run queue, and
+    //  the times it was preempted; -1: unknown (another host's thread)
+    double wait_pct;
+    int64_t preempted;
+    int64_t wait0_ns, preempted0; //  as read when the window opened
 } thread_row_t;
 
 //  The pages of one region of memory a stage writes, by node (memory.csv)
@@ -116,6 +147,9 @@ typedef struct {
     int nlinks;
     link_row_t *links;
     double sources_rate; //  what every source sent in the window, msgs/s
+    int starved; // 1 yes, 0 no, -1 unknown: any row starved (trial_starve.c)
+    int stalled; //  rows that stalled (trial_stall.c); retried: how often
+    int retried; //  the trial was run again for it (run.c)
     int nthreads;
     thread_row_t *threads;
     int nmemory;
@@ -125,6 +159,8 @@ typedef struct {
     bool traced; //  --profile syscalls traced this trial: its rows
     int nsyscalls;
     syscall_row_t *syscalls;
+    int nsockets; //  the sockets of subscribers of several, in order
+    socket_row_t *sockets;
 } trial_result_t;
 
 static inline double link_rate(const link_row_t *link)

@@ -2,8 +2,9 @@
 
     The rates are the offered load of all publishers together, split
     evenly among them (rate is per publisher).  Between two trials the
-    pipeline settles for SEARCH_SETTLE_S: the last trial's drain has ended,
-    but the kernel's and libzmq's queues may still be warm.
+    pipeline settles for the hooks' settle_s (SEARCH_SETTLE_S): the last
+    trial's drain has ended, but the kernel's and libzmq's queues may
+    still be warm.
 */
 #include "trial/search.h"
 
@@ -13,15 +14,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SEARCH_SETTLE_S 0.2  //  pause between trials
 #define SEARCH_LIMITED  0.99 //  a trial counts when it sent this share
 #define SEARCH_ROUNDS   7    //  confirmations, at most (back-offs to 50 %)
 #define SEARCH_NARROW   4    //  more steps when nothing passed
 #define SEARCH_BACKOFF  0.02 //  the first back-off after a failed confirmation
+#define SEARCH_WIDE     0.1  //  an interval wider than this: short trials
+#define SEARCH_SHORT    0.25 //  ...of this share of search_trial
+#define SEARCH_SHORTEST 0.05 //  ...but never shorter than this (seconds)
 
 const char *const search_phase_names[] = {"bound", "step", "confirm", NULL};
 const char *const search_verdict_names[] = {"pass", "fail", "generator-limited",
                                             NULL};
+
+typedef struct {
+    double lo, hi; //  highest pass, lowest fail; 0: none yet
+    bool settled;  //  confirmed (or given up): trials and seconds taken
+} bounds_t;
 
 typedef struct {
     const params_t *p;
@@ -29,7 +37,8 @@ typedef struct {
     trial_spec_t base;
     const search_hooks_t *hooks;
     search_outcome_t *out;
-    double lo, hi; //  highest pass, lowest fail; 0: none yet
+    bounds_t b[PARAMS_MAX_RATIOS];
+    double start;
 } search_t;
 
 //  What the publishers achieved, all of them
@@ -58,27 +67,37 @@ static double s_p99_us(const trial_result_t *result)
     return -1;
 }
 
+//  The first link (upstream-most) that lost more than ratio, or -1
+static int s_worst(const trial_result_t *result, double ratio)
+{
+    for (int l = 0; l < result->nlinks; l++) {
+        const link_row_t *row = &result->links[l];
+        if (row->expected > 0 &&
+            (double)link_lost(row) / (double)row->expected > ratio)
+            return l;
+    }
+    return -1;
+}
+
 static void s_judge(const search_t *self, search_trial_t *trial)
 {
     const trial_result_t *result = trial->result;
     trial->sent = s_sent(result);
     if (trial->phase == SEARCH_BOUND || trial->offered <= 0)
         trial->offered = trial->sent;
-    trial->worst = -1;
-    for (int l = 0; l < result->nlinks && trial->worst < 0; l++) {
-        const link_row_t *row = &result->links[l];
-        if (row->expected > 0 &&
-            (double)link_lost(row) / (double)row->expected >
-                self->p->loss_ratio)
-            trial->worst = l;
-    }
     trial->p99_us = s_p99_us(result);
+    trial->starved = result->starved;
     bool slow = self->p->p99_us > 0 && trial->p99_us > self->p->p99_us;
-    if (trial->sent < SEARCH_LIMITED * trial->offered)
-        trial->verdict = VERDICT_LIMITED;
-    else
-        trial->verdict =
-            trial->worst >= 0 || slow ? VERDICT_FAIL : VERDICT_PASS;
+    bool limited = trial->sent < SEARCH_LIMITED * trial->offered;
+    trial->nratios = self->out->nratios;
+    for (int k = 0; k < trial->nratios; k++) {
+        trial->worsts[k] = s_worst(result, self->out->ratio[k].ratio);
+        trial->verdicts[k] = limited ? VERDICT_LIMITED
+                             : trial->worsts[k] >= 0 || slow ? VERDICT_FAIL
+                                                             : VERDICT_PASS;
+    }
+    trial->worst = trial->worsts[0];
+    trial->verdict = trial->verdicts[0];
 }
 
 //  One trial at 'offered' (0: flat out) for 'seconds'; its result is the
@@ -88,8 +107,8 @@ static int s_trial(search_t *self, search_phase_t phase, double offered,
                    trial_result_t *result, errbuf_t *err)
 {
     trial_spec_t spec = self->base;
-    if (self->out->trials > 0)
-        mono_sleep(SEARCH_SETTLE_S);
+    if (self->out->trials > 0 && self->hooks->settle_s > 0)
+        mono_sleep(self->hooks->settle_s);
     spec.repeat = ++self->out->trials;
     spec.rate = offered > 0 ? offered / self->publishers : 0;
     spec.timed = self->p->p99_us > 0;
@@ -100,132 +119,256 @@ static int s_trial(search_t *self, search_phase_t phase, double offered,
     *judged = (search_trial_t){.number = spec.repeat,
                                .phase = phase,
                                .offered = offered,
+                               .window = seconds,
                                .result = result};
     s_judge(self, judged);
     self->hooks->judged(self->hooks->ctx, judged);
     return 0;
 }
 
-//  A failure at rate: the lowest yet says where the bottleneck is
-static void s_failed(search_t *self, const search_trial_t *trial)
+//  A failure of ratio k at rate: the lowest yet says where the
+//  bottleneck is
+static void s_failed(search_t *self, int k, const search_trial_t *trial)
 {
-    if (self->hi > 0 && trial->offered > self->hi)
+    search_found_t *f = &self->out->ratio[k];
+    bounds_t *b = &self->b[k];
+    f->failures++;
+    f->starved += trial->starved == 1;
+    f->unknown += trial->starved < 0;
+    if (b->hi > 0 && trial->offered > b->hi)
         return;
-    self->hi = trial->offered;
-    self->out->fail = trial->offered;
-    self->out->limited = trial->verdict == VERDICT_LIMITED;
-    self->out->bottleneck = trial->worst;
-    self->out->latency = trial->verdict == VERDICT_FAIL && trial->worst < 0;
-    self->out->bottleneck_name[0] = 0;
-    if (trial->worst >= 0) {
-        const link_row_t *row = &trial->result->links[trial->worst];
-        snprintf(self->out->bottleneck_name, sizeof self->out->bottleneck_name,
+    b->hi = f->fail = trial->offered;
+    f->limited = trial->verdicts[k] == VERDICT_LIMITED;
+    f->bottleneck = trial->worsts[k];
+    f->latency = trial->verdicts[k] == VERDICT_FAIL && trial->worsts[k] < 0;
+    f->bottleneck_name[0] = 0;
+    if (trial->worsts[k] >= 0) {
+        const link_row_t *row = &trial->result->links[trial->worsts[k]];
+        f->bottleneck_hop = row->hop;
+        snprintf(f->bottleneck_name, sizeof f->bottleneck_name,
                  "hop %d (%s -> %s)", row->hop, row->from, row->to);
     }
 }
 
-static void s_passed(search_t *self, double rate)
+static void s_passed(search_t *self, int k, double rate)
 {
-    if (rate > self->lo)
-        self->lo = rate;
-    if (rate > self->out->best_step)
-        self->out->best_step = rate;
+    if (rate > self->b[k].lo)
+        self->b[k].lo = rate;
+    if (rate > self->out->ratio[k].best_step)
+        self->out->ratio[k].best_step = rate;
 }
 
-static bool s_precise(const search_t *self)
+//  A step's or the bound's trial, for every ratio's bounds
+static void s_record(search_t *self, const search_trial_t *trial, double rate)
 {
-    return self->lo > 0 && self->hi > 0 &&
-           (self->hi - self->lo) / self->hi <= self->p->search_precision;
+    for (int k = 0; k < self->out->nratios; k++)
+        if (trial->verdicts[k] == VERDICT_PASS)
+            s_passed(self, k, rate);
+        else
+            s_failed(self, k, trial);
+}
+
+//  (fail - pass) / fail, 1 while a bound is missing
+static double s_width(const bounds_t *b)
+{
+    return b->lo > 0 && b->hi > 0 ? (b->hi - b->lo) / b->hi : 1;
+}
+
+//  Nothing more to bisect: precise, or never failed (flat out passed)
+static bool s_precise(const search_t *self, int k)
+{
+    const bounds_t *b = &self->b[k];
+    return (b->lo > 0 && b->hi == 0) ||
+           s_width(b) <= self->p->search_precision;
 }
 
 //  The next rate to try: the guess first, then the middle
-static double s_next(const search_t *self, double guess)
+static double s_next(const bounds_t *b, double guess)
 {
-    if (guess > self->lo && (self->hi == 0 || guess < self->hi))
+    if (guess > b->lo && (b->hi == 0 || guess < b->hi))
         return guess;
-    return (self->lo + self->hi) / 2;
+    return (b->lo + b->hi) / 2;
 }
 
-//  Bisect until precise or out of trials (up to 'budget' more)
-static int s_steps(search_t *self, double guess, int budget, errbuf_t *err)
+//  A step's window: a quarter of search_trial while the interval is wide
+static double s_window(const search_t *self, const bounds_t *b)
 {
-    for (int n = 0; n < budget && !s_precise(self); n++) {
+    double full = self->p->search_trial, quarter = full * SEARCH_SHORT;
+    if (s_width(b) <= SEARCH_WIDE || quarter < SEARCH_SHORTEST)
+        return full;
+    return quarter;
+}
+
+//  Bisect ratio k until precise or out of trials (up to 'budget' more)
+static int s_steps(search_t *self, int k, double guess, int budget,
+                   errbuf_t *err)
+{
+    for (int n = 0; n < budget && !s_precise(self, k); n++) {
         search_trial_t trial;
         trial_result_t result;
-        double rate = s_next(self, n == 0 ? guess : 0);
-        if (s_trial(self, SEARCH_STEP, rate, self->p->search_trial, &trial,
-                    &result, err))
+        double rate = s_next(&self->b[k], n == 0 ? guess : 0);
+        if (s_trial(self, SEARCH_STEP, rate, s_window(self, &self->b[k]),
+                    &trial, &result, err))
             return -1;
-        if (trial.verdict == VERDICT_PASS)
-            s_passed(self, rate);
-        else
-            s_failed(self, &trial);
+        s_record(self, &trial, rate);
         trial_result_free(&result);
     }
     return 0;
 }
 
-//  Confirm lo once; 1 when it held (outcome->confirmed kept)
-static int s_confirm(search_t *self, errbuf_t *err)
+//  Ratio k settled: its trials and time so far
+static void s_settle(search_t *self, int k)
+{
+    if (self->b[k].settled)
+        return;
+    self->b[k].settled = true;
+    self->out->ratio[k].trials = self->out->trials;
+    self->out->ratio[k].seconds = mono_seconds() - self->start;
+}
+
+//  A confirmation that failed ratio k and passed a larger one, at a rate
+//  within search_precision of that one's own highest pass: that ratio's
+//  confirmation, for free (the first such ratio; -1: none)
+static int s_confirms_larger(const search_t *self, int k,
+                             const search_trial_t *trial, double rate)
+{
+    for (int j = k + 1; j < self->out->nratios; j++)
+        if (trial->verdicts[j] == VERDICT_PASS &&
+            self->out->ratio[j].found == 0 && rate > 0 &&
+            rate >= self->b[j].lo * (1 - self->p->search_precision))
+            return j;
+    return -1;
+}
+
+//  Confirm ratio k's lo once; 1 when it held (its confirmed kept).  The
+//  trial counts for the larger ratios too: what passes k passes them
+static int s_confirm(search_t *self, int k, errbuf_t *err)
 {
     search_trial_t trial;
     trial_result_t result;
+    search_found_t *f = &self->out->ratio[k];
     //  flat out when even that passed: the publishers were the limit
-    double rate = self->hi > 0 ? self->lo : 0;
+    double rate = self->b[k].hi > 0 ? self->b[k].lo : 0;
     if (s_trial(self, SEARCH_CONFIRM, rate, self->p->search_confirm, &trial,
                 &result, err))
         return -1;
-    if (trial.verdict == VERDICT_PASS) {
-        self->out->found = rate > 0 ? rate : trial.sent;
-        self->out->confirmed = result;
+    for (int j = k + 1; j < self->out->nratios; j++)
+        if (trial.verdicts[j] != VERDICT_PASS)
+            s_failed(self, j, &trial);
+    if (trial.verdicts[k] == VERDICT_PASS) {
+        f->found = rate > 0 ? rate : trial.sent;
+        f->confirmed = result;
+        f->rows = k;
+        s_settle(self, k);
         return 1;
     }
-    s_failed(self, &trial);
-    trial_result_free(&result);
+    s_failed(self, k, &trial);
+    int j = s_confirms_larger(self, k, &trial, rate);
+    if (j > k) {
+        self->out->ratio[j].found = rate;
+        self->out->ratio[j].confirmed = result;
+        self->out->ratio[j].rows = j;
+        s_settle(self, j);
+    } else
+        trial_result_free(&result);
     return 0;
 }
 
 //  After a failed confirmation: below it by a step that doubles each
 //  round (2 %, 4 %, 8 %, ...).  Not by more short trials: they passed up
 //  there, and a long one did not, so near it they prove nothing
-static void s_back_off(search_t *self, int round)
+static void s_back_off(search_t *self, int k, int round)
 {
     double step = SEARCH_BACKOFF * (double)(1 << round);
     if (step < self->p->search_precision)
         step = self->p->search_precision;
-    self->lo = self->hi * (1 - (step < 0.5 ? step : 0.5));
+    self->b[k].lo = self->b[k].hi * (1 - (step < 0.5 ? step : 0.5));
+}
+
+//  Ratio k's confirmations; a smaller ratio's confirmed rate, passed
+//  with less loss, is a floor (and its rows stand when it is higher)
+static int s_confirm_ratio(search_t *self, int k, errbuf_t *err)
+{
+    search_found_t *f = &self->out->ratio[k];
+    const search_found_t *below = k > 0 ? &self->out->ratio[k - 1] : NULL;
+    bounds_t *b = &self->b[k];
+    int rc = 0;
+    if (f->found == 0 && b->hi > 0 && b->lo >= b->hi)
+        s_back_off(self, k, 0); //  a longer trial failed below a short pass
+    //  unless a smaller ratio's confirmation passed this one; and never
+    //  below the smaller ratio's rate, which its confirmation proved
+    double floor = below ? below->found : 0;
+    for (int round = 0; f->found == 0 && rc == 0 && round < SEARCH_ROUNDS &&
+                        b->lo > floor;
+         round++)
+        if ((rc = s_confirm(self, k, err)) == 0)
+            s_back_off(self, k, round);
+    if (rc >= 0 && below && below->found > 0 && f->found <= below->found) {
+        trial_result_free(&f->confirmed);
+        f->found = below->found;
+        f->rows = below->rows;
+    }
+    s_settle(self, k);
+    return rc < 0 ? -1 : 0;
+}
+
+//  The bound, flat out: every ratio's first pass or fail, and the guess
+static int s_bound(search_t *self, double *guess, errbuf_t *err)
+{
+    search_trial_t bound;
+    trial_result_t result;
+    bounds_t wide = {0};
+    if (s_trial(self, SEARCH_BOUND, 0, s_window(self, &wide), &bound, &result,
+                err))
+        return -1;
+    *guess = s_delivered(&result);
+    s_record(self, &bound, bound.sent);
+    trial_result_free(&result);
+    return 0;
+}
+
+static void s_begin(search_t *self, search_outcome_t *outcome)
+{
+    memset(outcome, 0, sizeof *outcome);
+    const ratios_t *ratios = &self->p->loss_ratio;
+    outcome->nratios = ratios->n > 0 ? ratios->n : 1;
+    for (int k = 0; k < outcome->nratios; k++) {
+        outcome->ratio[k].ratio = ratios->n > 0 ? ratios->ratio[k] : 0;
+        outcome->ratio[k].bottleneck = -1;
+        outcome->ratio[k].rows = k;
+    }
+    self->start = mono_seconds();
 }
 
 int search_run(const params_t *params, int publishers, const trial_spec_t *base,
                const search_hooks_t *hooks, search_outcome_t *outcome,
                errbuf_t *err)
 {
-    search_t self = {params, publishers > 0 ? publishers : 1, *base, hooks,
-                     outcome, 0, 0};
-    double start = mono_seconds();
-    memset(outcome, 0, sizeof *outcome);
-    outcome->bottleneck = -1;
-    search_trial_t bound;
-    trial_result_t result;
-    if (s_trial(&self, SEARCH_BOUND, 0, params->search_trial, &bound, &result,
-                err))
-        return -1;
-    double guess = s_delivered(&result);
-    if (bound.verdict == VERDICT_PASS)
-        s_passed(&self, bound.sent);
-    else
-        s_failed(&self, &bound);
-    trial_result_free(&result);
-    int rc =
-        self.hi > 0 ? s_steps(&self, guess, params->search_trials - 1, err) : 0;
-    if (rc == 0 && self.lo == 0)
-        rc = s_steps(&self, 0, SEARCH_NARROW, err); //  nothing passed yet
-    for (int round = 0; rc == 0 && round < SEARCH_ROUNDS && self.lo > 0;
-         round++)
-        if ((rc = s_confirm(&self, err)) == 0)
-            s_back_off(&self, round);
-    outcome->seconds = mono_seconds() - start;
-    return rc < 0 ? -1 : 0;
+    search_t self = {.p = params,
+                     .publishers = publishers > 0 ? publishers : 1,
+                     .base = *base,
+                     .hooks = hooks,
+                     .out = outcome};
+    double guess = 0;
+    s_begin(&self, outcome);
+    int rc = s_bound(&self, &guess, err);
+    for (int k = 0; rc == 0 && k < outcome->nratios; k++) {
+        int budget = params->search_trials - (k == 0);
+        if (self.b[k].hi > 0)
+            rc = s_steps(&self, k, k == 0 ? guess : 0, budget, err);
+        if (rc == 0 && self.b[k].lo == 0) //  nothing passed yet
+            rc = s_steps(&self, k, 0, SEARCH_NARROW, err);
+    }
+    for (int k = 0; rc == 0 && k < outcome->nratios; k++)
+        rc = s_confirm_ratio(&self, k, err);
+    outcome->seconds = mono_seconds() - self.start;
+    return rc;
+}
+
+void search_outcome_free(search_outcome_t *outcome)
+{
+    for (int k = 0; k < outcome->nratios; k++)
+        trial_result_free(&outcome->ratio[k].confirmed);
 }
 
 //  ------------------------------------------------------------------------
@@ -236,6 +379,10 @@ typedef struct {
     double capacity, most;
     int trials, fails_left; //  confirmations that fail on purpose
     int worst_seen;
+    bool starved; //  every trial starved, else unknown
+    int spoil;    //  a spoiled confirmation loses 1 / spoil (0: 10)
+    double spoil_above; //  ...and every confirmation above this is spoiled
+    int confirms;
 } fake_t;
 
 static int s_fake_trial(void *ctx, const trial_spec_t *spec,
@@ -246,8 +393,12 @@ static int s_fake_trial(void *ctx, const trial_spec_t *spec,
     double offered = spec->rate > 0 ? spec->rate : fake->most;
     double sent = offered < fake->most ? offered : fake->most;
     double through = sent < fake->capacity ? sent : fake->capacity;
-    bool spoil = spec->duration > 1.5 && fake->fails_left-- > 0;
+    bool spoil = spec->duration > 1.5 &&
+                 ((fake->spoil_above > 0 && offered > fake->spoil_above) ||
+                  fake->fails_left-- > 0);
+    fake->confirms += spec->duration > 1.5;
     memset(result, 0, sizeof *result);
+    result->starved = fake->starved ? 1 : -1;
     if (!(result->links = calloc(2, sizeof *result->links)))
         return -1;
     result->nlinks = 2;
@@ -264,7 +415,8 @@ static int s_fake_trial(void *ctx, const trial_spec_t *spec,
         row->sent = row->expected = row->window_sent;
         row->received = (uint64_t)(l ? through : sent);
         if (spoil && l == 0)
-            row->received = row->sent - row->sent / 10;
+            row->received =
+                row->sent - row->sent / (uint64_t)(fake->spoil ? fake->spoil : 10);
         row->window_received = row->received;
     }
     fake->trials++;
@@ -287,36 +439,82 @@ int search_test(bool verbose)
     errbuf_t err;
     search_outcome_t out;
     fake_t fake = {.capacity = 500000, .most = 3000000, .worst_seen = -1};
-    search_hooks_t hooks = {s_fake_trial, s_fake_judged, &fake};
+    search_hooks_t hooks = {s_fake_trial, s_fake_judged, &fake, 0};
     trial_spec_t base = {.size = 64};
     //  The rate found is within the precision below the capacity, hop 2
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
-    CHECK(out.found <= 500000 && out.found >= 500000 * 0.99);
-    CHECK(out.bottleneck == 1 && !out.limited && out.trials == fake.trials);
+    CHECK(out.ratio[0].found <= 500000 && out.ratio[0].found >= 500000 * 0.99);
+    CHECK(out.ratio[0].bottleneck == 1 && !out.ratio[0].limited && out.trials == fake.trials);
     CHECK(out.trials <= p.search_trials + 1);
-    trial_result_free(&out.confirmed);
+    search_outcome_free(&out);
     //  A publisher slower than the pipeline: found flat out, limited
     fake = (fake_t){.capacity = 500000, .most = 200000, .worst_seen = -1};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
-    CHECK(out.found == 200000 && out.fail == 0 && out.trials == 2);
-    trial_result_free(&out.confirmed);
+    CHECK(out.ratio[0].found == 200000 && out.ratio[0].fail == 0 && out.trials == 2);
+    search_outcome_free(&out);
     //  Two confirmations that fail back off below them, 2 % then 4 %
     fake = (fake_t){.capacity = 500000, .most = 3000000, .fails_left = 2};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
-    CHECK(out.found > 0 && out.found < out.fail && out.fail < 500000);
-    CHECK(out.found >= out.fail * (1 - 0.04) * 0.999);
-    CHECK(out.best_step >= out.fail && out.best_step <= 500000);
-    trial_result_free(&out.confirmed);
+    CHECK(out.ratio[0].found > 0 && out.ratio[0].found < out.ratio[0].fail && out.ratio[0].fail < 500000);
+    CHECK(out.ratio[0].found >= out.ratio[0].fail * (1 - 0.04) * 0.999);
+    CHECK(out.ratio[0].best_step >= out.ratio[0].fail && out.ratio[0].best_step <= 500000);
+    search_outcome_free(&out);
     //  Confirmations that never hold: no rate found, the short passes said
     fake = (fake_t){.capacity = 500000, .most = 3000000, .fails_left = 99};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
-    CHECK(out.found == 0 && out.best_step > 0 && out.confirmed.nlinks == 0);
-    trial_result_free(&out.confirmed);
+    CHECK(out.ratio[0].found == 0 && out.ratio[0].best_step > 0 && out.ratio[0].confirmed.nlinks == 0);
+    search_outcome_free(&out);
     //  PDR: 20 % loss allowed passes what NDR fails
-    p.loss_ratio = 0.2;
+    p.loss_ratio = (ratios_t){1, {0.2}};
     fake = (fake_t){.capacity = 500000, .most = 550000};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
-    CHECK(out.found == 550000);
-    trial_result_free(&out.confirmed);
+    CHECK(out.ratio[0].found == 550000);
+    search_outcome_free(&out);
+    //  NDR and a 10 % PDR from one search: hop 2 carries 500000, so 10 %
+    //  loss passes up to 555556; every failure unknown as to starvation
+    p.loss_ratio = (ratios_t){2, {0, 0.1}};
+    fake = (fake_t){.capacity = 500000, .most = 3000000};
+    CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.nratios == 2 && out.ratio[1].ratio == 0.1);
+    CHECK(out.ratio[0].found <= 500000 && out.ratio[0].found >= 500000 * 0.99);
+    CHECK(out.ratio[1].found <= 555556 && out.ratio[1].found >= 555556 * 0.99);
+    CHECK(out.ratio[1].found >= out.ratio[0].found);
+    CHECK(out.ratio[0].failures > 0 &&
+          out.ratio[0].unknown == out.ratio[0].failures &&
+          !search_starved_all(&out.ratio[0]));
+    CHECK(out.ratio[1].trials == out.trials && out.ratio[0].trials < out.trials);
+    CHECK(search_rows(&out, 1)->nlinks == 2);
+    search_outcome_free(&out);
+    //  An NDR confirmation that loses 0.1 % confirms the PDR(0.005) there
+    p.loss_ratio = (ratios_t){2, {0, 0.005}};
+    fake = (fake_t){.capacity = 500000, .most = 3000000, .fails_left = 1,
+                    .spoil = 1000};
+    CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.ratio[1].rows == 1 && out.ratio[0].rows == 0);
+    CHECK(out.ratio[1].found > out.ratio[0].found && out.ratio[0].found > 0);
+    CHECK(out.ratio[1].trials < out.trials && out.trials == fake.trials);
+    search_outcome_free(&out);
+    //  Every confirmation above 490000 loses 20 %: the NDR's first fails
+    //  both ratios, so the PDR's bounds fall to where the NDR's
+    //  confirmation (no loss) stands for it, with none of its own
+    p.loss_ratio = (ratios_t){2, {0, 0.1}};
+    fake = (fake_t){
+        .capacity = 500000, .most = 3000000, .spoil_above = 490000, .spoil = 5};
+    CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.ratio[0].found > 0 && out.ratio[0].found <= 490000);
+    if (verbose)
+        printf("search: ndr %.0f pdr %.0f rows %d, %d confirmations\n",
+               out.ratio[0].found, out.ratio[1].found, out.ratio[1].rows,
+               fake.confirms);
+    CHECK(out.ratio[1].found == out.ratio[0].found && out.ratio[1].rows == 0);
+    CHECK(search_rows(&out, 1) == &out.ratio[0].confirmed);
+    CHECK(fake.confirms == 2); //  the NDR's two: the PDR needs none of its own
+    search_outcome_free(&out);
+    //  Every failure starved: the rates are the machine's
+    fake = (fake_t){.capacity = 500000, .most = 3000000, .starved = true};
+    CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(search_starved_all(&out.ratio[0]) &&
+          search_starved_all(&out.ratio[1]));
+    search_outcome_free(&out);
     return 0;
 }

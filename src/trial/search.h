@@ -26,6 +26,20 @@
     bisection (that rate was not shown to pass).  The bottleneck is the hop
     that lost first (upstream-most) in the lowest failing trial.
 
+    Several loss ratios (loss_ratio = 0,0.005), as RFC 9971's MLRsearch:
+    one set of trials, each judged against every ratio, each ratio keeping
+    its own bounds.  The steps bisect the smallest ratio's interval first
+    (up to search_trials trials each), then the next one's, whose bounds
+    the earlier trials already narrowed; trials are a quarter of
+    search_trial long while an interval is wider than SEARCH_WIDE.  Each
+    ratio is confirmed on its own; a confirmation that passes also passes
+    every larger ratio, so a larger ratio's rate is never below a smaller
+    one's (a PDR is at least the NDR), and one that fails a ratio but
+    passes a larger one within search_precision of that one's highest
+    short pass confirms the larger one there.  A failing trial carries whether a
+    stage was starved during it (trial/results.h): a ratio whose failures
+    were all starved has a rate set by the machine, not the pipeline.
+
     The search runs its trials through the caller (hooks), which resolves
     endpoints, shows progress and writes each judged trial to search.csv.
 */
@@ -51,24 +65,58 @@ typedef struct {
     search_phase_t phase;
     double offered; //  msgs/s, all publishers (the bound: what they sent)
     double sent;    //  msgs/s the publishers achieved in the window
-    verdict_t verdict;
+    double window;  //  seconds of its window (shorter while bounds are wide)
+    verdict_t verdict; //  against the first (smallest) loss ratio
     int worst;     //  the link that failed it first, -1 (latency, or none)
     double p99_us; //  end to end, -1 when not timed
+    int starved;   //  a stage waited for a CPU: 1 yes, 0 no, -1 unknown
+    int nratios;
+    verdict_t verdicts[PARAMS_MAX_RATIOS]; //  against each loss ratio
+    int worsts[PARAMS_MAX_RATIOS];         //  ...and the link that failed it
     const trial_result_t *result;
 } search_trial_t;
 
+//  What one search found for one loss ratio
 typedef struct {
-    double found;   //  msgs/s offered that passed its confirmation, 0: none
-    double fail;    //  the lowest failing rate, 0 when none failed
+    double ratio;     //  loss_ratio
+    double found;     //  msgs/s offered that passed its confirmation, 0: none
+    double fail;      //  the lowest failing rate, 0 when none failed
     double best_step; //  the highest rate a short trial passed, 0: none
-    int trials;     //  every trial, confirmations included
-    double seconds; //  wall time of the search
+    int trials;       //  trials of the search when this ratio was settled
+    double seconds;   //  ...and its wall time then
     bool limited;   //  it ended where the publishers could not offer more
     int bottleneck; //  link (row) of the hop that lost first above found
+    int bottleneck_hop; //  ...its hop column
     char bottleneck_name[2 * RESULTS_NAME_MAX + 24]; //  "hop 1 (pub -> b)"
-    bool latency;             //  ...or the p99 limit was what failed first
+    bool latency; //  ...or the p99 limit was what failed first
+    int failures; //  trials that failed against it (generator-limited too)
+    int starved;  //  ...of which a stage was starved during
+    int unknown;  //  ...of which nobody knows
+    int rows;     //  the ratio whose confirmed trial holds the rows: this
+                  //  one, or a smaller one's (it passed this ratio too)
     trial_result_t confirmed; //  the confirming trial: the size's rows
+} search_found_t;
+
+typedef struct {
+    int nratios;
+    search_found_t ratio[PARAMS_MAX_RATIOS]; //  ascending loss ratio
+    int trials;     //  every trial, confirmations included
+    double seconds; //  wall time of the search
 } search_outcome_t;
+
+//  Was every failure against this ratio a starved one (the rate is the
+//  machine's, not the pipeline's)?
+static inline bool search_starved_all(const search_found_t *found)
+{
+    return found->failures > 0 && found->starved == found->failures;
+}
+
+//  The confirmed rows of ratio k (empty when nothing was confirmed)
+static inline const trial_result_t *
+search_rows(const search_outcome_t *outcome, int k)
+{
+    return &outcome->ratio[outcome->ratio[k].rows].confirmed;
+}
 
 typedef struct {
     //  Run one trial as spec says; its rows go into result
@@ -77,14 +125,21 @@ typedef struct {
     //  A trial was judged (result is freed after this returns)
     void (*judged)(void *ctx, const search_trial_t *trial);
     void *ctx;
+    //  Seconds between trials, for the last one's drain to settle
+    //  (SEARCH_SETTLE_S for real trials; the selftest's fakes need none)
+    double settle_s;
 } search_hooks_t;
 
+#define SEARCH_SETTLE_S 0.2
+
 //  Search one size; base: the trial spec of the size (size, tsc_hz); the
-//  search's keys come from params.  outcome->confirmed is the caller's to
-//  free (trial_result_free)
+//  search's keys come from params.  The outcome's confirmed trials are
+//  the caller's to free (search_outcome_free)
 int search_run(const params_t *params, int publishers, const trial_spec_t *base,
                const search_hooks_t *hooks, search_outcome_t *outcome,
                errbuf_t *err);
+
+void search_outcome_free(search_outcome_t *outcome);
 
 int search_test(bool verbose);
 

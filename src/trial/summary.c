@@ -38,6 +38,14 @@ static double s_selectivity(const trial_result_t *t, int l)
 {
     return t->links[l].selectivity;
 }
+static double s_min_socket(const trial_result_t *t, int l)
+{
+    return t->links[l].min_socket_rate;
+}
+static double s_max_socket(const trial_result_t *t, int l)
+{
+    return t->links[l].max_socket_rate;
+}
 static double s_received(const trial_result_t *t, int l)
 {
     return (double)t->links[l].received;
@@ -85,6 +93,40 @@ static void s_agreed(char *out, const trial_result_t *trials, int n, int l,
             snprintf(out, RESULTS_WHERE_MAX, "-1");
 }
 
+//  The most of a figure over the repeats, -1 if one did not know it
+static double s_most(double most, double value)
+{
+    return most < 0 || value < 0 ? -1 : value > most ? value : most;
+}
+
+static void s_starved(link_summary_t *s, const trial_result_t *trials, int n,
+                      int l)
+{
+    double worst = -1;
+    s->starved = s->stalled = 0;
+    s->from_wait_pct = s->to_wait_pct = s->steal_pct = 0;
+    for (int t = 0; t < n; t++) {
+        const link_row_t *row = &trials[t].links[l];
+        s->stalled += row->stalled;
+        s->from_wait_pct = s_most(s->from_wait_pct, row->from_wait_pct);
+        s->to_wait_pct = s_most(s->to_wait_pct, row->to_wait_pct);
+        s->steal_pct = s_most(s->steal_pct, row->steal_pct);
+        if (row->starved < 0 && s->starved == 0)
+            s->starved = -1;
+        if (row->starved != 1)
+            continue;
+        s->starved = s->starved > 0 ? s->starved + 1 : 1;
+        double wait = row->from_wait_pct > row->to_wait_pct
+                          ? row->from_wait_pct
+                          : row->to_wait_pct;
+        if (wait > worst) {
+            worst = wait;
+            snprintf(s->starved_note, sizeof s->starved_note, "%s",
+                     row->starved_note);
+        }
+    }
+}
+
 static void s_link_figures(link_summary_t *s, const trial_result_t *trials,
                            int n, int l, double *v)
 {
@@ -93,6 +135,9 @@ static void s_link_figures(link_summary_t *s, const trial_result_t *trials,
     s->expected = s_median(trials, n, l, s_expected, false, v);
     s->selectivity = s_median(trials, n, l, s_selectivity, false, v);
     s->lost = s->expected - s->received; //  as on every row
+    s->sockets = trials[0].links[l].sockets;
+    s->min_socket_rate = s_median(trials, n, l, s_min_socket, false, v);
+    s->max_socket_rate = s_median(trials, n, l, s_max_socket, false, v);
     s->seconds = s_median(trials, n, l, s_seconds, false, v);
     s->mbps = s_median(trials, n, l, s_mbps, false, v);
     s->sent_rate = s_median(trials, n, l, s_sent_rate, false, v);
@@ -112,6 +157,7 @@ static void s_link_figures(link_summary_t *s, const trial_result_t *trials,
         s->lost_all += (uint64_t)link_lost(row);
     }
     s->hwm_bound = 2 * bound > n;
+    s_starved(s, trials, n, l);
 }
 
 static void s_link(summary_t *self, const trial_result_t *trials, int l,

@@ -31,6 +31,8 @@ typedef struct {
     double from_cpu_ns, to_cpu_ns; //  -1 when a repeat did not know
     double seq_lost;               //  -1 when a repeat did not check
     double expected, selectivity;  //  topics (trial/results.h)
+    int sockets;                   //  at its receiving end
+    double min_socket_rate, max_socket_rate; //  medians
     //  the first repeat's, when every repeat agrees; else "-1"
     char from_cpu[RESULTS_WHERE_MAX], to_cpu[RESULTS_WHERE_MAX];
     char from_node[RESULTS_WHERE_MAX], to_node[RESULTS_WHERE_MAX];
@@ -42,6 +44,13 @@ typedef struct {
     stats_ci_t ci; //  of the rate
     double spread; //  max(rate - ci.low, ci.high - rate) / rate
     int precise;   //  -1: no precision asked; 1 within it; 0 not
+    //  Starvation: the most over the repeats (-1: unknown in one); the
+    //  repeats starved (-1: none, but one unknown) and the note of the
+    //  one that waited most
+    double from_wait_pct, to_wait_pct, steal_pct;
+    int starved;
+    char starved_note[400];
+    int stalled; //  repeats whose window stalled on this link, twice
 } link_summary_t;
 
 typedef struct {

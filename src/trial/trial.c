@@ -6,7 +6,7 @@
     requesters themselves.  What the counters mean is trial_counters.c.
 */
 #define _GNU_SOURCE
-#include "trial/trial_internal.h"
+#include "trial/trial_state.h"
 
 #include "base/interrupt.h"
 #include "base/mono.h"
@@ -264,6 +264,7 @@ static int s_check_moving(trial_t *self, double *moved, errbuf_t *err)
                            self->pl->params.timeout);
         }
     }
+    trial_stall_poll(self, &now);
     self->last = now;
     return 0;
 }
@@ -349,6 +350,7 @@ static int s_window(trial_t *self, errbuf_t *err)
     for (int l = 0; l < self->nlinks; l++)
         moved[l] = self->s0.t;
     self->last = self->s0;
+    trial_stall_open(self);
     if (self->spec.messages > 0) {
         if (s_window_messages(self, moved, err))
             return -1;
@@ -362,6 +364,8 @@ static int s_window(trial_t *self, errbuf_t *err)
     }
     int rc = trial_snapshot_edge(self, &self->s1, 0, err);
     self->window_seconds = self->s1.t - self->s0.t;
+    if (rc == 0)
+        trial_stall_poll(self, &self->s1);
     return rc;
 }
 
@@ -380,10 +384,40 @@ static int s_collect_sources(trial_t *self, errbuf_t *err)
     return 0;
 }
 
+//  Where back-pressure held the queues full to the end, subscribers that
+//  could not empty them within the timeout (even without consume_ns's
+//  spin, which the drain's phase stops: stages/stage.h) still take them
+//  when the drain gives up, told to stop; the run says what was late
+static void s_drain_late(trial_t *self)
+{
+    uint64_t behind = 0;
+    for (int l = 0; l < self->nlinks; l++) {
+        uint64_t due = trial_link_due(self, &self->last, l);
+        if (due > self->last.link_received[l])
+            behind += due - self->last.link_received[l];
+    }
+    if (!behind)
+        return;
+    char line[300];
+    snprintf(line, sizeof line,
+             "%llu messages were still in flight %.1f s (timeout) after the "
+             "window; the subscribers take them now (smaller queues drain "
+             "sooner: hwm, tcp_buffer)",
+             (unsigned long long)behind, self->timeout_ms / 1000.0);
+    trial_warn(self, line);
+}
+
 //  After the sources stop: until every link has taken all it was sent, or
-//  nothing moved for TRIAL_QUIET_MS (what is left was dropped)
+//  nothing moved for TRIAL_QUIET_MS (what is left was dropped).  Where
+//  nothing can be dropped (back-pressure: capacity mode), quiet proves
+//  nothing: a stage the scheduler left off its CPU that long, or a proxy
+//  blocked in a send with a message in hand, would be counted as loss.
+//  There only completion, or the timeout, ends the drain
 static int s_drain(trial_t *self, errbuf_t *err)
 {
+    const bool lossless = pipeline_backpressure(self->pl);
+    for (int i = 0; i < self->pl->n; i++)
+        stage_handle_record(self->stage[i], STAGE_DRAINING);
     double start = mono_seconds(), quiet_since = start;
     if (trial_snapshot(self, &self->last, err))
         return -1;
@@ -401,10 +435,12 @@ static int s_drain(trial_t *self, errbuf_t *err)
         self->last = now;
         if (moved)
             quiet_since = now.t;
-        if (complete || (now.t - quiet_since) * 1000 >= TRIAL_QUIET_MS)
+        if (complete ||
+            (!lossless && (now.t - quiet_since) * 1000 >= TRIAL_QUIET_MS))
             return 0;
     }
-    return 0; //  still moving after the timeout: report what arrived
+    s_drain_late(self); //  still moving after the timeout
+    return 0;
 }
 
 //  Rate mode: a source that could not keep its schedule is a warning
@@ -452,7 +488,11 @@ static int s_measure_stream(trial_t *self, errbuf_t *err)
         trial_snapshot_edge(self, &self->s0, 1, err))
         return -1;
     trial_read_threads(self, true);
-    if (s_window(self, err) || trial_profile_stop(self, err))
+    trial_starve_open(self);
+    if (s_window(self, err))
+        return -1;
+    trial_starve_close(self);
+    if (trial_profile_stop(self, err))
         return -1;
     s_stop_sources(self);
     //  connect's clients would only time out: no drain, the window's end
@@ -466,6 +506,9 @@ static int s_measure_stream(trial_t *self, errbuf_t *err)
         return -1;
     s_check_rate(self);
     trial_make_rows(self);
+    trial_sockets_rows(self);
+    trial_starve_rows(self);
+    trial_stall_rows(self);
     trial_make_latency(self);
     return trial_verify(self, err);
 }
@@ -515,6 +558,7 @@ static int s_measure_reqrep(trial_t *self, errbuf_t *err)
     if (trial_profile_start(self, err) || trial_snapshot(self, &self->s0, err))
         return -1;
     trial_read_threads(self, true);
+    trial_starve_open(self);
     if (s_wait_requesters(self, err) || trial_snapshot(self, &self->s1, err) ||
         trial_profile_stop(self, err) || s_sync(self, err))
         return -1;
@@ -528,9 +572,12 @@ static int s_measure_reqrep(trial_t *self, errbuf_t *err)
         trips += histogram_count(&shared->latency);
     }
     self->window_seconds = (end - start) / 1e9;
+    trial_starve_close(self);
     if (s_stop(self, false, err))
         return -1;
     trial_make_rows(self);
+    trial_sockets_rows(self);
+    trial_starve_rows(self);
     for (int l = 0; l < self->result->nlinks; l++)
         self->result->links[l].window_received = trips;
     trial_make_latency(self);
@@ -568,6 +615,7 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
     trial_make_links(self);
     result->size = spec->size;
     result->repeat = spec->repeat;
+    result->starved = -1;
     result->links = calloc((size_t)self->nlinks, sizeof(link_row_t));
     self->nroster = roster_list(self->pl, NULL, 0);
     self->roster = calloc((size_t)self->nroster + 1, sizeof *self->roster);
@@ -576,7 +624,7 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
     if (self->roster)
         roster_list(self->pl, self->roster, self->nroster);
     int rc = result->links && self->roster && result->memory &&
-                     trial_topics_new(self) == 0
+                     trial_topics_new(self) == 0 && trial_sockets_new(self) == 0
                  ? s_start(self, err)
                  : err_set(err, "a trial: out of memory");
     if (rc == 0)
@@ -589,6 +637,7 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
     else if (s_teardown(self, err))
         rc = -1;
     trial_topics_destroy(self);
+    trial_sockets_destroy(self);
     free(self->roster);
     free(self);
     return rc;
@@ -601,6 +650,9 @@ void trial_result_free(trial_result_t *result)
     free(result->latency);
     free(result->memory);
     free(result->syscalls);
+    free(result->sockets);
+    result->sockets = NULL;
+    result->nsockets = 0;
     result->syscalls = NULL;
     result->nsyscalls = 0;
     result->links = NULL;

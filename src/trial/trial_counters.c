@@ -10,7 +10,9 @@
     After the drain, the rows are made, and the hops' losses are checked
     against what the sinks' sequence numbers prove.
 */
-#include "trial/trial_internal.h"
+#include "trial/trial_state.h"
+
+#include "base/mono.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -76,8 +78,7 @@ void trial_make_links(trial_t *self)
     }
 }
 
-//  The instances at a link's upstream end, into ids; how many
-static int s_link_senders(const trial_t *self, const link_t *link, int *ids)
+int trial_link_senders(const trial_t *self, const link_t *link, int *ids)
 {
     const pipeline_t *pl = self->pl;
     int n = 0;
@@ -153,11 +154,12 @@ static uint64_t s_link_sent(trial_t *self, const link_t *link,
         pipeline_is_sink(self->pl, link->to))
         return snap->sent[link->to];
     int ids[PIPELINE_MAX_INSTANCES];
-    int n = s_link_senders(self, link, ids);
+    int n = trial_link_senders(self, link, ids);
     uint64_t sum = 0;
     for (int i = 0; i < n; i++)
         sum += snap->sent[ids[i]];
-    return sum;
+    //  a receiver of N sockets takes N copies of each message
+    return sum * (uint64_t)pipeline_sockets(self->pl, link->to);
 }
 
 //  ------------------------------------------------------------------------
@@ -175,39 +177,51 @@ static uint64_t s_cpu_ns(trial_t *self, int id)
     return stage_handle_cpu_ns(self->stage[id], tids, n);
 }
 
-int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err)
+//  Stage i's counters into snap, and right after them its links' own
+//  counts, the clock read on both sides: the counts were true at some
+//  instant between the two readings; at[i] is their middle, *width the
+//  time between them
+int trial_read_stage(trial_t *self, int i, snapshot_t *snap, double *width,
+                     errbuf_t *err)
 {
-    return trial_snapshot_edge(self, snap, -1, err);
+    stage_counts_t counts;
+    double before = mono_seconds();
+    if (stage_handle_counts(self->stage[i], &counts, err))
+        return -1;
+    snap->sent[i] = counts.sent;
+    snap->received[i] = counts.received;
+    for (int l = 0; l < self->nlinks; l++) {
+        const link_t *link = &self->links[l];
+        if (link->to == i)
+            snap->link_received[l] = s_per_origin(self, link)
+                                         ? s_origins_received(self, link)
+                                         : counts.received;
+    }
+    double after = mono_seconds();
+    snap->at[i] = snap->t = (before + after) / 2;
+    *width = self->width[i] = after - before;
+    return 0;
 }
 
-//  Each stage's counters, and right after them its links' own counts.
-//  At a window's edge each stage's latency recording turns on (or off)
-//  right before its counters are read, so its samples are the messages
-//  its counts say it took in the window
-int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
-                        errbuf_t *err)
+//  What the links were sent, and every stage's CPU time, after the
+//  stages' counters are in snap
+void trial_snapshot_finish(trial_t *self, snapshot_t *snap)
 {
-    for (int i = 0; i < self->pl->n; i++) {
-        stage_counts_t counts;
-        if (recording >= 0)
-            stage_handle_record(self->stage[i], recording);
-        if (stage_handle_counts(self->stage[i], &counts, err))
-            return -1;
-        snap->sent[i] = counts.sent;
-        snap->received[i] = counts.received;
-        snap->at[i] = snap->t = counts.t;
-        for (int l = 0; l < self->nlinks; l++) {
-            const link_t *link = &self->links[l];
-            if (link->to == i)
-                snap->link_received[l] = s_per_origin(self, link)
-                                             ? s_origins_received(self, link)
-                                             : counts.received;
-        }
-    }
     for (int i = 0; i < self->pl->n; i++)
         snap->cpu_ns[i] = s_cpu_ns(self, i);
     for (int l = 0; l < self->nlinks; l++)
         snap->link_sent[l] = s_link_sent(self, &self->links[l], snap);
+}
+
+//  Every stage's counters, one after another, each at its own time
+int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err)
+{
+    for (int i = 0; i < self->pl->n; i++) {
+        double width;
+        if (trial_read_stage(self, i, snap, &width, err))
+            return -1;
+    }
+    trial_snapshot_finish(self, snap);
     return 0;
 }
 
@@ -527,7 +541,10 @@ static int64_t s_seq_lost(trial_t *self, int to, uint64_t origins)
         if (o < 0 || !(origins >> o & 1))
             continue;
         const origin_t *seen = &stage_handle_shared(self->stage[to])->origins[o];
-        lost += (int64_t)(self->last.sent[id] - seen->next) +
+        //  N sockets: next is the furthest one's, gaps hold the others'
+        //  lag (stages/sockets.c)
+        lost += (int64_t)(self->last.sent[id] - seen->next) *
+                    pipeline_sockets(pl, to) +
                 (int64_t)seen->gaps;
     }
     return lost;
@@ -608,7 +625,7 @@ static void s_row_places(trial_t *self, const link_t *link, link_row_t *row,
                          bool client)
 {
     int ids[PIPELINE_MAX_INSTANCES];
-    int n = s_link_senders(self, link, ids);
+    int n = trial_link_senders(self, link, ids);
     s_hosts(self, ids, n, row->from_host);
     snprintf(row->to_host, sizeof row->to_host, "%s",
              pipeline_host(self->pl, link->to));
@@ -659,6 +676,11 @@ void trial_make_rows(trial_t *self)
     }
 }
 
+int64_t trial_seq_lost(trial_t *self, int sink)
+{
+    return s_seq_lost(self, sink, s_origins_at(self->pl, sink));
+}
+
 //  A filtered link that took more than its subscriptions let through: the
 //  topic function and libzmq's filtering disagree
 static int s_verify_filtered(trial_t *self, errbuf_t *err)
@@ -699,10 +721,14 @@ int trial_verify(trial_t *self, errbuf_t *err)
         for (int l = 0; l < result->nlinks && !trial_topics_filters(self, d);
              l++) {
             int to = self->links[l].to;
-            if (to == d ||
-                (!pipeline_is_sink(pl, to) && pipeline_reaches(pl, to, d)))
+            //  what a proxy above lost, each of d's sockets missed
+            if (to == d)
                 counted += (int64_t)(result->links[l].sent -
                                      result->links[l].received);
+            else if (!pipeline_is_sink(pl, to) && pipeline_reaches(pl, to, d))
+                counted += (int64_t)(result->links[l].sent -
+                                     result->links[l].received) *
+                           pipeline_sockets(pl, d);
         }
         if (counted != proven)
             return err_set(err,

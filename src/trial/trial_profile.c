@@ -14,7 +14,7 @@
     to the snapshots.  Rows name each thread as threads.csv does; their
     per-message figures divide by what the stage handled in the window.
 */
-#include "trial/trial_internal.h"
+#include "trial/trial_state.h"
 
 #include <stdlib.h>
 #include <string.h>

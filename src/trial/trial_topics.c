@@ -26,7 +26,7 @@
     of its link plus A) is exact either way, and is what trial_verify
     holds against its sequence numbers.
 */
-#include "trial/trial_internal.h"
+#include "trial/trial_state.h"
 
 #include "config/topics.h"
 #include "pipeline/traffic.h"
@@ -207,8 +207,10 @@ static uint64_t s_expected(trial_t *self, const snapshot_t *snap, int l)
         return snap->link_sent[l];
     bool before = t->estimated;
     t->estimated = false;
-    uint64_t published = s_published(self, snap, l, to);
-    uint64_t above = s_above(self, snap, l, to);
+    //  a sink of N sockets: N copies of what one would take
+    uint64_t copies = (uint64_t)pipeline_sockets(self->pl, to);
+    uint64_t published = s_published(self, snap, l, to) * copies;
+    uint64_t above = s_above(self, snap, l, to) * copies;
     uint64_t expected = published > above ? published - above : 0;
     uint64_t received = snap->link_received[l];
     if (t->estimated && expected < received) //  the share took too much
@@ -263,7 +265,8 @@ int64_t trial_topics_seq_lost(trial_t *self, int sink, uint64_t origins)
             &stage_handle_shared(self->stage[sink])->origins[o];
         uint64_t sent = self->last.sent[self->topics->source[o]];
         lost += (int64_t)(s_taken(self, sink, o, sent) -
-                          s_taken(self, sink, o, seen->next)) +
+                          s_taken(self, sink, o, seen->next)) *
+                    pipeline_sockets(self->pl, sink) +
                 (int64_t)seen->gaps;
     }
     return lost;
@@ -276,7 +279,8 @@ int64_t trial_topics_path_lost(trial_t *self, int sink)
         return 0;
     for (int l = 0; l < self->nlinks; l++)
         if (self->links[l].to == sink)
-            lost += (int64_t)s_published(self, &self->last, l, sink) -
+            lost += (int64_t)s_published(self, &self->last, l, sink) *
+                        pipeline_sockets(self->pl, sink) -
                     (int64_t)self->last.link_received[l];
     return lost;
 }
