@@ -136,7 +136,12 @@ for my $key (sort keys %row) {
     my $lat = $r->{tool} =~ /_lat$/;
     my $want = $lat ? $r->{libzmq_msgs_per_sec} / $r->{hopbench_msgs_per_sec}
                     : $r->{hopbench_msgs_per_sec} / $r->{libzmq_msgs_per_sec};
-    ok(abs($r->{ratio} - $want) < 1e-3 * $want, "$key: ratio " . ($lat ? 'libzmq / hopbench' : 'hopbench / libzmq'));
+    # anchors.csv prints the ratio to 4 decimals: a small one (hopbench's
+    # latency on a busy machine far above the stand-in's 5 us) is known
+    # to 0.00005, not to 0.1 % of itself
+    ok(abs($r->{ratio} - $want) <= 1e-3 * $want + 5e-5,
+       sprintf("$key: ratio %s (%s against %.6f)", $lat ? 'libzmq / hopbench' : 'hopbench / libzmq',
+               $r->{ratio}, $want));
 }
 like($row{'local_thr tcp'}{note}, qr/^with a 0\.1 s warm-up hopbench reads \S+ \(ratio [0-9.]+\)(;|$)/,
      'throughput: the note gives hopbench with its warm-up');
