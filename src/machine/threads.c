@@ -89,35 +89,40 @@ int threads_scan(pid_t pid, task_t *out, int max)
     return n;
 }
 
+//  A thread's /proc schedstat: ns on a CPU, ns waiting on a run queue;
+//  how many of the two it read
+static int s_schedstat(pid_t tid, unsigned long long *run,
+                       unsigned long long *waited)
+{
+    char path[64], text[128] = "";
+    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)tid);
+    FILE *file = fopen(path, "r");
+    int n = file && fgets(text, sizeof text, file)
+                ? sscanf(text, "%llu %llu", run, waited)
+                : 0;
+    if (file)
+        fclose(file);
+    return n;
+}
+
 uint64_t threads_cpu_ns(pid_t tid)
 {
     struct timespec ts;
     if (clock_gettime(THREAD_CPU_CLOCK(tid), &ts) == 0)
         return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
     //  a thread of another process (a stage's own): its schedstat, also ns
-    char path[64], text[128] = "";
-    unsigned long long ns = 0;
-    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)tid);
-    FILE *file = fopen(path, "r");
-    if (file && fgets(text, sizeof text, file))
-        sscanf(text, "%llu", &ns);
-    if (file)
-        fclose(file);
+    unsigned long long ns = 0, waited;
+    s_schedstat(tid, &ns, &waited);
     return ns;
 }
 
 threads_wait_t threads_wait(pid_t tid)
 {
     threads_wait_t wait = {-1, -1};
-    char path[64], text[128] = "", value[64];
+    char path[64], value[64];
     unsigned long long run, waited;
-    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)tid);
-    FILE *file = fopen(path, "r");
-    if (file && fgets(text, sizeof text, file) &&
-        sscanf(text, "%llu %llu", &run, &waited) == 2)
+    if (s_schedstat(tid, &run, &waited) == 2)
         wait.wait_ns = (int64_t)waited;
-    if (file)
-        fclose(file);
     snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
     s_read_line(path, "nonvoluntary_ctxt_switches:", value, sizeof value);
     if (value[0])
