@@ -5,17 +5,17 @@
     extra subscriptions, then to a topic of its own (0xFF 'R' id) that
     reaches the publishers through every proxy: when a publisher has seen
     it, the whole path to this subscriber is in place (stages/topic.h).
-    With sockets = N (N > 1) the instance reads N SUB sockets in one loop
-    of its own (sockets.h).  The loop receives, checks the sequence (sequence.h) and counts; in rate
-    mode it also records receive time minus the publisher's intended send
-    time while the window is open.  With topics on the wire, frames = 2 or
-    consume_ns, one more loop takes whole messages, reads the header after
-    the topic, counts what the subscription takes, and spins consume_ns
-    after each message.  It ends when the controller has set
-    stop and no message came for STAGE_IDLE_MS, so nothing in flight is cut;
-    what it takes once the window is over (STAGE_DRAINING) or it is told to
-    stop it counts without consume_ns's spin, so that a slow subscriber's
-    queues empty fast.
+    With sockets = N (N > 1) the instance reads N SUB sockets in one loop of
+    its own (sockets.h).  The loop receives, checks the sequence (sequence.h)
+    and counts; in rate mode it also records receive time minus the
+    publisher's intended send time while the window is open.  With topics on
+    the wire, frames = 2 or consume_ns, one more loop takes whole messages,
+    reads the header after the topic, counts what the subscription takes,
+    and spins consume_ns after each message.  It ends when the controller has
+    set stop and no message came for STAGE_IDLE_MS, so nothing in flight is
+    cut; what it takes once the window is over (STAGE_DRAINING) or it is
+    told to stop it counts without consume_ns's spin, so that a slow
+    subscriber's queues empty fast.
 */
 #include "stages/sequence.h"
 #include "stages/roles.h"
