@@ -14,6 +14,7 @@
 #include "config/topology.h"
 #include "base/actor.h"
 #include "base/mono.h"
+#include "base/nofile.h"
 #include "crew/stage_process.h"
 #include "crew/wire.h"
 #include "machine/machine.h"
@@ -27,7 +28,6 @@
 #include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -223,22 +223,19 @@ int agent_run_stages(const agent_run_t *self)
 static int s_files(const pipeline_t *pl, const char *host, errbuf_t *err)
 {
     long need = pipeline_host_files(pl, host);
-    struct rlimit limit;
-    if (getrlimit(RLIMIT_NOFILE, &limit) || (rlim_t)need <= limit.rlim_cur)
-        return 0;
-    if (limit.rlim_max != RLIM_INFINITY && (rlim_t)need > limit.rlim_max)
+    unsigned long long soft, hard;
+    int rc = nofile_raise(need, &soft, &hard);
+    if (rc > 0)
         return err_set(err,
                        "a stage here would open about %ld files, more than "
                        "this agent may (ulimit -Hn: %llu): raise "
                        "RLIMIT_NOFILE where the agent starts (ulimit -n "
                        "%ld, or LimitNOFILE= in its unit), or use fewer "
                        "sockets per instance",
-                       need, (unsigned long long)limit.rlim_max, need);
-    limit.rlim_cur = (rlim_t)need;
-    return setrlimit(RLIMIT_NOFILE, &limit)
-               ? err_set(err, "setrlimit (RLIMIT_NOFILE, %ld): %s", need,
-                         strerror(errno))
-               : 0;
+                       need, hard, need);
+    return rc ? err_set(err, "setrlimit (RLIMIT_NOFILE, %ld): %s", need,
+                        strerror(errno))
+              : 0;
 }
 
 //  SPEC HOST TEXT: the combination, planned for this host

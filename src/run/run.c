@@ -12,6 +12,7 @@
 
 #include "crew/crew.h"
 #include "base/interrupt.h"
+#include "base/nofile.h"
 #include "pipeline/pipeline.h"
 #include "report/plot.h"
 #include "report/progress.h"
@@ -27,7 +28,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 typedef struct {
@@ -816,10 +816,9 @@ static int s_files(run_t *self, errbuf_t *err)
     for (int c = 0; c < self->ntopos; c++)
         if (pipeline_files(self->pl[c]) > need)
             need = pipeline_files(self->pl[c]), which = c;
-    struct rlimit limit;
-    if (getrlimit(RLIMIT_NOFILE, &limit) || (rlim_t)need <= limit.rlim_cur)
-        return 0;
-    if (limit.rlim_max != RLIM_INFINITY && (rlim_t)need > limit.rlim_max) {
+    unsigned long long soft, hard;
+    int rc = nofile_raise(need, &soft, &hard);
+    if (rc > 0) {
         char text[256];
         sweep_describe(self->options->sweep, which, text, sizeof text);
         return err_set(err,
@@ -830,15 +829,12 @@ static int s_files(run_t *self, errbuf_t *err)
                        "root: ulimit -n %ld), or use fewer instances or "
                        "sockets",
                        self->topos[which]->path, text[0] ? " " : "", text, need,
-                       (unsigned long long)limit.rlim_max,
-                       (unsigned long long)limit.rlim_cur,
-                       pipeline_total_sockets(self->pl[which]), need);
+                       hard, soft, pipeline_total_sockets(self->pl[which]),
+                       need);
     }
-    limit.rlim_cur = (rlim_t)need;
-    if (setrlimit(RLIMIT_NOFILE, &limit))
-        return err_set(err, "setrlimit (RLIMIT_NOFILE, %ld): %s", need,
-                       strerror(errno));
-    return 0;
+    return rc ? err_set(err, "setrlimit (RLIMIT_NOFILE, %ld): %s", need,
+                        strerror(errno))
+              : 0;
 }
 
 //  --profile syscalls: every host with a stage of a combination that
