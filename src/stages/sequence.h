@@ -12,9 +12,10 @@
     the next sequence: a jump counts the skipped messages as gaps (lost,
     and proven lost by the sequence); a step back counts as misordered.
     The in-order case is the fast path; jumps go to a function of their
-    own.  The only store the controller reads is the origin's count, one
-    relaxed store per message: the controller adds the origins up for the
-    receiver's total (stage_received).
+    own.  The controller reads two stores while the stage runs, both
+    relaxed: the origin's count, one store per message, which it adds up
+    for the receiver's total (stage_received); and its gaps, which tell a
+    search that a trial has already failed (trial/trial_giveup.c).
 */
 #ifndef HOPBENCH_SEQUENCE_H
 #define HOPBENCH_SEQUENCE_H
@@ -46,7 +47,8 @@ __attribute__((noinline)) static void
 sequence_jump(stage_t *self, origin_t *from, uint64_t seq)
 {
     if (seq > from->next) {
-        from->gaps += seq - from->next;
+        __atomic_store_n(&from->gaps, from->gaps + (seq - from->next),
+                         __ATOMIC_RELAXED);
         from->next = seq + 1;
     } else
         self->shared->misordered++;

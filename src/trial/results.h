@@ -150,6 +150,7 @@ typedef struct {
     int starved; // 1 yes, 0 no, -1 unknown: any row starved (trial_starve.c)
     int stalled; //  rows that stalled (trial_stall.c); retried: how often
     int retried; //  the trial was run again for it (run.c)
+    bool cut_short; //  its window ended early: lost beyond spec.give_up
     int nthreads;
     thread_row_t *threads;
     int nmemory;

@@ -113,6 +113,7 @@ static int s_go(trial_t *self, errbuf_t *err)
         if (s_source(self, i) &&
             s_command(self, i, "HANDSHAKE", self->timeout_ms + 1000, err))
             return -1;
+    self->go_t = mono_seconds();
     for (int i = 0; i < self->pl->n; i++)
         if (s_source(self, i) && s_run_stage(self, i, err))
             return -1;
@@ -360,6 +361,10 @@ static int s_window(trial_t *self, errbuf_t *err)
             mono_sleep(fmin(TRIAL_POLL_MS / 1000.0, end - mono_seconds()));
             if (s_check_moving(self, moved, err))
                 return -1;
+            if (mono_seconds() < end && trial_give_up(self, self->last.t)) {
+                self->result->cut_short = true;
+                break;
+            }
         }
     }
     int rc = trial_snapshot_edge(self, &self->s1, 0, err);

@@ -37,6 +37,14 @@ typedef struct {
     double duration;   //  ...or after this many seconds (messages = 0)
     double tsc_hz;     //  the TSC's rate, for hwm_bound (0: unknown)
     bool profile;      //  trace the stages' system calls in the window
+    //  A search's trial: the window ends early (trial_result_t's
+    //  cut_short) once a subscriber's sequence numbers prove it lost more
+    //  than 'ratio' of what the whole trial would bring it (the verdict
+    //  is then known), but not before 'after' seconds of window
+    struct {
+        bool on;
+        double ratio, after;
+    } give_up;
 } trial_spec_t;
 
 //  Run one trial with the crew's stages; the pipeline's endpoints must be

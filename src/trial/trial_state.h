@@ -59,6 +59,7 @@ typedef struct {
     snapshot_t edge[3]; //  trial_edge.c: before, after, one more try
     double window_seconds; //  s1.t - s0.t, or the requesters' own
     bool sources_ending;   //  the sources' DONE is expected now
+    double go_t;           //  when the sources were told to run
     bool running[PIPELINE_MAX_INSTANCES]; //  RUN answered, its end unread
     trial_result_t *result;
     bool tracing; //  --profile syscalls: every stage has a tracer open
@@ -120,6 +121,14 @@ int trial_link_senders(const trial_t *self, const link_t *link, int *ids);
 void trial_starve_open(trial_t *self);
 void trial_starve_close(trial_t *self);
 void trial_starve_rows(trial_t *self);
+
+//  trial_giveup.c: has a subscriber proven more lost than spec.give_up
+//  allows of the whole trial, so that the window may end now?
+bool trial_give_up(trial_t *self, double now);
+
+//  trial_giveup.c: has a subscriber proven more lost than spec.give_up
+//  allows of the whole trial, so that the window may end now?
+bool trial_give_up(trial_t *self, double now);
 
 //  trial_stall.c: each link's stretches of the window, from its opening
 //  (s0) through every poll; then each row's slowest stretch and stalled
