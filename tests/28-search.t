@@ -45,7 +45,7 @@ for my $row (@{ $sum->{rows} }) {
 # search.csv: every trial judged against both ratios; what passes 0 passes 0.005
 my $s = csv("$out/search.csv");
 my @columns = @{ $s->{columns} };
-is("@columns[-3..-1]", 'window starved passed', 'search.csv: window, starved, passed appended');
+is("@columns[-4..-1]", 'window starved passed cut_short', 'search.csv: window, starved, passed, cut_short appended');
 my %trials = map { $_->{trial} => $_ } @{ $s->{rows} };
 my $most = $ndr->{trials} > $pdr->{trials} ? $ndr->{trials} : $pdr->{trials};
 is(scalar(keys %trials), $most, 'search.csv: every trial of the search (the last ratio settled with the last)');
@@ -55,9 +55,17 @@ for my $t (sort { $a <=> $b } keys %trials) {
     my %passed = map { $_ => 1 } split ' ', $row->{passed} // '';
     ok(!$passed{0} || $passed{0.005}, "trial $t: passing 0 passes 0.005 too");
     is($row->{pass}, $passed{0} ? 1 : 0, "trial $t: pass is the verdict against the smallest ratio");
+    like($row->{cut_short}, qr/^[01]$/, "trial $t: cut_short 0 or 1");
+    next unless $row->{cut_short};
+    # cut short: it had lost more than the largest ratio allows, so it
+    # failed both; its window ended early, but not before 0.05 s
+    my @hops = grep { $_->{trial} == $t } @{ $s->{rows} };
+    ok(!%passed && grep({ $_->{loss_ratio} > 0.005 } @hops), "trial $t cut short: it lost more than 0.5 % on a hop and passed no ratio");
+    my $planned = $row->{phase} eq 'confirm' ? 0.3 : 0.2;
+    ok($row->{window} >= 0.05 && $row->{window} < $planned, "trial $t cut short: window $row->{window} s, at least 0.05, below $planned");
 }
 my @confirms = grep { $_->{phase} eq 'confirm' } values %trials;
-ok(!grep({ $_->{window} != 0.3 } @confirms), 'confirmations run search_confirm long');
+ok(!grep({ $_->{window} != 0.3 && !$_->{cut_short} } @confirms), 'confirmations run search_confirm long, unless cut short');
 
 # results.csv: loss_ratio names the ratio of each confirmed row
 my $t = csv("$out/results.csv");
@@ -66,6 +74,21 @@ is($t->{columns}[$at - 1], 'selectivity', 'results.csv: loss_ratio after selecti
 my %ratios = map { $_->{loss_ratio} => 1 } @{ $t->{rows} };
 my @want = map { $_->{loss_ratio} } grep { $_->{found} > 0 } @{ $sum->{rows} };
 is(join(',', sort keys %ratios), join(',', @want), 'results.csv: rows for every ratio confirmed');
+
+# A trial that has lost more than any ratio allows ends its window early.
+# The bound runs flat out into a subscriber that takes 10,000 msgs/s
+# through queues of a few hundred messages: it loses within milliseconds,
+# and is cut at its first poll after 0.05 s, long before its 0.199 s
+# (search_trial below 0.2: the bound runs it whole)
+$out = tmp();
+($rc, undef, $err) = hopbench(qw(run topologies/direct.cfg --sizes 1024 --set mode=search
+    --set search_trial=0.199 --set search_trials=2 --set search_confirm=0.3 --set warmup=0.05
+    --set hwm=100 --set tcp_buffer=65536 --set sub.consume_ns=100000 --quiet --output), $out);
+is($rc, 0, 'a search whose bound loses at once: exit 0') or diag $err;
+my ($bound) = grep { $_->{phase} eq 'bound' } @{ csv("$out/search.csv")->{rows} };
+ok($bound && $bound->{cut_short} == 1 && $bound->{lost} > 0 && $bound->{verdict} eq 'fail',
+   'the bound: lost, failed, cut short') or diag explain $bound;
+ok($bound && $bound->{window} < 0.199, "the bound's window ended early ($bound->{window} s of 0.199)");
 
 # JSON: the summary beside the trials
 $out = tmp();

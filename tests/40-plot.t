@@ -213,7 +213,7 @@ like($err, qr/README\.md: not a directory/, 'a file, not a directory: said');
 # busy machine may fail a trial, and the chart is what is tested here
 $out = tmp();
 my $search = "topology,size,trial,offered_per_sec,sent_per_sec,hop,from,to,"
-  . "received_per_sec,lost,loss_ratio,p99_us,pass,phase,verdict,window,starved,passed\n";
+  . "received_per_sec,lost,loss_ratio,p99_us,pass,phase,verdict,window,starved,passed,cut_short\n";
 my @knee = ([1, 900000, 0, 'bound'], [2, 300000, 1, 'step'], [3, 600000, 0, 'step'],
             [4, 450000, 0, 'step'], [5, 375000, 1, 'step'], [6, 375000, 1, 'confirm']);
 for (@knee) {
@@ -222,7 +222,7 @@ for (@knee) {
     my $lost = $offered - $received;
     $search .= join(',', 'direct', 1024, $trial, "$offered.0", "$offered.0", 1, 'pub', 'sub',
         "$received.0", $lost, sprintf('%.6f', $lost / $offered), '', $pass, $phase,
-        $pass ? 'pass' : 'fail', $phase eq 'confirm' ? 5 : 1, 'unknown', $pass ? '0' : '') . "\n";
+        $pass ? 'pass' : 'fail', $phase eq 'confirm' ? 5 : 1, 'unknown', $pass ? '0' : '', 0) . "\n";
 }
 write_file("$out/search.csv", $search);
 write_file("$out/results.csv", "topology,pattern,size,repeat,hop,from,to,transport,sent,"

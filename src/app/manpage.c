@@ -288,7 +288,9 @@ static const struct {
      "with mode = search: one row per trial of the search and hop (phase "
      "bound, step or confirm; verdict pass, fail or generator-limited "
      "against the smallest loss ratio; window its seconds; starved yes, no "
-     "or unknown; passed the loss ratios it passed)",
+     "or unknown; passed the loss ratios it passed; cut_short 1 when its "
+     "window ended early, once it had lost more than the largest loss "
+     "ratio allows of the whole trial)",
      report_search_header, ", then the sweep_KEY columns."},
     {"search_summary.csv",
      "with mode = search: one row per size and loss ratio: the rate found, "

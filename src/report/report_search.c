@@ -4,7 +4,7 @@
 
         topology,size,trial,offered_per_sec,sent_per_sec,hop,from,to,
         received_per_sec,lost,loss_ratio,p99_us,pass,phase,verdict,
-        window,starved,passed
+        window,starved,passed,cut_short
 
     then the sweep_KEY columns.  offered_per_sec is what the publishers
     were asked for (the bound trial, flat out: what they sent);
@@ -12,9 +12,12 @@
     hop's whole trial; p99_us the end-to-end p99 (empty when not timed);
     pass the trial's verdict against the smallest loss ratio (1 pass, 0
     fail or generator-limited), phase bound, step or confirm; window the
-    trial's seconds (steps are shorter while the bounds are wide); starved
-    yes, no or unknown (a stage waited for a CPU during it); passed the
-    loss ratios it passed, space-separated ("0 0.005", or empty).
+    trial's seconds (steps are shorter while the bounds are wide, and a
+    trial cut short ends early); starved yes, no or unknown (a stage
+    waited for a CPU during it); passed the loss ratios it passed,
+    space-separated ("0 0.005", or empty); cut_short 1 when its window
+    ended early, once it had lost more than the largest loss ratio allows
+    of the whole trial (trial/trial_giveup.c), else 0.
 
     search_summary.csv, one row per size and loss ratio, flushed per size:
 
@@ -61,7 +64,7 @@ void report_search_header(FILE *out, const report_info_t *info)
 {
     fputs("topology,size,trial,offered_per_sec,sent_per_sec,hop,from,to,"
           "received_per_sec,lost,loss_ratio,p99_us,pass,phase,verdict,"
-          "window,starved,passed",
+          "window,starved,passed,cut_short",
           out);
     s_sweep_header(out, info);
 }
@@ -98,6 +101,7 @@ void report_search_rows(FILE *out, const report_info_t *info,
                 search_verdict_names[trial->verdict], trial->window,
                 s_yes_no(trial->starved));
         s_passed(out, trial, params);
+        fprintf(out, ",%d", trial->cut_short);
         s_sweep_values(out, info);
     }
     fflush(out);

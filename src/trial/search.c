@@ -11,6 +11,7 @@
 #include "base/check.h"
 #include "base/mono.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,12 +115,19 @@ static int s_trial(search_t *self, search_phase_t phase, double offered,
     spec.timed = self->p->p99_us > 0;
     spec.messages = 0;
     spec.duration = seconds;
+    spec.give_up.on = true; //  once even the largest ratio has failed
+    spec.give_up.ratio = self->out->ratio[self->out->nratios - 1].ratio;
+    spec.give_up.after = fmax(self->p->search_trial * SEARCH_SHORT,
+                              SEARCH_SHORTEST);
     if (self->hooks->trial(self->hooks->ctx, &spec, result, err))
         return -1;
+    bool cut = result->cut_short && result->nlinks > 0;
     *judged = (search_trial_t){.number = spec.repeat,
                                .phase = phase,
                                .offered = offered,
-                               .window = seconds,
+                               .window = cut ? result->links[0].seconds
+                                             : seconds,
+                               .cut_short = cut,
                                .result = result};
     s_judge(self, judged);
     self->hooks->judged(self->hooks->ctx, judged);

@@ -16,6 +16,11 @@
                  50 %): short trials that passed
                  near a rate a long one failed prove nothing there
 
+    Every trial's window ends early once a subscriber has proven more
+    lost than the largest loss ratio allows of the whole trial
+    (trial/trial_giveup.c): its verdict is known, and a failing
+    confirmation costs the time to its first loss, not search_confirm.
+
     When no trial has passed by the end of the budget, the search halves
     on, a few trials more, for a rate that passes.
 
@@ -66,6 +71,7 @@ typedef struct {
     double offered; //  msgs/s, all publishers (the bound: what they sent)
     double sent;    //  msgs/s the publishers achieved in the window
     double window;  //  seconds of its window (shorter while bounds are wide)
+    bool cut_short; //  ...ended early: it had lost more than any ratio allows
     verdict_t verdict; //  against the first (smallest) loss ratio
     int worst;     //  the link that failed it first, -1 (latency, or none)
     double p99_us; //  end to end, -1 when not timed
