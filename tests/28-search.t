@@ -28,7 +28,7 @@ for my $criterion ('NDR: no hop lost anything', 'PDR(0.005): no hop lost more th
     like($stdout, qr/^      search: .*\(\Q$criterion\E\)/m, "the table: a line for $criterion")
         or diag $stdout;
 }
-like($stdout, qr/^      wall time of the search: \d+\.\d s, \d+ trials$/m, 'the table: the wall time');
+like($stdout, qr/^      wall time of the search: \d+\.\d s, \d+ trials( \(\d+ cut short once they had failed\))?$/m, 'the table: the wall time');
 
 # search_summary.csv: a row per ratio, the PDR at least the NDR
 my $sum = csv("$out/search_summary.csv");
@@ -81,11 +81,15 @@ is(join(',', sort keys %ratios), join(',', @want), 'results.csv: rows for every 
 # and is cut at its first poll after 0.05 s, long before its 0.199 s
 # (search_trial below 0.2: the bound runs it whole)
 $out = tmp();
-($rc, undef, $err) = hopbench(qw(run topologies/direct.cfg --sizes 1024 --set mode=search
+($rc, $stdout, $err) = hopbench(qw(run topologies/direct.cfg --sizes 1024 --set mode=search
     --set search_trial=0.199 --set search_trials=2 --set search_confirm=0.3 --set warmup=0.05
     --set hwm=100 --set tcp_buffer=65536 --set sub.consume_ns=100000 --quiet --output), $out);
 is($rc, 0, 'a search whose bound loses at once: exit 0') or diag $err;
-my ($bound) = grep { $_->{phase} eq 'bound' } @{ csv("$out/search.csv")->{rows} };
+my @rows = @{ csv("$out/search.csv")->{rows} };
+my ($bound) = grep { $_->{phase} eq 'bound' } @rows;
+my $cut = grep { $_->{cut_short} } @rows; # one row per trial: one hop
+like($stdout, qr/^      wall time of the search: .* trials \($cut cut short once they had failed\)$/m,
+     "the table counts the trials cut short ($cut)");
 ok($bound && $bound->{cut_short} == 1 && $bound->{lost} > 0 && $bound->{verdict} eq 'fail',
    'the bound: lost, failed, cut short') or diag explain $bound;
 ok($bound && $bound->{window} < 0.199, "the bound's window ended early ($bound->{window} s of 0.199)");

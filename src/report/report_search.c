@@ -254,7 +254,11 @@ void report_search_summary(FILE *out, const search_outcome_t *outcome,
 {
     for (int k = 0; k < outcome->nratios; k++)
         s_ratio_line(out, outcome, k, params);
-    fprintf(out, "      wall time of the search: %.1f s, %d trials\n",
+    fprintf(out, "      wall time of the search: %.1f s, %d trials",
             outcome->seconds, outcome->trials);
+    if (outcome->cut_short > 0)
+        fprintf(out, " (%d cut short once they had failed)",
+                outcome->cut_short);
+    fputc('\n', out);
     fflush(out);
 }

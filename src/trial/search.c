@@ -122,6 +122,7 @@ static int s_trial(search_t *self, search_phase_t phase, double offered,
     if (self->hooks->trial(self->hooks->ctx, &spec, result, err))
         return -1;
     bool cut = result->cut_short && result->nlinks > 0;
+    self->out->cut_short += cut;
     *judged = (search_trial_t){.number = spec.repeat,
                                .phase = phase,
                                .offered = offered,

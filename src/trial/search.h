@@ -107,6 +107,7 @@ typedef struct {
     int nratios;
     search_found_t ratio[PARAMS_MAX_RATIOS]; //  ascending loss ratio
     int trials;     //  every trial, confirmations included
+    int cut_short;  //  ...of which ended early, failed (trial_giveup.c)
     double seconds; //  wall time of the search
 } search_outcome_t;
 
