@@ -438,7 +438,9 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                             RANGE(0.05, 3600),
                             .fallback = "5",
                             .help = "search: seconds of the trial that "
-                                    "confirms the rate found"},
+                                    "confirms the rate found (a trial "
+                                    "that has lost more than it may "
+                                    "ends early)"},
     [KEY_PROFILE] = {.name = "profile",
                      .levels = T,
                      .type = TYPE_ENUM,

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #define SEARCH_LIMITED  0.99 //  a trial counts when it sent this share
-#define SEARCH_ROUNDS   7    //  confirmations, at most (back-offs to 50 %)
+#define SEARCH_ROUNDS   10   //  confirmations, at most (back-offs to 50 %)
 #define SEARCH_NARROW   4    //  more steps when nothing passed
 #define SEARCH_BACKOFF  0.02 //  the first back-off after a failed confirmation
 #define SEARCH_WIDE     0.1  //  an interval wider than this: short trials

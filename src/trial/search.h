@@ -12,9 +12,10 @@
         confirm  the rate found, once more for search_confirm seconds; a
                  failed confirmation backs off below it, 2 % then twice as
                  far each time (at least search_precision), and confirms
-                 that, up to 7 confirmations (the back-off stops growing at
-                 50 %): short trials that passed
-                 near a rate a long one failed prove nothing there
+                 that, up to 10 confirmations (the back-off stops growing
+                 at 50 %; a failing one ends at its first loss, below):
+                 short trials that passed near a rate a long one failed
+                 prove nothing there
 
     Every trial's window ends early once a subscriber has proven more
     lost than the largest loss ratio allows of the whole trial
