@@ -25,7 +25,7 @@
 
 const char *const search_phase_names[] = {"bound", "step", "confirm", NULL};
 const char *const search_verdict_names[] = {"pass", "fail", "generator-limited",
-                                            NULL};
+                                            "unjudged", NULL};
 
 typedef struct {
     double lo, hi; //  highest pass, lowest fail; 0: none yet
@@ -68,19 +68,38 @@ static double s_p99_us(const trial_result_t *result)
     return -1;
 }
 
-//  The first link (upstream-most) that lost more than ratio, or -1
-static int s_worst(const trial_result_t *result, double ratio)
+//  The first link (upstream-most) that lost more than ratio of what it
+//  was sent, times 'share', or -1
+static int s_worst(const trial_result_t *result, double ratio, double share)
 {
     for (int l = 0; l < result->nlinks; l++) {
         const link_row_t *row = &result->links[l];
         if (row->expected > 0 &&
-            (double)link_lost(row) / (double)row->expected > ratio)
+            (double)link_lost(row) / (double)row->expected * share > ratio)
             return l;
     }
     return -1;
 }
 
-static void s_judge(const search_t *self, search_trial_t *trial)
+//  A trial cut short once it failed cut_ratio: a larger ratio has failed
+//  too where the loss is already beyond its share of the whole window
+//  ('planned' seconds); else the trial was too short to say
+static void s_judge_cut(const search_t *self, search_trial_t *trial,
+                        double cut_ratio, double planned)
+{
+    double share = planned > 0 ? trial->window / planned : 1;
+    for (int k = 0; k < trial->nratios; k++) {
+        double ratio = self->out->ratio[k].ratio;
+        if (ratio <= cut_ratio || trial->verdicts[k] != VERDICT_FAIL)
+            continue;
+        trial->worsts[k] = s_worst(trial->result, ratio, share);
+        if (trial->worsts[k] < 0)
+            trial->verdicts[k] = VERDICT_UNJUDGED;
+    }
+}
+
+static void s_judge(const search_t *self, search_trial_t *trial,
+                    double cut_ratio, double planned)
 {
     const trial_result_t *result = trial->result;
     trial->sent = s_sent(result);
@@ -92,18 +111,46 @@ static void s_judge(const search_t *self, search_trial_t *trial)
     bool limited = trial->sent < SEARCH_LIMITED * trial->offered;
     trial->nratios = self->out->nratios;
     for (int k = 0; k < trial->nratios; k++) {
-        trial->worsts[k] = s_worst(result, self->out->ratio[k].ratio);
+        trial->worsts[k] = s_worst(result, self->out->ratio[k].ratio, 1);
         trial->verdicts[k] = limited ? VERDICT_LIMITED
                              : trial->worsts[k] >= 0 || slow ? VERDICT_FAIL
                                                              : VERDICT_PASS;
+        //  cut short: passing a larger ratio so far proves nothing
+        if (trial->cut_short && trial->verdicts[k] == VERDICT_PASS &&
+            self->out->ratio[k].ratio > cut_ratio)
+            trial->verdicts[k] = VERDICT_UNJUDGED;
     }
+    if (trial->cut_short)
+        s_judge_cut(self, trial, cut_ratio, planned);
     trial->worst = trial->worsts[0];
     trial->verdict = trial->verdicts[0];
 }
 
-//  One trial at 'offered' (0: flat out) for 'seconds'; its result is the
-//  caller's to keep or free
-static int s_trial(search_t *self, search_phase_t phase, double offered,
+static int s_confirms_larger(const search_t *self, int k,
+                             const search_trial_t *trial, double rate);
+
+//  The loss ratio whose failure ends a trial's window (trial_giveup.c).
+//  The bound's and a step's narrow every ratio's bounds: only failing
+//  them all ends them.  A confirmation of ratio k (k >= 0) ends once it
+//  has failed k, and says nothing then of the larger ratios; unless one
+//  of them could take it as its own confirmation (s_confirms_larger):
+//  then it too ends only once it has failed them all
+static double s_cut_ratio(const search_t *self, int k, double offered)
+{
+    const int last = self->out->nratios - 1;
+    if (k < 0 || k == last)
+        return self->out->ratio[last].ratio;
+    search_trial_t passes_all = {.nratios = self->out->nratios};
+    for (int j = 0; j <= last; j++)
+        passes_all.verdicts[j] = VERDICT_PASS;
+    return s_confirms_larger(self, k, &passes_all, offered) > k
+               ? self->out->ratio[last].ratio
+               : self->out->ratio[k].ratio;
+}
+
+//  One trial at 'offered' (0: flat out) for 'seconds', confirming ratio k
+//  (-1: the bound or a step); its result is the caller's to keep or free
+static int s_trial(search_t *self, search_phase_t phase, int k, double offered,
                    double seconds, search_trial_t *judged,
                    trial_result_t *result, errbuf_t *err)
 {
@@ -115,8 +162,8 @@ static int s_trial(search_t *self, search_phase_t phase, double offered,
     spec.timed = self->p->p99_us > 0;
     spec.messages = 0;
     spec.duration = seconds;
-    spec.give_up.on = true; //  once even the largest ratio has failed
-    spec.give_up.ratio = self->out->ratio[self->out->nratios - 1].ratio;
+    spec.give_up.on = true;
+    spec.give_up.ratio = s_cut_ratio(self, k, offered);
     spec.give_up.after = fmax(self->p->search_trial * SEARCH_SHORT,
                               SEARCH_SHORTEST);
     if (self->hooks->trial(self->hooks->ctx, &spec, result, err))
@@ -130,7 +177,7 @@ static int s_trial(search_t *self, search_phase_t phase, double offered,
                                              : seconds,
                                .cut_short = cut,
                                .result = result};
-    s_judge(self, judged);
+    s_judge(self, judged, spec.give_up.ratio, seconds);
     self->hooks->judged(self->hooks->ctx, judged);
     return 0;
 }
@@ -216,7 +263,7 @@ static int s_steps(search_t *self, int k, double guess, int budget,
         search_trial_t trial;
         trial_result_t result;
         double rate = s_next(&self->b[k], n == 0 ? guess : 0);
-        if (s_trial(self, SEARCH_STEP, rate, s_window(self, &self->b[k]),
+        if (s_trial(self, SEARCH_STEP, -1, rate, s_window(self, &self->b[k]),
                     &trial, &result, err))
             return -1;
         s_record(self, &trial, rate);
@@ -258,11 +305,12 @@ static int s_confirm(search_t *self, int k, errbuf_t *err)
     search_found_t *f = &self->out->ratio[k];
     //  flat out when even that passed: the publishers were the limit
     double rate = self->b[k].hi > 0 ? self->b[k].lo : 0;
-    if (s_trial(self, SEARCH_CONFIRM, rate, self->p->search_confirm, &trial,
+    if (s_trial(self, SEARCH_CONFIRM, k, rate, self->p->search_confirm, &trial,
                 &result, err))
         return -1;
     for (int j = k + 1; j < self->out->nratios; j++)
-        if (trial.verdicts[j] != VERDICT_PASS)
+        if (trial.verdicts[j] == VERDICT_FAIL ||
+            trial.verdicts[j] == VERDICT_LIMITED)
             s_failed(self, j, &trial);
     if (trial.verdicts[k] == VERDICT_PASS) {
         f->found = rate > 0 ? rate : trial.sent;
@@ -327,7 +375,7 @@ static int s_bound(search_t *self, double *guess, errbuf_t *err)
     search_trial_t bound;
     trial_result_t result;
     bounds_t wide = {0};
-    if (s_trial(self, SEARCH_BOUND, 0, s_window(self, &wide), &bound, &result,
+    if (s_trial(self, SEARCH_BOUND, -1, 0, s_window(self, &wide), &bound, &result,
                 err))
         return -1;
     *guess = s_delivered(&result);
@@ -391,7 +439,7 @@ typedef struct {
     bool starved; //  every trial starved, else unknown
     int spoil;    //  a spoiled confirmation loses 1 / spoil (0: 10)
     double spoil_above; //  ...and every confirmation above this is spoiled
-    int confirms;
+    int confirms, cut;
 } fake_t;
 
 static int s_fake_trial(void *ctx, const trial_spec_t *spec,
@@ -407,6 +455,12 @@ static int s_fake_trial(void *ctx, const trial_spec_t *spec,
                   fake->fails_left-- > 0);
     fake->confirms += spec->duration > 1.5;
     memset(result, 0, sizeof *result);
+    //  a spoiled trial loses at once: cut short where that fails the
+    //  ratio the search cuts at, as trial_giveup.c would
+    result->cut_short = spoil && spec->give_up.on &&
+                        1.0 / (fake->spoil ? fake->spoil : 10) >
+                            spec->give_up.ratio;
+    fake->cut += result->cut_short;
     result->starved = fake->starved ? 1 : -1;
     if (!(result->links = calloc(2, sizeof *result->links)))
         return -1;
@@ -503,12 +557,25 @@ int search_test(bool verbose)
     CHECK(out.ratio[1].found > out.ratio[0].found && out.ratio[0].found > 0);
     CHECK(out.ratio[1].trials < out.trials && out.trials == fake.trials);
     search_outcome_free(&out);
-    //  Every confirmation above 490000 loses 20 %: the NDR's first fails
-    //  both ratios, so the PDR's bounds fall to where the NDR's
-    //  confirmation (no loss) stands for it, with none of its own
+    //  An NDR confirmation that loses 0.1 %, far below the 10 % PDR's
+    //  highest pass (555556): cut short once it failed the NDR, it says
+    //  nothing of the PDR, which is confirmed on its own
+    p.loss_ratio = (ratios_t){2, {0, 0.1}};
+    fake = (fake_t){.capacity = 500000, .most = 3000000, .fails_left = 1,
+                    .spoil = 1000};
+    CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(fake.cut == 1 && out.cut_short == 1 && fake.confirms == 3);
+    CHECK(out.ratio[0].found > 0 && out.ratio[0].found <= 500000);
+    CHECK(out.ratio[1].found > out.ratio[0].found && out.ratio[1].rows == 1);
+    search_outcome_free(&out);
+    //  Every confirmation above 490000 loses 25 %: the NDR's first, cut
+    //  short in half its window (the fake's rows say 1 s of 2), has lost
+    //  more than 10 % of the whole already: it fails both ratios, so the
+    //  PDR's bounds fall to where the NDR's confirmation (no loss) stands
+    //  for it, with none of its own
     p.loss_ratio = (ratios_t){2, {0, 0.1}};
     fake = (fake_t){
-        .capacity = 500000, .most = 3000000, .spoil_above = 490000, .spoil = 5};
+        .capacity = 500000, .most = 3000000, .spoil_above = 490000, .spoil = 4};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
     CHECK(out.ratio[0].found > 0 && out.ratio[0].found <= 490000);
     if (verbose)

@@ -17,10 +17,13 @@
                  short trials that passed near a rate a long one failed
                  prove nothing there
 
-    Every trial's window ends early once a subscriber has proven more
-    lost than the largest loss ratio allows of the whole trial
-    (trial/trial_giveup.c): its verdict is known, and a failing
-    confirmation costs the time to its first loss, not search_confirm.
+    A trial's window ends early once a subscriber has proven more lost
+    than a loss ratio allows of the whole trial (trial/trial_giveup.c):
+    its verdict is known, and a failing confirmation costs the time to
+    its first loss, not search_confirm.  The bound and the steps end
+    once they have failed every ratio; a confirmation once it has failed
+    its own (the larger ones are then unjudged), unless it could confirm
+    a larger one for free (below).
 
     When no trial has passed by the end of the budget, the search halves
     on, a few trials more, for a rate that passes.
@@ -60,7 +63,14 @@
 #include "trial/trial.h"
 
 typedef enum { SEARCH_BOUND, SEARCH_STEP, SEARCH_CONFIRM } search_phase_t;
-typedef enum { VERDICT_PASS, VERDICT_FAIL, VERDICT_LIMITED } verdict_t;
+//  unjudged: a confirmation cut short once it failed a smaller ratio was
+//  too short to pass or fail this one
+typedef enum {
+    VERDICT_PASS,
+    VERDICT_FAIL,
+    VERDICT_LIMITED,
+    VERDICT_UNJUDGED
+} verdict_t;
 
 extern const char *const search_phase_names[];
 extern const char *const search_verdict_names[];
