@@ -29,6 +29,7 @@ const char *const search_verdict_names[] = {"pass", "fail", "generator-limited",
 
 typedef struct {
     double lo, hi; //  highest pass, lowest fail; 0: none yet
+    double widen;  //  how far above lo the next step may go (s_next)
     bool settled;  //  confirmed (or given up): trials and seconds taken
 } bounds_t;
 
@@ -208,8 +209,11 @@ static void s_failed(search_t *self, int k, const search_trial_t *trial)
 
 static void s_passed(search_t *self, int k, double rate)
 {
-    if (rate > self->b[k].lo)
-        self->b[k].lo = rate;
+    bounds_t *b = &self->b[k];
+    if (rate > b->lo) {
+        b->lo = rate;
+        b->widen = b->widen > 0 ? b->widen * 2 : SEARCH_WIDE;
+    }
     if (rate > self->out->ratio[k].best_step)
         self->out->ratio[k].best_step = rate;
 }
@@ -238,12 +242,17 @@ static bool s_precise(const search_t *self, int k)
            s_width(b) <= self->p->search_precision;
 }
 
-//  The next rate to try: the guess first, then the middle
+//  The next rate to try: the guess first, then the middle, but no
+//  further above a pass than 'widen' of it (10 %, twice that after each
+//  pass that raised it): the bound fails flat out, often far above what
+//  the pipeline carries, and halving down from there costs a step each
+//  time (RFC 9971's search widens from the last pass the same way)
 static double s_next(const bounds_t *b, double guess)
 {
     if (guess > b->lo && (b->hi == 0 || guess < b->hi))
         return guess;
-    return (b->lo + b->hi) / 2;
+    double middle = (b->lo + b->hi) / 2, above = b->lo * (1 + b->widen);
+    return b->lo > 0 && above < middle ? above : middle;
 }
 
 //  A step's window: a quarter of search_trial while the interval is wide

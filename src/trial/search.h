@@ -8,7 +8,9 @@
                  what the last hop received (the first guess)
         steps    bisect between the highest rate that passed and the lowest
                  that failed, until (fail - pass) / fail <= search_precision
-                 or search_trials trials have run
+                 or search_trials trials have run; above a pass no further
+                 than 10 % over it, twice as far after each pass that
+                 raised it
         confirm  the rate found, once more for search_confirm seconds; a
                  failed confirmation backs off below it, 2 % then twice as
                  far each time (at least search_precision), and confirms
