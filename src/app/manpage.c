@@ -289,8 +289,9 @@ static const struct {
      "bound, step or confirm; verdict pass, fail or generator-limited "
      "against the smallest loss ratio; window its seconds; starved yes, no "
      "or unknown; passed the loss ratios it passed; cut_short 1 when its "
-     "window ended early, once it had lost more than the largest loss "
-     "ratio allows of the whole trial)",
+     "window ended early, once it had lost more than a loss ratio allows "
+     "of the whole trial: the largest for the bound and the steps, its "
+     "own for a confirmation)",
      report_search_header, ", then the sweep_KEY columns."},
     {"search_summary.csv",
      "with mode = search: one row per size and loss ratio: the rate found, "

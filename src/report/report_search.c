@@ -16,8 +16,9 @@
     trial cut short ends early); starved yes, no or unknown (a stage
     waited for a CPU during it); passed the loss ratios it passed,
     space-separated ("0 0.005", or empty); cut_short 1 when its window
-    ended early, once it had lost more than the largest loss ratio allows
-    of the whole trial (trial/trial_giveup.c), else 0.
+    ended early, once it had lost more than a loss ratio allows of the
+    whole trial (the bound and steps: the largest; a confirmation: its
+    own, trial/search.h), else 0.
 
     search_summary.csv, one row per size and loss ratio, flushed per size:
 

@@ -84,7 +84,7 @@ typedef struct {
     double offered; //  msgs/s, all publishers (the bound: what they sent)
     double sent;    //  msgs/s the publishers achieved in the window
     double window;  //  seconds of its window (shorter while bounds are wide)
-    bool cut_short; //  ...ended early: it had lost more than any ratio allows
+    bool cut_short; //  ...ended early: it had lost more than allowed
     verdict_t verdict; //  against the first (smallest) loss ratio
     int worst;     //  the link that failed it first, -1 (latency, or none)
     double p99_us; //  end to end, -1 when not timed

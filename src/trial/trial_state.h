@@ -126,10 +126,6 @@ void trial_starve_rows(trial_t *self);
 //  allows of the whole trial, so that the window may end now?
 bool trial_give_up(trial_t *self, double now);
 
-//  trial_giveup.c: has a subscriber proven more lost than spec.give_up
-//  allows of the whole trial, so that the window may end now?
-bool trial_give_up(trial_t *self, double now);
-
 //  trial_stall.c: each link's stretches of the window, from its opening
 //  (s0) through every poll; then each row's slowest stretch and stalled
 void trial_stall_open(trial_t *self);
