@@ -82,19 +82,21 @@ static int s_worst(const trial_result_t *result, double ratio, double share)
     return -1;
 }
 
-//  A trial cut short once it failed cut_ratio: a larger ratio has failed
-//  too where the loss is already beyond its share of the whole window
-//  ('planned' seconds); else the trial was too short to say
+//  A trial cut short once it failed cut_ratio, for a larger ratio: a pass
+//  so far proves nothing; a failure stands where the loss is already
+//  beyond that ratio's share of the whole window ('planned' seconds);
+//  else the trial was too short to say
 static void s_judge_cut(const search_t *self, search_trial_t *trial,
                         double cut_ratio, double planned)
 {
     double share = planned > 0 ? trial->window / planned : 1;
     for (int k = 0; k < trial->nratios; k++) {
         double ratio = self->out->ratio[k].ratio;
-        if (ratio <= cut_ratio || trial->verdicts[k] != VERDICT_FAIL)
+        if (ratio <= cut_ratio || trial->verdicts[k] == VERDICT_LIMITED)
             continue;
-        trial->worsts[k] = s_worst(trial->result, ratio, share);
-        if (trial->worsts[k] < 0)
+        if (trial->verdicts[k] == VERDICT_FAIL)
+            trial->worsts[k] = s_worst(trial->result, ratio, share);
+        if (trial->verdicts[k] == VERDICT_PASS || trial->worsts[k] < 0)
             trial->verdicts[k] = VERDICT_UNJUDGED;
     }
 }
@@ -116,10 +118,6 @@ static void s_judge(const search_t *self, search_trial_t *trial,
         trial->verdicts[k] = limited ? VERDICT_LIMITED
                              : trial->worsts[k] >= 0 || slow ? VERDICT_FAIL
                                                              : VERDICT_PASS;
-        //  cut short: passing a larger ratio so far proves nothing
-        if (trial->cut_short && trial->verdicts[k] == VERDICT_PASS &&
-            self->out->ratio[k].ratio > cut_ratio)
-            trial->verdicts[k] = VERDICT_UNJUDGED;
     }
     if (trial->cut_short)
         s_judge_cut(self, trial, cut_ratio, planned);
@@ -127,8 +125,13 @@ static void s_judge(const search_t *self, search_trial_t *trial,
     trial->verdict = trial->verdicts[0];
 }
 
-static int s_confirms_larger(const search_t *self, int k,
-                             const search_trial_t *trial, double rate);
+//  Could a trial at rate, passing ratio j, be j's confirmation?  Not yet
+//  confirmed, and within search_precision of j's own highest pass
+static bool s_free_for(const search_t *self, int j, double rate)
+{
+    return self->out->ratio[j].found == 0 && rate > 0 &&
+           rate >= self->b[j].lo * (1 - self->p->search_precision);
+}
 
 //  The loss ratio whose failure ends a trial's window (trial_giveup.c).
 //  The bound's and a step's narrow every ratio's bounds: only failing
@@ -139,14 +142,10 @@ static int s_confirms_larger(const search_t *self, int k,
 static double s_cut_ratio(const search_t *self, int k, double offered)
 {
     const int last = self->out->nratios - 1;
-    if (k < 0 || k == last)
-        return self->out->ratio[last].ratio;
-    search_trial_t passes_all = {.nratios = self->out->nratios};
-    for (int j = 0; j <= last; j++)
-        passes_all.verdicts[j] = VERDICT_PASS;
-    return s_confirms_larger(self, k, &passes_all, offered) > k
-               ? self->out->ratio[last].ratio
-               : self->out->ratio[k].ratio;
+    for (int j = k + 1; k >= 0 && j <= last; j++)
+        if (s_free_for(self, j, offered))
+            return self->out->ratio[last].ratio;
+    return self->out->ratio[k >= 0 ? k : last].ratio;
 }
 
 //  One trial at 'offered' (0: flat out) for 'seconds', confirming ratio k
@@ -298,9 +297,7 @@ static int s_confirms_larger(const search_t *self, int k,
                              const search_trial_t *trial, double rate)
 {
     for (int j = k + 1; j < self->out->nratios; j++)
-        if (trial->verdicts[j] == VERDICT_PASS &&
-            self->out->ratio[j].found == 0 && rate > 0 &&
-            rate >= self->b[j].lo * (1 - self->p->search_precision))
+        if (trial->verdicts[j] == VERDICT_PASS && s_free_for(self, j, rate))
             return j;
     return -1;
 }
