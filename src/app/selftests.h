@@ -29,6 +29,7 @@
 #include "config/certfile.h"
 #include "config/endpoint.h"
 #include "config/hosts.h"
+#include "crew/fleet.h"
 #include "crew/wire.h"
 #include "agent/keys.h"
 #include "machine/machine.h"
@@ -63,6 +64,7 @@ static const struct {
     {"limits", limits_test},       {"endpoint", endpoint_test},
     {"stats", stats_test},         {"summary", summary_test},
     {"hosts", hosts_test},         {"wire", wire_test},
+    {"fleet", fleet_test},
     {"keys", keys_test},           {"io_cpus", io_cpus_test},
     {"roster", roster_test},       {"assignments", assignments_test},
     {"shape", shape_test},         {"syscalls", syscalls_test},

@@ -8,8 +8,10 @@
 #define _GNU_SOURCE
 #include "crew/fleet.h"
 
+#include "base/check.h"
 #include "base/mono.h"
 #include "crew/agent_ssh.h"
+#include "config/topology.h"
 #include "crew/wire.h"
 
 #include <errno.h>
@@ -332,10 +334,13 @@ static void s_blame(const pipeline_t *pl, const char *name, const char *stages,
     const char *rest;
     int id = s_error_stage(pl, then.msg, &rest);
     char relation[64] = "";
-    bool there = id >= 0 && streq(pipeline_host(pl, id), name);
+    //  a stage of the lost host's, or the link's own words (no stage
+    //  named, the same why): the host's silence says it all
+    bool there = id >= 0 ? streq(pipeline_host(pl, id), name)
+                         : strstr(then.msg, why) != NULL;
     if (id >= 0 && !there)
         s_relation(pl, id, name, relation, sizeof relation);
-    if (there) //  a stage of the lost host's: its silence says it all
+    if (there)
         err_set(err, "stage%s %s: host %s: %s", n > 1 ? "s" : "", stages, name,
                 why);
     else if (relation[0])
@@ -359,8 +364,10 @@ void fleet_blame(fleet_t *self, const pipeline_t *pl, errbuf_t *err)
         s_stages_on(pl, m->host->name, stages, sizeof stages, &n);
         if (!n || !m->link || !s_lost(m->link, why, sizeof why))
             continue;
-        if (strstr(err->msg, why) && strstr(err->msg, m->host->name))
-            return; //  it says so already
+        const char *rest;
+        if (strstr(err->msg, why) && strstr(err->msg, m->host->name) &&
+            s_error_stage(pl, err->msg, &rest) >= 0)
+            return; //  it says so already, of a stage
         s_blame(pl, m->host->name, stages, n, why, err);
         return;
     }
@@ -409,4 +416,54 @@ int fleet_spec(fleet_t *self, const pipeline_t *pl, const char *config,
     }
     free(text);
     return rc;
+}
+
+//  ------------------------------------------------------------------------
+//  Selftest: what blame says of a lost host h2 (the broker's), for each
+//  shape of the error the trial ended with
+
+static int s_blamed(const pipeline_t *pl, const char *then, const char *want)
+{
+    errbuf_t err;
+    err_set(&err, "%s", then);
+    s_blame(pl, "h2", "broker", 1, "its agent closed the connection", &err);
+    if (strcmp(err.msg, want))
+        fprintf(stderr, "fleet: blame said '%s'\n", err.msg);
+    return strcmp(err.msg, want) ? -1 : 0;
+}
+
+int fleet_test(bool verbose)
+{
+    (void)verbose;
+    errbuf_t err;
+    topology_t *topo = topology_load_text(
+        "t.cfg",
+        "topology = t\npublisher = pub\nhop = tcp\nproxy = broker\n"
+        "    host = h2\nhop = tcp\nsubscriber = sub\n",
+        &err);
+    machine_t *machine = machine_new_live(&err);
+    CHECK(topo && machine);
+    pipeline_machine_t on_h2 = {"h2", machine};
+    pipeline_t *pl = pipeline_new_on(topo, &on_h2, 1, &err);
+    CHECK(pl);
+    const char *said = "stage broker: host h2: its agent closed the connection";
+    //  a stage of h2's, or the link's own words: the host's silence
+    CHECK(s_blamed(pl, "stage broker: host h2: no COUNTS within 2.0 s",
+                   said) == 0);
+    CHECK(s_blamed(pl,
+                   "host h2 (agent tcp://169.254.78.2:7800): its agent "
+                   "closed the connection (it ended, or was killed)",
+                   said) == 0);
+    //  a stage here that sends there, and something else entirely
+    CHECK(s_blamed(pl, "stage pub: no answer to STOP within 2 s",
+                   "stage broker: host h2: its agent closed the connection; "
+                   "stage pub is blocked on it (hop 1): no answer to STOP "
+                   "within 2 s") == 0);
+    CHECK(s_blamed(pl, "interrupted",
+                   "stage broker: host h2: its agent closed the connection "
+                   "(then: interrupted)") == 0);
+    pipeline_destroy(&pl);
+    machine_destroy(&machine);
+    topology_destroy(&topo);
+    return 0;
 }

@@ -81,4 +81,7 @@ void fleet_blame(fleet_t *self, const pipeline_t *pl, errbuf_t *err);
 int fleet_spec(fleet_t *self, const pipeline_t *pl, const char *config,
                errbuf_t *err);
 
+//  Selftest: what a lost host's blame says (app/selftests.h)
+int fleet_test(bool verbose);
+
 #endif
