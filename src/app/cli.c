@@ -9,10 +9,12 @@
 
 #include "base/check.h"
 #include "base/number.h"
+#include "config/params.h"
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zmq.h>
 
 //  ---------------------------------------------------------------------
 //  What the options do
@@ -190,36 +192,43 @@ static int s_alpha(cli_t *cli, const cli_option_t *opt, const char *value,
     return 0;
 }
 
-//  --help, --version, --help-keys: the option's name is the command
+//  --help, --version, --help-keys: the option's name is the command,
+//  its handler the option's
 static int s_instead(cli_t *cli, const cli_option_t *opt, const char *value,
                      errbuf_t *err)
 {
     (void)value, (void)err;
     cli->command = opt->name;
+    cli->handler = opt->instead;
+    return 0;
+}
+
+static int s_help(const cli_t *cli)
+{
+    (void)cli;
+    cli_usage(stdout);
+    return 0;
+}
+
+static int s_version(const cli_t *cli)
+{
+    (void)cli;
+    int major, minor, patch;
+    zmq_version(&major, &minor, &patch);
+    printf("hopbench %s (libzmq %d.%d.%d)\n", HOPBENCH_VERSION, major, minor,
+           patch);
+    return 0;
+}
+
+static int s_help_keys(const cli_t *cli)
+{
+    (void)cli;
+    params_print_reference(stdout);
     return 0;
 }
 
 //  ---------------------------------------------------------------------
 //  The tables
-
-const cli_command_t cli_commands[] = {
-    {"run", CLI_RUN, "TOPOLOGY.cfg", "a topology file",
-     "run the sweep; table on stdout, files in results/", false},
-    {"plan", CLI_PLAN, "TOPOLOGY.cfg", "a topology file",
-     "where every thread would run; runs nothing", false},
-    {"check", CLI_CHECK, "TOPOLOGY.cfg", "a topology file",
-     "validate the file (and its plan); exit 0 or 2", false},
-    {"machine", CLI_MACHINE, NULL, NULL, "the NUMA machine as hopbench sees it",
-     false},
-    {"plot", CLI_PLOT, "RESULTS_DIR", "a results directory",
-     "PNG charts from a results directory (gnuplot)", false},
-    {"compare", CLI_COMPARE, "A B [C...]", "results directories",
-     "medians, deltas and their significance between runs", true},
-    {"agent", CLI_AGENT, NULL, NULL,
-     "serve the stages a run on another host puts on this one", false},
-    {"keygen", CLI_KEYGEN, "DIR", "a directory",
-     "a CURVE certificate pair (czmq's zcert format) into DIR", false},
-    {NULL, 0, NULL, NULL, NULL, false}};
 
 const cli_option_t cli_options[] = {
     {.name = "sizes",
@@ -407,14 +416,20 @@ const cli_option_t cli_options[] = {
      .help = "significance level of the Mann-Whitney test (default 0.05); "
              "the delta's interval is at 1 - A",
      .apply = s_alpha},
-    {.name = "help", .letter = 'h', .help = "this text", .apply = s_instead},
+    {.name = "help",
+     .letter = 'h',
+     .help = "this text",
+     .apply = s_instead,
+     .instead = s_help},
     {.name = "version",
      .help = "hopbench's version, and libzmq's",
-     .apply = s_instead},
+     .apply = s_instead,
+     .instead = s_version},
     {.name = "help-keys",
      .help = "every topology key: where it may go, its default, what it "
              "accepts",
-     .apply = s_instead},
+     .apply = s_instead,
+     .instead = s_help_keys},
     {.name = NULL}};
 
 const cli_exit_t cli_exits[] = {
@@ -607,6 +622,7 @@ static int s_positionals(cli_t *cli, int argc, char **argv, errbuf_t *err)
     if (!cmd)
         return err_set(err, "unknown command '%s' (%s)", word, names);
     cli->command = cmd->name;
+    cli->handler = cmd->handler;
     if (cmd->operand && optind >= argc)
         return err_set(err, "%s needs %s", cmd->name, cmd->needs);
     while (cmd->operand && optind < argc && (cli->ntargets == 0 || cmd->many)) {
@@ -668,6 +684,31 @@ int cli_parse(int argc, char **argv, cli_t *cli, errbuf_t *err)
     if (s_positionals(cli, argc, argv, err))
         return -1;
     return s_taken(cli, given, err);
+}
+
+void cli_request(const cli_t *cli, run_request_t *req)
+{
+    *req = (run_request_t){.command = cli->command,
+                           .target = cli->target,
+                           .sets = cli->sets,
+                           .nsets = cli->nsets,
+                           .sweeps = cli->sweeps,
+                           .nsweeps = cli->nsweeps,
+                           .machine = cli->machine,
+                           .machine_files = cli->machine_files,
+                           .nmachine_files = cli->nmachine_files,
+                           .hosts = cli->hosts,
+                           .cert = cli->cert,
+                           .ssh = cli->ssh,
+                           .remote_hopbench = cli->remote_hopbench,
+                           .format = cli->format,
+                           .output = cli->output,
+                           .quiet = cli->quiet,
+                           .verbose = cli->verbose,
+                           .plot = cli->plot,
+                           .keep_going = cli->keep_going,
+                           .per_socket = cli->per_socket,
+                           .command_line = cli->command_line};
 }
 
 //  ---------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /*  cli: the command line as data, and its parser.
 
     Three tables describe it: the commands (word, operand, one line of
-    help), the options (name, argument, the commands that take it, help,
+    help, the handler that does it: in commands.c), the options (name, argument, the commands that take it, help,
     the --set assignments it stands for, what it does) and the exit codes.
     getopt_long's table, --help and the hopbench(1) page are all made from
     them, so adding an option is one row here and nothing else to keep in
@@ -18,12 +18,17 @@
 
 #include "base/errbuf.h"
 #include "base/limits.h"
+#include "run/request.h"
 #include "run/run.h"
 
 #define CLI_MAX_SETS   LIMIT_SETS
 #define CLI_MAX_SWEEPS LIMIT_SWEEP_KEYS
 
-typedef struct {
+typedef struct cli_s cli_t;
+//  What a command does: its exit status (cli_exits)
+typedef int cli_handler_t(const cli_t *cli);
+
+struct cli_s {
     const char *command; //  run, plan, check, machine, plot, compare, agent,
                          //  keygen, help, version, help-keys
     const char *target;  //  topology file, or results directory for plot
@@ -34,11 +39,7 @@ typedef struct {
     const char *sweeps[CLI_MAX_SWEEPS];
     int nsweeps;
     const char *machine;
-    //  --machine HOST=FILE: a host planned on a description
-    struct {
-        char host[LIMIT_NAME + 1];
-        const char *path;
-    } machine_files[LIMIT_HOSTS];
+    run_machine_file_t machine_files[LIMIT_HOSTS]; //  --machine HOST=FILE
     int nmachine_files;
     const char *hosts;           //  --hosts FILE
     const char *cert;            //  --cert SECRET_FILE
@@ -57,7 +58,8 @@ typedef struct {
     const char *by; //  compare --by KEY
     double alpha;   //  compare --alpha, 0: its default
     char command_line[2048];
-} cli_t;
+    cli_handler_t *handler; //  the command's, or an option's instead
+};
 
 //  The commands, as bits of cli_option_t.commands
 enum {
@@ -79,6 +81,7 @@ typedef struct {
     const char *needs;   //  the operand in an error: "a topology file"
     const char *help;    //  one line
     bool many;           //  the operand may be given several times
+    cli_handler_t *handler;
 } cli_command_t;
 
 typedef struct cli_option_s cli_option_t;
@@ -92,6 +95,7 @@ struct cli_option_s {
                          //  "KEY=" takes the argument (--sizes: "sizes=")
     int (*apply)(cli_t *cli, const cli_option_t *opt, const char *value,
                  errbuf_t *err);
+    cli_handler_t *instead; //  --help: what it does instead of a command
 };
 
 typedef struct {
@@ -99,12 +103,17 @@ typedef struct {
     const char *meaning;
 } cli_exit_t;
 
-//  Each ends with a row whose name (meaning) is NULL
+//  Each ends with a row whose name (meaning) is NULL.  The commands'
+//  table is with the handlers, in commands.c: a new command is a row
+//  there (and its CLI_* bit, for the options it takes)
 extern const cli_command_t cli_commands[];
 extern const cli_option_t cli_options[];
 extern const cli_exit_t cli_exits[];
 
+//  Fills cli, handler included
 int cli_parse(int argc, char **argv, cli_t *cli, errbuf_t *err);
+//  What the run layer is asked (run/request.h), from the command line
+void cli_request(const cli_t *cli, run_request_t *req);
 //  --help: made from the three tables
 void cli_usage(FILE *out);
 //  "run, plan, check": the commands in 'bits', into buf

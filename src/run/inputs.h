@@ -14,23 +14,24 @@
 
 #include <czmq.h>
 
-#include "app/cli.h"
 #include "base/errbuf.h"
 #include "config/hosts.h"
 #include "machine/machine.h"
+#include "run/request.h"
 
 //  How long a FIFO or pipe may take to end: the run's timeout as the
-//  command line sets it (--set timeout=S), else LIMIT_FILE_WAIT
-double inputs_wait(const cli_t *cli);
+//  request's --set says (--set timeout=S), else LIMIT_FILE_WAIT
+double inputs_wait(const run_request_t *req);
 //  The text of the file at path ("-": stdin); NULL with "path: why"
-char *inputs_read(const cli_t *cli, const char *path, errbuf_t *err);
+char *inputs_read(const run_request_t *req, const char *path, errbuf_t *err);
 //  A machine description (--machine FILE, or the FILE of HOST=FILE)
-machine_t *inputs_machine(const cli_t *cli, const char *path, errbuf_t *err);
+machine_t *inputs_machine(const run_request_t *req, const char *path,
+                          errbuf_t *err);
 //  --hosts FILE, and the certificate each host names
-hosts_t *inputs_hosts(const cli_t *cli, errbuf_t *err);
+hosts_t *inputs_hosts(const run_request_t *req, errbuf_t *err);
 //  The controller's secret certificate into *cert: --cert FILE, else
 //  ~/.curve/hopbench.cert_secret when it is there; with neither, *cert
 //  stays NULL under --ssh (the fleet makes one) and is an error without
-int inputs_cert(const cli_t *cli, zcert_t **cert, errbuf_t *err);
+int inputs_cert(const run_request_t *req, zcert_t **cert, errbuf_t *err);
 
 #endif

@@ -1,5 +1,5 @@
 /*  inputs: the files a command names, each read once (see inputs.h).  */
-#include "app/inputs.h"
+#include "run/inputs.h"
 
 #include "base/readfile.h"
 #include "config/certfile.h"
@@ -9,38 +9,39 @@
 #include <string.h>
 #include <unistd.h>
 
-double inputs_wait(const cli_t *cli)
+double inputs_wait(const run_request_t *req)
 {
     params_t params;
     errbuf_t err;
     params_defaults(&params);
     params.timeout = LIMIT_FILE_WAIT;
     //  an invalid value is refused later, with the topology's other --set
-    for (int i = 0; i < cli->nsets; i++)
-        if (strncmp(cli->sets[i], "timeout=", 8) == 0)
-            params_set(&params, params_option("timeout"), cli->sets[i] + 8,
+    for (int i = 0; i < req->nsets; i++)
+        if (strncmp(req->sets[i], "timeout=", 8) == 0)
+            params_set(&params, params_option("timeout"), req->sets[i] + 8,
                        &err);
     return params.timeout;
 }
 
-char *inputs_read(const cli_t *cli, const char *path, errbuf_t *err)
+char *inputs_read(const run_request_t *req, const char *path, errbuf_t *err)
 {
-    return readfile(path, inputs_wait(cli), NULL, err);
+    return readfile(path, inputs_wait(req), NULL, err);
 }
 
-machine_t *inputs_machine(const cli_t *cli, const char *path, errbuf_t *err)
+machine_t *inputs_machine(const run_request_t *req, const char *path,
+                          errbuf_t *err)
 {
-    char *text = inputs_read(cli, path, err);
+    char *text = inputs_read(req, path, err);
     machine_t *machine = text ? machine_new_text(path, text, err) : NULL;
     free(text);
     return machine;
 }
 
-hosts_t *inputs_hosts(const cli_t *cli, errbuf_t *err)
+hosts_t *inputs_hosts(const run_request_t *req, errbuf_t *err)
 {
-    char *text = inputs_read(cli, cli->hosts, err);
+    char *text = inputs_read(req, req->hosts, err);
     hosts_t *hosts =
-        text ? hosts_load_text(cli->hosts, text, inputs_wait(cli), err) : NULL;
+        text ? hosts_load_text(req->hosts, text, inputs_wait(req), err) : NULL;
     free(text);
     return hosts;
 }
@@ -53,21 +54,21 @@ static const char *s_default_cert(char *buf, size_t len)
     return home && *home && access(buf, F_OK) == 0 ? buf : NULL;
 }
 
-int inputs_cert(const cli_t *cli, zcert_t **cert, errbuf_t *err)
+int inputs_cert(const run_request_t *req, zcert_t **cert, errbuf_t *err)
 {
     char fallback[512];
     errbuf_t why;
     const char *path =
-        cli->cert ? cli->cert : s_default_cert(fallback, sizeof fallback);
+        req->cert ? req->cert : s_default_cert(fallback, sizeof fallback);
     *cert = NULL;
-    if (!path && cli->ssh)
+    if (!path && req->ssh)
         return 0;
     if (!path)
         return err_set(err, "--hosts needs the controller's certificate, "
                             "which each agent's --allow names: --cert "
                             "SECRET_FILE, or ~/.curve/hopbench.cert_secret "
                             "(hopbench keygen ~/.curve --name hopbench)");
-    if (!(*cert = certfile_load(path, inputs_wait(cli), &why)))
+    if (!(*cert = certfile_load(path, inputs_wait(req), &why)))
         return err_set(err, "--cert %s", why.msg);
     if (!certfile_secret(*cert)) {
         zcert_destroy(cert);

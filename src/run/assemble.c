@@ -1,0 +1,185 @@
+/*  assemble: what a request's files, --set, --sweep and hosts make (see
+    assemble.h).  Every function prints its error once, where it happens,
+    and returns the status (or NULL): the commands only pass it on.
+*/
+#include "run/assemble.h"
+
+#include "base/interrupt.h"
+#include "run/inputs.h"
+#include "run/study.h"
+
+#include <czmq.h>
+#include <stdio.h>
+#include <string.h>
+
+//  A topology-level --set or --sweep that some stage or hop overrides in
+//  the file would silently not reach it: say so
+static void s_warn_shadowed(const topology_t *topo, const char *assignment,
+                            const char *option)
+{
+    char names[512];
+    errbuf_t line;
+    topology_shadowed(topo, assignment, names, sizeof names);
+    if (names[0]) {
+        err_set(&line,
+                "warning: %s %s does not reach %s, which set their own (use "
+                "NAME.KEY=VALUE)",
+                option, assignment, names);
+        fprintf(stderr, "hopbench: %s\n", line.msg);
+    }
+}
+
+//  The name of the topology in messages: "-" is stdin
+static const char *s_topology_name(const run_request_t *req)
+{
+    return streq(req->target, "-") ? "stdin" : req->target;
+}
+
+//  Load from the file's text, apply --set in order, validate: NULL after
+//  printing why
+topology_t *assemble_topology(const run_request_t *req, const char *text,
+                              bool warn)
+{
+    errbuf_t err;
+    topology_t *topo = topology_load_text(s_topology_name(req), text, &err);
+    for (int i = 0; topo && i < req->nsets; i++) {
+        if (topology_set(topo, req->sets[i], &err))
+            topology_destroy(&topo);
+        else if (warn && !req->quiet)
+            s_warn_shadowed(topo, req->sets[i], "--set");
+    }
+    if (topo && topology_validate(topo, &err))
+        topology_destroy(&topo);
+    if (!topo)
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+    return topo;
+}
+
+machine_t *assemble_machine(const run_request_t *req)
+{
+    errbuf_t err;
+    machine_t *machine = req->machine ? inputs_machine(req, req->machine, &err)
+                                      : machine_new_live(&err);
+    if (!machine)
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+    return machine;
+}
+
+//  One topology per combination of the sweep, every one valid, or none
+int assemble_combinations(const run_request_t *req, const char *text,
+                          const sweep_t *sweep, topology_t **topos)
+{
+    int n = sweep_count(sweep);
+    for (int c = 0; c < n; c++) {
+        errbuf_t err;
+        if (!(topos[c] = assemble_topology(req, text, c == 0)))
+            return -1;
+        for (int k = 0; k < sweep->nkeys; k++) {
+            char assignment[256];
+            sweep_assignment(sweep, c, k, assignment, sizeof assignment);
+            if (c == 0 && !req->quiet)
+                s_warn_shadowed(topos[c], assignment, "--sweep");
+            if (topology_set_as(topos[c], assignment, "--sweep", &err) ||
+                topology_validate(topos[c], &err)) {
+                fprintf(stderr, "hopbench: %s\n", err.msg);
+                return -1;
+            }
+        }
+    }
+    return n;
+}
+
+//  The hosts the topologies' stages name (host = NAME), each through its
+//  agent; *fleet stays NULL when none is named.  The exit status of a
+//  failure (printed), or 0
+int assemble_fleet(const run_request_t *req, topology_t *const *topos, int n,
+                   fleet_t **fleet)
+{
+    errbuf_t err;
+    hosts_t *hosts = req->hosts ? inputs_hosts(req, &err) : NULL;
+    enum { LIMIT_NAMES = 4096 }; //  more are duplicates: fleet_new skips them
+    static const char *names[LIMIT_NAMES];
+    int nnames = 0, rc = req->hosts && !hosts ? 2 : 0;
+    double timeout = 0;
+    for (int c = 0; c < n && rc == 0; c++) {
+        if (hosts_check_topology(hosts, topos[c], &err) ||
+            (!req->ssh && hosts_check_certs(hosts, topos[c], &err)))
+            rc = 2;
+        for (int i = 0; i < topos[c]->nstages && rc == 0; i++) {
+            params_t stage;
+            topology_stage_params(topos[c], i, &stage);
+            for (int k = 0; k < stage.count && nnames < LIMIT_NAMES; k++) {
+                char host[LIMIT_NAME + 1];
+                topology_instance_host(&stage, k, host, sizeof host);
+                if (host[0])
+                    names[nnames++] = hosts_find(hosts, host)->name;
+            }
+        }
+        if (topos[c]->params.timeout > timeout)
+            timeout = topos[c]->params.timeout;
+    }
+    machine_t *machines[LIMIT_HOSTS] = {NULL};
+    fleet_machine_file_t files[LIMIT_HOSTS];
+    zcert_t *cert = NULL;
+    for (int i = 0; i < req->nmachine_files && rc == 0; i++) {
+        errbuf_t why;
+        machines[i] = inputs_machine(req, req->machine_files[i].path, &why);
+        if (!machines[i]) {
+            err_set(&err, "--machine %s=%s", req->machine_files[i].host,
+                    why.msg);
+            rc = 2;
+        }
+        files[i] =
+            (fleet_machine_file_t){req->machine_files[i].host, machines[i]};
+    }
+    if (rc == 0 && nnames && inputs_cert(req, &cert, &err))
+        rc = 2;
+    fleet_options_t options = {
+        hosts,   cert,  req->ssh,           req->remote_hopbench,
+        timeout, files, req->nmachine_files};
+    if (rc == 0 && nnames &&
+        !(*fleet = fleet_new(&options, names, nnames, &err)))
+        rc = 1;
+    if (rc)
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+    for (int i = 0; i < req->nmachine_files; i++)
+        machine_destroy(&machines[i]);
+    zcert_destroy(&cert);
+    hosts_destroy(&hosts); //  the fleet keeps what it needs
+    return rc;
+}
+
+//  placement = all: the study, made a sweep of nodes; 1 when there is
+//  none (another placement), 0 when there is, -1 after saying why not
+int assemble_study(const run_request_t *req, const char *text,
+                   const machine_t *machine, placements_t *study,
+                   sweep_t *sweep)
+{
+    errbuf_t err;
+    topology_t *topo = assemble_topology(req, text, false);
+    int rc = topo ? 1 : -1;
+    if (topo && topo->params.placement == PLACEMENT_ALL)
+        rc = study_plan(topo, machine, study, &err) ||
+                     (sweep && study_sweep(study, sweep, &err))
+                 ? -1
+                 : 0;
+    if (rc < 0 && topo)
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+    if (rc == 0 && study->note[0] && !req->quiet && sweep)
+        fprintf(stderr, "hopbench: placement all: %s\n", study->note);
+    //  the summary names the study's topology: keep it until the end
+    if (rc != 0)
+        topology_destroy(&topo);
+    return rc;
+}
+
+//  placement = all plans on this machine's nodes: not with stages on
+//  other hosts.  The exit status (printed), or 0
+int assemble_study_here(int studied, const fleet_t *fleet)
+{
+    if (studied != 0 || !fleet)
+        return 0;
+    fprintf(stderr, "hopbench: placement all studies this machine's nodes; "
+                    "it does not take stages on other hosts (host = ...)\n");
+    return 2;
+}
