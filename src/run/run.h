@@ -42,4 +42,7 @@ typedef struct {
 int run_topologies(topology_t *const *topos, int ntopos,
                    const machine_t *machine, const run_options_t *options);
 
+//  The selftest of the run's pure parts (run_meta.c's text helpers)
+int run_meta_test(bool verbose);
+
 #endif

@@ -1,0 +1,156 @@
+/*  run_meta: what metadata.json says of a run, filled as it goes: the
+    command line, the sweep, the modes, the TSC's rate, each host's agent,
+    the encrypted hops, and the warnings (each printed on stderr once and
+    kept, one per line).  The status and the error are set by run.c at
+    the end; run_outputs.c writes the file.  The text helpers are pure,
+    and tested here.
+*/
+#include "run/run_internal.h"
+
+#include "base/check.h"
+#include "machine/tsc.h"
+
+#include <string.h>
+
+void run_meta_warn(run_t *self, const char *warnings)
+{
+    for (const char *p = warnings; *p;) {
+        size_t len = strcspn(p, "\n");
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)len, p);
+        if (!strstr(self->meta.warnings, line)) {
+            progress_end(&self->progress);
+            fprintf(stderr, "hopbench: warning: %s\n", line);
+            size_t used = strlen(self->meta.warnings);
+            snprintf(self->meta.warnings + used,
+                     sizeof self->meta.warnings - used, "%s\n", line);
+        }
+        p += len + (p[len] == '\n');
+    }
+}
+
+//  name added to a comma-separated list, unless it is there
+static void s_add_name(char *list, size_t size, const char *name)
+{
+    size_t used = strlen(list);
+    char padded[80];
+    snprintf(padded, sizeof padded, ",%s,", list);
+    char want[24];
+    snprintf(want, sizeof want, ",%s,", name);
+    if (!strstr(padded, want))
+        snprintf(list + used, size - used, "%s%s", used ? "," : "", name);
+}
+
+//  metadata's "mode": every mode the run's combinations measure in
+static void s_note_mode(run_t *self, const params_t *p)
+{
+    if (p->pattern == PATTERN_PUBSUB || p->pattern == PATTERN_PUSHPULL)
+        s_add_name(self->meta.mode, sizeof self->meta.mode,
+                   params_mode_names[p->mode]);
+}
+
+//  metadata's "hosts": each host's agent as it described itself
+static void s_note_hosts(run_t *self, const fleet_t *fleet)
+{
+    for (int i = 0; i < fleet_size(fleet) && i < LIMIT_HOSTS; i++) {
+        agent_link_t *link = fleet_link(fleet, fleet_name(fleet, i));
+        if (!link)
+            continue;
+        run_host_t *h = &self->meta.hosts[self->meta.nhosts++];
+        const agent_info_t *info = agent_link_info(link);
+        snprintf(h->name, sizeof h->name, "%s", fleet_name(fleet, i));
+        snprintf(h->agent, sizeof h->agent, "%s", fleet_host(fleet, i)->agent);
+        snprintf(h->hopbench, sizeof h->hopbench, "%s", info->hopbench);
+        snprintf(h->libzmq, sizeof h->libzmq, "%s", info->libzmq);
+        snprintf(h->czmq, sizeof h->czmq, "%s", info->czmq);
+        snprintf(h->hostname, sizeof h->hostname, "%s", info->hostname);
+        snprintf(h->kernel, sizeof h->kernel, "%s", info->kernel);
+        snprintf(h->cpu_model, sizeof h->cpu_model, "%s", info->cpu_model);
+        h->protocol = info->protocol;
+        h->numa_nodes = info->numa_nodes;
+        h->clock_offset_ns = info->offset_ns;
+        h->clock_uncertainty_ns = info->uncertainty_ns;
+    }
+}
+
+void run_meta_init(run_t *self, const run_options_t *options)
+{
+    const topology_t *topo = self->topos[0];
+    const sweep_t *sweep = options->sweep;
+    self->info.topology = topo->name;
+    self->info.pattern = params_pattern_names[topo->params.pattern];
+    self->info.nsweep = sweep->nkeys;
+    int trials = 0;
+    for (int k = 0; k < sweep->nkeys; k++) {
+        self->info.sweep_key[k] = sweep->key[k];
+        size_t used = strlen(self->meta.sweep);
+        snprintf(self->meta.sweep + used, sizeof self->meta.sweep - used,
+                 "%s%s=", k ? " " : "", sweep->key[k]);
+        for (int v = 0; v < sweep->nvalues[k]; v++) {
+            used = strlen(self->meta.sweep);
+            snprintf(self->meta.sweep + used, sizeof self->meta.sweep - used,
+                     "%s%s", v ? "," : "", sweep->value[k][v]);
+        }
+    }
+    for (int c = 0; c < self->ntopos; c++) {
+        const params_t *p = &self->topos[c]->params;
+        trials += p->sizes.n * (p->mode == MODE_SEARCH
+                                    ? run_search_budget(p)
+                                    : params_max_repeat(p) * run_twins(p));
+        s_note_mode(self, p);
+    }
+    self->meta.tsc_hz =
+        tsc_hz(self->meta.tsc_source, sizeof self->meta.tsc_source);
+    s_note_hosts(self, options->fleet);
+    progress_init(&self->progress, options->quiet, trials, self->ntopos);
+    snprintf(self->meta.command_line, sizeof self->meta.command_line, "%s",
+             options->command_line);
+    snprintf(self->meta.topology, sizeof self->meta.topology, "%s", topo->name);
+    snprintf(self->meta.file, sizeof self->meta.file, "%s", topo->path);
+    snprintf(self->meta.status, sizeof self->meta.status, "running");
+    resultsdir_utc(self->meta.started, sizeof self->meta.started, false);
+}
+
+//  Is 'word' one of the space-separated words of 'text'?
+static bool s_has_word(const char *text, const char *word)
+{
+    size_t len = strlen(word);
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word))
+        if ((p == text || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
+            return true;
+    return false;
+}
+
+//  metadata's "curve": the hops that are encrypted ("hop2 hop3")
+void run_meta_curve(run_t *self, const pipeline_t *pl)
+{
+    for (int h = 0; h < pl->nhops; h++) {
+        char hop[16];
+        snprintf(hop, sizeof hop, "hop%d", h + 1);
+        if (pl->hops[h].server_public[0] && !s_has_word(self->meta.curve, hop))
+            snprintf(self->meta.curve + strlen(self->meta.curve),
+                     sizeof self->meta.curve - strlen(self->meta.curve), "%s%s",
+                     self->meta.curve[0] ? " " : "", hop);
+    }
+}
+
+//  ---------------------------------------------------------------------
+//  Selftest: the text helpers
+
+int run_meta_test(bool verbose)
+{
+    (void)verbose;
+    CHECK(s_has_word("hop1 hop2 hop12", "hop2"));
+    CHECK(s_has_word("hop1 hop2 hop12", "hop12"));
+    CHECK(!s_has_word("hop1 hop12", "hop2"));
+    CHECK(!s_has_word("hop12", "hop1"));
+    CHECK(!s_has_word("", "hop1"));
+    char list[64] = "";
+    s_add_name(list, sizeof list, "flood");
+    s_add_name(list, sizeof list, "capacity");
+    s_add_name(list, sizeof list, "flood");
+    CHECK(strcmp(list, "flood,capacity") == 0);
+    s_add_name(list, sizeof list, "cap");
+    CHECK(strcmp(list, "flood,capacity,cap") == 0);
+    return 0;
+}

@@ -1,0 +1,233 @@
+/*  run_outputs: the results directory of a run and every file in it.
+
+    Opens results.csv, threads.csv and memory.csv (rows flushed per
+    trial) and config.cfg (the effective topology) with the directory;
+    latency.csv, search.csv, search_summary.csv, syscalls.csv and
+    sockets.csv with their first rows; placements.csv, metadata.json
+    (rewritten at the end with the status) and results.json (--format
+    json) at the end, when every file is closed and the private ipc
+    directory removed, whatever happened.  The loop (run.c) hands it
+    results; it decides nothing about what runs.
+*/
+#include "run/run_internal.h"
+
+#include "report/plot.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static FILE *run_outputs_file(const run_t *self, const char *name,
+                              errbuf_t *err)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", self->dir, name);
+    FILE *file = fopen(path, "w");
+    if (!file)
+        err_set(err, "cannot write %s: %s", path, strerror(errno));
+    return file;
+}
+
+int run_outputs_open(run_t *self, errbuf_t *err)
+{
+    const topology_t *topo = self->topos[0];
+    if (resultsdir_create(self->options->output, topo->name, self->dir,
+                          sizeof self->dir, err))
+        return -1;
+    FILE *config = run_outputs_file(self, "config.cfg", err);
+    if (!config)
+        return -1;
+    if (self->ntopos > 1)
+        fprintf(config, "# swept (%s): this is the first combination\n",
+                self->meta.sweep);
+    topology_save(topo, config);
+    fclose(config);
+    if (!(self->results = run_outputs_file(self, "results.csv", err)) ||
+        !(self->threads = run_outputs_file(self, "threads.csv", err)) ||
+        !(self->memory = run_outputs_file(self, "memory.csv", err)))
+        return -1;
+    report_csv_header(self->results, &self->info);
+    report_threads_header(self->threads, &self->info);
+    report_memory_header(self->memory, &self->info);
+    return resultsdir_metadata(self->dir, &self->meta, self->machine, err);
+}
+
+//  latency.csv exists for latency workloads only: opened with its first row
+int run_outputs_latency(run_t *self, const trial_result_t *trial,
+                        const char *repeat, errbuf_t *err)
+{
+    if (!self->latency) {
+        if (!(self->latency = run_outputs_file(self, "latency.csv", err)))
+            return -1;
+        report_latency_header(self->latency, &self->info);
+    }
+    report_latency_rows(self->latency, &self->info, trial->size, repeat,
+                        trial->latency, trial->nlatency);
+    return 0;
+}
+
+//  Repetitions merge into one distribution per hop label
+static void s_merge_latency(trial_result_t *merged, const trial_result_t *one)
+{
+    for (int r = 0; r < one->nlatency; r++) {
+        int m = 0;
+        while (m < merged->nlatency &&
+               strcmp(merged->latency[m].hop, one->latency[r].hop))
+            m++;
+        if (m == merged->nlatency)
+            merged->latency[merged->nlatency++] = one->latency[r];
+        else
+            histogram_merge(&merged->latency[m].histogram,
+                            &one->latency[r].histogram);
+    }
+}
+
+//  --per-socket: the trial's socket rows, in sockets.csv
+void run_outputs_sockets(run_t *self, const trial_result_t *trial)
+{
+    errbuf_t err;
+    if (!self->options->per_socket || trial->nsockets == 0)
+        return;
+    if (!self->sockets &&
+        (self->sockets = run_outputs_file(self, "sockets.csv", &err)))
+        report_sockets_header(self->sockets, &self->info);
+    if (self->sockets)
+        report_sockets_rows(self->sockets, &self->info, trial);
+}
+
+//  One trial's rows, everywhere they go
+int run_outputs_trial(run_t *self, trial_result_t *trial,
+                      trial_result_t *merged, errbuf_t *err)
+{
+    char repeat[16];
+    report_csv_rows(self->results, &self->info, trial);
+    report_threads_rows(self->threads, &self->info, trial);
+    report_memory_rows(self->memory, &self->info, trial);
+    run_outputs_sockets(self, trial);
+    if (self->options->format == FORMAT_CSV)
+        report_csv_rows(stdout, &self->info, trial);
+    if (trial->nlatency == 0)
+        return 0;
+    snprintf(repeat, sizeof repeat, "%d", trial->repeat);
+    s_merge_latency(merged, trial);
+    return run_outputs_latency(self, trial, repeat, err);
+}
+
+//  placement = all: the summary, on stdout with the table, and in
+//  placements.csv whatever the format (also after a failure: what ran)
+static void s_study_summary(run_t *self)
+{
+    placements_t *study = self->options->study;
+    errbuf_t err;
+    if (!study || !self->results)
+        return;
+    FILE *csv = run_outputs_file(self, "placements.csv", &err);
+    if (csv) {
+        report_placements_csv(csv, study);
+        fclose(csv);
+    } else
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+    if (self->options->format == FORMAT_TABLE) {
+        progress_end(&self->progress);
+        report_placements(stdout, study);
+    }
+}
+
+void run_outputs_close(run_t *self)
+{
+    errbuf_t err;
+    s_study_summary(self);
+    FILE *files[] = {self->results,  self->threads, self->memory,
+                     self->latency,  self->search,  self->search_summary,
+                     self->syscalls, self->sockets};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (files[i])
+            fclose(files[i]);
+    if (self->results) {
+        if (resultsdir_metadata(self->dir, &self->meta, self->machine, &err))
+            fprintf(stderr, "hopbench: %s\n", err.msg);
+        char path[700];
+        snprintf(path, sizeof path, "%s/results.json", self->dir);
+        FILE *json =
+            self->options->format == FORMAT_JSON ? fopen(path, "w") : NULL;
+        if (json && (report_json(json, self->dir, &err) ||
+                     report_json(stdout, self->dir, &err)))
+            fprintf(stderr, "hopbench: %s\n", err.msg);
+        if (json)
+            fclose(json);
+    }
+    if (self->ipc_dir[0])
+        resultsdir_ipc_remove(self->ipc_dir);
+}
+
+//  --plot: charts of the finished run; never changes the run's status
+void run_outputs_plot(const run_t *self)
+{
+    errbuf_t err;
+    if (!plot_have_gnuplot())
+        fprintf(stderr,
+                "hopbench: --plot: no gnuplot on PATH (Debian: gnuplot-nox); "
+                "later: hopbench plot %s\n",
+                self->dir);
+    else if (plot_results(self->dir, self->options->quiet ? NULL : stderr,
+                          &err))
+        fprintf(stderr, "hopbench: --plot: %s\n", err.msg);
+}
+
+//  The medians' rows (latency.csv's only when it has rows)
+void run_outputs_medians(run_t *self, const summary_t *summary)
+{
+    report_csv_median_rows(self->results, &self->info, summary);
+    if (self->options->format == FORMAT_CSV)
+        report_csv_median_rows(stdout, &self->info, summary);
+    if (summary->nlatency && self->latency)
+        report_latency_median_rows(self->latency, &self->info, summary);
+}
+
+//  syscalls.csv, opened with its first rows
+int run_outputs_syscalls(run_t *self, const trial_result_t *traced,
+                         errbuf_t *err)
+{
+    if (!self->syscalls &&
+        (self->syscalls = run_outputs_file(self, "syscalls.csv", err)))
+        report_syscalls_header(self->syscalls, &self->info);
+    if (!self->syscalls)
+        return -1;
+    report_syscalls_rows(self->syscalls, &self->info, traced);
+    return 0;
+}
+
+//  Every judged trial into search.csv (opened with its first row)
+void run_outputs_judged(run_t *self, const search_trial_t *trial)
+{
+    errbuf_t err;
+    if (!self->search &&
+        (self->search = run_outputs_file(self, "search.csv", &err)))
+        report_search_header(self->search, &self->info);
+    if (self->search)
+        report_search_rows(self->search, &self->info, trial,
+                           &self->current->params);
+    report_threads_rows(self->threads, &self->info, trial->result);
+    report_memory_rows(self->memory, &self->info, trial->result);
+    run_outputs_sockets(self, trial->result);
+}
+
+//  Rows in results.csv (and on stdout with --format csv)
+void run_outputs_rows(run_t *self, const trial_result_t *trial)
+{
+    report_csv_rows(self->results, &self->info, trial);
+    if (self->options->format == FORMAT_CSV)
+        report_csv_rows(stdout, &self->info, trial);
+}
+
+void run_outputs_search_summary(run_t *self, uint32_t size,
+                                const search_outcome_t *outcome)
+{
+    errbuf_t err;
+    if (!self->search_summary && (self->search_summary = run_outputs_file(
+                                      self, "search_summary.csv", &err)))
+        report_search_summary_header(self->search_summary, &self->info);
+    if (self->search_summary)
+        report_search_summary_rows(self->search_summary, &self->info, size,
+                                   outcome);
+}

@@ -1,0 +1,90 @@
+/*  run_search: mode = search, a size at a time.  The search itself
+    (trial/search.c) chooses each trial's rate; this file gives it the
+    run's trials (run.c's retry of a stall included), takes each judged
+    trial to the files (search.csv and the rest, run_outputs.c), and
+    ends the size with each ratio's confirmed rows (results.csv, with
+    their loss_ratio), search_summary.csv and the table's lines.
+*/
+#include "run/run_internal.h"
+
+#include <stdio.h>
+
+//  Trials a search may take: search_trials and a confirmation per ratio
+int run_search_budget(const params_t *params)
+{
+    int ratios = params->loss_ratio.n > 0 ? params->loss_ratio.n : 1;
+    return ratios * (params->search_trials + 1);
+}
+
+static int s_search_trial(void *ctx, const trial_spec_t *spec,
+                          trial_result_t *result, errbuf_t *err)
+{
+    run_t *self = ctx;
+    const params_t *params = &self->current->params;
+    progress_trial(&self->progress, spec->size, self->size_index + 1,
+                   params->sizes.n, spec->repeat, run_search_budget(params));
+    return run_trial(self, spec, result, err);
+}
+
+static void s_search_judged(void *ctx, const search_trial_t *trial)
+{
+    run_outputs_judged(ctx, trial);
+}
+
+//  Each ratio's confirmed rows, in results.csv with its loss_ratio
+static void s_search_rows(run_t *self, search_outcome_t *outcome)
+{
+    for (int k = 0; k < outcome->nratios; k++) {
+        trial_result_t found = *search_rows(outcome, k);
+        if (!found.nlinks)
+            continue;
+        found.repeat = 1;
+        snprintf(self->info.loss_ratio, sizeof self->info.loss_ratio, "%g",
+                 outcome->ratio[k].ratio);
+        run_outputs_rows(self, &found);
+    }
+    self->info.loss_ratio[0] = 0;
+}
+
+//  The table: the smallest ratio's confirmed rows (of those confirmed),
+//  a line per ratio
+static void s_search_table(run_t *self, const search_outcome_t *outcome)
+{
+    const trial_result_t *found = search_rows(outcome, 0);
+    for (int k = 1; k < outcome->nratios && !found->nlinks; k++)
+        found = search_rows(outcome, k);
+    summary_t summary;
+    if (self->options->format != FORMAT_TABLE)
+        return;
+    progress_end(&self->progress);
+    if (found->nlinks && summary_make(&summary, found, 1, 0.95, 0) == 0) {
+        report_table_size(stdout, &self->info, &summary);
+        summary_free(&summary);
+    }
+    report_search_summary(stdout, outcome, &self->current->params);
+}
+
+//  The confirming trials' rows are the size's rows in results.csv
+int run_search_size(run_t *self, int index, errbuf_t *err)
+{
+    const params_t *params = &self->current->params;
+    trial_spec_t spec = run_spec(self, params->sizes.size[index], 1);
+    search_hooks_t hooks = {s_search_trial, s_search_judged, self,
+                            SEARCH_SETTLE_S};
+    search_outcome_t outcome;
+    self->size_index = index;
+    if (search_run(params, self->current->norigins, &spec, &hooks, &outcome,
+                   err)) {
+        search_outcome_free(&outcome);
+        return -1;
+    }
+    const trial_result_t *found = search_rows(&outcome, 0);
+    if (found->nlinks)
+        run_study_add(self, found, 1, found);
+    s_search_rows(self, &outcome);
+    run_outputs_search_summary(self, spec.size, &outcome);
+    s_search_table(self, &outcome);
+    progress_size_done(&self->progress, spec.size);
+    search_outcome_free(&outcome);
+    return 0;
+}
