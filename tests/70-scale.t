@@ -44,4 +44,21 @@ $out = tmp();
 is($rc, 0, 'fanin steerable: exit 0') or diag $err;
 @first = grep { $_->{hop} == 1 } @{ csv("$out/results.csv")->{rows} };
 is(join(' ', map { $_->{from} } @first), 'pub.*', 'fanin steerable: one row for the four publishers');
+# 128 stages (docs/LIMITS.md's widest tree): more than 99 contexts, so
+# libzmq's thread names pass the kernel's 15 characters ("100/ZMQbg/Reape");
+# every thread is still the plan's, and no warning says otherwise
+my $tree = "topology = wide\n    sizes = 64\npublisher = pub\nhop\nproxy = core\n";
+$tree .= "proxy = e$_\n    from = core\nhop = ipc\nsubscriber = s$_\n" for 1 .. 63;
+my $dir = tmp();
+write_file("$dir/widetree.cfg", $tree);
+$out = "$dir/out";
+($rc, undef, $err) = hopbench('run', "$dir/widetree.cfg", qw(--sizes 64
+    --duration 0.2 --set timeout=60 --quiet --output), $out);
+is($rc, 0, '128 stages: exit 0') or diag $err;
+my @warned = grep { /warning/ } split /\n/, $err;
+is(scalar @warned, 0, '128 stages: no warning') or diag join "\n", @warned[0 .. 4];
+my $meta = do { local (@ARGV, $/) = "$out/metadata.json"; <> };
+like($meta, qr/"warnings": \[\]/, '128 stages: none in metadata.json');
+my @reapers = grep { $_->{thread} =~ m{^ZMQbg/Reaper$} } @{ csv("$out/threads.csv")->{rows} };
+ok(@reapers >= 100, '128 stages: every context\'s reaper read back whole (' . @reapers . ')');
 done_testing();

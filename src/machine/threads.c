@@ -8,6 +8,7 @@
 #include "machine/threads.h"
 
 #include "base/check.h"
+#include "base/limits.h"
 
 #include <dirent.h>
 #include <stdbool.h>
@@ -150,13 +151,26 @@ void threads_steal(int64_t *steal, int64_t *total)
         *total += (int64_t)f[i];
 }
 
+//  The longest name the kernel keeps (TASK_COMM_LEN - 1)
+#define S_COMM_MAX 15
+//  "PREFIX/ZMQbg/IO/N" whole: a 3-digit prefix, a 2-digit N at most
+_Static_assert(LIMIT_INSTANCES < 1000 && LIMIT_IO_THREADS <= 100,
+               "a libzmq I/O thread's name fits the kernel's 15 characters");
+
 int threads_zmq_prefix(const char *name, const char **rest)
 {
+    static const char reaper[] = "ZMQbg/Reaper";
     char *end;
     long prefix = strtol(name, &end, 10);
     if (end == name || *end != '/' || strncmp(end + 1, "ZMQbg/", 6) != 0)
         return -1;
     *rest = end + 1;
+    //  cut by the kernel: "ZMQbg/Reape", "ZMQbg/Reap" (IO/N is never
+    //  ambiguous: LIMIT_INSTANCES and LIMIT_IO_THREADS keep it whole)
+    size_t len = strlen(*rest);
+    if (strlen(name) == S_COMM_MAX && len > 6 && len < sizeof reaper - 1 &&
+        strncmp(*rest, reaper, len) == 0)
+        *rest = reaper;
     return (int)prefix;
 }
 
@@ -191,6 +205,14 @@ int threads_test(bool verbose)
     CHECK(threads_zmq_prefix("3/ZMQbg/IO/0", &rest) == 3);
     CHECK(strcmp(rest, "ZMQbg/IO/0") == 0);
     CHECK(threads_zmq_prefix("12/ZMQbg/Reaper", &rest) == 12);
+    CHECK(threads_zmq_prefix("128/ZMQbg/Reape", &rest) == 128);
+    CHECK(strcmp(rest, "ZMQbg/Reaper") == 0);
+    CHECK(threads_zmq_prefix("1000/ZMQbg/Reap", &rest) == 1000);
+    CHECK(strcmp(rest, "ZMQbg/Reaper") == 0);
+    CHECK(threads_zmq_prefix("128/ZMQbg/IO/63", &rest) == 128);
+    CHECK(strcmp(rest, "ZMQbg/IO/63") == 0);
+    CHECK(threads_zmq_prefix("12/ZMQbg/Reape", &rest) == 12); //  not cut
+    CHECK(strcmp(rest, "ZMQbg/Reape") == 0);
     CHECK(threads_zmq_prefix("ZMQbg/IO/0", &rest) == -1);
     CHECK(threads_zmq_prefix("hopbench", &rest) == -1);
     return 0;

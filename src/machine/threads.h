@@ -5,7 +5,10 @@
     I/O threads really are (threads.csv), and to charge CPU time to stages.
     libzmq names its threads "PREFIX/ZMQbg/IO/N" and "PREFIX/ZMQbg/Reaper"
     when the context has ZMQ_THREAD_NAME_PREFIX: the prefix says whose
-    context a thread serves.
+    context a thread serves.  The kernel keeps 15 characters of a name
+    (TASK_COMM_LEN), so from the 100th context on the reaper reads back
+    as "100/ZMQbg/Reape": a name cut there is completed (the prefix is a
+    number, and no other libzmq thread name begins the same way).
 */
 #ifndef HOPBENCH_THREADS_H
 #define HOPBENCH_THREADS_H
@@ -43,7 +46,8 @@ threads_wait_t threads_wait(pid_t tid);
 //  clock ticks (/proc/stat's "cpu" line); -1 in both if unreadable
 void threads_steal(int64_t *steal, int64_t *total);
 //  The context prefix in a libzmq thread name ("3/ZMQbg/IO/0" -> 3), else
-//  -1; *rest points at "ZMQbg/IO/0"
+//  -1; *rest points at "ZMQbg/IO/0", or at the whole name of one the
+//  kernel cut ("128/ZMQbg/Reape": "ZMQbg/Reaper")
 int threads_zmq_prefix(const char *name, const char **rest);
 
 int threads_test(bool verbose);
