@@ -23,6 +23,7 @@
 #include "base/errbuf.h"
 #include "base/histogram.h"
 #include "base/limits.h"
+#include "base/lines.h"
 #include "base/number.h"
 #include "base/readfile.h"
 #include "base/stats.h"
@@ -95,6 +96,7 @@ static const struct {
     {"topic", topic_test},
     {"sockets", sockets_test},
     {"run_meta", run_meta_test},
+    {"lines", lines_test},
 };
 
 #endif

@@ -38,7 +38,7 @@ typedef struct {
     char file[256];
     char status[16]; //  running, ok, failed, interrupted, stalled
     char error[ERRBUF_MAX + 1];
-    char warnings[4096]; //  one per line
+    char warnings[4096]; //  whole lines (base/lines.h)
     //  the encrypted hops, "hop1 hop2": room for every hop
     char curve[(LIMIT_STAGES - 1) * 8];
     //  "transport=inproc,ipc,tcp hwm=10,1000": room for every swept value

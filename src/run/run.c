@@ -60,7 +60,7 @@ static void s_stall_warning(run_t *self, const trial_result_t *result,
 int run_trial(run_t *self, const trial_spec_t *spec, trial_result_t *result,
               errbuf_t *err)
 {
-    char warnings[4096];
+    char *warnings = self->warnings;
     pipeline_t *pl = self->current;
     int rc = 0, retried = 0;
     for (int attempt = 0; attempt < 2 && rc == 0; attempt++) {
@@ -69,7 +69,7 @@ int run_trial(run_t *self, const trial_spec_t *spec, trial_result_t *result,
         rc = pipeline_resolve(pl, self->ipc_dir, ++self->trials, err);
         if (rc == 0)
             rc = trial_run(self->crew, self->machine, spec, result, warnings,
-                           sizeof warnings, err);
+                           sizeof self->warnings, err);
         if (rc || !result->stalled)
             break;
         s_stall_warning(self, result, attempt == 1);
@@ -513,6 +513,7 @@ int run_topologies(topology_t *const *topos, int ntopos,
     } else {
         int rc = s_run(self, &err);
         status = s_status(self, rc, &err);
+        run_meta_end(self);
         run_outputs_close(self);
         if (status == 0 && options->plot)
             run_outputs_plot(self);

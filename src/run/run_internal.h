@@ -22,6 +22,7 @@
 #include "trial/summary.h"
 #include "trial/trial.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct {
@@ -44,6 +45,10 @@ typedef struct {
     int trials;      //  started so far: makes inproc names unique
     int stalled;     //  trials that stalled twice (trial_stall.c)
     run_meta_t meta;
+    char warnings[1 << 16]; //  a trial's, whole lines (base/lines.h)
+    int warnings_more;      //  distinct warnings metadata had no room for
+    int ndropped;           //  ...their hashes, to count each once
+    uint64_t dropped[1024];
     report_info_t info;
     progress_t progress;
 } run_t;
@@ -96,6 +101,8 @@ int run_prepare(run_t *self, errbuf_t *err);
 //  metadata, each once); the encrypted hops of a pipeline
 void run_meta_init(run_t *self, const run_options_t *options);
 void run_meta_warn(run_t *self, const char *warnings);
+//  At the end: "... and N more warnings", on stderr and in metadata
+void run_meta_end(run_t *self);
 void run_meta_curve(run_t *self, const pipeline_t *pl);
 
 #endif

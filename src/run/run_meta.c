@@ -8,25 +8,62 @@
 #include "run/run_internal.h"
 
 #include "base/check.h"
+#include "base/lines.h"
 #include "machine/tsc.h"
 
 #include <string.h>
 
+//  FNV-1a: a dropped warning's hash, to count it once
+static uint64_t s_hash(const char *text)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    return h;
+}
+
+//  Is h in the set?  If not, added (while there is room): false
+static bool s_seen(uint64_t *set, int *n, int most, uint64_t h)
+{
+    for (int i = 0; i < *n; i++)
+        if (set[i] == h)
+            return true;
+    if (*n < most)
+        set[(*n)++] = h;
+    return false;
+}
+
+//  Each warning once: on stderr and in the metadata while it has room,
+//  else counted (run_meta_end says how many more)
 void run_meta_warn(run_t *self, const char *warnings)
 {
+    int most = (int)(sizeof self->dropped / sizeof self->dropped[0]);
     for (const char *p = warnings; *p;) {
         size_t len = strcspn(p, "\n");
         char line[1024];
         snprintf(line, sizeof line, "%.*s", (int)len, p);
-        if (!strstr(self->meta.warnings, line)) {
+        p += len + (p[len] == '\n');
+        if (lines_has(self->meta.warnings, line))
+            continue;
+        int more = 0;
+        if (lines_add(self->meta.warnings, sizeof self->meta.warnings, line,
+                      &more)) {
             progress_end(&self->progress);
             fprintf(stderr, "hopbench: warning: %s\n", line);
-            size_t used = strlen(self->meta.warnings);
-            snprintf(self->meta.warnings + used,
-                     sizeof self->meta.warnings - used, "%s\n", line);
-        }
-        p += len + (p[len] == '\n');
+        } else if (!s_seen(self->dropped, &self->ndropped, most, s_hash(line)))
+            self->warnings_more++;
     }
+}
+
+void run_meta_end(run_t *self)
+{
+    char last[LINES_TRAILER] = "";
+    if (self->warnings_more == 0)
+        return;
+    lines_close(last, sizeof last, self->warnings_more, "warnings");
+    fprintf(stderr, "hopbench: warning: %s", last);
+    lines_close(self->meta.warnings, sizeof self->meta.warnings,
+                self->warnings_more, "warnings");
 }
 
 //  name added to a comma-separated list, unless it is there
@@ -152,5 +189,13 @@ int run_meta_test(bool verbose)
     CHECK(strcmp(list, "flood,capacity") == 0);
     s_add_name(list, sizeof list, "cap");
     CHECK(strcmp(list, "flood,capacity,cap") == 0);
+    //  a dropped warning counts once, however often it comes back
+    uint64_t set[2];
+    int n = 0;
+    CHECK(!s_seen(set, &n, 2, s_hash("stage a: one")));
+    CHECK(!s_seen(set, &n, 2, s_hash("stage a: two")));
+    CHECK(s_seen(set, &n, 2, s_hash("stage a: one")));
+    CHECK(n == 2 && s_hash("a") != s_hash("b"));
+    CHECK(!s_seen(set, &n, 2, s_hash("stage a: three")) && n == 2);
     return 0;
 }

@@ -641,6 +641,7 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
         s_abort(self);
     else if (s_teardown(self, err))
         rc = -1;
+    lines_close(warnings, warnings_len, self->warnings_more, "warnings");
     trial_topics_destroy(self);
     trial_sockets_destroy(self);
     free(self->roster);

@@ -8,6 +8,7 @@
 #ifndef HOPBENCH_TRIAL_STATE_H
 #define HOPBENCH_TRIAL_STATE_H
 
+#include "base/lines.h"
 #include "crew/crew.h"
 #include "crew/stage_handle.h"
 #include "machine/threads.h"
@@ -63,8 +64,9 @@ typedef struct {
     bool running[PIPELINE_MAX_INSTANCES]; //  RUN answered, its end unread
     trial_result_t *result;
     bool tracing; //  --profile syscalls: every stage has a tracer open
-    char *warnings;
+    char *warnings; //  whole lines only (base/lines.h)
     size_t warnings_len;
+    int warnings_more;             //  those that did not fit
     struct trial_topics_s *topics; //  trial_topics.c; NULL: no topics
     //  trial_stall.c: each link's current stretch (its start, its count
     //  then) and its slowest one so far
@@ -90,8 +92,7 @@ typedef struct {
 //  One more line of warnings for the run
 static inline void trial_warn(trial_t *self, const char *line)
 {
-    size_t used = strlen(self->warnings);
-    snprintf(self->warnings + used, self->warnings_len - used, "%s\n", line);
+    lines_add(self->warnings, self->warnings_len, line, &self->warnings_more);
 }
 
 void trial_make_links(trial_t *self);
