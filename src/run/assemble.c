@@ -89,6 +89,54 @@ int assemble_combinations(const run_request_t *req, const char *text,
     return n;
 }
 
+//  The hosts every topology's instances name, checked against the hosts
+//  file (and their certificates, without --ssh), into names; the longest
+//  timeout into *timeout.  The exit status (2), or 0
+enum { S_NAMES = 4096 }; //  more are duplicates: fleet_new skips them
+
+static int s_host_names(const run_request_t *req, const hosts_t *hosts,
+                        topology_t *const *topos, int n, const char **names,
+                        int *nnames, double *timeout, errbuf_t *err)
+{
+    for (int c = 0; c < n; c++) {
+        if (hosts_check_topology(hosts, topos[c], err) ||
+            (!req->ssh && hosts_check_certs(hosts, topos[c], err)))
+            return 2;
+        for (int i = 0; i < topos[c]->nstages; i++) {
+            params_t stage;
+            topology_stage_params(topos[c], i, &stage);
+            for (int k = 0; k < stage.count && *nnames < S_NAMES; k++) {
+                char host[LIMIT_NAME + 1];
+                topology_instance_host(&stage, k, host, sizeof host);
+                if (host[0])
+                    names[(*nnames)++] = hosts_find(hosts, host)->name;
+            }
+        }
+        if (topos[c]->params.timeout > *timeout)
+            *timeout = topos[c]->params.timeout;
+    }
+    return 0;
+}
+
+//  --machine HOST=FILE: each file read, as the fleet takes them; the exit
+//  status (2), or 0 (machines[] destroyed by the caller either way)
+static int s_machine_files(const run_request_t *req, machine_t **machines,
+                           fleet_machine_file_t *files, errbuf_t *err)
+{
+    for (int i = 0; i < req->nmachine_files; i++) {
+        errbuf_t why;
+        machines[i] = inputs_machine(req, req->machine_files[i].path, &why);
+        files[i] =
+            (fleet_machine_file_t){req->machine_files[i].host, machines[i]};
+        if (!machines[i]) {
+            err_set(err, "--machine %s=%s", req->machine_files[i].host,
+                    why.msg);
+            return 2;
+        }
+    }
+    return 0;
+}
+
 //  The hosts the topologies' stages name (host = NAME), each through its
 //  agent; *fleet stays NULL when none is named.  The exit status of a
 //  failure (printed), or 0
@@ -97,41 +145,16 @@ int assemble_fleet(const run_request_t *req, topology_t *const *topos, int n,
 {
     errbuf_t err;
     hosts_t *hosts = req->hosts ? inputs_hosts(req, &err) : NULL;
-    enum { LIMIT_NAMES = 4096 }; //  more are duplicates: fleet_new skips them
-    static const char *names[LIMIT_NAMES];
+    static const char *names[S_NAMES];
     int nnames = 0, rc = req->hosts && !hosts ? 2 : 0;
     double timeout = 0;
-    for (int c = 0; c < n && rc == 0; c++) {
-        if (hosts_check_topology(hosts, topos[c], &err) ||
-            (!req->ssh && hosts_check_certs(hosts, topos[c], &err)))
-            rc = 2;
-        for (int i = 0; i < topos[c]->nstages && rc == 0; i++) {
-            params_t stage;
-            topology_stage_params(topos[c], i, &stage);
-            for (int k = 0; k < stage.count && nnames < LIMIT_NAMES; k++) {
-                char host[LIMIT_NAME + 1];
-                topology_instance_host(&stage, k, host, sizeof host);
-                if (host[0])
-                    names[nnames++] = hosts_find(hosts, host)->name;
-            }
-        }
-        if (topos[c]->params.timeout > timeout)
-            timeout = topos[c]->params.timeout;
-    }
+    if (rc == 0)
+        rc = s_host_names(req, hosts, topos, n, names, &nnames, &timeout, &err);
     machine_t *machines[LIMIT_HOSTS] = {NULL};
     fleet_machine_file_t files[LIMIT_HOSTS];
     zcert_t *cert = NULL;
-    for (int i = 0; i < req->nmachine_files && rc == 0; i++) {
-        errbuf_t why;
-        machines[i] = inputs_machine(req, req->machine_files[i].path, &why);
-        if (!machines[i]) {
-            err_set(&err, "--machine %s=%s", req->machine_files[i].host,
-                    why.msg);
-            rc = 2;
-        }
-        files[i] =
-            (fleet_machine_file_t){req->machine_files[i].host, machines[i]};
-    }
+    if (rc == 0)
+        rc = s_machine_files(req, machines, files, &err);
     if (rc == 0 && nnames && inputs_cert(req, &cert, &err))
         rc = 2;
     fleet_options_t options = {
