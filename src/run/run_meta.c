@@ -1,9 +1,11 @@
 /*  run_meta: what metadata.json says of a run, filled as it goes: the
     command line, the sweep, the modes, the TSC's rate, each host's agent,
-    the encrypted hops, and the warnings (each printed on stderr once and
-    kept, one per line).  The status and the error are set by run.c at
-    the end; run_outputs.c writes the file.  The text helpers are pure,
-    and tested here.
+    the encrypted hops, and the warnings: each printed on stderr once and
+    kept whole while metadata has room (base/lines.h); the rest counted
+    once each, and said at the end as "... and N more warnings" in both
+    places.  The status and the error are set by run.c at the end;
+    run_outputs.c writes the file.  The text helpers are pure, and tested
+    here.
 */
 #include "run/run_internal.h"
 

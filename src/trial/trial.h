@@ -49,7 +49,8 @@ typedef struct {
 
 //  Run one trial with the crew's stages; the pipeline's endpoints must be
 //  resolved.  Fills result (free with trial_result_free); warnings
-//  (placement read-back) go to 'warnings', one per line.  After a failure
+//  (placement read-back) go to 'warnings', whole lines, the last "... and
+//  N more warnings" when they do not all fit.  After a failure
 //  the crew is broken: no more trials, only crew_destroy
 int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
               trial_result_t *result, char *warnings, size_t warnings_len,
