@@ -26,6 +26,7 @@
 #include "base/number.h"
 #include "base/readfile.h"
 #include "base/stats.h"
+#include "base/stdfds.h"
 #include "config/certfile.h"
 #include "config/endpoint.h"
 #include "config/hosts.h"
@@ -72,6 +73,7 @@ static const struct {
     {"errbuf", errbuf_test},       {"number", number_test},
     {"topics", topics_test},       {"traffic", traffic_test},
     {"topic", topic_test},         {"sockets", sockets_test},
+    {"stdfds", stdfds_test},
 };
 
 #endif
