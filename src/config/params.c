@@ -219,7 +219,10 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                       .fallback = "",
                       .accepted = "an endpoint of the hop's transport "
                                   "(tcp://HOST:PORT, ipc://PATH, "
-                                  "inproc://NAME), each hop its own",
+                                  "inproc://NAME), each hop its own socket "
+                                  "(an ipc file however spelt, a tcp address "
+                                  "and port, 0.0.0.0 holding its port on "
+                                  "every address)",
                       .help = "the hop's endpoint, e.g. tcp://127.0.0.1:5555; "
                               "empty: 127.0.0.1 on a free port, an ipc path "
                               "in a private directory, a unique inproc name"},

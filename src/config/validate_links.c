@@ -7,6 +7,46 @@
 
 #include <string.h>
 
+//  "hop 1 (pub -> broker, t.cfg:7)": a link, its ends and where its
+//  endpoint was given
+static void s_link_words(const topology_t *self, int h, char *buf, size_t len)
+{
+    char where[300];
+    topology_where(self, LEVEL_HOP, h, KEY_ENDPOINT, where, sizeof where);
+    size_t n = strlen(where);
+    if (n >= 2 && strcmp(where + n - 2, ": ") == 0)
+        where[n - 2] = 0;
+    snprintf(buf, len, "hop %d (%s -> %s, %s)", h + 1,
+             self->stages[topology_hop_up(self, h)].name,
+             self->stages[topology_hop_down(self, h)].name, where);
+}
+
+//  Hop h's endpoint against an earlier hop's: one socket in two spellings
+//  (canonical), or a wildcard bind on the other's port
+static int s_endpoint_alias(const topology_t *self, int h, const char *mine,
+                            int other, const char *theirs, errbuf_t *err)
+{
+    char a[LIMIT_ENDPOINT + 4200], b[sizeof a], first[400];
+    endpoint_canonical(theirs, a, sizeof a);
+    endpoint_canonical(mine, b, sizeof b);
+    if (!endpoint_overlap(a, b))
+        return 0;
+    s_link_words(self, other, first, sizeof first);
+    if (strcmp(mine, theirs) == 0)
+        return s_key_error(self, LEVEL_HOP, h, KEY_ENDPOINT, err,
+                           "hop %d uses the endpoint of %s, %s", h + 1, first,
+                           mine);
+    if (strcmp(a, b) == 0)
+        return s_key_error(self, LEVEL_HOP, h, KEY_ENDPOINT, err,
+                           "hop %d endpoint %s names the socket of %s, "
+                           "whose endpoint is %s: both are %s",
+                           h + 1, mine, first, theirs, a);
+    return s_key_error(self, LEVEL_HOP, h, KEY_ENDPOINT, err,
+                       "hop %d endpoint %s overlaps %s, whose endpoint is "
+                       "%s: a bind on 0.0.0.0 or [::] takes its port on "
+                       "every address",
+                       h + 1, mine, first, theirs);
+}
 
 int topology_validate_hop(const topology_t *self, int h, errbuf_t *err)
 {
@@ -20,15 +60,14 @@ int topology_validate_hop(const topology_t *self, int h, errbuf_t *err)
         for (int other = 0; other < h; other++) {
             params_t before;
             topology_hop_params(self, other, &before);
-            if (strcmp(before.endpoint, hop.endpoint) == 0)
-                return s_key_error(self, LEVEL_HOP, h, KEY_ENDPOINT, err,
-                                   "hop %d uses hop %d's endpoint %s", h + 1,
-                                   other + 1, hop.endpoint);
+            if (*before.endpoint &&
+                s_endpoint_alias(self, h, hop.endpoint, other, before.endpoint,
+                                 err))
+                return -1;
         }
     }
     return 0;
 }
-
 
 //  "host 'h1'", or "the controller's host" for a stage without one
 static void s_host_words(const char *host, char *buf, size_t len)
