@@ -1,5 +1,6 @@
 /*  validate_links: each hop on its own: its endpoint (well formed, not
-    another hop's), and the hosts it crosses (only tcp leaves a host).
+    another hop's socket however spelt: config/endpoint.h's canonical
+    forms), and the hosts it crosses (only tcp leaves a host).
 */
 #include "config/topology_internal.h"
 
