@@ -7,14 +7,30 @@
 */
 #include "app/cli.h"
 #include "base/interrupt.h"
+#include "base/stdfds.h"
 #include "crew/stage_process.h"
 
 #include <czmq.h>
 #include <stdio.h>
 #include <string.h>
 
+//  Does the command line name stdin ("-") as an input?
+static bool s_names_stdin(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (streq(argv[i], "-"))
+            return true;
+    return false;
+}
+
 int main(int argc, char **argv)
 {
+    //  before libzmq's eventfds can take a closed fd 0, 1 or 2
+    if ((stdfds_reopen() & STDFDS_IN) && s_names_stdin(argc, argv)) {
+        fprintf(stderr, "hopbench: stdin is closed, and '-' reads it (give "
+                        "a file, or redirect: < FILE)\n");
+        return 2;
+    }
     //  czmq: logs to stderr, and no signal handler of its own
     zsys_handler_set(NULL);
     zsys_init();

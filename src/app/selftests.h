@@ -27,6 +27,7 @@
 #include "base/number.h"
 #include "base/readfile.h"
 #include "base/stats.h"
+#include "base/stdfds.h"
 #include "config/certfile.h"
 #include "config/endpoint.h"
 #include "config/hosts.h"
@@ -46,7 +47,6 @@
 #include "pipeline/traffic.h"
 #include "stages/sockets.h"
 #include "stages/topic.h"
-#include "run/run.h"
 #include "run/run.h"
 
 static const struct {
@@ -97,6 +97,7 @@ static const struct {
     {"sockets", sockets_test},
     {"run_meta", run_meta_test},
     {"lines", lines_test},
+    {"stdfds", stdfds_test},
 };
 
 #endif

@@ -3,8 +3,13 @@
 
 #include "base/check.h"
 
+#include <arpa/inet.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 //  A host name or IPv4 address: letters, digits, '.', '-', '_'
 static bool s_name(const char *host, size_t len)
@@ -87,6 +92,121 @@ int endpoint_check(const char *endpoint, transport_t transport, errbuf_t *err)
     return 0;
 }
 
+//  ------------------------------------------------------------------------
+//  Canonical forms
+
+//  path with //, /./ and .. taken out as text, into out; absolute in,
+//  absolute out ("/" at least)
+static void s_lexical(const char *path, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (const char *p = path; *p;) {
+        p += strspn(p, "/");
+        size_t n = strcspn(p, "/");
+        if (n == 0 || (n == 1 && p[0] == '.')) {
+            p += n;
+            continue;
+        }
+        if (n == 2 && p[0] == '.' && p[1] == '.') {
+            char *slash = strrchr(out, '/');
+            used = slash ? (size_t)(slash - out) : 0;
+            out[used] = 0;
+        } else if (used + n + 2 < len) {
+            used +=
+                (size_t)snprintf(out + used, len - used, "/%.*s", (int)n, p);
+        }
+        p += n;
+    }
+    if (used == 0)
+        snprintf(out, len, "/");
+}
+
+//  An ipc path as the file it will be: its directory resolved where it
+//  exists, else the whole path normalised as text
+static void s_ipc_file(const char *path, char *out, size_t len)
+{
+    char absolute[PATH_MAX + LIMIT_IPC_PATH + 2], cwd[PATH_MAX];
+    if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        snprintf(absolute, sizeof absolute, "%s", path);
+    else
+        snprintf(absolute, sizeof absolute, "%s/%s", cwd, path);
+    char *slash = strrchr(absolute, '/');
+    char dir[PATH_MAX];
+    *slash = 0;
+    const char *base = slash + 1;
+    if (*base && strcmp(base, ".") && strcmp(base, "..") &&
+        realpath(absolute[0] ? absolute : "/", dir)) {
+        snprintf(out, len, "ipc://%s%s%s", dir, strcmp(dir, "/") ? "/" : "",
+                 base);
+        return;
+    }
+    *slash = '/';
+    char normal[sizeof absolute];
+    s_lexical(absolute, normal, sizeof normal);
+    snprintf(out, len, "ipc://%s", normal);
+}
+
+//  A tcp host as numbers where it is one (or localhost), else in lower case
+static void s_tcp_host(const char *host, size_t n, char *out, size_t len)
+{
+    char name[256], text[INET6_ADDRSTRLEN];
+    struct in_addr v4;
+    struct in6_addr v6;
+    snprintf(name, sizeof name, "%.*s", (int)n, host);
+    bool bracketed = n > 2 && name[0] == '[';
+    if (bracketed)
+        name[n - 1] = 0; //  the IPv6 address is name + 1
+    if (strcasecmp(name, "localhost") == 0)
+        snprintf(out, len, "127.0.0.1");
+    else if (!bracketed && inet_aton(name, &v4))
+        inet_ntop(AF_INET, &v4, out, (socklen_t)len);
+    else if (bracketed && inet_pton(AF_INET6, name + 1, &v6) == 1)
+        snprintf(out, len, "[%s]", inet_ntop(AF_INET6, &v6, text, sizeof text));
+    else {
+        for (char *c = name; *c; c++)
+            *c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+        snprintf(out, len, "%s%s", name, bracketed ? "]" : "");
+    }
+}
+
+void endpoint_canonical(const char *endpoint, char *out, size_t len)
+{
+    if (strncmp(endpoint, "ipc://", 6) == 0 && endpoint[6] != '@') {
+        s_ipc_file(endpoint + 6, out, len);
+        return;
+    }
+    if (strncmp(endpoint, "tcp://", 6)) {
+        snprintf(out, len, "%s", endpoint);
+        return;
+    }
+    const char *address = endpoint + 6;
+    const char *colon = strrchr(address, ':');
+    char host[300];
+    s_tcp_host(address, (size_t)(colon - address), host, sizeof host);
+    snprintf(out, len, "tcp://%s:%ld", host, strtol(colon + 1, NULL, 10));
+}
+
+//  A canonical tcp endpoint's port, and whether its address is a wildcard
+static long s_port(const char *canonical, bool *wildcard)
+{
+    const char *colon = strrchr(canonical, ':');
+    size_t n = (size_t)(colon - canonical);
+    *wildcard = (n == 13 && strncmp(canonical, "tcp://0.0.0.0", n) == 0) ||
+                (n == 10 && strncmp(canonical, "tcp://[::]", n) == 0);
+    return strtol(colon + 1, NULL, 10);
+}
+
+bool endpoint_overlap(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return true;
+    if (strncmp(a, "tcp://", 6) || strncmp(b, "tcp://", 6))
+        return false;
+    bool any_a, any_b;
+    return s_port(a, &any_a) == s_port(b, &any_b) && (any_a || any_b);
+}
+
 //  Expects endpoint_check to refuse with a message containing 'want'
 static int s_refused(const char *endpoint, transport_t transport,
                      const char *want)
@@ -98,6 +218,36 @@ static int s_refused(const char *endpoint, transport_t transport,
                 err.msg);
         return -1;
     }
+    return 0;
+}
+
+//  Do a and b name one socket (after endpoint_canonical)?
+static bool s_same(const char *a, const char *b)
+{
+    char ca[PATH_MAX + 16], cb[PATH_MAX + 16];
+    endpoint_canonical(a, ca, sizeof ca);
+    endpoint_canonical(b, cb, sizeof cb);
+    return endpoint_overlap(ca, cb);
+}
+
+static int s_test_canonical(void)
+{
+    CHECK(s_same("ipc:///tmp/same.ipc", "ipc:///tmp//same.ipc"));
+    CHECK(s_same("ipc:///tmp/same.ipc", "ipc:///tmp/./same.ipc"));
+    CHECK(s_same("ipc:///no/such/d/x.ipc", "ipc:///no/such//d/../d/./x.ipc"));
+    CHECK(!s_same("ipc:///tmp/a.ipc", "ipc:///tmp/b.ipc"));
+    CHECK(!s_same("ipc://@a", "ipc:///a"));
+    char cwd[PATH_MAX], abs[PATH_MAX + 16];
+    CHECK(getcwd(cwd, sizeof cwd));
+    snprintf(abs, sizeof abs, "ipc://%s/rel.ipc", cwd);
+    CHECK(s_same("ipc://rel.ipc", abs));
+    CHECK(s_same("tcp://localhost:5555", "tcp://127.0.0.1:5555"));
+    CHECK(s_same("tcp://127.1:5555", "tcp://127.0.0.1:05555"));
+    CHECK(s_same("tcp://0.0.0.0:5555", "tcp://192.0.2.7:5555"));
+    CHECK(s_same("tcp://[::1]:1", "tcp://[0:0::1]:1"));
+    CHECK(s_same("tcp://Host-1:80", "tcp://host-1:80"));
+    CHECK(!s_same("tcp://0.0.0.0:5555", "tcp://127.0.0.1:5556"));
+    CHECK(!s_same("tcp://127.0.0.2:5555", "tcp://127.0.0.1:5555"));
     return 0;
 }
 
@@ -131,5 +281,6 @@ int endpoint_test(bool verbose)
     char path[200] = "ipc:///";
     memset(path + 7, 'p', 120);
     CHECK(s_refused(path, TRANSPORT_IPC, "the path has 121 bytes") == 0);
+    CHECK(s_test_canonical() == 0);
     return 0;
 }

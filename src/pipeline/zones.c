@@ -88,7 +88,7 @@ static void s_ns_name(pid_t owner, const char *zone, char *buf, size_t len)
 }
 
 //  Address of one end of hop h's link: the upstream end .1, downstream .2
-//  (only hops 1..LIMIT_ZONE_HOPS cross zones: topology.c)
+//  (only hops 1..LIMIT_ZONE_HOPS cross zones: validate_stages.c)
 static void s_address(pid_t owner, int h, bool upstream, char *buf, size_t len)
 {
     snprintf(buf, len, "169.254.%d.%d", 100 + (int)(owner % 100),

@@ -1,0 +1,82 @@
+#!/usr/bin/perl
+# What `hopbench check` can know before anything runs, it says: exit 2 at
+# the file's line naming the key or link, or a warning that names the key.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Hopbench;
+use Test::More;
+use Time::HiRes qw(time);
+
+chdir "$FindBin::Bin/..";
+my $dir = tmp();
+
+# A topology of pub -> p -> sub, with each hop's lines after it
+sub chain {
+    my ($name, $top, $hop1, $hop2, $sub) = @_;
+    write_file("$dir/$name", "topology = t\n" . ($top // '')
+        . "publisher = pub\nhop\n" . ($hop1 // '') . "proxy = p\nhop\n"
+        . ($hop2 // '') . "subscriber = sub\n" . ($sub // ''));
+    return "$dir/$name";
+}
+
+# check refuses with exit 2, its message matching $want
+sub refused {
+    my ($path, $want, $what, @more) = @_;
+    my ($rc, $out, $err) = hopbench('check', $path, @more);
+    is($rc, 2, "$what: exit 2");
+    like($err, $want, "$what: says where and what");
+}
+
+# check passes (exit 0); its stderr matches $want (a warning) or is empty
+sub passed {
+    my ($path, $want, $what, @more) = @_;
+    my ($rc, $out, $err) = hopbench('check', $path, @more);
+    is($rc, 0, "$what: exit 0") or diag $err;
+    $want ? like($err, $want, "$what: warns") : is($err, '', "$what: quiet");
+}
+
+# --- One socket in two spellings
+my $ipc = "$dir/ipc";
+mkdir $ipc;
+for my $alias ("$ipc//same.ipc", "$ipc/./same.ipc", "$ipc/../ipc/same.ipc") {
+    my $path = chain('alias.cfg', "    transport = ipc\n", "    endpoint = ipc://$ipc/same.ipc\n",
+                     "    endpoint = ipc://$alias\n");
+    refused($path, qr/alias\.cfg:8: hop 2 endpoint ipc:\/\/\Q$alias\E names the socket of hop 1 \(pub -> p, \S*alias\.cfg:5\)/,
+            "ipc alias $alias");
+}
+my $missing = "$dir/no/such";
+my $path = chain('alias.cfg', "    transport = ipc\n", "    endpoint = ipc://$missing/x.ipc\n",
+                 "    endpoint = ipc://$missing//x.ipc\n");
+refused($path, qr/alias\.cfg:8: hop 2 .* names the socket of hop 1/,
+        'ipc alias in a directory that does not exist yet');
+for my $pair (['tcp://127.0.0.1:5599', 'tcp://localhost:5599', 'names the socket of'],
+              ['tcp://127.0.0.1:5599', 'tcp://127.1:5599', 'names the socket of'],
+              ['tcp://0.0.0.0:5599', 'tcp://127.0.0.1:5599', 'overlaps'],
+              ['tcp://192.0.2.1:5599', 'tcp://0.0.0.0:5599', 'overlaps']) {
+    my ($first, $second, $words) = @$pair;
+    $path = chain('tcp.cfg', "    transport = tcp\n",
+                  "    endpoint = $first\n", "    endpoint = $second\n");
+    refused($path, qr/tcp\.cfg:8: hop 2 endpoint \Q$second\E $words hop 1 \(pub -> p, \S*tcp\.cfg:5\)/,
+            "tcp alias $first, $second");
+}
+$path = chain('tcp.cfg', "    transport = tcp\n",
+              "    endpoint = tcp://127.0.0.1:5599\n",
+              "    endpoint = tcp://127.0.0.2:5599\n");
+passed($path, undef, 'two addresses on one port');
+$path = chain('ipc.cfg', "    transport = ipc\n", "    endpoint = ipc://$ipc/a.ipc\n",
+              "    endpoint = ipc://$ipc/b.ipc\n");
+passed($path, undef, 'two ipc files in one directory');
+
+# --- stdin closed: no wait, no FIFO blamed
+my $start = time;
+system("./hopbench check - <&- >$dir/out 2>$dir/err");
+my $seconds = time - $start;
+is($? >> 8, 2, 'check - with stdin closed: exit 2');
+cmp_ok($seconds, '<', 1, 'check - with stdin closed: at once');
+like(Hopbench::slurp("$dir/err"), qr/stdin is closed/, 'check - with stdin closed: says so');
+system("./hopbench check topologies/proxy.cfg <&- >$dir/out 2>$dir/err");
+is($? >> 8, 0, 'a file to check with stdin closed: exit 0');
+
+done_testing();
