@@ -28,6 +28,7 @@
 #include "base/stats.h"
 #include "config/certfile.h"
 #include "config/endpoint.h"
+#include "config/engines.h"
 #include "config/hosts.h"
 #include "crew/fleet.h"
 #include "crew/wire.h"
@@ -71,6 +72,7 @@ static const struct {
     {"readfile", readfile_test},   {"certfile", certfile_test},
     {"errbuf", errbuf_test},       {"number", number_test},
     {"topics", topics_test},       {"traffic", traffic_test},
+    {"engines", engines_test},
     {"topic", topic_test},         {"sockets", sockets_test},
 };
 

@@ -237,11 +237,6 @@ typedef struct {
     bool helper;     //  its CPU time counts for its stage
 } owner_t;
 
-static bool s_zproxy(const instance_t *inst)
-{
-    return inst->role == ROLE_PROXY && inst->params.engine == ENGINE_ZPROXY;
-}
-
 //  A thread of a stage's own process (i: the stage whose handle read it;
 //  -1: this process) that is not a stage's: its main thread, czmq's
 //  context, or something unplanned
@@ -253,11 +248,11 @@ static owner_t s_process_thread(trial_t *self, const task_t *task, int i)
         who.owner = roster_czmq_owner(self->pl);
     if (task->tid == task->pid)
         snprintf(who.label, sizeof who.label, "%s", i < 0 ? "main" : "process");
-    else if (czmq && i >= 0 && !s_zproxy(&self->pl->inst[i]))
+    else if (czmq && i >= 0 && !pipeline_czmq_actor(self->pl, i))
         snprintf(who.label, sizeof who.label, "process/%s", task->name);
     else
         snprintf(who.label, sizeof who.label, "%s", task->name);
-    who.helper = czmq && who.owner >= 0; //  a zproxy's I/O
+    who.helper = czmq && who.owner >= 0; //  a czmq actor's I/O
     return who;
 }
 
@@ -282,8 +277,13 @@ static owner_t s_owner(trial_t *self, const task_t *task, int scanner)
         snprintf(who.label, sizeof who.label, "%s", rest);
         return who;
     }
-    if (sscanf(task->name, "hbz:%d", &id) == 1 && id >= 0 && id < self->pl->n)
-        return (owner_t){id, "zproxy", true};
+    if (sscanf(task->name, "hbz:%d", &id) == 1 && id >= 0 &&
+        id < self->pl->n) { //  a czmq actor's thread, named as its engine
+        who = (owner_t){id, "", true};
+        snprintf(who.label, sizeof who.label, "%s",
+                 engine_name(self->pl->inst[id].params.engine));
+        return who;
+    }
     if (sscanf(task->name, "hbr:%d", &id) == 1 && id >= 0 && id < self->pl->n)
         return (owner_t){id, "relay", false};
     return s_process_thread(self, task, scanner);
@@ -743,7 +743,7 @@ int trial_verify(trial_t *self, errbuf_t *err)
 
 //  ------------------------------------------------------------------------
 //  Latency: the sinks' (or requesters') histograms merged as "e2e"; each
-//  forwarder's as the hop it ends
+//  proxy that tells its senders apart (reads every header) as the hop it ends
 
 //  The histograms of every instance 'take' says yes to, merged as one row
 static void s_add_latency(trial_t *self, const char *hop,
@@ -761,7 +761,7 @@ static void s_add_latency(trial_t *self, const char *hop,
         result->nlatency++;
 }
 
-//  Each forwarder's row is named by the first hop it ends
+//  Each such proxy's row is named by the first hop it ends
 void trial_make_latency(trial_t *self)
 {
     const pipeline_t *pl = self->pl;

@@ -1,0 +1,75 @@
+/*  engines: the engine table's names, meanings and traits (engines.h).  */
+#include "config/engines.h"
+
+#include "base/check.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define NAME(id, name, traits, help)   #name,
+#define HELP(id, name, traits, help)   help,
+#define TRAITS(id, name, traits, help) (traits),
+
+const char *const engines_names[] = {ENGINES(NAME) NULL};
+const char *const engines_help[] = {ENGINES(HELP) NULL};
+static const unsigned s_traits[] = {ENGINES(TRAITS)};
+
+#undef NAME
+#undef HELP
+#undef TRAITS
+
+const char *engine_name(int engine)
+{
+    return engine >= 0 && engine < ENGINE_COUNT ? engines_names[engine] : "?";
+}
+
+bool engine_can(int engine, engine_trait_t trait)
+{
+    return engine >= 0 && engine < ENGINE_COUNT &&
+           (s_traits[engine] & trait) == (unsigned)trait;
+}
+
+void engines_with(engine_trait_t trait, bool has, char *buf, size_t len)
+{
+    int n = 0, total = 0;
+    for (int e = 0; e < ENGINE_COUNT; e++)
+        total += engine_can(e, trait) == has;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int e = 0; e < ENGINE_COUNT && used < len; e++) {
+        if (engine_can(e, trait) != has)
+            continue;
+        const char *sep = n == 0 ? "" : n == total - 1 ? " or " : ", ";
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", sep,
+                                 engines_names[e]);
+        n++;
+    }
+}
+
+int engines_test(bool verbose)
+{
+    (void)verbose;
+    char buf[64];
+    CHECK(ENGINE_COUNT == 3 && engines_names[ENGINE_COUNT] == NULL &&
+          engines_help[ENGINE_COUNT] == NULL);
+    for (int e = 0; e < ENGINE_COUNT; e++)
+        CHECK(engines_names[e] && engines_help[e] && *engines_help[e]);
+    CHECK(strcmp(engine_name(ENGINE_ZPROXY), "zproxy") == 0);
+    CHECK(strcmp(engine_name(ENGINE_COUNT), "?") == 0);
+    CHECK(engine_can(ENGINE_FORWARDER, TRAIT_TELLS_SENDERS_APART));
+    CHECK(!engine_can(ENGINE_STEERABLE, TRAIT_TELLS_SENDERS_APART));
+    CHECK(engine_can(ENGINE_ZPROXY, TRAIT_CZMQ_ACTOR));
+    CHECK(!engine_can(ENGINE_ZPROXY, TRAIT_HOLDS_BACKPRESSURE));
+    CHECK(!engine_can(-1, TRAIT_SETS_HWM));
+    engines_with(TRAIT_COUNTS_REQREP, true, buf, sizeof buf);
+    CHECK(strcmp(buf, "steerable or forwarder") == 0);
+    engines_with(TRAIT_SETS_HWM | TRAIT_TAKES_CURVE, true, buf, sizeof buf);
+    CHECK(strcmp(buf, "steerable or forwarder") == 0);
+    engines_with(TRAIT_CZMQ_ACTOR, true, buf, sizeof buf);
+    CHECK(strcmp(buf, "zproxy") == 0);
+    engines_with(TRAIT_TELLS_SENDERS_APART, false, buf, sizeof buf);
+    CHECK(strcmp(buf, "steerable or zproxy") == 0);
+    engines_with(TRAIT_CZMQ_ACTOR | TRAIT_SETS_HWM, true, buf, sizeof buf);
+    CHECK(strcmp(buf, "") == 0);
+    return 0;
+}
