@@ -78,9 +78,8 @@ void trial_make_links(trial_t *self)
     }
 }
 
-int trial_link_senders(const trial_t *self, const link_t *link, int *ids)
+int trial_link_senders(const pipeline_t *pl, const link_t *link, int *ids)
 {
-    const pipeline_t *pl = self->pl;
     int n = 0;
     if (link->from >= 0) {
         ids[0] = link->from;
@@ -154,7 +153,7 @@ static uint64_t s_link_sent(trial_t *self, const link_t *link,
         pipeline_is_sink(self->pl, link->to))
         return snap->sent[link->to];
     int ids[PIPELINE_MAX_INSTANCES];
-    int n = trial_link_senders(self, link, ids);
+    int n = trial_link_senders(self->pl, link, ids);
     uint64_t sum = 0;
     for (int i = 0; i < n; i++)
         sum += snap->sent[ids[i]];
@@ -625,7 +624,7 @@ static void s_row_places(trial_t *self, const link_t *link, link_row_t *row,
                          bool client)
 {
     int ids[PIPELINE_MAX_INSTANCES];
-    int n = trial_link_senders(self, link, ids);
+    int n = trial_link_senders(self->pl, link, ids);
     s_hosts(self, ids, n, row->from_host);
     snprintf(row->to_host, sizeof row->to_host, "%s",
              pipeline_host(self->pl, link->to));

@@ -112,8 +112,9 @@ int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
 //  with checks against the plan)
 void trial_read_threads(trial_t *self, bool record);
 void trial_make_rows(trial_t *self);
-//  The instances at a link's upstream end, into ids; how many
-int trial_link_senders(const trial_t *self, const link_t *link, int *ids);
+//  The instances at a link's upstream end (one, or a summed row's every
+//  sender), into ids; how many
+int trial_link_senders(const pipeline_t *pl, const link_t *link, int *ids);
 
 //  trial_starve.c: every local thread's run-queue wait when the window
 //  opens (after threads are read back) and closes; then each row's
