@@ -40,6 +40,7 @@
 #include "report/plot_data.h"
 #include "trial/search.h"
 #include "trial/summary.h"
+#include "trial/trial.h"
 #include "machine/tsc.h"
 #include "machine/syscalls.h"
 #include "config/topics.h"
@@ -72,7 +73,7 @@ static const struct {
     {"readfile", readfile_test},   {"certfile", certfile_test},
     {"errbuf", errbuf_test},       {"number", number_test},
     {"topics", topics_test},       {"traffic", traffic_test},
-    {"engines", engines_test},
+    {"engines", engines_test},     {"trial_counters", trial_counters_test},
     {"topic", topic_test},         {"sockets", sockets_test},
 };
 
