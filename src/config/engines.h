@@ -12,7 +12,9 @@
     roster and crew (whose threads are czmq's), the topology's checks
     (what a hop or mode may ask of it).  stages/roles.c finds the ops of
     an engine by its name, proxy_NAME_ops in stages/proxy_NAME.c; so an
-    engine is its file and one row here.
+    engine is its file and one row here, whose traits must be true of
+    the file (a forwarder's copy without TELLS_SENDERS_APART delivers
+    nothing the counters see).
 */
 #ifndef HOPBENCH_ENGINES_H
 #define HOPBENCH_ENGINES_H
@@ -22,7 +24,9 @@
 
 //  What an engine does; a trait it lacks is a rule the topology checks
 typedef enum {
-    //  reads every message's header: a row per sender on a fan-in link
+    //  reads every message's header: a row per sender on a fan-in link;
+    //  its file then counts per origin, as proxy_forwarder.c does (its
+    //  received count is their sum, stage_received)
     TRAIT_TELLS_SENDERS_APART = 1 << 0,
     //  a czmq actor: a thread of its own named as the engine, its sockets
     //  in czmq's context (whose I/O threads are its I/O; so no inproc hop)
