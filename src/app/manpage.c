@@ -711,22 +711,28 @@ static void s_trees(FILE *out)
                    "publisher instances than a receiver tells apart "
                    "(LIMIT_ORIGINS).  The hops on one side of a stage share "
                    "its socket there, so they share one `hwm` and `curve`.");
-    roff_para(out, "Links are numbered sources first: by the tier of their "
-                   "downstream stage (its longest path from a publisher), "
-                   "then in the order stages are written, then in the order "
-                   "a stage's `from` names them; a chain keeps its file "
-                   "order.  `hopbench check --verbose` draws the graph it "
-                   "understood with these numbers, and `--set hopN.KEY` or "
-                   "`--set UP:DOWN.KEY` (the link from stage UP to stage "
-                   "DOWN) sets a link's keys.  Every figure is per link; a "
-                   "proxy that cannot tell its senders apart (engine "
-                   "steerable or zproxy) fed by several upstream instances "
-                   "gets one row for all of them, at its first link, named "
-                   "by their stages (`pub.*`, `edge-west+edge-east`) and "
-                   "their transports (`ipc+tcp`); engine forwarder reads "
-                   "every header and gives each its row.  A subscriber's "
-                   "sequence numbers prove the loss on the links of its one "
-                   "path from each publisher.");
+    char blind[64], apart[64], links[1200];
+    engines_with(TRAIT_TELLS_SENDERS_APART, false, blind, sizeof blind);
+    engines_with(TRAIT_TELLS_SENDERS_APART, true, apart, sizeof apart);
+    snprintf(links, sizeof links,
+             "Links are numbered sources first: by the tier of their "
+             "downstream stage (its longest path from a publisher), "
+             "then in the order stages are written, then in the order "
+             "a stage's `from` names them; a chain keeps its file "
+             "order.  `hopbench check --verbose` draws the graph it "
+             "understood with these numbers, and `--set hopN.KEY` or "
+             "`--set UP:DOWN.KEY` (the link from stage UP to stage "
+             "DOWN) sets a link's keys.  Every figure is per link; a "
+             "proxy that cannot tell its senders apart (engine "
+             "%s) fed by several upstream instances "
+             "gets one row for all of them, at its first link, named "
+             "by their stages (`pub.*`, `edge-west+edge-east`) and "
+             "their transports (`ipc+tcp`); engine %s reads "
+             "every header and gives each its row.  A subscriber's "
+             "sequence numbers prove the loss on the links of its one "
+             "path from each publisher.",
+             blind, apart);
+    roff_para(out, links);
 }
 
 static void s_command_line(FILE *out)

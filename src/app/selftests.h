@@ -30,6 +30,7 @@
 #include "base/stdfds.h"
 #include "config/certfile.h"
 #include "config/endpoint.h"
+#include "config/engines.h"
 #include "config/hosts.h"
 #include "crew/fleet.h"
 #include "crew/wire.h"
@@ -41,6 +42,7 @@
 #include "report/plot_data.h"
 #include "trial/search.h"
 #include "trial/summary.h"
+#include "trial/trial.h"
 #include "machine/tsc.h"
 #include "machine/syscalls.h"
 #include "config/topics.h"
@@ -98,6 +100,8 @@ static const struct {
     {"run_meta", run_meta_test},
     {"lines", lines_test},
     {"stdfds", stdfds_test},
+    {"engines", engines_test},
+    {"trial_counters", trial_counters_test},
 };
 
 #endif

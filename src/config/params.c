@@ -14,8 +14,6 @@
 const char *const params_pattern_names[] = {"pubsub", "pushpull", "reqrep",
                                             "connect", NULL};
 const char *const params_transport_names[] = {"inproc", "ipc", "tcp", NULL};
-const char *const params_engine_names[] = {"steerable", "zproxy", "forwarder",
-                                           NULL};
 const char *const params_process_names[] = {"thread", "own", NULL};
 const char *const params_placement_names[] = {"none",  "compact", "spread",
                                               "split", "all",     NULL};
@@ -40,14 +38,6 @@ static const char *const s_transport_help[] = {
     "within the process: the stages it joins share one libzmq context",
     "a Unix domain socket in the run's private 0700 directory",
     "127.0.0.1 on a free port, unless endpoint names one", NULL};
-static const char *const s_engine_help[] = {
-    "libzmq's zmq_proxy_steerable, whose STATISTICS give the hop counters",
-    "czmq's zproxy actor, counted through its CAPTURE socket (one more send "
-    "per message); no inproc hops, HWM or CURVE, and no back-pressure (mode "
-    "= flood or search, not capacity)",
-    "hopbench's own loop: one zmq_poll, then up to 1000 non-blocking "
-    "receives, each sent on; a row per publisher on a fan-in hop",
-    NULL};
 static const char *const s_placement_help[] = {
     "no pinning",
     "every stage on node 0, one physical core each, SMT siblings last",
@@ -327,11 +317,11 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                     .levels = T | S,
                     .type = TYPE_ENUM,
                     AT(engine),
-                    ENUM(engine),
+                    .choices = engines_names,
+                    .choice_help = engines_help,
                     .fallback = "steerable",
-                    .help = "proxy engine: steerable (zmq_proxy_steerable), "
-                            "zproxy (czmq's actor), forwarder (hopbench's "
-                            "batched loop)"},
+                    .help = "the proxy's engine: the loop that carries its "
+                            "messages from frontend to backend"},
     [KEY_RATE] = {.name = "rate",
                   .levels = T,
                   .type = TYPE_DOUBLE,

@@ -17,6 +17,7 @@
 
 #include "base/errbuf.h"
 #include "base/limits.h"
+#include "config/engines.h"
 #include "config/sizes.h"
 
 typedef enum {
@@ -26,7 +27,6 @@ typedef enum {
     PATTERN_CONNECT
 } pattern_t;
 typedef enum { TRANSPORT_INPROC, TRANSPORT_IPC, TRANSPORT_TCP } transport_t;
-typedef enum { ENGINE_STEERABLE, ENGINE_ZPROXY, ENGINE_FORWARDER } engine_t;
 typedef enum { PROCESS_THREAD, PROCESS_OWN } process_t;
 //  What a pubsub run measures (README: Modes)
 typedef enum { MODE_CAPACITY, MODE_FLOOD, MODE_SEARCH } run_mode_t;
@@ -195,7 +195,6 @@ typedef struct {
 extern const option_t params_options[KEY_COUNT_OF_KEYS];
 extern const char *const params_pattern_names[];
 extern const char *const params_transport_names[];
-extern const char *const params_engine_names[];
 extern const char *const params_placement_names[];
 extern const char *const params_process_names[];
 extern const char *const params_mode_names[];

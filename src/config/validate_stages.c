@@ -1,10 +1,12 @@
 /*  validate_stages: each stage with the hops next to it: a proxy's engine
-    (zproxy's limits), a stage in its own process or on a host (no
+    (what its traits allow), a stage in its own process or on a host (no
     inproc), a host list, zones (netns) and the hops that cross them, and
     the one socket on each side of a stage (one HWM, CURVE on all or
     none).
 */
 #include "config/topology_internal.h"
+
+#include "config/engines.h"
 
 #include <string.h>
 
@@ -53,41 +55,50 @@ static int s_validate_side(const topology_t *self, int i, bool in,
     return 0;
 }
 
-//  zproxy takes no HWM or NODROP, lives in czmq's context (no inproc), and
-//  hopbench counts it through CAPTURE, which cannot tell reqrep apart
+//  What a hop or the mode may ask of stage i's engine, by its traits (a
+//  czmq actor lives in czmq's context: no inproc); engine: its id
 
-static int s_validate_zproxy(const topology_t *self, int i, errbuf_t *err)
+static int s_validate_engine(const topology_t *self, int i, int engine,
+                             errbuf_t *err)
 {
     const params_t *p = &self->params;
-    if (p->pattern == PATTERN_REQREP)
+    const char *name = engine_name(engine);
+    char others[64];
+    engines_with(TRAIT_COUNTS_REQREP, true, others, sizeof others);
+    if (p->pattern == PATTERN_REQREP &&
+        !engine_can(engine, TRAIT_COUNTS_REQREP))
         return s_key_error(self, LEVEL_STAGE, i, KEY_ENGINE, err,
-                           "engine zproxy: reqrep through zproxy is not "
-                           "counted (use steerable or forwarder)");
+                           "engine %s: reqrep through %s is not "
+                           "counted (use %s)",
+                           name, name, others);
     for (int h = s_next_hop_at(self, i, -1); h >= 0;
          h = s_next_hop_at(self, i, h)) {
         params_t hop;
         topology_hop_params(self, h, &hop);
-        if (hop.transport == TRANSPORT_INPROC)
+        if (hop.transport == TRANSPORT_INPROC &&
+            engine_can(engine, TRAIT_CZMQ_ACTOR))
             return s_key_error(self, LEVEL_HOP, h, KEY_TRANSPORT, err,
-                               "engine zproxy runs in czmq's own context: "
+                               "engine %s runs in czmq's own context: "
                                "hop %d cannot be inproc",
-                               h + 1);
-        if (hop.hwm != 1000)
+                               name, h + 1);
+        if (hop.hwm != 1000 && !engine_can(engine, TRAIT_SETS_HWM))
             return s_key_error(self, LEVEL_HOP, h, KEY_HWM, err,
-                               "engine zproxy keeps libzmq's HWM of 1000; "
+                               "engine %s keeps libzmq's HWM of 1000; "
                                "hop %d asks for %d",
-                               h + 1, hop.hwm);
-        if (hop.curve)
+                               name, h + 1, hop.hwm);
+        if (hop.curve && !engine_can(engine, TRAIT_TAKES_CURVE))
             return s_key_error(self, LEVEL_HOP, h, KEY_CURVE, err,
-                               "engine zproxy: hopbench does not give it "
+                               "engine %s: hopbench does not give it "
                                "CURVE keys (hop %d has curve)",
-                               h + 1);
+                               name, h + 1);
     }
-    if (p->pattern == PATTERN_PUBSUB && p->mode == MODE_CAPACITY)
+    if (p->pattern == PATTERN_PUBSUB && p->mode == MODE_CAPACITY &&
+        !engine_can(engine, TRAIT_HOLDS_BACKPRESSURE))
         return s_key_error(self, LEVEL_STAGE, i, KEY_ENGINE, err,
-                           "engine zproxy cannot carry back-pressure (mode = "
-                           "capacity): czmq's zproxy makes its sockets itself "
-                           "and sets no ZMQ_XPUB_NODROP; use mode = flood");
+                           "engine %s cannot carry back-pressure (mode = "
+                           "capacity): it sets no ZMQ_XPUB_NODROP; use "
+                           "mode = flood",
+                           name);
     return 0;
 }
 
@@ -251,7 +262,7 @@ int topology_validate_stages(const topology_t *self, errbuf_t *err)
         params_t stage;
         topology_stage_params(self, i, &stage);
         if (self->stages[i].role == ROLE_PROXY &&
-            stage.engine == ENGINE_ZPROXY && s_validate_zproxy(self, i, err))
+            s_validate_engine(self, i, stage.engine, err))
             return -1;
         if (stage.process == PROCESS_OWN && s_validate_process(self, i, err))
             return -1;

@@ -176,10 +176,9 @@ static int s_serve(child_t *self, int id, const char *endpoint,
     snprintf(connect, sizeof connect, ">%s", endpoint);
     self->control = zsock_new_pair(connect);
     self->stage = stage_thread_new(self->pl, id, NULL, shared, err);
-    //  a zproxy's sockets are czmq's: its context's threads are its I/O
-    bool zproxy =
-        inst->role == ROLE_PROXY && inst->params.engine == ENGINE_ZPROXY;
-    bool placed = !zproxy || cpuset_empty(&inst->place.io_cpus) ||
+    //  a czmq actor's sockets are czmq's: its context's threads are its I/O
+    bool czmq = pipeline_czmq_actor(self->pl, id);
+    bool placed = !czmq || cpuset_empty(&inst->place.io_cpus) ||
                   pin_czmq_threads(&inst->place.io_cpus, err) == 0;
     int rc = 1;
     if (self->control && self->stage && placed)

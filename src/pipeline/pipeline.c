@@ -721,15 +721,24 @@ int pipeline_origin_instance(const pipeline_t *self, int origin)
     return -1;
 }
 
-bool pipeline_sees_origins(const pipeline_t *self, int id)
+//  Is instance id a proxy whose engine has the trait?
+static bool s_proxy_can(const pipeline_t *self, int id, engine_trait_t trait)
 {
     const instance_t *inst = &self->inst[id];
+    return inst->role == ROLE_PROXY && engine_can(inst->params.engine, trait);
+}
+
+bool pipeline_sees_origins(const pipeline_t *self, int id)
+{
     if (self->params.pattern == PATTERN_CONNECT)
-        return inst->role == ROLE_PROXY &&
-               inst->params.engine == ENGINE_FORWARDER;
+        return s_proxy_can(self, id, TRAIT_TELLS_SENDERS_APART);
     return pipeline_is_sink(self, id) ||
-           (inst->role == ROLE_PROXY &&
-            inst->params.engine == ENGINE_FORWARDER);
+           s_proxy_can(self, id, TRAIT_TELLS_SENDERS_APART);
+}
+
+bool pipeline_czmq_actor(const pipeline_t *self, int id)
+{
+    return s_proxy_can(self, id, TRAIT_CZMQ_ACTOR);
 }
 
 int pipeline_sockets(const pipeline_t *self, int id)

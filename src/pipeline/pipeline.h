@@ -166,8 +166,11 @@ bool pipeline_reaches(const pipeline_t *self, int a, int b);
 //  The source instance whose origin (message header) is 'origin', -1
 int pipeline_origin_instance(const pipeline_t *self, int origin);
 //  Does this receiving instance tell its messages' origins apart (it reads
-//  every header: sinks and the forwarder engine)?
+//  every header: sinks and a proxy whose engine tells senders apart)?
 bool pipeline_sees_origins(const pipeline_t *self, int id);
+//  Is instance id a proxy whose engine is a czmq actor (a thread of its
+//  own named as the engine; its sockets, so its I/O, in czmq's context)?
+bool pipeline_czmq_actor(const pipeline_t *self, int id);
 //  The SUB sockets instance id reads (sockets = N on a pubsub
 //  subscriber), 1 for every other
 int pipeline_sockets(const pipeline_t *self, int id);

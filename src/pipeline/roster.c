@@ -45,11 +45,6 @@ static void s_add_context(walk_t *walk, int owner, const char *prefix,
     s_add(walk, owner, name, place->node, &place->io_cpus, housekeeping);
 }
 
-static bool s_zproxy(const instance_t *inst)
-{
-    return inst->role == ROLE_PROXY && inst->params.engine == ENGINE_ZPROXY;
-}
-
 //  A process of its own: process = own, or on another host (an agent runs
 //  each of its stages in one)
 static bool s_own_process(const instance_t *inst)
@@ -60,7 +55,7 @@ static bool s_own_process(const instance_t *inst)
 int roster_czmq_owner(const pipeline_t *pl)
 {
     for (int i = 0; i < pl->n; i++)
-        if (s_zproxy(&pl->inst[i]) && !s_own_process(&pl->inst[i]))
+        if (pipeline_czmq_actor(pl, i) && !s_own_process(&pl->inst[i]))
             return i;
     return -1;
 }
@@ -76,7 +71,7 @@ static void s_walk_process(const pipeline_t *pl, int i, walk_t *walk)
         s_add(walk, i, "relay", pl->controller.place.node,
               &pl->controller.place.cpus, true);
     s_add(walk, i, "process", home->node, &home->cpus, true);
-    if (s_zproxy(inst))
+    if (pipeline_czmq_actor(pl, i))
         s_add_context(walk, i, "", ROSTER_CZMQ_IO_THREADS, &inst->place,
                       false);
     else
@@ -88,8 +83,9 @@ static void s_walk_instance(const pipeline_t *pl, int i, walk_t *walk)
     const instance_t *inst = &pl->inst[i];
     const place_t *place = &inst->place;
     s_add(walk, i, "main", place->node, &place->cpus, false);
-    if (s_zproxy(inst))
-        s_add(walk, i, "zproxy", place->node, &place->cpus, false);
+    if (pipeline_czmq_actor(pl, i))
+        s_add(walk, i, engine_name(inst->params.engine), place->node,
+              &place->cpus, false);
     else if (pl->ctx[inst->ctx].owner == i)
         s_add_context(walk, i, "", pl->ctx[inst->ctx].io_threads, place,
                       false);

@@ -56,7 +56,7 @@ static const char *s_engine(const pipeline_t *pl, int owner)
 {
     if (owner < 0 || pl->inst[owner].role != ROLE_PROXY)
         return "";
-    return params_engine_names[pl->inst[owner].params.engine];
+    return engine_name(pl->inst[owner].params.engine);
 }
 
 //  A table line without the padding its last column leaves

@@ -39,7 +39,7 @@ static void s_stage_words(const topology_t *topo, int s, char *buf,
         snprintf(count, sizeof count, " x%d", p.count);
     if (stage->role == ROLE_PROXY)
         snprintf(buf, len, "%s%s (proxy, %s)", stage->name, count,
-                 params_engine_names[p.engine]);
+                 engine_name(p.engine));
     else
         snprintf(buf, len, "%s%s (%s)", stage->name, count,
                  pattern_role_names[stage->role]);

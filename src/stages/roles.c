@@ -1,6 +1,11 @@
 /*  roles: the one choice of ops table per instance (roles.h).  */
 #include "stages/roles.h"
 
+//  Each engine's ops, in the order of its id
+#define OPS(id, name, traits, help) &proxy_##name##_ops,
+static const stage_ops_t *const s_engine_ops[] = {ENGINES(OPS)};
+#undef OPS
+
 const stage_ops_t *roles_ops(const instance_t *inst)
 {
     switch (inst->role) {
@@ -19,12 +24,6 @@ const stage_ops_t *roles_ops(const instance_t *inst)
     case ROLE_PROXY:
         break;
     }
-    switch (inst->params.engine) {
-    case ENGINE_ZPROXY:
-        return &proxy_zproxy_ops;
-    case ENGINE_FORWARDER:
-        return &proxy_forwarder_ops;
-    default:
-        return &proxy_steerable_ops;
-    }
+    int engine = inst->params.engine;
+    return s_engine_ops[engine >= 0 && engine < ENGINE_COUNT ? engine : 0];
 }

@@ -3,12 +3,12 @@
         publisher, pusher         sender.c
         subscriber, puller        receiver.c (connector.c for connect)
         requester / replier       requester.c / replier.c
-        proxy, engine = steerable proxy_steerable.c  (zmq_proxy_steerable)
-        proxy, engine = zproxy    proxy_zproxy.c     (czmq's zproxy)
-        proxy, engine = forwarder proxy_forwarder.c  (hopbench's own loop)
+        proxy, engine = NAME      proxy_NAME.c (config/engines.h's rows:
+                                  steerable, zproxy, forwarder)
 
     Each role file exports one stage_ops_t; nothing but roles_ops picks
-    among them.
+    among them.  A proxy engine's is proxy_NAME_ops, found by the name on
+    its row of the engine table: an engine is its file and that row.
 */
 #ifndef HOPBENCH_ROLES_H
 #define HOPBENCH_ROLES_H
@@ -16,7 +16,11 @@
 #include "stages/stage.h"
 
 extern const stage_ops_t sender_ops, receiver_ops, connector_ops, requester_ops,
-    replier_ops, proxy_steerable_ops, proxy_zproxy_ops, proxy_forwarder_ops;
+    replier_ops;
+#define DECLARE_OPS(id, name, traits, help)                                    \
+    extern const stage_ops_t proxy_##name##_ops;
+ENGINES(DECLARE_OPS)
+#undef DECLARE_OPS
 
 //  The ops of an instance: its role, and for a proxy its engine
 const stage_ops_t *roles_ops(const instance_t *inst);

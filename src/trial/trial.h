@@ -56,4 +56,7 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
               trial_result_t *result, char *warnings, size_t warnings_len,
               errbuf_t *err);
 
+//  trial_counters.c's selftest: links, counts and losses from snapshots
+int trial_counters_test(bool verbose);
+
 #endif

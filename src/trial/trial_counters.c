@@ -6,13 +6,19 @@
     and zproxy cannot, so a fan-in into them is one row, "pub.*").  A
     snapshot reads every counter at one moment: the senders' and receivers'
     relaxed atomics, the proxies' counts, the clock, and each stage's CPU
-    time (its thread, plus the libzmq and engine threads charged to it).
-    After the drain, the rows are made, and the hops' losses are checked
-    against what the sinks' sequence numbers prove.
+    time (its thread, plus the libzmq and engine threads charged to it,
+    which trial_threads.c finds).  After the drain, the rows are made, and the hops' losses are checked
+    against what the sinks' sequence numbers prove.  What can be is a
+    function of the pipeline, the links and the snapshots alone (links,
+    a link's senders and sent count, a window's differences, a path's
+    loss), and the selftest holds it.
 */
 #include "trial/trial_state.h"
 
+#include "base/check.h"
 #include "base/mono.h"
+#include "config/topology.h"
+#include "machine/machine.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -34,9 +40,9 @@ static uint64_t s_origins_at(const pipeline_t *pl, int from)
     return mask;
 }
 
-static void s_add_link(trial_t *self, int hop, int from, int to)
+static void s_add_link(const pipeline_t *pl, link_t *links, int *n, int hop,
+                       int from, int to)
 {
-    const pipeline_t *pl = self->pl;
     uint64_t origins = 0;
     if (from >= 0)
         origins = s_origins_at(pl, from);
@@ -45,8 +51,8 @@ static void s_add_link(trial_t *self, int hop, int from, int to)
              h = pipeline_next_hop_in(pl, to, h))
             for (int u = 0; u < pl->count[pl->hops[h].up]; u++)
                 origins |= s_origins_at(pl, pl->first[pl->hops[h].up] + u);
-    if (self->nlinks < TRIAL_MAX_LINKS)
-        self->links[self->nlinks++] = (link_t){hop, from, to, origins};
+    if (*n < TRIAL_MAX_LINKS)
+        links[(*n)++] = (link_t){hop, from, to, origins};
 }
 
 //  The instances upstream of 'to' over all of its hops
@@ -61,26 +67,31 @@ static int s_senders(const pipeline_t *pl, int to)
 
 //  One row per (from, to) pair of each hop, in hop order; a receiver that
 //  cannot tell its senders apart and has several gets one row for them
-//  all, at its first hop
-void trial_make_links(trial_t *self)
+//  all, at its first hop.  Into links (TRIAL_MAX_LINKS); how many
+static int s_links(const pipeline_t *pl, link_t *links)
 {
-    const pipeline_t *pl = self->pl;
+    int n = 0;
     for (int h = 0; h < pl->nhops; h++) {
         int up = pl->hops[h].up, down = pl->hops[h].down;
         for (int d = 0; d < pl->count[down]; d++) {
             int to = pl->first[down] + d;
             if (pipeline_sees_origins(pl, to) || s_senders(pl, to) == 1) {
                 for (int u = 0; u < pl->count[up]; u++)
-                    s_add_link(self, h, pl->first[up] + u, to);
+                    s_add_link(pl, links, &n, h, pl->first[up] + u, to);
             } else if (pipeline_hop_in(pl, to) == h)
-                s_add_link(self, h, -1, to);
+                s_add_link(pl, links, &n, h, -1, to);
         }
     }
+    return n;
 }
 
-int trial_link_senders(const trial_t *self, const link_t *link, int *ids)
+void trial_make_links(trial_t *self)
 {
-    const pipeline_t *pl = self->pl;
+    self->nlinks = s_links(self->pl, self->links);
+}
+
+int trial_link_senders(const pipeline_t *pl, const link_t *link, int *ids)
+{
     int n = 0;
     if (link->from >= 0) {
         ids[0] = link->from;
@@ -146,20 +157,20 @@ static uint64_t s_origins_received(trial_t *self, const link_t *link)
     return sum;
 }
 
-static uint64_t s_link_sent(trial_t *self, const link_t *link,
+//  What a link was sent by snap: its senders' counts
+static uint64_t s_link_sent(const pipeline_t *pl, const link_t *link,
                             const snapshot_t *snap)
 {
     //  connect: a client's hop counts the cycles it began
-    if (self->pl->params.pattern == PATTERN_CONNECT &&
-        pipeline_is_sink(self->pl, link->to))
+    if (pl->params.pattern == PATTERN_CONNECT && pipeline_is_sink(pl, link->to))
         return snap->sent[link->to];
     int ids[PIPELINE_MAX_INSTANCES];
-    int n = trial_link_senders(self, link, ids);
+    int n = trial_link_senders(pl, link, ids);
     uint64_t sum = 0;
     for (int i = 0; i < n; i++)
         sum += snap->sent[ids[i]];
     //  a receiver of N sockets takes N copies of each message
-    return sum * (uint64_t)pipeline_sockets(self->pl, link->to);
+    return sum * (uint64_t)pipeline_sockets(pl, link->to);
 }
 
 //  ------------------------------------------------------------------------
@@ -210,7 +221,7 @@ void trial_snapshot_finish(trial_t *self, snapshot_t *snap)
     for (int i = 0; i < self->pl->n; i++)
         snap->cpu_ns[i] = s_cpu_ns(self, i);
     for (int l = 0; l < self->nlinks; l++)
-        snap->link_sent[l] = s_link_sent(self, &self->links[l], snap);
+        snap->link_sent[l] = s_link_sent(self->pl, &self->links[l], snap);
 }
 
 //  Every stage's counters, one after another, each at its own time
@@ -226,249 +237,31 @@ int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err)
 }
 
 //  ------------------------------------------------------------------------
-//  Read-back of threads: where every thread is while the window is open,
-//  each named as the roster (pipeline/roster.h) names it, and checked
-//  against it: placed where the plan says, and nothing more or less
-
-//  Whose a thread is, and what it is called
-typedef struct {
-    int owner;       //  instance id, -1: the controller
-    char label[48];  //  threads.csv's thread: "main", "ZMQbg/IO/0", ...
-    bool helper;     //  its CPU time counts for its stage
-} owner_t;
-
-static bool s_zproxy(const instance_t *inst)
-{
-    return inst->role == ROLE_PROXY && inst->params.engine == ENGINE_ZPROXY;
-}
-
-//  A thread of a stage's own process (i: the stage whose handle read it;
-//  -1: this process) that is not a stage's: its main thread, czmq's
-//  context, or something unplanned
-static owner_t s_process_thread(trial_t *self, const task_t *task, int i)
-{
-    owner_t who = {i, "", false};
-    bool czmq = strncmp(task->name, "ZMQbg/", 6) == 0;
-    if (i < 0 && czmq && roster_czmq_owner(self->pl) >= 0)
-        who.owner = roster_czmq_owner(self->pl);
-    if (task->tid == task->pid)
-        snprintf(who.label, sizeof who.label, "%s", i < 0 ? "main" : "process");
-    else if (czmq && i >= 0 && !s_zproxy(&self->pl->inst[i]))
-        snprintf(who.label, sizeof who.label, "process/%s", task->name);
-    else
-        snprintf(who.label, sizeof who.label, "%s", task->name);
-    who.helper = czmq && who.owner >= 0; //  a zproxy's I/O
-    return who;
-}
-
-//  Which stage a thread serves: its own thread, a libzmq thread of its
-//  context ("PREFIX/ZMQbg/IO/0"), its engine's ("hbz:ID"), the relay to
-//  its process ("hbr:ID"), or its process's own; else the controller's.
-//  scanner: the stage whose handle read it (its process, here or on its
-//  host), -1: this process
-static owner_t s_owner(trial_t *self, const task_t *task, int scanner)
-{
-    owner_t who = {-1, "", true};
-    const char *host =
-        scanner >= 0 ? stage_handle_host(self->stage[scanner]) : "";
-    for (int i = 0; i < self->pl->n; i++)
-        if (stage_handle_shared(self->stage[i])->tid == task->tid &&
-            streq(stage_handle_host(self->stage[i]), host))
-            return (owner_t){i, "main", false};
-    const char *rest;
-    int prefix = threads_zmq_prefix(task->name, &rest), id;
-    if (prefix >= 1 && prefix <= self->pl->nctx) {
-        who.owner = self->pl->ctx[prefix - 1].owner;
-        snprintf(who.label, sizeof who.label, "%s", rest);
-        return who;
-    }
-    if (sscanf(task->name, "hbz:%d", &id) == 1 && id >= 0 && id < self->pl->n)
-        return (owner_t){id, "zproxy", true};
-    if (sscanf(task->name, "hbr:%d", &id) == 1 && id >= 0 && id < self->pl->n)
-        return (owner_t){id, "relay", false};
-    return s_process_thread(self, task, scanner);
-}
-
-//  A thread not where the plan put it is a warning.  Its allowed CPUs
-//  say where it can run; a last CPU outside them only says it has not run
-//  since it was moved there (czmq's threads, between combinations)
-static void s_check_place(trial_t *self, const thread_row_t *row,
-                          const cpuset_t *planned)
-{
-    char want[256], line[700];
-    if (cpuset_empty(planned))
-        return;
-    cpuset_format(planned, want, sizeof want);
-    if (strcmp(row->allowed, want) != 0) {
-        snprintf(line, sizeof line,
-                 "stage %s thread %s: allowed CPUs %s, last ran on CPU %d; "
-                 "the plan says CPUs %s",
-                 row->stage, row->thread, row->allowed, row->last_cpu, want);
-        trial_warn(self, line);
-    }
-}
-
-static void s_record_thread(trial_t *self, const task_t *task, int scanner,
-                            const owner_t *who, bool *seen)
-{
-    trial_result_t *result = self->result;
-    thread_row_t *row = &result->threads[result->nthreads++];
-    *row = (thread_row_t){
-        .tid = task->tid, .last_cpu = task->last_cpu, .mem_node = -1};
-    snprintf(row->stage, sizeof row->stage, "%s",
-             who->owner >= 0 ? self->pl->inst[who->owner].name : "controller");
-    snprintf(row->thread, sizeof row->thread, "%s", who->label);
-    snprintf(row->allowed, sizeof row->allowed, "%s", task->allowed);
-    const machine_t *machine =
-        scanner >= 0 ? stage_handle_machine(self->stage[scanner]) : NULL;
-    snprintf(row->host, sizeof row->host, "%s",
-             scanner >= 0 ? stage_handle_host(self->stage[scanner]) : "");
-    row->node =
-        machine_node_of_cpu(machine ? machine : self->machine, row->last_cpu);
-    if (who->owner >= 0 && strcmp(who->label, "main") == 0)
-        row->mem_node = stage_handle_shared(self->stage[who->owner])->mem_node;
-    const roster_entry_t *planned =
-        roster_find(self->roster, self->nroster, who->owner, who->label);
-    if (planned) {
-        seen[planned - self->roster] = true;
-        s_check_place(self, row, &planned->cpus);
-        return;
-    }
-    char line[300];
-    snprintf(line, sizeof line,
-             "stage %s thread %s (tid %d): a thread the plan does not list",
-             row->stage, row->thread, (int)row->tid);
-    trial_warn(self, line);
-}
-
-//  What the plan lists that the run did not start
-static void s_check_missing(trial_t *self, const bool *seen)
-{
-    for (int r = 0; r < self->nroster; r++) {
-        const roster_entry_t *entry = &self->roster[r];
-        char line[300];
-        if (seen[r])
-            continue;
-        snprintf(line, sizeof line,
-                 "stage %s thread %s: in the plan, but not among the run's "
-                 "threads",
-                 entry->owner >= 0 ? self->pl->inst[entry->owner].name
-                                   : "controller",
-                 entry->thread);
-        trial_warn(self, line);
-    }
-}
-
-//  ------------------------------------------------------------------------
-//  Read-back of memory: the pages of what each stage writes, by node, as
-//  the stage counted them at SETUP (stage.h)
-
-static const char *const s_region_text[STAGE_MEMORY_REGIONS] = {
-    "counters", "message buffer", "stack", "zerocopy pool"};
-
-static void s_check_region(trial_t *self, const memory_row_t *row, int region)
-{
-    int present = row->pages.present;
-    int on = pin_pages_on(&row->pages, row->node);
-    if (row->node < 0 || present == 0 || on == present)
-        return;
-    char by_node[200], line[400];
-    pin_pages_format(&row->pages, by_node, sizeof by_node);
-    snprintf(line, sizeof line,
-             "stage %s: %d of the %d pages of its %s are off node %d "
-             "(pages by node: %s)",
-             row->stage, present - on, present, s_region_text[region],
-             row->node, by_node);
-    trial_warn(self, line);
-}
-
-static void s_record_memory(trial_t *self)
-{
-    trial_result_t *result = self->result;
-    for (int i = 0; i < self->pl->n; i++) {
-        const stage_shared_t *shared = stage_handle_shared(self->stage[i]);
-        for (int r = 0; r < STAGE_MEMORY_REGIONS; r++) {
-            if (shared->memory[r].pages == 0)
-                continue; //  none (no zerocopy pool)
-            memory_row_t *row = &result->memory[result->nmemory++];
-            snprintf(row->stage, sizeof row->stage, "%s",
-                     self->pl->inst[i].name);
-            row->region = stage_memory_names[r];
-            row->node = self->pl->inst[i].place.node;
-            row->pages = shared->memory[r];
-            s_check_region(self, row, r);
-        }
-    }
-}
-
-//  This process's threads, and those of stages in their own process, here
-//  or on their host; scanner[t]: the stage whose handle read task t, -1
-//  for this process
-static int s_scan(trial_t *self, task_t *tasks, int *scanner)
-{
-    int n = threads_scan(getpid(), tasks, THREADS_MAX);
-    for (int t = 0; t < n; t++)
-        scanner[t] = -1;
-    for (int i = 0; i < self->pl->n && n >= 0; i++) {
-        int more =
-            stage_handle_threads(self->stage[i], tasks + n, THREADS_MAX - n);
-        for (int t = n; t < n + more; t++)
-            scanner[t] = i;
-        n += more > 0 ? more : 0;
-    }
-    return n;
-}
-
-void trial_read_threads(trial_t *self, bool record)
-{
-    task_t *tasks = calloc(THREADS_MAX, sizeof *tasks);
-    int *scanner = calloc(THREADS_MAX, sizeof *scanner);
-    bool *seen = calloc((size_t)self->nroster + 1, sizeof *seen);
-    int n = tasks && scanner && seen ? s_scan(self, tasks, scanner) : 0;
-    self->nhelpers = 0;
-    for (int t = 0; t < n; t++) {
-        if (streq(tasks[t].name, SYSCALLS_THREAD_NAME))
-            continue; //  --profile syscalls' own (machine/syscalls.h)
-        owner_t who = s_owner(self, &tasks[t], scanner[t]);
-        if (who.helper) {
-            self->helper_tid[self->nhelpers] = tasks[t].tid;
-            self->helper_owner[self->nhelpers++] = who.owner;
-        }
-        if (record)
-            s_record_thread(self, &tasks[t], scanner[t], &who, seen);
-    }
-    if (record && n > 0) {
-        s_check_missing(self, seen);
-        s_record_memory(self);
-    }
-    free(tasks);
-    free(scanner);
-    free(seen);
-}
-
-//  ------------------------------------------------------------------------
 //  Rows
 
 //  Messages a stage handled in the window: sent by a source, taken in by a
 //  proxy or sink
-static uint64_t s_handled(trial_t *self, int id)
+static uint64_t s_handled(const pipeline_t *pl, const snapshot_t *s0,
+                          const snapshot_t *s1, int id)
 {
-    if (pipeline_is_source(self->pl, id))
-        return self->s1.sent[id] - self->s0.sent[id];
-    return self->s1.received[id] - self->s0.received[id];
+    if (pipeline_is_source(pl, id))
+        return s1->sent[id] - s0->sent[id];
+    return s1->received[id] - s0->received[id];
 }
 
 //  CPU per message of instances ids[0..n-1]; per connection when 'per'
 //  names a connector
-static double s_cpu_per_msg(trial_t *self, const int *ids, int n, int per)
+static double s_cpu_per_msg(const pipeline_t *pl, const snapshot_t *s0,
+                            const snapshot_t *s1, const int *ids, int n,
+                            int per)
 {
     uint64_t ns = 0, msgs = 0;
     for (int k = 0; k < n; k++) {
-        ns += self->s1.cpu_ns[ids[k]] - self->s0.cpu_ns[ids[k]];
-        msgs += s_handled(self, ids[k]);
+        ns += s1->cpu_ns[ids[k]] - s0->cpu_ns[ids[k]];
+        msgs += s_handled(pl, s0, s1, ids[k]);
     }
     if (per >= 0)
-        msgs = s_handled(self, per);
+        msgs = s_handled(pl, s0, s1, per);
     return msgs ? (double)ns / (double)msgs : -1;
 }
 
@@ -526,6 +319,14 @@ static void s_where(trial_t *self, const int *ids, int n, char *cpu,
     s_join(&nodes, unpinned, node, RESULTS_WHERE_MAX);
 }
 
+//  What a sink of 'sockets' SUB sockets is proven to have lost of an
+//  origin that sent 'sent': N sockets: next is the furthest one's, gaps
+//  hold the others' lag (stages/sockets.c)
+static int64_t s_origin_lost(uint64_t sent, const origin_t *seen, int sockets)
+{
+    return (int64_t)(sent - seen->next) * sockets + (int64_t)seen->gaps;
+}
+
 //  Loss the sequence numbers prove between the sources and sink 'to', for
 //  the origins in 'origins'
 static int64_t s_seq_lost(trial_t *self, int to, uint64_t origins)
@@ -541,11 +342,8 @@ static int64_t s_seq_lost(trial_t *self, int to, uint64_t origins)
         if (o < 0 || !(origins >> o & 1))
             continue;
         const origin_t *seen = &stage_handle_shared(self->stage[to])->origins[o];
-        //  N sockets: next is the furthest one's, gaps hold the others'
-        //  lag (stages/sockets.c)
-        lost += (int64_t)(self->last.sent[id] - seen->next) *
-                    pipeline_sockets(pl, to) +
-                (int64_t)seen->gaps;
+        lost +=
+            s_origin_lost(self->last.sent[id], seen, pipeline_sockets(pl, to));
     }
     return lost;
 }
@@ -566,15 +364,13 @@ static double s_seconds(const trial_t *self, const int *ids, int n)
 //  allow?  Only where the hop dropped: that is what the bound is about.
 //  From 25 % below the bound (a shared CPU stretches the pauses between
 //  refills: the pause is still what sets the rate) to 10 % above it
-static void s_hwm_bound(const trial_t *self, const link_t *link,
+static void s_hwm_bound(const pipeline_t *pl, const link_t *link, double tsc_hz,
                         link_row_t *row)
 {
-    const pipeline_t *pl = self->pl;
     const params_t *hop = &pl->hops[link->hop].params;
     if (pl->params.pattern != PATTERN_PUBSUB || pl->params.mode != MODE_FLOOD)
         return;
-    row->bound_rate =
-        results_hwm_bound(hop->transport, hop->hwm, self->spec.tsc_hz);
+    row->bound_rate = results_hwm_bound(hop->transport, hop->hwm, tsc_hz);
     double rate = link_rate(row);
     row->hwm_bound = row->bound_rate > 0 && link_lost(row) > 0 &&
                      rate >= 0.75 * row->bound_rate &&
@@ -582,9 +378,8 @@ static void s_hwm_bound(const trial_t *self, const link_t *link,
 }
 
 //  "tcp", or for a summed row over hops of several kinds "ipc+tcp"
-static void s_transport(const trial_t *self, const link_t *link, char *buf)
+static void s_transport(const pipeline_t *pl, const link_t *link, char *buf)
 {
-    const pipeline_t *pl = self->pl;
     unsigned kinds = 1u << pl->hops[link->hop].params.transport;
     for (int h = link->from < 0 ? pipeline_hop_in(pl, link->to) : -1; h >= 0;
          h = pipeline_next_hop_in(pl, link->to, h))
@@ -600,15 +395,15 @@ static void s_transport(const trial_t *self, const link_t *link, char *buf)
 
 //  "h2", or for a summed row whose senders are on several hosts "h2+h3"
 //  ("*" when they do not fit); "" for the controller's
-static void s_hosts(const trial_t *self, const int *ids, int n, char *buf)
+static void s_hosts(const pipeline_t *pl, const int *ids, int n, char *buf)
 {
     size_t used = 0;
     buf[0] = 0;
     for (int k = 0; k < n; k++) {
-        const char *host = pipeline_host(self->pl, ids[k]);
+        const char *host = pipeline_host(pl, ids[k]);
         bool seen = false;
         for (int j = 0; j < k && !seen; j++)
-            seen = strcmp(pipeline_host(self->pl, ids[j]), host) == 0;
+            seen = strcmp(pipeline_host(pl, ids[j]), host) == 0;
         if (seen)
             continue;
         used += (size_t)snprintf(buf + used, RESULTS_NAME_MAX - used, "%s%s",
@@ -625,14 +420,16 @@ static void s_row_places(trial_t *self, const link_t *link, link_row_t *row,
                          bool client)
 {
     int ids[PIPELINE_MAX_INSTANCES];
-    int n = trial_link_senders(self, link, ids);
-    s_hosts(self, ids, n, row->from_host);
+    int n = trial_link_senders(self->pl, link, ids);
+    s_hosts(self->pl, ids, n, row->from_host);
     snprintf(row->to_host, sizeof row->to_host, "%s",
              pipeline_host(self->pl, link->to));
     s_where(self, ids, n, row->from_cpu, row->from_node);
     s_where(self, &link->to, 1, row->to_cpu, row->to_node);
-    row->from_cpu_ns = s_cpu_per_msg(self, ids, n, client ? link->to : -1);
-    row->to_cpu_ns = s_cpu_per_msg(self, &link->to, 1, -1);
+    row->from_cpu_ns = s_cpu_per_msg(self->pl, &self->s0, &self->s1, ids, n,
+                                     client ? link->to : -1);
+    row->to_cpu_ns =
+        s_cpu_per_msg(self->pl, &self->s0, &self->s1, &link->to, 1, -1);
     row->sent_seconds = client ? row->seconds : s_seconds(self, ids, n);
 }
 
@@ -660,7 +457,7 @@ void trial_make_rows(trial_t *self)
         bool client = connect && pipeline_is_sink(pl, link->to);
         row->hop = link->hop + 1;
         trial_link_name(self, link, row->from, row->to);
-        s_transport(self, link, row->transport);
+        s_transport(pl, link, row->transport);
         row->from_source = link->from >= 0 && pipeline_is_source(pl, link->from);
         row->to_sink = pipeline_is_sink(pl, link->to);
         row->sent = self->last.link_sent[l];
@@ -671,7 +468,7 @@ void trial_make_rows(trial_t *self)
         row->window_sent = self->s1.link_sent[l] - self->s0.link_sent[l];
         s_row_places(self, link, row, client);
         trial_topics_row(self, l, row);
-        s_hwm_bound(self, link, row);
+        s_hwm_bound(pl, link, self->spec.tsc_hz, row);
         row->seq_lost = s_seq_lost(self, link->to, link->origins);
     }
 }
@@ -699,6 +496,23 @@ static int s_verify_filtered(trial_t *self, errbuf_t *err)
     return 0;
 }
 
+//  What the rows' counters lose on sink d's paths: the links into it and,
+//  each of its sockets missing it, into every proxy upstream of it
+static int64_t s_path_lost(const pipeline_t *pl, const link_t *links,
+                           const link_row_t *rows, int n, int d)
+{
+    int64_t lost = 0;
+    for (int l = 0; l < n; l++) {
+        int to = links[l].to;
+        int64_t link = (int64_t)(rows[l].sent - rows[l].received);
+        if (to == d)
+            lost += link;
+        else if (!pipeline_is_sink(pl, to) && pipeline_reaches(pl, to, d))
+            lost += link * pipeline_sockets(pl, d);
+    }
+    return lost;
+}
+
 //  The hops' counters and the sequence numbers must tell the same loss:
 //  for each sink, the links into it and into every proxy upstream of it
 //  (its messages' paths: one from each publisher, in a tree); a sink that
@@ -716,20 +530,11 @@ int trial_verify(trial_t *self, errbuf_t *err)
         if (misordered)
             return err_set(err, "stage %s: %llu messages out of sequence",
                            pl->inst[d].name, (unsigned long long)misordered);
-        int64_t counted = trial_topics_path_lost(self, d);
+        int64_t counted = trial_topics_filters(self, d)
+                              ? trial_topics_path_lost(self, d)
+                              : s_path_lost(pl, self->links, result->links,
+                                            result->nlinks, d);
         int64_t proven = s_seq_lost(self, d, s_origins_at(pl, d));
-        for (int l = 0; l < result->nlinks && !trial_topics_filters(self, d);
-             l++) {
-            int to = self->links[l].to;
-            //  what a proxy above lost, each of d's sockets missed
-            if (to == d)
-                counted += (int64_t)(result->links[l].sent -
-                                     result->links[l].received);
-            else if (!pipeline_is_sink(pl, to) && pipeline_reaches(pl, to, d))
-                counted += (int64_t)(result->links[l].sent -
-                                     result->links[l].received) *
-                           pipeline_sockets(pl, d);
-        }
         if (counted != proven)
             return err_set(err,
                            "loss accounting: the hops' counters lose "
@@ -743,7 +548,7 @@ int trial_verify(trial_t *self, errbuf_t *err)
 
 //  ------------------------------------------------------------------------
 //  Latency: the sinks' (or requesters') histograms merged as "e2e"; each
-//  forwarder's as the hop it ends
+//  proxy that tells its senders apart (reads every header) as the hop it ends
 
 //  The histograms of every instance 'take' says yes to, merged as one row
 static void s_add_latency(trial_t *self, const char *hop,
@@ -761,7 +566,7 @@ static void s_add_latency(trial_t *self, const char *hop,
         result->nlatency++;
 }
 
-//  Each forwarder's row is named by the first hop it ends
+//  Each such proxy's row is named by the first hop it ends
 void trial_make_latency(trial_t *self)
 {
     const pipeline_t *pl = self->pl;
@@ -780,4 +585,116 @@ void trial_make_latency(trial_t *self)
     }
     s_add_latency(self, "e2e", reqrep ? pipeline_is_source : pipeline_is_sink,
                   -1);
+}
+
+//  ------------------------------------------------------------------------
+//  Selftest: the counters' arithmetic on pipelines read from text
+
+//  A pipeline from a topology's text, on a two-node machine file
+static pipeline_t *s_test_pipeline(const char *text, topology_t **topo,
+                                   machine_t **machine)
+{
+    errbuf_t err;
+    *topo = topology_load_text("t.cfg", text, &err);
+    *machine = machine_new_file("numa/vm-2x2.cfg", &err);
+    if (!*topo || !*machine || topology_validate(*topo, &err))
+        return NULL;
+    return pipeline_new(*topo, *machine, &err);
+}
+
+//  Links of a fan-in into proxy p of 'engine', fanned out to two
+//  subscribers (pub.1 pub.2 p sub.1 sub.2: ids 0 .. 4): what each counts
+static int s_test_links(const char *engine, int nlinks, link_t *links,
+                        snapshot_t *snap)
+{
+    char text[256];
+    snprintf(text, sizeof text,
+             "topology = t\npublisher = pub\n    count = 2\nhop\n"
+             "proxy = p\n    engine = %s\nhop\nsubscriber = sub\n"
+             "    count = 2\n    sockets = 3\n",
+             engine);
+    topology_t *topo;
+    machine_t *machine;
+    pipeline_t *pl = s_test_pipeline(text, &topo, &machine);
+    CHECK(pl && s_links(pl, links) == nlinks);
+    int ids[PIPELINE_MAX_INSTANCES];
+    //  the first link: both publishers summed, or pub.1's own
+    bool summed = nlinks == 3;
+    CHECK(links[0].hop == 0 && links[0].to == 2);
+    CHECK(links[0].from == (summed ? -1 : 0));
+    CHECK(trial_link_senders(pl, &links[0], ids) == (summed ? 2 : 1));
+    CHECK(links[0].origins == (summed ? 3u : 1u));
+    //  what a link was sent: its senders' sum, times a sink's sockets
+    memset(snap, 0, sizeof *snap);
+    snap->sent[0] = 10, snap->sent[1] = 5, snap->sent[2] = 14;
+    CHECK(s_link_sent(pl, &links[0], snap) == (summed ? 15u : 10u));
+    CHECK(links[nlinks - 1].from == 2 && links[nlinks - 1].to == 4);
+    CHECK(s_link_sent(pl, &links[nlinks - 1], snap) == 14 * 3);
+    char buf[RESULTS_NAME_MAX];
+    s_transport(pl, &links[0], buf);
+    CHECK(strcmp(buf, "tcp") == 0);
+    s_hosts(pl, ids, 1, buf);
+    CHECK(strcmp(buf, "") == 0);
+    //  sub.1's paths: its own link and, per socket, the proxy's ins
+    link_row_t rows[4] = {{.sent = 15, .received = 12},
+                          {.sent = 42, .received = 40},
+                          {.sent = 42, .received = 41},
+                          {.sent = 5, .received = 5}};
+    CHECK(s_path_lost(pl, links, rows, nlinks, 3) ==
+          (summed ? 3 * 3 + 2 : 3 * 3 + 2 * 3 + 1));
+    pipeline_destroy(&pl);
+    machine_destroy(&machine);
+    topology_destroy(&topo);
+    return 0;
+}
+
+int trial_counters_test(bool verbose)
+{
+    (void)verbose;
+    link_t *links = calloc(TRIAL_MAX_LINKS, sizeof *links);
+    snapshot_t *snap = calloc(2, sizeof *snap);
+    CHECK(links && snap);
+    //  steerable cannot tell pub.1 from pub.2: one row for both
+    CHECK(s_test_links("steerable", 3, links, snap) == 0);
+    //  the forwarder reads every header: a row per publisher
+    CHECK(s_test_links("forwarder", 4, links, snap) == 0);
+
+    //  a window's differences: a source's sends, anyone else's takes
+    topology_t *topo;
+    machine_t *machine;
+    pipeline_t *pl = s_test_pipeline("topology = t\npublisher = a\nhop\n"
+                                     "subscriber = b\n",
+                                     &topo, &machine);
+    CHECK(pl && pl->n == 2);
+    snap[1].sent[0] = 100, snap[1].received[1] = 90;
+    snap[0].sent[0] = 40, snap[0].received[1] = 30;
+    snap[1].cpu_ns[0] = 1200, snap[0].cpu_ns[0] = 600;
+    CHECK(s_handled(pl, &snap[0], &snap[1], 0) == 60);
+    CHECK(s_handled(pl, &snap[0], &snap[1], 1) == 60);
+    int ids[] = {0, 1};
+    CHECK(s_cpu_per_msg(pl, &snap[0], &snap[1], ids, 1, -1) == 10);
+    snap[1].received[1] = 30; //  nothing taken: no figure
+    CHECK(s_cpu_per_msg(pl, &snap[0], &snap[1], ids + 1, 1, -1) == -1);
+    pipeline_destroy(&pl);
+    machine_destroy(&machine);
+    topology_destroy(&topo);
+
+    //  a sink of 2 sockets, 3 behind an origin that sent 10, 1 gap
+    origin_t seen = {.next = 7, .gaps = 1};
+    CHECK(s_origin_lost(10, &seen, 2) == 7);
+    //  CPUs and nodes: "-1" first for an unpinned member
+    char buf[RESULTS_WHERE_MAX];
+    cpuset_t set;
+    cpuset_clear(&set);
+    s_join(&set, false, buf, sizeof buf);
+    CHECK(strcmp(buf, "-1") == 0);
+    cpuset_add(&set, 2);
+    cpuset_add(&set, 3);
+    s_join(&set, false, buf, sizeof buf);
+    CHECK(strcmp(buf, "2+3") == 0);
+    s_join(&set, true, buf, sizeof buf);
+    CHECK(strcmp(buf, "-1+2+3") == 0);
+    free(links);
+    free(snap);
+    return 0;
 }

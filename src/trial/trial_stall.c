@@ -81,7 +81,7 @@ void trial_stall_poll(trial_t *self, const snapshot_t *now)
 static double s_blocked(trial_t *self, int l)
 {
     int ids[PIPELINE_MAX_INSTANCES];
-    int n = trial_link_senders(self, &self->links[l], ids);
+    int n = trial_link_senders(self->pl, &self->links[l], ids);
     double most = self->blocked[self->links[l].to];
     for (int k = 0; k < n; k++)
         most = self->blocked[ids[k]] > most ? self->blocked[ids[k]] : most;

@@ -141,7 +141,7 @@ void trial_starve_rows(trial_t *self)
     for (int l = 0; l < result->nlinks; l++) {
         link_row_t *row = &result->links[l];
         int ids[PIPELINE_MAX_INSTANCES];
-        int n = trial_link_senders(self, &self->links[l], ids);
+        int n = trial_link_senders(self->pl, &self->links[l], ids);
         const thread_row_t *from, *to;
         bool from_unknown, to_unknown;
         row->from_wait_pct = s_end(self, ids, n, &from, &from_unknown);

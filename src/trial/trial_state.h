@@ -1,7 +1,8 @@
 /*  trial_state: the state one trial shares between trial.c (driving the
     stages) and the files that read it (trial_counters.c: what the
-    counters mean: links, snapshots, rows, loss verification, thread
-    read-back; trial_topics.c; trial_profile.c).  Not for other modules.
+    counters mean: links, snapshots, rows, loss verification;
+    trial_threads.c: the threads' read-back; trial_topics.c;
+    trial_profile.c).  Not for other modules.
     It is a header of its own, below them all, so that none of them calls
     back up into trial.c.
 */
@@ -21,8 +22,8 @@
 
 //  A row's link: from one instance to another over hop 'hop', or (from
 //  -1) from every instance upstream of 'to', over all of its hops, when
-//  'to' cannot tell them apart (a fan-in into a steerable or zproxy
-//  proxy); hop is then the first of them
+//  'to' cannot tell them apart (a fan-in into a proxy whose engine does
+//  not, config/engines.h); hop is then the first of them
 typedef struct {
     int hop;          //  0-based
     int from, to;     //  instance ids
@@ -109,12 +110,13 @@ void trial_snapshot_finish(trial_t *self, snapshot_t *snap);
 //  off, -1 as it is) just before its counters are first read
 int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
                         errbuf_t *err);
-//  Where every thread is (record: into the result's threads and memory,
-//  with checks against the plan)
+//  trial_threads.c: where every thread is (record: into the result's
+//  threads and memory, with checks against the plan)
 void trial_read_threads(trial_t *self, bool record);
 void trial_make_rows(trial_t *self);
-//  The instances at a link's upstream end, into ids; how many
-int trial_link_senders(const trial_t *self, const link_t *link, int *ids);
+//  The instances at a link's upstream end (one, or a summed row's every
+//  sender), into ids; how many
+int trial_link_senders(const pipeline_t *pl, const link_t *link, int *ids);
 
 //  trial_starve.c: every local thread's run-queue wait when the window
 //  opens (after threads are read back) and closes; then each row's

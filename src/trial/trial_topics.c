@@ -169,27 +169,11 @@ static uint64_t s_lost_of(trial_t *self, const snapshot_t *snap, int k,
     return guess < low ? low : guess > high ? high : guess;
 }
 
-//  The instances at link l's upstream end (one, or a summed row's)
-static int s_ups(const trial_t *self, int l, int *ids)
-{
-    const pipeline_t *pl = self->pl;
-    const link_t *link = &self->links[l];
-    int n = 0;
-    if (link->from >= 0) {
-        ids[0] = link->from;
-        return 1;
-    }
-    for (int h = pipeline_hop_in(pl, link->to); h >= 0;
-         h = pipeline_next_hop_in(pl, link->to, h))
-        for (int u = 0; u < pl->count[pl->hops[h].up]; u++)
-            ids[n++] = pl->first[pl->hops[h].up] + u;
-    return n;
-}
-
 static uint64_t s_above(trial_t *self, const snapshot_t *snap, int l,
                         int set_id)
 {
-    int ids[PIPELINE_MAX_INSTANCES], n = s_ups(self, l, ids);
+    int ids[PIPELINE_MAX_INSTANCES];
+    int n = trial_link_senders(self->pl, &self->links[l], ids);
     uint64_t sum = 0;
     for (int i = 0; i < n; i++)
         for (int k = 0; k < self->nlinks; k++)

@@ -1,0 +1,231 @@
+/*  trial_threads: the read-back of threads and memory while a trial's
+    window is open.
+
+    Every thread of the run, here and in the stages' own processes (and
+    on their hosts), is named as the roster (pipeline/roster.h) names it
+    and checked against it: placed where the plan says, and nothing more
+    or less; what it is goes into the result's threads (threads.csv).  A
+    thread that serves a stage without being its own (libzmq's, a czmq
+    actor's) is a helper: trial_counters.c charges its CPU time to that
+    stage.  Each stage's memory is read back by node (memory.csv).
+*/
+#include "trial/trial_state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+//  Whose a thread is, and what it is called
+typedef struct {
+    int owner;       //  instance id, -1: the controller
+    char label[48];  //  threads.csv's thread: "main", "ZMQbg/IO/0", ...
+    bool helper;     //  its CPU time counts for its stage
+} owner_t;
+
+//  A thread of a stage's own process (i: the stage whose handle read it;
+//  -1: this process) that is not a stage's: its main thread, czmq's
+//  context, or something unplanned
+static owner_t s_process_thread(trial_t *self, const task_t *task, int i)
+{
+    owner_t who = {i, "", false};
+    bool czmq = strncmp(task->name, "ZMQbg/", 6) == 0;
+    if (i < 0 && czmq && roster_czmq_owner(self->pl) >= 0)
+        who.owner = roster_czmq_owner(self->pl);
+    if (task->tid == task->pid)
+        snprintf(who.label, sizeof who.label, "%s", i < 0 ? "main" : "process");
+    else if (czmq && i >= 0 && !pipeline_czmq_actor(self->pl, i))
+        snprintf(who.label, sizeof who.label, "process/%s", task->name);
+    else
+        snprintf(who.label, sizeof who.label, "%s", task->name);
+    who.helper = czmq && who.owner >= 0; //  a czmq actor's I/O
+    return who;
+}
+
+//  Which stage a thread serves: its own thread, a libzmq thread of its
+//  context ("PREFIX/ZMQbg/IO/0"), its engine's ("hbz:ID"), the relay to
+//  its process ("hbr:ID"), or its process's own; else the controller's.
+//  scanner: the stage whose handle read it (its process, here or on its
+//  host), -1: this process
+static owner_t s_owner(trial_t *self, const task_t *task, int scanner)
+{
+    owner_t who = {-1, "", true};
+    const char *host =
+        scanner >= 0 ? stage_handle_host(self->stage[scanner]) : "";
+    for (int i = 0; i < self->pl->n; i++)
+        if (stage_handle_shared(self->stage[i])->tid == task->tid &&
+            streq(stage_handle_host(self->stage[i]), host))
+            return (owner_t){i, "main", false};
+    const char *rest;
+    int prefix = threads_zmq_prefix(task->name, &rest), id;
+    if (prefix >= 1 && prefix <= self->pl->nctx) {
+        who.owner = self->pl->ctx[prefix - 1].owner;
+        snprintf(who.label, sizeof who.label, "%s", rest);
+        return who;
+    }
+    if (sscanf(task->name, "hbz:%d", &id) == 1 && id >= 0 &&
+        id < self->pl->n) { //  a czmq actor's thread, named as its engine
+        who = (owner_t){id, "", true};
+        snprintf(who.label, sizeof who.label, "%s",
+                 engine_name(self->pl->inst[id].params.engine));
+        return who;
+    }
+    if (sscanf(task->name, "hbr:%d", &id) == 1 && id >= 0 && id < self->pl->n)
+        return (owner_t){id, "relay", false};
+    return s_process_thread(self, task, scanner);
+}
+
+//  A thread not where the plan put it is a warning.  Its allowed CPUs
+//  say where it can run; a last CPU outside them only says it has not run
+//  since it was moved there (czmq's threads, between combinations)
+static void s_check_place(trial_t *self, const thread_row_t *row,
+                          const cpuset_t *planned)
+{
+    char want[256], line[700];
+    if (cpuset_empty(planned))
+        return;
+    cpuset_format(planned, want, sizeof want);
+    if (strcmp(row->allowed, want) != 0) {
+        snprintf(line, sizeof line,
+                 "stage %s thread %s: allowed CPUs %s, last ran on CPU %d; "
+                 "the plan says CPUs %s",
+                 row->stage, row->thread, row->allowed, row->last_cpu, want);
+        trial_warn(self, line);
+    }
+}
+
+static void s_record_thread(trial_t *self, const task_t *task, int scanner,
+                            const owner_t *who, bool *seen)
+{
+    trial_result_t *result = self->result;
+    thread_row_t *row = &result->threads[result->nthreads++];
+    *row = (thread_row_t){
+        .tid = task->tid, .last_cpu = task->last_cpu, .mem_node = -1};
+    snprintf(row->stage, sizeof row->stage, "%s",
+             who->owner >= 0 ? self->pl->inst[who->owner].name : "controller");
+    snprintf(row->thread, sizeof row->thread, "%s", who->label);
+    snprintf(row->allowed, sizeof row->allowed, "%s", task->allowed);
+    const machine_t *machine =
+        scanner >= 0 ? stage_handle_machine(self->stage[scanner]) : NULL;
+    snprintf(row->host, sizeof row->host, "%s",
+             scanner >= 0 ? stage_handle_host(self->stage[scanner]) : "");
+    row->node =
+        machine_node_of_cpu(machine ? machine : self->machine, row->last_cpu);
+    if (who->owner >= 0 && strcmp(who->label, "main") == 0)
+        row->mem_node = stage_handle_shared(self->stage[who->owner])->mem_node;
+    const roster_entry_t *planned =
+        roster_find(self->roster, self->nroster, who->owner, who->label);
+    if (planned) {
+        seen[planned - self->roster] = true;
+        s_check_place(self, row, &planned->cpus);
+        return;
+    }
+    char line[300];
+    snprintf(line, sizeof line,
+             "stage %s thread %s (tid %d): a thread the plan does not list",
+             row->stage, row->thread, (int)row->tid);
+    trial_warn(self, line);
+}
+
+//  What the plan lists that the run did not start
+static void s_check_missing(trial_t *self, const bool *seen)
+{
+    for (int r = 0; r < self->nroster; r++) {
+        const roster_entry_t *entry = &self->roster[r];
+        char line[300];
+        if (seen[r])
+            continue;
+        snprintf(line, sizeof line,
+                 "stage %s thread %s: in the plan, but not among the run's "
+                 "threads",
+                 entry->owner >= 0 ? self->pl->inst[entry->owner].name
+                                   : "controller",
+                 entry->thread);
+        trial_warn(self, line);
+    }
+}
+
+//  ------------------------------------------------------------------------
+//  Read-back of memory: the pages of what each stage writes, by node, as
+//  the stage counted them at SETUP (stage.h)
+
+static const char *const s_region_text[STAGE_MEMORY_REGIONS] = {
+    "counters", "message buffer", "stack", "zerocopy pool"};
+
+static void s_check_region(trial_t *self, const memory_row_t *row, int region)
+{
+    int present = row->pages.present;
+    int on = pin_pages_on(&row->pages, row->node);
+    if (row->node < 0 || present == 0 || on == present)
+        return;
+    char by_node[200], line[400];
+    pin_pages_format(&row->pages, by_node, sizeof by_node);
+    snprintf(line, sizeof line,
+             "stage %s: %d of the %d pages of its %s are off node %d "
+             "(pages by node: %s)",
+             row->stage, present - on, present, s_region_text[region],
+             row->node, by_node);
+    trial_warn(self, line);
+}
+
+static void s_record_memory(trial_t *self)
+{
+    trial_result_t *result = self->result;
+    for (int i = 0; i < self->pl->n; i++) {
+        const stage_shared_t *shared = stage_handle_shared(self->stage[i]);
+        for (int r = 0; r < STAGE_MEMORY_REGIONS; r++) {
+            if (shared->memory[r].pages == 0)
+                continue; //  none (no zerocopy pool)
+            memory_row_t *row = &result->memory[result->nmemory++];
+            snprintf(row->stage, sizeof row->stage, "%s",
+                     self->pl->inst[i].name);
+            row->region = stage_memory_names[r];
+            row->node = self->pl->inst[i].place.node;
+            row->pages = shared->memory[r];
+            s_check_region(self, row, r);
+        }
+    }
+}
+
+//  This process's threads, and those of stages in their own process, here
+//  or on their host; scanner[t]: the stage whose handle read task t, -1
+//  for this process
+static int s_scan(trial_t *self, task_t *tasks, int *scanner)
+{
+    int n = threads_scan(getpid(), tasks, THREADS_MAX);
+    for (int t = 0; t < n; t++)
+        scanner[t] = -1;
+    for (int i = 0; i < self->pl->n && n >= 0; i++) {
+        int more =
+            stage_handle_threads(self->stage[i], tasks + n, THREADS_MAX - n);
+        for (int t = n; t < n + more; t++)
+            scanner[t] = i;
+        n += more > 0 ? more : 0;
+    }
+    return n;
+}
+
+void trial_read_threads(trial_t *self, bool record)
+{
+    task_t *tasks = calloc(THREADS_MAX, sizeof *tasks);
+    int *scanner = calloc(THREADS_MAX, sizeof *scanner);
+    bool *seen = calloc((size_t)self->nroster + 1, sizeof *seen);
+    int n = tasks && scanner && seen ? s_scan(self, tasks, scanner) : 0;
+    self->nhelpers = 0;
+    for (int t = 0; t < n; t++) {
+        if (streq(tasks[t].name, SYSCALLS_THREAD_NAME))
+            continue; //  --profile syscalls' own (machine/syscalls.h)
+        owner_t who = s_owner(self, &tasks[t], scanner[t]);
+        if (who.helper) {
+            self->helper_tid[self->nhelpers] = tasks[t].tid;
+            self->helper_owner[self->nhelpers++] = who.owner;
+        }
+        if (record)
+            s_record_thread(self, &tasks[t], scanner[t], &who, seen);
+    }
+    if (record && n > 0) {
+        s_check_missing(self, seen);
+        s_record_memory(self);
+    }
+    free(tasks);
+    free(scanner);
+    free(seen);
+}
