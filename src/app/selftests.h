@@ -36,6 +36,7 @@
 #include "machine/assignments.h"
 #include "machine/io_cpus.h"
 #include "machine/placement.h"
+#include "report/columns.h"
 #include "report/plot_data.h"
 #include "trial/search.h"
 #include "trial/summary.h"
@@ -72,6 +73,7 @@ static const struct {
     {"errbuf", errbuf_test},       {"number", number_test},
     {"topics", topics_test},       {"traffic", traffic_test},
     {"topic", topic_test},         {"sockets", sockets_test},
+    {"columns", columns_test},
 };
 
 #endif
