@@ -198,12 +198,26 @@ static const column_t s_test_columns[] = {
 static const column_table_t s_test_table = {"test.csv", s_test_columns, 5,
                                             true};
 
+//  The names compare and plot look up are columns of some table
+static const char *const s_looked_up[] = {
+    COLUMN_TOPOLOGY, COLUMN_PATTERN, COLUMN_MODE, COLUMN_SIZE, COLUMN_REPEAT, COLUMN_HOP, COLUMN_FROM, COLUMN_TO, COLUMN_TRANSPORT, COLUMN_SENT, COLUMN_LOST, COLUMN_MSGS_PER_SEC, COLUMN_MB_PER_SEC, COLUMN_FROM_CPU_NS, COLUMN_FROM_HOST, COLUMN_TO_HOST, COLUMN_EXPECTED, COLUMN_LOSS_RATIO, COLUMN_SOCKETS, COLUMN_P50_US, COLUMN_P99_US, COLUMN_OFFERED, COLUMN_RECEIVED_RATE, COLUMN_PASS, COLUMN_PHASE, COLUMN_STAGE, COLUMN_THREAD, COLUMN_SYSCALL, COLUMN_CALLS_PER_MSG, COLUMN_NS_PER_MSG, COLUMN_CPU_NS, COLUMN_MESSAGES, NULL};
+
+static bool s_known(const char *name)
+{
+    for (const column_table_t *const *t = columns_tables; *t; t++)
+        if (columns_find(*t, name) >= 0)
+            return true;
+    return false;
+}
+
 int columns_test(bool verbose)
 {
     (void)verbose;
     for (const column_table_t *const *t = columns_tables; *t; t++)
         CHECK(s_check_table(*t) == 0);
     CHECK(s_check_table(&s_test_table) == 0);
+    for (const char *const *name = s_looked_up; *name; name++)
+        CHECK(s_known(*name));
     CHECK(columns_find(&columns_results, COLUMN_MSGS_PER_SEC) == 12);
     char *text = NULL, *names = columns_names(&s_test_table);
     CHECK(names && strcmp(names, "n,rate,name,lost,twice") == 0);
