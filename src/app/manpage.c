@@ -9,8 +9,7 @@
     codes (app/cli); every key with the places it may go, its default,
     what it accepts and what it means (config/params); the roles of each
     pattern, asked of the topology validator itself; the columns of
-    results.csv, latency.csv and threads.csv, printed by report's own
-    header functions.  What is written here is the prose around them and
+    every CSV file, from report's tables (report/columns.h).  What is written here is the prose around them and
     the examples, which tests/12-man.t runs.  A program of its own: none
     of this is linked into hopbench.
 */
@@ -18,6 +17,7 @@
 #include "app/roff.h"
 #include "config/params.h"
 #include "config/topology.h"
+#include "report/columns.h"
 #include "report/plot_script.h"
 #include "report/report.h"
 
@@ -74,27 +74,6 @@ static void s_example(FILE *out, const char *what, const char *text)
 {
     roff_para(out, what);
     roff_example(out, text);
-}
-
-//  What a header function writes, as text for the page; NULL on failure
-static char *s_header_text(void (*header)(FILE *, const report_info_t *))
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    if (!out)
-        return NULL;
-    report_info_t info = {.topology = "", .pattern = ""};
-    header(out, &info);
-    fclose(out);
-    if (text && len && text[len - 1] == '\n')
-        text[len - 1] = 0;
-    return text;
-}
-
-static void s_threads_header(FILE *out, const report_info_t *info)
-{
-    report_threads_header(out, info);
 }
 
 //  ---------------------------------------------------------------------
@@ -262,10 +241,10 @@ static void s_exit_status(FILE *out)
 }
 
 //  The files of a results directory: name, what it holds, and for a CSV
-//  file the function that writes its header, and what follows the columns
+//  file its table of columns (report/columns.h), and what follows them
 static const struct {
     const char *name, *what;
-    void (*header)(FILE *, const report_info_t *);
+    const column_table_t *columns;
     const char *after;
 } s_result_files[] = {
     {"results.csv",
@@ -277,13 +256,13 @@ static const struct {
      "exact coverage (below the confidence when there were too few repeats "
      "for it: 6 at 0.95, the interval is then min to max), and with "
      "--precision precise (1, or 0 when max_repeat ran out first)",
-     report_csv_header, ", then one sweep_KEY column per swept key."},
+     &columns_results, ", then one sweep_KEY column per swept key."},
     {"latency.csv",
      "with rate, reqrep or connect: one row per repetition and hop (e2e for "
      "end to end), one with repeat all for the repetitions merged, and with "
      "3 repeats or more one with repeat median: each percentile's median "
      "over the repeats, with the intervals of p50 and p99",
-     report_latency_header, ", then the sweep_KEY columns."},
+     &columns_latency, ", then the sweep_KEY columns."},
     {"search.csv",
      "with mode = search: one row per trial of the search and hop (phase "
      "bound, step or confirm; verdict pass, fail or generator-limited "
@@ -292,28 +271,28 @@ static const struct {
      "window ended early, once it had lost more than a loss ratio allows "
      "of the whole trial: the largest for the bound and the steps, its "
      "own for a confirmation)",
-     report_search_header, ", then the sweep_KEY columns."},
+     &columns_search, ", then the sweep_KEY columns."},
     {"search_summary.csv",
      "with mode = search: one row per size and loss ratio: the rate found, "
      "the lowest failure, the trials and seconds when the ratio was "
      "settled, the bottleneck, and whether every failure was starved "
      "(set_by machine: the rate is the machine's, not the pipeline's)",
-     report_search_summary_header, ", then the sweep_KEY columns."},
+     &columns_search_summary, ", then the sweep_KEY columns."},
     {"threads.csv",
      "every thread of the run as /proc showed it while the window was open, "
      "each under its stage, hopbench's own under controller (see NUMA)",
-     s_threads_header, "."},
+     &columns_threads, "."},
     {"memory.csv",
      "per trial, stage and region (counters, messages, stack, zerocopy): "
      "the region's pages, how many are in memory, how many of those are on "
      "the stage's node, and by_node (node:pages)",
-     report_memory_header, "."},
+     &columns_memory, "."},
     {"sockets.csv",
      "with --per-socket, when a subscriber has several sockets (sockets = "
      "N): one row per SUB socket and trial, its count, its loss on its "
      "link (the sockets' add up to the row) and what its sequence numbers "
      "prove",
-     report_sockets_header, ", then the sweep_KEY columns."},
+     &columns_sockets, ", then the sweep_KEY columns."},
     {"placements.csv",
      "with placement = all: per size and assignment its rank, its nodes, "
      "its crossings and the hops that cross, the last hop's rate (median, "
@@ -350,8 +329,8 @@ static int s_result_file(FILE *out, size_t i)
     roff_font(out, 'B', s_result_files[i].name);
     fputc('\n', out);
     roff_text(out, s_result_files[i].what);
-    if (s_result_files[i].header) {
-        char *columns = s_header_text(s_result_files[i].header);
+    if (s_result_files[i].columns) {
+        char *columns = columns_names(s_result_files[i].columns);
         if (!columns)
             return -1;
         fputs(":\n", out);

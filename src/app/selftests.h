@@ -39,6 +39,7 @@
 #include "machine/assignments.h"
 #include "machine/io_cpus.h"
 #include "machine/placement.h"
+#include "report/columns.h"
 #include "report/plot_data.h"
 #include "trial/search.h"
 #include "trial/summary.h"
@@ -102,6 +103,7 @@ static const struct {
     {"stdfds", stdfds_test},
     {"engines", engines_test},
     {"trial_counters", trial_counters_test},
+    {"columns", columns_test},
 };
 
 #endif

@@ -15,6 +15,7 @@
     file:line naming the column.
 */
 #include "report/compare_internal.h"
+#include "report/columns.h"
 
 #include "base/csv.h"
 #include "base/number.h"
@@ -174,17 +175,17 @@ static int s_need(reader_t *self, int *col, const char *name, errbuf_t *err)
 //  syscalls.csv's columns
 static int s_syscalls_header(reader_t *self, errbuf_t *err)
 {
-    self->cpu_ns = s_column(self->csv, "cpu_ns");
-    self->messages = s_column(self->csv, "messages");
-    return s_need(self, &self->topology, "topology", err) ||
-                   s_need(self, &self->pattern, "pattern", err) ||
-                   s_need(self, &self->size, "size", err) ||
-                   s_need(self, &self->repeat, "repeat", err) ||
-                   s_need(self, &self->stage, "stage", err) ||
-                   s_need(self, &self->thread, "thread", err) ||
-                   s_need(self, &self->syscall, "syscall", err) ||
-                   s_need(self, &self->calls_per_msg, "calls_per_msg", err) ||
-                   s_need(self, &self->ns_per_msg, "ns_per_msg", err)
+    self->cpu_ns = s_column(self->csv, COLUMN_CPU_NS);
+    self->messages = s_column(self->csv, COLUMN_MESSAGES);
+    return s_need(self, &self->topology, COLUMN_TOPOLOGY, err) ||
+                   s_need(self, &self->pattern, COLUMN_PATTERN, err) ||
+                   s_need(self, &self->size, COLUMN_SIZE, err) ||
+                   s_need(self, &self->repeat, COLUMN_REPEAT, err) ||
+                   s_need(self, &self->stage, COLUMN_STAGE, err) ||
+                   s_need(self, &self->thread, COLUMN_THREAD, err) ||
+                   s_need(self, &self->syscall, COLUMN_SYSCALL, err) ||
+                   s_need(self, &self->calls_per_msg, COLUMN_CALLS_PER_MSG, err) ||
+                   s_need(self, &self->ns_per_msg, COLUMN_NS_PER_MSG, err)
                ? -1
                : 0;
 }
@@ -202,7 +203,7 @@ static int s_header(reader_t *self, errbuf_t *err)
     self->nsweep = 0;
     for (int i = 0; i < csv_count(self->csv); i++) {
         const char *name = csv_field(self->csv, i);
-        if (strncmp(name, "sweep_", 6))
+        if (strncmp(name, COLUMN_SWEEP_PREFIX, 6))
             continue;
         if (by && strcmp(name, want) == 0)
             self->by = i;
@@ -219,25 +220,25 @@ static int s_header(reader_t *self, errbuf_t *err)
                        self->path, want, by, by);
     self->columns = csv_count(self->csv);
     self->rows = 0;
-    self->mode = s_column(self->csv, "mode");
-    self->loss_ratio = s_column(self->csv, "loss_ratio");
-    self->from_host = s_column(self->csv, "from_host");
-    self->to_host = s_column(self->csv, "to_host");
+    self->mode = s_column(self->csv, COLUMN_MODE);
+    self->loss_ratio = s_column(self->csv, COLUMN_LOSS_RATIO);
+    self->from_host = s_column(self->csv, COLUMN_FROM_HOST);
+    self->to_host = s_column(self->csv, COLUMN_TO_HOST);
     if (self->syscalls)
         return s_syscalls_header(self, err);
-    return s_need(self, &self->topology, "topology", err) ||
-                   s_need(self, &self->pattern, "pattern", err) ||
-                   s_need(self, &self->size, "size", err) ||
-                   s_need(self, &self->repeat, "repeat", err) ||
-                   s_need(self, &self->hop, "hop", err) ||
+    return s_need(self, &self->topology, COLUMN_TOPOLOGY, err) ||
+                   s_need(self, &self->pattern, COLUMN_PATTERN, err) ||
+                   s_need(self, &self->size, COLUMN_SIZE, err) ||
+                   s_need(self, &self->repeat, COLUMN_REPEAT, err) ||
+                   s_need(self, &self->hop, COLUMN_HOP, err) ||
                    (self->latency
-                        ? s_need(self, &self->value[0], "p50_us", err) ||
-                              s_need(self, &self->value[1], "p99_us", err)
-                        : s_need(self, &self->from, "from", err) ||
-                              s_need(self, &self->to, "to", err) ||
-                              s_need(self, &self->transport, "transport",
+                        ? s_need(self, &self->value[0], COLUMN_P50_US, err) ||
+                              s_need(self, &self->value[1], COLUMN_P99_US, err)
+                        : s_need(self, &self->from, COLUMN_FROM, err) ||
+                              s_need(self, &self->to, COLUMN_TO, err) ||
+                              s_need(self, &self->transport, COLUMN_TRANSPORT,
                                      err) ||
-                              s_need(self, &self->value[0], "msgs_per_sec",
+                              s_need(self, &self->value[0], COLUMN_MSGS_PER_SEC,
                                      err))
                ? -1
                : 0;
@@ -391,7 +392,7 @@ static int s_row(reader_t *self, errbuf_t *err)
                        "short?)",
                        self->path, csv_line(self->csv), csv_count(self->csv),
                        self->columns);
-    if (strcmp(repeat, "median") == 0 || strcmp(repeat, "all") == 0)
+    if (strcmp(repeat, COLUMN_MEDIAN) == 0 || strcmp(repeat, "all") == 0)
         return 0; //  made of the repeats
     if (!*repeat || strspn(repeat, "0123456789") != strlen(repeat))
         return err_set(err,

@@ -6,6 +6,7 @@
     stops the read with file:line and column.
 */
 #include "report/plot_data.h"
+#include "report/columns.h"
 
 #include "base/check.h"
 #include "base/csv.h"
@@ -39,16 +40,16 @@ static const struct {
     const char *name;
     double min, max;
     bool integer;
-} s_columns[C_NEEDED] = {{"topology", 0, 0, false},
-                         {"size", 1, 1 << 30, true},
-                         {"hop", 1, 1e6, true},
-                         {"from", 0, 0, false},
-                         {"to", 0, 0, false},
-                         {"transport", 0, 0, false},
-                         {"sent", 0, 1e300, false},
-                         {"lost", -1e300, 1e300, false},
-                         {"msgs_per_sec", 0, 1e300, false},
-                         {"mb_per_sec", 0, 1e300, false}};
+} s_columns[C_NEEDED] = {{COLUMN_TOPOLOGY, 0, 0, false},
+                         {COLUMN_SIZE, 1, 1 << 30, true},
+                         {COLUMN_HOP, 1, 1e6, true},
+                         {COLUMN_FROM, 0, 0, false},
+                         {COLUMN_TO, 0, 0, false},
+                         {COLUMN_TRANSPORT, 0, 0, false},
+                         {COLUMN_SENT, 0, 1e300, false},
+                         {COLUMN_LOST, -1e300, 1e300, false},
+                         {COLUMN_MSGS_PER_SEC, 0, 1e300, false},
+                         {COLUMN_MB_PER_SEC, 0, 1e300, false}};
 
 typedef struct {
     plot_table_t *table;
@@ -117,7 +118,7 @@ static int s_intern(plot_names_t *names, const char *name)
 static void s_sweep_column(reader_t *self, int index)
 {
     const char *name = csv_field(self->csv, index);
-    if (strncmp(name, "sweep_", 6) || !name[6])
+    if (strncmp(name, COLUMN_SWEEP_PREFIX, 6) || !name[6])
         return;
     if (self->nsweep == PLOT_MAX_SWEEP) {
         self->too_many = true;
@@ -143,13 +144,13 @@ static int s_header(reader_t *self, errbuf_t *err)
     for (int i = 0; i < self->ncolumns; i++) {
         const char *name = csv_field(self->csv, i);
         s_sweep_column(self, i);
-        if (strcmp(name, "repeat") == 0)
+        if (strcmp(name, COLUMN_REPEAT) == 0)
             self->repeat = i;
-        if (strcmp(name, "expected") == 0)
+        if (strcmp(name, COLUMN_EXPECTED) == 0)
             self->expected = i;
-        if (strcmp(name, "from_cpu_ns_per_msg") == 0)
+        if (strcmp(name, COLUMN_FROM_CPU_NS) == 0)
             self->cpu_ns = i;
-        if (strcmp(name, "sockets") == 0)
+        if (strcmp(name, COLUMN_SOCKETS) == 0)
             self->sockets = i;
     }
     for (int c = 0; c < C_NEEDED; c++)
@@ -259,7 +260,7 @@ static int s_row(reader_t *self, errbuf_t *err)
     if (!*s_text(self, C_TOPOLOGY))
         return err_set(err, "%s:%d: empty topology", t->path, self->line);
     if (self->repeat >= 0 &&
-        strcmp(csv_field(self->csv, self->repeat), "median") == 0)
+        strcmp(csv_field(self->csv, self->repeat), COLUMN_MEDIAN) == 0)
         return 0; //  made of the repeats, which are drawn
     plot_row_t row = {0};
     double size, hop;

@@ -10,6 +10,7 @@
     and line, never a crash.
 */
 #include "report/plot_search.h"
+#include "report/columns.h"
 
 #include "base/csv.h"
 #include "base/number.h"
@@ -33,9 +34,9 @@ enum {
     C_COUNT
 };
 static const char *const s_columns[C_COUNT] = {
-    "topology", "size", "offered_per_sec",  "hop",
-    "from",     "to",   "received_per_sec", "loss_ratio",
-    "pass",     "phase"};
+    COLUMN_TOPOLOGY, COLUMN_SIZE, COLUMN_OFFERED,  COLUMN_HOP,
+    COLUMN_FROM,     COLUMN_TO,   COLUMN_RECEIVED_RATE, COLUMN_LOSS_RATIO,
+    COLUMN_PASS,     COLUMN_PHASE};
 
 typedef struct {
     int chart, link; //  indexes into the reader's names
@@ -64,7 +65,7 @@ static int s_header(reader_t *self, errbuf_t *err)
         for (int c = 0; c < C_COUNT; c++)
             if (strcmp(name, s_columns[c]) == 0)
                 self->col[c] = i;
-        if (strncmp(name, "sweep_", 6) == 0 &&
+        if (strncmp(name, COLUMN_SWEEP_PREFIX, 6) == 0 &&
             self->nsweep < (int)(sizeof self->sweep / sizeof self->sweep[0]))
             self->sweep[self->nsweep++] = i;
     }

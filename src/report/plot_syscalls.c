@@ -10,6 +10,7 @@
     input: a malformed one is an error naming the file and line.
 */
 #include "report/plot_syscalls.h"
+#include "report/columns.h"
 
 #include "base/csv.h"
 #include "base/number.h"
@@ -23,7 +24,7 @@
 
 enum { C_TOPO, C_SIZE, C_REPEAT, C_STAGE, C_THREAD, C_CALL, C_NS, C_COUNT };
 static const char *const s_columns[C_COUNT] = {
-    "topology", "size", "repeat", "stage", "thread", "syscall", "ns_per_msg"};
+    COLUMN_TOPOLOGY, COLUMN_SIZE, COLUMN_REPEAT, COLUMN_STAGE, COLUMN_THREAD, COLUMN_SYSCALL, COLUMN_NS_PER_MSG};
 
 typedef struct {
     int chart, call, repeat;
@@ -54,7 +55,7 @@ static int s_header(reader_t *self, errbuf_t *err)
         for (int c = 0; c < C_COUNT; c++)
             if (strcmp(name, s_columns[c]) == 0)
                 self->col[c] = i;
-        if (strncmp(name, "sweep_", 6) == 0 && self->nsweep < 64)
+        if (strncmp(name, COLUMN_SWEEP_PREFIX, 6) == 0 && self->nsweep < 64)
             self->sweep[self->nsweep++] = i;
     }
     for (int c = 0; c < C_COUNT; c++)

@@ -33,11 +33,7 @@ typedef struct {
     char loss_ratio[24]; //  search rows: the ratio they confirm; else ""
 } report_info_t;
 
-//  The contract columns of results.csv, in order
-#define REPORT_CSV_COLUMNS                                                     \
-    "topology,pattern,size,repeat,hop,from,to,transport,sent,received,lost,"   \
-    "seconds,msgs_per_sec,mb_per_sec,from_cpu,to_cpu,from_node,to_node"
-
+//  results.csv: the columns of report/columns_files.c
 void report_csv_header(FILE *out, const report_info_t *info);
 void report_csv_rows(FILE *out, const report_info_t *info,
                      const trial_result_t *trial);

@@ -36,120 +36,34 @@
 */
 #include "report/report.h"
 
-#include <ctype.h>
-
-static void s_sweep_header(FILE *out, const report_info_t *info)
-{
-    for (int i = 0; i < info->nsweep; i++) {
-        fputs(",sweep_", out);
-        for (const char *p = info->sweep_key[i]; *p; p++)
-            fputc(isalnum((unsigned char)*p) ? *p : '_', out);
-    }
-    fputc('\n', out);
-    fflush(out);
-}
-
-static void s_sweep_values(FILE *out, const report_info_t *info)
-{
-    for (int i = 0; i < info->nsweep; i++)
-        fprintf(out, ",%s", info->sweep_value[i]);
-    fputc('\n', out);
-}
-
-static const char *s_yes_no(int starved)
-{
-    return starved > 0 ? "yes" : starved == 0 ? "no" : "unknown";
-}
+#include "report/columns.h"
 
 void report_search_header(FILE *out, const report_info_t *info)
 {
-    fputs("topology,size,trial,offered_per_sec,sent_per_sec,hop,from,to,"
-          "received_per_sec,lost,loss_ratio,p99_us,pass,phase,verdict,"
-          "window,starved,passed,cut_short",
-          out);
-    s_sweep_header(out, info);
-}
-
-//  "0 0.005": the ratios the trial passed
-static void s_passed(FILE *out, const search_trial_t *trial,
-                     const params_t *params)
-{
-    const char *sep = "";
-    fputc(',', out);
-    for (int k = 0; k < trial->nratios; k++)
-        if (trial->verdicts[k] == VERDICT_PASS) {
-            fprintf(out, "%s%g", sep, params->loss_ratio.ratio[k]);
-            sep = " ";
-        }
+    columns_header(out, &columns_search, info);
 }
 
 void report_search_rows(FILE *out, const report_info_t *info,
                         const search_trial_t *trial, const params_t *params)
 {
     const trial_result_t *result = trial->result;
-    for (int l = 0; l < result->nlinks; l++) {
-        const link_row_t *row = &result->links[l];
-        uint64_t lost = (uint64_t)link_lost(row);
-        fprintf(out, "%s,%u,%d,%.1f,%.1f,%d,%s,%s,%.1f,%llu,%.6f,",
-                info->topology, result->size, trial->number, trial->offered,
-                trial->sent, row->hop, row->from, row->to, link_rate(row),
-                (unsigned long long)lost,
-                row->expected ? (double)lost / (double)row->expected : 0.0);
-        if (trial->p99_us >= 0)
-            fprintf(out, "%.3f", trial->p99_us);
-        fprintf(out, ",%d,%s,%s,%g,%s", trial->verdict == VERDICT_PASS,
-                search_phase_names[trial->phase],
-                search_verdict_names[trial->verdict], trial->window,
-                s_yes_no(trial->starved));
-        s_passed(out, trial, params);
-        fprintf(out, ",%d", trial->cut_short);
-        s_sweep_values(out, info);
-    }
-    fflush(out);
-}
-
-static const char *s_starved_all(const search_found_t *f)
-{
-    if (search_starved_all(f))
-        return "yes";
-    return f->failures > 0 && f->starved + f->unknown == f->failures
-               ? "unknown"
-               : "no";
-}
-
-static const char *s_set_by(const search_found_t *f)
-{
-    if (f->limited || f->fail == 0)
-        return "publishers";
-    return search_starved_all(f) ? "machine" : "pipeline";
+    column_ctx_t ctx = {
+        .info = info, .size = result->size, .of = trial, .params = params};
+    columns_rows(out, &columns_search, ctx, result->links, result->nlinks,
+                 sizeof *result->links, false);
 }
 
 void report_search_summary_header(FILE *out, const report_info_t *info)
 {
-    fputs("topology,size,loss_ratio,found,fail,best_step,trials,seconds,"
-          "bottleneck,failures,starved_failures,starved_all,set_by",
-          out);
-    s_sweep_header(out, info);
+    columns_header(out, &columns_search_summary, info);
 }
 
 void report_search_summary_rows(FILE *out, const report_info_t *info,
                                 uint32_t size, const search_outcome_t *outcome)
 {
-    for (int k = 0; k < outcome->nratios; k++) {
-        const search_found_t *f = &outcome->ratio[k];
-        char bottleneck[24] = "publishers";
-        if (!(f->limited || f->fail == 0) && f->latency)
-            snprintf(bottleneck, sizeof bottleneck, "p99");
-        else if (!(f->limited || f->fail == 0) && f->bottleneck >= 0)
-            snprintf(bottleneck, sizeof bottleneck, "hop%d",
-                     f->bottleneck_hop);
-        fprintf(out, "%s,%u,%g,%.1f,%.1f,%.1f,%d,%.3f,%s,%d,%d,%s,%s",
-                info->topology, size, f->ratio, f->found, f->fail,
-                f->best_step, f->trials, f->seconds, bottleneck, f->failures,
-                f->starved, s_starved_all(f), s_set_by(f));
-        s_sweep_values(out, info);
-    }
-    fflush(out);
+    column_ctx_t ctx = {.info = info, .size = size};
+    columns_rows(out, &columns_search_summary, ctx, outcome->ratio,
+                 outcome->nratios, sizeof *outcome->ratio, false);
 }
 
 //  "NDR: no hop lost anything" or "PDR(0.005): no hop lost more than

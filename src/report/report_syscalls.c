@@ -29,6 +29,8 @@
 */
 #include "report/report.h"
 
+#include "report/columns.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,58 +43,17 @@ static double s_share(uint64_t part, uint64_t whole)
 
 void report_syscalls_header(FILE *out, const report_info_t *info)
 {
-    fputs("topology,size,repeat,stage,thread,syscall,calls,total_ns,"
-          "calls_per_msg,ns_per_msg,messages,seconds,cpu_ns,utime_ns,"
-          "stime_ns,kernel_share,lost,host,pattern,mode",
-          out);
-    for (int i = 0; i < info->nsweep; i++) {
-        fputs(",sweep_", out);
-        for (const char *p = info->sweep_key[i]; *p; p++)
-            fputc((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                          (*p >= '0' && *p <= '9')
-                      ? *p
-                      : '_',
-                  out);
-    }
-    fputc('\n', out);
-    fflush(out);
-}
-
-static void s_csv_row(FILE *out, const report_info_t *info,
-                      const trial_result_t *trial, const syscall_row_t *row)
-{
-    fprintf(out, "%s,%u,%d,%s,%s,%s,%llu,%llu,", info->topology, trial->size,
-            trial->repeat, row->stage, row->thread, row->syscall,
-            (unsigned long long)row->calls, (unsigned long long)row->total_ns);
-    if (row->messages)
-        fprintf(out, "%.6f,%.1f", (double)row->calls / (double)row->messages,
-                (double)row->total_ns / (double)row->messages);
-    else
-        fputc(',', out);
-    fprintf(out, ",%llu,%.6f,", (unsigned long long)row->messages,
-            row->seconds);
-    if (row->totals) {
-        double share = s_share(row->stime_ns, row->utime_ns + row->stime_ns);
-        fprintf(out, "%llu,%llu,%llu,", (unsigned long long)row->cpu_ns,
-                (unsigned long long)row->utime_ns,
-                (unsigned long long)row->stime_ns);
-        if (share >= 0)
-            fprintf(out, "%.4f", share);
-        fprintf(out, ",%llu", (unsigned long long)row->lost);
-    } else
-        fputs(",,,,", out);
-    fprintf(out, ",%s,%s,%s", row->host, info->pattern, info->mode);
-    for (int i = 0; i < info->nsweep; i++)
-        fprintf(out, ",%s", info->sweep_value[i]);
-    fputc('\n', out);
+    columns_header(out, &columns_syscalls, info);
 }
 
 void report_syscalls_rows(FILE *out, const report_info_t *info,
                           const trial_result_t *trial)
 {
-    for (int r = 0; r < trial->nsyscalls; r++)
-        s_csv_row(out, info, trial, &trial->syscalls[r]);
-    fflush(out);
+    char repeat[16];
+    snprintf(repeat, sizeof repeat, "%d", trial->repeat);
+    column_ctx_t ctx = {.info = info, .size = trial->size, .repeat = repeat};
+    columns_rows(out, &columns_syscalls, ctx, trial->syscalls, trial->nsyscalls,
+                 sizeof *trial->syscalls, false);
 }
 
 //  ------------------------------------------------------------------------

@@ -1,0 +1,241 @@
+/*  columns: the engine that writes a table of columns (columns.h) as a
+    CSV header and rows, and finds a column by name.
+
+    A cell is taken in two steps: the take reads its value (a field at its
+    offset, by the field's type, or its function), then prints it with its
+    format and flags.  Nothing here knows a file; the tables are in
+    columns_files.c.
+*/
+#include "report/columns.h"
+
+#include "base/check.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+void columns_sweep_name(const char *key, char *buf, size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "%s%s", COLUMN_SWEEP_PREFIX, key);
+    for (char *p = buf + strlen(COLUMN_SWEEP_PREFIX); p < buf + n && *p; p++)
+        if (!isalnum((unsigned char)*p))
+            *p = '_';
+}
+
+void columns_header(FILE *out, const column_table_t *table,
+                    const report_info_t *info)
+{
+    for (int c = 0; c < table->ncolumns; c++)
+        fprintf(out, "%s%s", c ? "," : "", table->columns[c].name);
+    for (int i = 0; table->sweep && i < info->nsweep; i++) {
+        char name[200];
+        columns_sweep_name(info->sweep_key[i], name, sizeof name);
+        fprintf(out, ",%s", name);
+    }
+    fputc('\n', out);
+    fflush(out);
+}
+
+//  The value of a field at the take's offset
+static void s_field(const column_take_t *take, const column_ctx_t *ctx,
+                    column_value_t *v)
+{
+    const char *base = take->flags & COLUMN_OF ? ctx->of : ctx->row;
+    const void *at = base + take->offset;
+    switch (take->kind) {
+    case COLUMN_INT:
+        v->kind = VALUE_INT, v->i = *(const int *)at;
+        break;
+    case COLUMN_UINT:
+        v->kind = VALUE_UINT, v->u = *(const unsigned *)at;
+        break;
+    case COLUMN_I64:
+        v->kind = VALUE_INT, v->i = *(const int64_t *)at;
+        break;
+    case COLUMN_U64:
+        v->kind = VALUE_UINT, v->u = *(const uint64_t *)at;
+        break;
+    case COLUMN_DOUBLE:
+        v->kind = VALUE_REAL, v->d = *(const double *)at;
+        break;
+    case COLUMN_CHARS:
+        v->kind = VALUE_TEXT, v->s = (const char *)at;
+        break;
+    case COLUMN_TEXT:
+        v->kind = VALUE_TEXT, v->s = *(const char *const *)at;
+        break;
+    default:
+        v->kind = VALUE_EMPTY;
+    }
+}
+
+//  A number's cell: empty when optional and negative
+static void s_print_number(FILE *out, const column_take_t *take,
+                           const column_value_t *v)
+{
+    double d = v->kind == VALUE_REAL  ? v->d
+               : v->kind == VALUE_INT ? (double)v->i
+                                      : (double)v->u;
+    if ((take->flags & COLUMN_OPTIONAL) && d < 0)
+        return;
+    if (take->flags & COLUMN_WHOLE)
+        fprintf(out, d == (double)(long long)d ? "%.0f" : "%.1f", d);
+    else if (v->kind == VALUE_REAL)
+        fprintf(out, take->format ? take->format : "%g", v->d);
+    else if (v->kind == VALUE_INT)
+        fprintf(out, take->format ? take->format : "%lld", v->i);
+    else
+        fprintf(out, take->format ? take->format : "%llu", v->u);
+}
+
+static void s_cell(FILE *out, const column_take_t *take,
+                   const column_ctx_t *ctx)
+{
+    column_value_t v = {.kind = VALUE_EMPTY};
+    if (take->kind == COLUMN_FN)
+        take->fn(ctx, &v);
+    else
+        s_field(take, ctx, &v);
+    if (v.kind == VALUE_TEXT)
+        fprintf(out, take->format ? take->format : "%s", v.s ? v.s : "");
+    else if (v.kind != VALUE_EMPTY)
+        s_print_number(out, take, &v);
+}
+
+void columns_row(FILE *out, const column_table_t *table,
+                 const column_ctx_t *ctx, bool median)
+{
+    for (int c = 0; c < table->ncolumns; c++) {
+        const column_t *column = &table->columns[c];
+        if (c)
+            fputc(',', out);
+        s_cell(out, median ? &column->median : &column->row, ctx);
+    }
+    for (int i = 0; table->sweep && i < ctx->info->nsweep; i++)
+        fprintf(out, ",%s", ctx->info->sweep_value[i]);
+    fputc('\n', out);
+}
+
+void columns_rows(FILE *out, const column_table_t *table, column_ctx_t ctx,
+                  const void *rows, int n, size_t stride, bool median)
+{
+    for (int r = 0; r < n; r++) {
+        ctx.row = (const char *)rows + (size_t)r * stride;
+        columns_row(out, table, &ctx, median);
+    }
+    fflush(out);
+}
+
+int columns_find(const column_table_t *table, const char *name)
+{
+    for (int c = 0; c < table->ncolumns; c++)
+        if (strcmp(table->columns[c].name, name) == 0)
+            return c;
+    return -1;
+}
+
+char *columns_names(const column_table_t *table)
+{
+    size_t len = 1;
+    for (int c = 0; c < table->ncolumns; c++)
+        len += strlen(table->columns[c].name) + 1;
+    char *names = malloc(len), *p = names;
+    if (!names)
+        return NULL;
+    *p = 0;
+    for (int c = 0; c < table->ncolumns; c++)
+        p += sprintf(p, "%s%s", c ? "," : "", table->columns[c].name);
+    return names;
+}
+
+//  ---------------------------------------------------------------------
+//  Selftest: every table is well formed; the engine prints as it says
+
+//  A table's names are unique and plain, its meanings said, its fields'
+//  doubles printed with a format
+static int s_check_table(const column_table_t *t)
+{
+    CHECK(t->file && t->ncolumns > 0);
+    for (int c = 0; c < t->ncolumns; c++) {
+        const column_t *col = &t->columns[c];
+        CHECK(col->name && *col->name && col->meaning && *col->meaning);
+        CHECK(strspn(col->name, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
+              strlen(col->name));
+        CHECK(columns_find(t, col->name) == c);
+        CHECK(col->row.kind != COLUMN_FN || col->row.fn);
+        CHECK(col->median.kind != COLUMN_FN || col->median.fn);
+        CHECK(col->row.kind != COLUMN_DOUBLE || col->row.format ||
+              (col->row.flags & COLUMN_WHOLE));
+    }
+    return 0;
+}
+
+typedef struct {
+    int n;
+    double rate;
+    char name[8];
+    int64_t lost;
+} s_test_row_t;
+
+static void s_twice(const column_ctx_t *ctx, column_value_t *v)
+{
+    const s_test_row_t *row = ctx->row;
+    v->kind = VALUE_INT;
+    v->i = 2 * row->n;
+}
+
+static const column_t s_test_columns[] = {
+    {"n", COLUMN_FIELD(s_test_row_t, n, NULL, 0), {0}, "a count"},
+    {"rate", COLUMN_FIELD(s_test_row_t, rate, "%.1f", 0),
+     COLUMN_FIELD(s_test_row_t, rate, NULL, COLUMN_WHOLE), "a rate"},
+    {"name", COLUMN_FIELD(s_test_row_t, name, NULL, 0), {0}, "a name"},
+    {"lost",
+     COLUMN_FIELD(s_test_row_t, lost, NULL, COLUMN_OPTIONAL),
+     {0},
+     "a loss, -1 unknown"},
+    {"twice", COLUMN_COMPUTED(s_twice, NULL, 0), {0}, "n doubled"},
+};
+static const column_table_t s_test_table = {"test.csv", s_test_columns, 5,
+                                            true};
+
+//  The names compare and plot look up are columns of some table
+static const char *const s_looked_up[] = {
+    COLUMN_TOPOLOGY, COLUMN_PATTERN, COLUMN_MODE, COLUMN_SIZE, COLUMN_REPEAT, COLUMN_HOP, COLUMN_FROM, COLUMN_TO, COLUMN_TRANSPORT, COLUMN_SENT, COLUMN_LOST, COLUMN_MSGS_PER_SEC, COLUMN_MB_PER_SEC, COLUMN_FROM_CPU_NS, COLUMN_FROM_HOST, COLUMN_TO_HOST, COLUMN_EXPECTED, COLUMN_LOSS_RATIO, COLUMN_SOCKETS, COLUMN_P50_US, COLUMN_P99_US, COLUMN_OFFERED, COLUMN_RECEIVED_RATE, COLUMN_PASS, COLUMN_PHASE, COLUMN_STAGE, COLUMN_THREAD, COLUMN_SYSCALL, COLUMN_CALLS_PER_MSG, COLUMN_NS_PER_MSG, COLUMN_CPU_NS, COLUMN_MESSAGES, NULL};
+
+static bool s_known(const char *name)
+{
+    for (const column_table_t *const *t = columns_tables; *t; t++)
+        if (columns_find(*t, name) >= 0)
+            return true;
+    return false;
+}
+
+int columns_test(bool verbose)
+{
+    (void)verbose;
+    for (const column_table_t *const *t = columns_tables; *t; t++)
+        CHECK(s_check_table(*t) == 0);
+    CHECK(s_check_table(&s_test_table) == 0);
+    for (const char *const *name = s_looked_up; *name; name++)
+        CHECK(s_known(*name));
+    CHECK(columns_find(&columns_results, COLUMN_MSGS_PER_SEC) == 12);
+    char *text = NULL, *names = columns_names(&s_test_table);
+    CHECK(names && strcmp(names, "n,rate,name,lost,twice") == 0);
+    free(names);
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    CHECK(out);
+    report_info_t info = {
+        .nsweep = 1, .sweep_key = {"a.b"}, .sweep_value = {"7"}};
+    s_test_row_t row = {3, 2.5, "x", -1};
+    column_ctx_t ctx = {.info = &info, .row = &row};
+    columns_header(out, &s_test_table, &info);
+    columns_row(out, &s_test_table, &ctx, false);
+    columns_row(out, &s_test_table, &ctx, true);
+    fclose(out);
+    CHECK(text && strcmp(text, "n,rate,name,lost,twice,sweep_a_b\n"
+                               "3,2.5,x,,6,7\n"
+                               ",2.5,,,,7\n") == 0);
+    free(text);
+    return 0;
+}

@@ -1,0 +1,264 @@
+/*  columns_files: the tables of results.csv, latency.csv and sockets.csv
+    (columns.h): per column its name, how a row and the median row take
+    it, and what it means.  The search's, the profile's and the machine's
+    files are in columns_more.c.
+
+    results.csv: a row per trial and link (trial/results.h link_row_t),
+    and with 3 or more repeats a `repeat = median` row per link
+    (trial/summary.h link_summary_t): every number the median of that
+    column over the repeats, CPUs and nodes the repeats' when they all
+    agree, else -1; only those rows fill ci_low .. precise.
+*/
+#include "report/columns.h"
+
+#include "trial/summary.h"
+
+//  ---------------------------------------------------------------------
+//  What every file shares: the run's and the row's place
+
+void columns_topology(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_text(v, ctx->info->topology);
+}
+void columns_pattern(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_text(v, ctx->info->pattern);
+}
+void columns_mode(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_text(v, ctx->info->mode);
+}
+void columns_loss_ratio(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_text(v, ctx->info->loss_ratio);
+}
+void columns_size(const column_ctx_t *ctx, column_value_t *v)
+{
+    v->kind = VALUE_UINT;
+    v->u = ctx->size;
+}
+void columns_repeat(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_text(v, ctx->repeat);
+}
+
+//  ---------------------------------------------------------------------
+//  results.csv
+
+static void s_lost(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_int(v, link_lost(ctx->row));
+}
+static void s_rate(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_real(v, link_rate(ctx->row));
+}
+static void s_mbps(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_real(v, link_rate(ctx->row) * ctx->size / 1e6);
+}
+static void s_sent_rate(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_real(v, link_sent_rate(ctx->row));
+}
+//  The median row's: 1 when any repeat starved, -1 unknown
+static void s_starved(const column_ctx_t *ctx, column_value_t *v)
+{
+    const link_summary_t *s = ctx->row;
+    column_int(v, s->starved > 0 ? 1 : s->starved);
+}
+
+#define ROW(f, fmt, fl)  COLUMN_FIELD(link_row_t, f, fmt, fl)
+#define MED(f, fmt, fl)  COLUMN_FIELD(link_summary_t, f, fmt, fl)
+#define BOTH(f, fmt, fl) ROW(f, fmt, fl), MED(f, fmt, fl)
+#define OPT              COLUMN_OPTIONAL
+#define WHOLE            COLUMN_WHOLE
+
+static const column_t s_results[] = {
+    {COLUMN_TOPOLOGY, COLUMN_TAKE_TOPOLOGY, COLUMN_TAKE_TOPOLOGY,
+     "the topology's name"},
+    {COLUMN_PATTERN, COLUMN_TAKE_PATTERN, COLUMN_TAKE_PATTERN,
+     "pubsub, pushpull, reqrep or connect"},
+    {COLUMN_SIZE, COLUMN_TAKE_SIZE, COLUMN_TAKE_SIZE,
+     "the message size in bytes"},
+    {COLUMN_REPEAT, COLUMN_TAKE_REPEAT, COLUMN_TAKE_REPEAT,
+     "the repetition, 1 first, or median"},
+    {COLUMN_HOP, BOTH(hop, NULL, 0), "the hop, 1 from the publishers on"},
+    {COLUMN_FROM, BOTH(from, NULL, 0), "the stage the link starts at"},
+    {COLUMN_TO, BOTH(to, NULL, 0), "the stage it ends at"},
+    {COLUMN_TRANSPORT, BOTH(transport, NULL, 0), "inproc, ipc or tcp"},
+    {COLUMN_SENT, ROW(sent, NULL, 0), MED(sent, NULL, WHOLE),
+     "messages handed to the hop's socket in the whole trial"},
+    {"received", ROW(received, NULL, 0), MED(received, NULL, WHOLE),
+     "messages taken from it, whole trial, after draining"},
+    {COLUMN_LOST, COLUMN_COMPUTED(s_lost, NULL, 0), MED(lost, NULL, WHOLE),
+     "expected - received"},
+    {"seconds", BOTH(seconds, "%.6f", 0), "the window, at the receiving end"},
+    {COLUMN_MSGS_PER_SEC, COLUMN_COMPUTED(s_rate, "%.1f", 0),
+     MED(rate, "%.1f", 0), "messages received in the window, per second"},
+    {COLUMN_MB_PER_SEC, COLUMN_COMPUTED(s_mbps, "%.3f", 0),
+     MED(mbps, "%.3f", 0), "msgs_per_sec times size, in 10^6 bytes"},
+    {"from_cpu", BOTH(from_cpu, NULL, 0),
+     "the sending stage's CPUs ('0+1' for several instances; -1 unpinned)"},
+    {"to_cpu", BOTH(to_cpu, NULL, 0), "the receiving stage's CPUs"},
+    {"from_node", BOTH(from_node, NULL, 0), "the sending stage's node"},
+    {"to_node", BOTH(to_node, NULL, 0), "the receiving stage's node"},
+    {COLUMN_FROM_CPU_NS, BOTH(from_cpu_ns, "%.1f", OPT),
+     "CPU time of the sending stage's threads per message (empty: unknown)"},
+    {"to_cpu_ns_per_msg", BOTH(to_cpu_ns, "%.1f", OPT),
+     "...of the receiving stage's"},
+    {"seq_lost", ROW(seq_lost, NULL, OPT), MED(seq_lost, NULL, OPT | WHOLE),
+     "loss the receiver's sequence numbers prove (rows into a subscriber)"},
+    {"sent_per_sec", COLUMN_COMPUTED(s_sent_rate, "%.1f", 0),
+     MED(sent_rate, "%.1f", 0),
+     "what the sending end offered in its window, per second"},
+    {COLUMN_MODE, COLUMN_TAKE_MODE, COLUMN_TAKE_MODE,
+     "capacity, flood or search; empty for reqrep, "
+     "connect"},
+    {"hwm_bound", BOTH(hwm_bound, NULL, 0),
+     "1: a flood row whose rate is the one the HWM allows"},
+    {COLUMN_FROM_HOST, BOTH(from_host, NULL, 0),
+     "the sending stage's host (empty: the controller's)"},
+    {COLUMN_TO_HOST, BOTH(to_host, NULL, 0), "the receiving stage's host"},
+    {"ci_low",
+     {0},
+     MED(ci.low, "%.1f", 0),
+     "median rows: the interval of the median msgs/s at confidence, low"},
+    {"ci_high", {0}, MED(ci.high, "%.1f", 0), "...and high"},
+    {"ci_coverage",
+     {0},
+     MED(ci.coverage, "%.4f", 0),
+     "...and its exact coverage"},
+    {"precise",
+     {0},
+     MED(precise, NULL, OPT),
+     "with --precision: 1 within it, 0 max_repeat ran out first"},
+    {COLUMN_EXPECTED, ROW(expected, NULL, 0), MED(expected, NULL, WHOLE),
+     "what the hop should have carried of its downstream's topics"},
+    {"selectivity", BOTH(selectivity, "%.6g", 0),
+     "the share of its sources' messages its downstream subscribed to"},
+    {COLUMN_LOSS_RATIO, COLUMN_COMPUTED(columns_loss_ratio, NULL, 0),
+     COLUMN_COMPUTED(columns_loss_ratio, NULL, 0),
+     "mode = search: the loss ratio whose confirmed rate the row is"},
+    {"from_wait_pct", BOTH(from_wait_pct, "%.2f", OPT),
+     "the sending stage's share of the window waiting for a CPU"},
+    {"to_wait_pct", BOTH(to_wait_pct, "%.2f", OPT), "...the receiving's"},
+    {"steal_pct", BOTH(steal_pct, "%.2f", OPT),
+     "time stolen by the hypervisor from their CPUs"},
+    {"starved", ROW(starved, NULL, 0), COLUMN_COMPUTED(s_starved, NULL, 0),
+     "1: a stage of it waited for a CPU; -1 unknown"},
+    {COLUMN_SOCKETS, BOTH(sockets, NULL, 0),
+     "the SUB sockets at its receiving end"},
+    {"min_socket_msgs_per_sec", BOTH(min_socket_rate, "%.1f", 0),
+     "the slowest of them in the window"},
+    {"max_socket_msgs_per_sec", BOTH(max_socket_rate, "%.1f", 0),
+     "the fastest"},
+};
+
+const column_table_t columns_results = {
+    "results.csv", s_results, (int)(sizeof s_results / sizeof *s_results),
+    true};
+
+//  ---------------------------------------------------------------------
+//  latency.csv: a row per distribution (trial, hop or e2e), microseconds
+
+static double s_us(const column_ctx_t *ctx, double which)
+{
+    const histogram_t *h = &((const latency_row_t *)ctx->row)->histogram;
+    return (which == 0    ? histogram_mean(h)
+            : which > 100 ? (double)histogram_max(h)
+                          : (double)histogram_percentile(h, which)) /
+           1e3;
+}
+static void s_samples(const column_ctx_t *ctx, column_value_t *v)
+{
+    v->kind = VALUE_UINT;
+    v->u = histogram_count(&((const latency_row_t *)ctx->row)->histogram);
+}
+static void s_mean(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_real(v, s_us(ctx, 0));
+}
+static void s_p50(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_real(v, s_us(ctx, 50));
+}
+static void s_p90(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_real(v, s_us(ctx, 90));
+}
+static void s_p99(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_real(v, s_us(ctx, 99));
+}
+static void s_p999(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_real(v, s_us(ctx, 99.9));
+}
+static void s_max(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_real(v, s_us(ctx, 101));
+}
+
+#define US(f)  COLUMN_COMPUTED(f, "%.3f", 0)
+#define LAT(f) COLUMN_FIELD(latency_summary_t, f, "%.3f", 0)
+
+static const column_t s_latency[] = {
+    {COLUMN_TOPOLOGY, COLUMN_TAKE_TOPOLOGY, COLUMN_TAKE_TOPOLOGY,
+     "the topology's name"},
+    {COLUMN_PATTERN, COLUMN_TAKE_PATTERN, COLUMN_TAKE_PATTERN, "its pattern"},
+    {COLUMN_SIZE, COLUMN_TAKE_SIZE, COLUMN_TAKE_SIZE,
+     "the message size in bytes"},
+    {COLUMN_REPEAT, COLUMN_TAKE_REPEAT, COLUMN_TAKE_REPEAT,
+     "the repetition, all (the repetitions merged) or median"},
+    {COLUMN_HOP, COLUMN_FIELD(latency_row_t, hop, NULL, 0),
+     COLUMN_FIELD(latency_summary_t, hop, NULL, 0),
+     "e2e for end to end, or the hop"},
+    {"samples", COLUMN_COMPUTED(s_samples, NULL, 0),
+     COLUMN_FIELD(latency_summary_t, samples, NULL, 0), "messages timed"},
+    {"mean_us", US(s_mean), LAT(mean), "their mean latency"},
+    {COLUMN_P50_US, US(s_p50), LAT(p50), "the median"},
+    {"p90_us", US(s_p90), LAT(p90), "the 90th percentile"},
+    {COLUMN_P99_US, US(s_p99), LAT(p99), "the 99th"},
+    {"p999_us", US(s_p999), LAT(p999), "the 99.9th"},
+    {"max_us", US(s_max), LAT(max), "the largest"},
+    {COLUMN_MODE, COLUMN_TAKE_MODE, COLUMN_TAKE_MODE, "as in results.csv"},
+    {"p50_ci_low_us",
+     {0},
+     LAT(p50_ci.low),
+     "median rows: the interval of the median p50, low"},
+    {"p50_ci_high_us", {0}, LAT(p50_ci.high), "...and high"},
+    {"p99_ci_low_us", {0}, LAT(p99_ci.low), "...of the median p99, low"},
+    {"p99_ci_high_us", {0}, LAT(p99_ci.high), "...and high"},
+};
+
+const column_table_t columns_latency = {
+    "latency.csv", s_latency, (int)(sizeof s_latency / sizeof *s_latency),
+    true};
+
+//  ---------------------------------------------------------------------
+//  sockets.csv: a row per SUB socket of a subscriber of several
+
+#define SOCKET(f, fmt)                                                         \
+    COLUMN_FIELD(socket_row_t, f, fmt, 0),                                     \
+    {                                                                          \
+        0                                                                      \
+    }
+
+static const column_t s_sockets[] = {
+    {COLUMN_TOPOLOGY, COLUMN_TAKE_TOPOLOGY, {0}, "the topology's name"},
+    {COLUMN_SIZE, COLUMN_TAKE_SIZE, {0}, "the message size in bytes"},
+    {COLUMN_REPEAT, COLUMN_TAKE_REPEAT, {0}, "the repetition"},
+    {COLUMN_STAGE, SOCKET(stage, NULL), "the subscriber's instance"},
+    {"socket", SOCKET(socket, NULL), "the socket, 1 first"},
+    {"received", SOCKET(received, NULL), "messages it took, whole trial"},
+    {COLUMN_LOST, SOCKET(lost, NULL),
+     "its share of its link's loss: the sockets' add up to the row's"},
+    {COLUMN_MSGS_PER_SEC, SOCKET(rate, "%.1f"), "its rate in the window"},
+    {"seq_lost", SOCKET(seq_lost, NULL),
+     "what its sequence numbers prove it missed from the publishers on"},
+};
+
+const column_table_t columns_sockets = {
+    "sockets.csv", s_sockets, (int)(sizeof s_sockets / sizeof *s_sockets),
+    true};
