@@ -699,6 +699,30 @@ static int s_verify_filtered(trial_t *self, errbuf_t *err)
     return 0;
 }
 
+//  A link that took more than it was sent (or, with topics, more than the
+//  messages of its topics that were sent) holds a count that cannot be
+//  true: two links sharing one socket, or a counter misread.  Never a
+//  figure: the run ends here, naming the link and both counts
+static int s_verify_possible(trial_t *self, errbuf_t *err)
+{
+    if (self->pl->params.pattern == PATTERN_CONNECT)
+        return 0;
+    for (int l = 0; l < self->result->nlinks; l++) {
+        const link_row_t *row = &self->result->links[l];
+        if (row->received > row->expected)
+            return err_set(err,
+                           "hop %d (%s -> %s): received %llu, more than the "
+                           "%llu it was %s: counts that cannot be true "
+                           "(do two links share one endpoint?)",
+                           row->hop, row->from, row->to,
+                           (unsigned long long)row->received,
+                           (unsigned long long)row->expected,
+                           row->expected == row->sent ? "sent"
+                                                      : "due of its topics");
+    }
+    return 0;
+}
+
 //  The hops' counters and the sequence numbers must tell the same loss:
 //  for each sink, the links into it and into every proxy upstream of it
 //  (its messages' paths: one from each publisher, in a tree); a sink that
@@ -707,7 +731,7 @@ int trial_verify(trial_t *self, errbuf_t *err)
 {
     const pipeline_t *pl = self->pl;
     const trial_result_t *result = self->result;
-    if (s_verify_filtered(self, err))
+    if (s_verify_possible(self, err) || s_verify_filtered(self, err))
         return -1;
     for (int d = 0; d < pl->n; d++) {
         if (!pipeline_is_sink(pl, d) || pl->params.pattern == PATTERN_CONNECT)

@@ -1,0 +1,60 @@
+#!/usr/bin/perl
+# A count that cannot be true ends the run; a link's loss below a proxy
+# is never invented.
+#
+# A crafted count (HOPBENCH_TEST_COUNT adds to the last row's received
+# after the drain) must end the run with exit 1 naming the hop and both
+# counts, never print a wrapped number.  In flood, below a proxy whose
+# two subscribers take disjoint topics, every message the proxy received
+# went down one child link: no child link may show a loss beyond what the
+# proxy received less what its children received, over ten runs of each
+# engine that can carry topics.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Hopbench;
+use Test::More;
+
+chdir "$FindBin::Bin/..";
+$ENV{TMPDIR} = tmp();
+
+{
+    local $ENV{HOPBENCH_TEST_COUNT} = 7;
+    my $out = tmp();
+    my ($rc, $stdout, $err) = hopbench(qw(run topologies/proxy.cfg --sizes 64 --duration 0.2
+        --set timeout=5 --quiet --output), $out);
+    is($rc, 1, 'an impossible count: exit 1');
+    like($err, qr/hop 2 \(broker -> sub\): received (\d+), more than the \d+ it was sent: counts that cannot be true/,
+        'the error names the hop and both counts');
+    unlike($stdout . $err, qr/\d{1,3}(,\d{3}){5,}/, 'no wrapped number anywhere');
+    my @rows = -e "$out/results.csv" ? @{ csv("$out/results.csv")->{rows} } : ();
+    is(scalar(grep { $_->{lost} < 0 || $_->{received} > $_->{sent} } @rows), 0,
+        'results.csv holds no impossible row');
+}
+
+my $runs = long() ? 20 : 10;
+for my $engine (qw(steerable forwarder)) {
+    my ($worst, $bad, $ran) = (0, 0, 0);
+    for my $run (1 .. $runs) {
+        my $out = tmp();
+        my ($rc, undef, $err) = hopbench('run', 'tests/fixtures/disjoint-topics.cfg',
+            '--set', "engine=$engine", qw(--set mode=flood --sizes 64 --duration 0.2
+            --set timeout=5 --quiet --output), $out);
+        is($rc, 0, "$engine run $run: exit 0") or do { diag $err; next };
+        my @rows = @{ csv("$out/results.csv")->{rows} };
+        my ($parent) = grep { $_->{hop} == 1 } @rows;
+        my @children = grep { $_->{hop} == 2 } @rows;
+        my $taken = 0;
+        $taken += $_->{received} for @children;
+        my $bound = $parent->{received} - $taken;
+        for my $child (@children) {
+            $ran++;
+            $bad++ if $child->{lost} > $bound || $child->{lost} < 0;
+            $worst = $child->{lost} - $bound if $child->{lost} - $bound > $worst;
+        }
+    }
+    is($bad, 0, "$engine: no child link lost more than its proxy received less "
+        . "what the children received ($ran rows, worst excess $worst)");
+}
+done_testing();
