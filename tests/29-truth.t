@@ -33,6 +33,31 @@ $ENV{TMPDIR} = tmp();
         'results.csv holds no impossible row');
 }
 
+# topics.cfg: each message reaches the subscribers that take its topic, so
+# the fan-out line's cost of a copy is the broker's CPU over the copies it
+# delivered, not over the connections
+{
+    my $out = tmp();
+    my ($rc, $stdout, $err) = hopbench(qw(run topologies/topics.cfg --sizes 1024 --duration 0.2
+        --set timeout=5 --output), $out);
+    is($rc, 0, 'topics.cfg: exit 0') or diag $err;
+    my @rows = @{ csv("$out/results.csv")->{rows} };
+    my ($in) = grep { $_->{hop} == 1 } @rows;
+    my @out = grep { $_->{hop} == 2 } @rows;
+    my $delivered = 0;
+    $delivered += $_->{msgs_per_sec} for @out;
+    my $want = $out[0]{from_cpu_ns_per_msg} * $in->{msgs_per_sec} / $delivered;
+    my ($copy) = $stdout =~ /fan-out: broker delivers .* ([\d,]+) ns per delivered copy/;
+    ok(defined $copy, 'topics.cfg: a fan-out line with the cost per delivered copy')
+        or diag $stdout;
+    $copy =~ tr/,//d if defined $copy;
+    ok(defined $copy && abs($copy - $want) <= 1 + 0.01 * $want,
+        "topics.cfg: a copy costs the broker's CPU over the copies delivered ($copy, rows say "
+        . sprintf('%.0f', $want) . ')');
+    ok(defined $copy && $copy > 1.5 * $out[0]{from_cpu_ns_per_msg} / 8,
+        'topics.cfg: more than CPU per message over the 8 connections');
+}
+
 my $runs = long() ? 20 : 10;
 for my $engine (qw(steerable forwarder)) {
     my ($worst, $bad, $ran) = (0, 0, 0);

@@ -173,9 +173,19 @@ static void s_hwm_note(FILE *out, const summary_t *summary)
             report_grouped(bound, text, sizeof text));
 }
 
+//  The msgs/s a proxy took in over all of its links; 0 for a publisher
+static double s_taken_rate(const summary_t *summary, const char *name)
+{
+    double rate = 0;
+    for (int k = 0; k < summary->nlinks; k++)
+        if (strcmp(summary->links[k].to, name) == 0)
+            rate += summary->links[k].rate;
+    return rate;
+}
+
 //  Under a block where a stage sends to several connections (count,
 //  sockets = N, a tree's tier): what it delivered in all, and its CPU per
-//  message and per message and connection
+//  message it handled and per copy it delivered
 static void s_fanout_note(FILE *out, const summary_t *summary)
 {
     for (int l = 0; l < summary->nlinks; l++) {
@@ -192,15 +202,21 @@ static void s_fanout_note(FILE *out, const summary_t *summary)
                                    : 1;
                 delivered += summary->links[k].rate;
             }
-        if (!first || connections < 2 || s->from_cpu_ns <= 0)
+        if (!first || connections < 2 || s->from_cpu_ns <= 0 ||
+            delivered <= 0)
             continue;
+        //  its CPU over the copies it delivered: with topics a message
+        //  reaches only the connections that take its topic
+        double taken = s_taken_rate(summary, s->from);
+        double copy = s->from_cpu_ns * (taken > 0 ? taken : s->sent_rate) /
+                      delivered;
         char rate[32], ns[32];
         fprintf(out,
                 "      fan-out: %s delivers %s msgs/s to %d connections; "
-                "its CPU %s ns/msg, %.0f ns per msg x connection\n",
+                "its CPU %s ns/msg, %.0f ns per delivered copy\n",
                 s->from, report_grouped(delivered, rate, sizeof rate),
                 connections, report_grouped(s->from_cpu_ns, ns, sizeof ns),
-                s->from_cpu_ns / connections);
+                copy);
     }
 }
 
