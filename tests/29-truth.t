@@ -58,6 +58,40 @@ $ENV{TMPDIR} = tmp();
         'topics.cfg: more than CPU per message over the 8 connections');
 }
 
+# proxy.cfg flood at 8 B beside a CPU hog on every CPU: the publisher's
+# XPUB drops at a full pipe while the broker is not the limit, so hop 1
+# is HWM-bound whatever share of the computed bound the starved machine
+# let it reach, and the table's line names the HWM and, where the rows are
+# starved, the machine
+{
+    my @hogs;
+    for (1 .. 2) {
+        my $pid = fork() // die "fork: $!";
+        if (!$pid) { my $x = 0; $x++ while 1; exit 0 }
+        push @hogs, $pid;
+    }
+    my $out = tmp();
+    my ($rc, $stdout, $err) = hopbench(qw(run topologies/proxy.cfg --sizes 8 --duration 0.3
+        --set mode=flood --set timeout=5 --output), $out);
+    kill 'KILL', @hogs;
+    waitpid($_, 0) for @hogs;
+    is($rc, 0, 'flood beside a hog: exit 0') or diag $err;
+    my ($hop1) = grep { $_->{hop} == 1 } @{ csv("$out/results.csv")->{rows} };
+    my $busy = $hop1->{to_cpu_ns_per_msg} * $hop1->{msgs_per_sec} / 1e9;
+    SKIP: {
+        skip "the broker was busy $busy of a CPU: it was the limit", 3 if $busy >= 0.8;
+        is($hop1->{hwm_bound}, 1, 'flood beside a hog: hop 1 hwm_bound = 1 '
+            . "($hop1->{msgs_per_sec} msgs/s, broker busy " . sprintf('%.2f', $busy) . ')');
+        like($stdout, qr/HWM: this rate is set by the HWM/, 'the table names the HWM');
+        if ($hop1->{starved} > 0) {
+            like($stdout, qr/and the machine: these stages waited for a CPU/,
+                'the line names the starvation');
+        } else {
+            unlike($stdout, qr/and the machine:/, 'no starvation named where none was');
+        }
+    }
+}
+
 my $runs = long() ? 20 : 10;
 for my $engine (qw(steerable forwarder)) {
     my ($worst, $bad, $ran) = (0, 0, 0);

@@ -155,22 +155,35 @@ static void s_starved_note(FILE *out, const summary_t *summary)
                     summary->n);
 }
 
-//  Under a flood block with HWM-bound rows: what sets their figure
+//  Under a flood block with HWM-bound rows: what sets their figure, and
+//  where the machine starved those stages, that it slowed them as well
 static void s_hwm_note(FILE *out, const summary_t *summary)
 {
-    double bound = 0;
+    double bound = 0, rate = 0;
+    bool starved = false;
     for (int l = 0; l < summary->nlinks; l++)
-        if (summary->links[l].hwm_bound)
+        if (summary->links[l].hwm_bound) {
             bound = summary->links[l].bound_rate;
+            rate = rate > 0 && rate < summary->links[l].rate
+                       ? rate
+                       : summary->links[l].rate;
+            starved |= summary->links[l].starved > 0;
+        }
     if (bound <= 0)
         return;
     char text[32];
     fprintf(out,
             "      HWM: this rate is set by the HWM and libzmq's command "
             "batching, not by the pipeline:\n"
-            "      a flooding XPUB delivers about pipe HWM x TSC Hz / 3e6 = "
-            "%s msgs/s per pipe (mode = capacity measures the pipeline)\n",
-            report_grouped(bound, text, sizeof text));
+            "      a sending XPUB dropped at a full pipe while its receiver "
+            "was not the limit; it delivers at most\n"
+            "      about pipe HWM x TSC Hz / 3e6 = %s msgs/s per pipe "
+            "(here %.0f %% of it; mode = capacity measures the pipeline)\n",
+            report_grouped(bound, text, sizeof text), 100 * rate / bound);
+    if (starved)
+        fprintf(out, "      and the machine: these stages waited for a CPU "
+                     "(starved), which stretches the pauses between "
+                     "refills\n");
 }
 
 //  The msgs/s a proxy took in over all of its links; 0 for a publisher

@@ -526,6 +526,7 @@ static int s_measure_stream(trial_t *self, errbuf_t *err)
     s_test_count(self);
     trial_sockets_rows(self);
     trial_starve_rows(self);
+    trial_hwm_rows(self);
     trial_stall_rows(self);
     trial_make_latency(self);
     return trial_verify(self, err);
