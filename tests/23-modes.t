@@ -66,8 +66,15 @@ for my $file (@pubsub) {
         my $what = "$name flood size $r->{size} hop $r->{hop} $r->{to}";
         is($r->{mode}, 'flood', "$what: mode column");
         my $b = bound($r->{transport}, $hwm, $tsc);
+        # the mechanism: a drop while the receiver was busy less than 0.8
+        # of a CPU, up to 10 % above the bound, from a quarter of it where
+        # the row was not starved, from a tenth where it was (from 75 %
+        # where the receiver's CPU time is unknown)
+        my $ns = $r->{to_cpu_ns_per_msg};
+        my $low = $ns < 0 ? 0.75 : $ns * $r->{msgs_per_sec} / 1e9 >= 0.8 ? 2
+            : $r->{starved} > 0 ? 0.1 : 0.25;
         my $expect = $hwm > 0 && $r->{lost} > 0
-            && $r->{msgs_per_sec} >= 0.75 * $b && $r->{msgs_per_sec} <= 1.1 * $b ? 1 : 0;
+            && $r->{msgs_per_sec} >= $low * $b && $r->{msgs_per_sec} <= 1.1 * $b ? 1 : 0;
         is($r->{hwm_bound}, $expect, "$what: hwm_bound $expect (bound $b)");
         # over tcp and ipc 64 KiB is bound by its bytes (inproc passes a
         # pointer, so there the HWM can still be what sets the rate)

@@ -155,27 +155,50 @@ static void s_starved_note(FILE *out, const summary_t *summary)
                     summary->n);
 }
 
-//  Under a flood block with HWM-bound rows: what sets their figure
+//  Under a flood block with HWM-bound rows: what sets their figure, and
+//  where the machine starved those stages, that it slowed them as well
 static void s_hwm_note(FILE *out, const summary_t *summary)
 {
-    double bound = 0;
+    double bound = 0, rate = 0;
+    bool starved = false;
     for (int l = 0; l < summary->nlinks; l++)
-        if (summary->links[l].hwm_bound)
+        if (summary->links[l].hwm_bound) {
             bound = summary->links[l].bound_rate;
+            rate = rate > 0 && rate < summary->links[l].rate
+                       ? rate
+                       : summary->links[l].rate;
+            starved |= summary->links[l].starved > 0;
+        }
     if (bound <= 0)
         return;
     char text[32];
     fprintf(out,
             "      HWM: this rate is set by the HWM and libzmq's command "
             "batching, not by the pipeline:\n"
-            "      a flooding XPUB delivers about pipe HWM x TSC Hz / 3e6 = "
-            "%s msgs/s per pipe (mode = capacity measures the pipeline)\n",
-            report_grouped(bound, text, sizeof text));
+            "      a sending XPUB dropped at a full pipe while its receiver "
+            "was not the limit; it delivers at most\n"
+            "      about pipe HWM x TSC Hz / 3e6 = %s msgs/s per pipe "
+            "(here %.0f %% of it; mode = capacity measures the pipeline)\n",
+            report_grouped(bound, text, sizeof text), 100 * rate / bound);
+    if (starved)
+        fprintf(out, "      and the machine: these stages waited for a CPU "
+                     "(starved), which stretches the pauses between "
+                     "refills\n");
+}
+
+//  The msgs/s a proxy took in over all of its links; 0 for a publisher
+static double s_taken_rate(const summary_t *summary, const char *name)
+{
+    double rate = 0;
+    for (int k = 0; k < summary->nlinks; k++)
+        if (strcmp(summary->links[k].to, name) == 0)
+            rate += summary->links[k].rate;
+    return rate;
 }
 
 //  Under a block where a stage sends to several connections (count,
 //  sockets = N, a tree's tier): what it delivered in all, and its CPU per
-//  message and per message and connection
+//  message it handled and per copy it delivered
 static void s_fanout_note(FILE *out, const summary_t *summary)
 {
     for (int l = 0; l < summary->nlinks; l++) {
@@ -192,15 +215,21 @@ static void s_fanout_note(FILE *out, const summary_t *summary)
                                    : 1;
                 delivered += summary->links[k].rate;
             }
-        if (!first || connections < 2 || s->from_cpu_ns <= 0)
+        if (!first || connections < 2 || s->from_cpu_ns <= 0 ||
+            delivered <= 0)
             continue;
+        //  its CPU over the copies it delivered: with topics a message
+        //  reaches only the connections that take its topic
+        double taken = s_taken_rate(summary, s->from);
+        double copy = s->from_cpu_ns * (taken > 0 ? taken : s->sent_rate) /
+                      delivered;
         char rate[32], ns[32];
         fprintf(out,
                 "      fan-out: %s delivers %s msgs/s to %d connections; "
-                "its CPU %s ns/msg, %.0f ns per msg x connection\n",
+                "its CPU %s ns/msg, %.0f ns per delivered copy\n",
                 s->from, report_grouped(delivered, rate, sizeof rate),
                 connections, report_grouped(s->from_cpu_ns, ns, sizeof ns),
-                s->from_cpu_ns / connections);
+                copy);
     }
 }
 

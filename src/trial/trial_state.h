@@ -124,6 +124,8 @@ int trial_link_senders(const pipeline_t *pl, const link_t *link, int *ids);
 void trial_starve_open(trial_t *self);
 void trial_starve_close(trial_t *self);
 void trial_starve_rows(trial_t *self);
+//  Flood: after the starved columns, which rows the HWM's bound set
+void trial_hwm_rows(trial_t *self);
 
 //  trial_giveup.c: has a subscriber proven more lost than spec.give_up
 //  allows of the whole trial, so that the window may end now?

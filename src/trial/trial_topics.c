@@ -22,7 +22,11 @@
     upstream dropped, subscribers below it taking different topics) the
     counters cannot tell whose topics were dropped: A(l) takes the loss
     above in proportion to the downstream's share of it, within the bounds
-    the counts allow, and the trial warns.  A subscriber's own loss (lost
+    the counts allow, and the trial warns.  Where a proxy's children take
+    disjoint topics one copy each, every message it received went down one
+    child link: no child link lost more than the proxy received less what
+    the children received (none, when they took it all).  A subscriber's
+    own loss (lost
     of its link plus A) is exact either way, and is what trial_verify
     holds against its sequence numbers.
 */
@@ -214,6 +218,36 @@ uint64_t trial_link_due(trial_t *self, const snapshot_t *snap, int l)
     return due;
 }
 
+//  The most link l can have lost of what its upstream proxy received,
+//  where the counts bound it: the proxy's children take disjoint topics
+//  (their shares add up to the proxy's own) and one copy each, so every
+//  message the proxy received went down exactly one child link, and the
+//  children together lost what the proxy received less what they did.
+//  UINT64_MAX where no such bound holds
+static uint64_t s_children_bound(trial_t *self, const snapshot_t *snap, int l)
+{
+    const pipeline_t *pl = self->pl;
+    int up = self->links[l].from;
+    if (up < 0 || pipeline_is_source(pl, up))
+        return UINT64_MAX;
+    uint64_t parent = 0, proxy = 0, shares = 0, children = 0;
+    for (int k = 0; k < self->nlinks; k++) {
+        const link_t *link = &self->links[k];
+        if (link->to == up) {
+            parent += snap->link_received[k];
+            proxy += s_published(self, snap, k, up);
+        } else if (link->from == up) {
+            if (pipeline_sockets(pl, link->to) != 1)
+                return UINT64_MAX;
+            shares += s_published(self, snap, k, link->to);
+            children += snap->link_received[k];
+        }
+    }
+    if (shares != proxy || children > parent)
+        return UINT64_MAX;
+    return parent - children;
+}
+
 void trial_topics_row(trial_t *self, int l, link_row_t *row)
 {
     row->expected = row->sent;
@@ -226,6 +260,10 @@ void trial_topics_row(trial_t *self, int l, link_row_t *row)
         if (self->links[l].origins >> o & 1)
             sent += snap->sent[self->topics->source[o]];
     row->expected = s_expected(self, snap, l);
+    uint64_t bound = s_children_bound(self, snap, l);
+    if (row->expected > row->received &&
+        row->expected - row->received > bound)
+        row->expected = row->received + bound;
     row->selectivity =
         sent ? (double)s_published(self, snap, l, self->links[l].to) / sent : 0;
     if (self->topics->estimated && !self->topics->warned) {
