@@ -172,7 +172,7 @@ int compare_plot(const comparison_t *cmps, int n, const char *dir,
     if (rc == 0 && charts.n == 0)
         rc = err_set(err, "no matched msgs/s rows to draw");
     int status = rc ? 2
-                 : plot_script_write(dir, &charts, err)
+                 : plot_script_write(dir, &charts, PLOT_TERM_PNG, err)
                      ? 2
                      : plot_draw(dir, &charts, listing, err);
     plot_charts_free(&charts);
