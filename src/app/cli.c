@@ -168,6 +168,14 @@ static int s_plot(cli_t *cli, const cli_option_t *opt, const char *value,
     return 0;
 }
 
+static int s_report(cli_t *cli, const cli_option_t *opt, const char *value,
+                    errbuf_t *err)
+{
+    (void)opt, (void)value, (void)err;
+    cli->report = true;
+    return 0;
+}
+
 static int s_by(cli_t *cli, const cli_option_t *opt, const char *value,
                 errbuf_t *err)
 {
@@ -215,6 +223,8 @@ const cli_command_t cli_commands[] = {
      "PNG charts from a results directory (gnuplot)", false},
     {"compare", CLI_COMPARE, "A B [C...]", "results directories",
      "medians, deltas and their significance between runs", true},
+    {"report", CLI_REPORT, "DIR [DIR...]", "results directories",
+     "one self-contained HTML page of a run, or of several compared", true},
     {"agent", CLI_AGENT, NULL, NULL,
      "serve the stages a run on another host puts on this one", false},
     {"keygen", CLI_KEYGEN, "DIR", "a directory",
@@ -364,10 +374,13 @@ const cli_option_t cli_options[] = {
      .help = "table (default) | csv | json; plan prints a table or csv",
      .apply = s_format},
     {.name = "output",
+     .letter = 'o',
      .arg = "DIR",
-     .commands = CLI_RUN | CLI_COMPARE,
+     .commands = CLI_RUN | CLI_COMPARE | CLI_REPORT,
      .help = "where files go (default results/<UTC time>-<topology>/; "
-             "compare --plot: results/<UTC time>-compare/)",
+             "compare --plot: results/<UTC time>-compare/); report: the "
+             "page (default DIR/report.html, for several directories "
+             "results/<UTC time>-compare/report.html)",
      .apply = s_output},
     {.name = "keep-going",
      .commands = CLI_RUN,
@@ -389,6 +402,11 @@ const cli_option_t cli_options[] = {
      .help = "after a run that succeeded, draw its charts; compare: a chart "
              "of each hop's delta against size (needs gnuplot)",
      .apply = s_plot},
+    {.name = "report",
+     .commands = CLI_RUN,
+     .help = "at the end of the run (also one stopped by Ctrl-C), write "
+             "report.html into the results directory: hopbench report's page",
+     .apply = s_report},
     {.name = "per-socket",
      .commands = CLI_RUN,
      .help = "also write sockets.csv: a row per SUB socket of each "
@@ -709,7 +727,7 @@ static int s_test_errors(void)
     char *badcmd[] = {"hopbench", "walk", NULL};
     CHECK(cli_parse(2, badcmd, &cli, &err) == -1);
     CHECK(strstr(err.msg,
-                 "(run, plan, check, machine, plot, compare, agent, keygen)"));
+                 "(run, plan, check, machine, plot, compare, report, agent, keygen)"));
     char *alpha[] = {"hopbench", "compare", "a", "b", "--alpha", "1", NULL};
     CHECK(cli_parse(6, alpha, &cli, &err) == -1 && strstr(err.msg, "--alpha"));
     char *one[] = {"hopbench", "plot", "a", "b", NULL};

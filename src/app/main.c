@@ -15,6 +15,7 @@
 #include "pipeline/roster.h"
 #include "report/compare.h"
 #include "report/plot.h"
+#include "report/report_html.h"
 #include "report/report_placements.h"
 #include "report/report_plan.h"
 #include "report/report_tree.h"
@@ -236,6 +237,7 @@ static int s_run(const cli_t *cli, const char *text, const machine_t *machine)
                                  .sweep = &sweep,
                                  .stages_left = &stages_left,
                                  .plot = cli->plot,
+                                 .report = cli->report,
                                  .keep_going = cli->keep_going,
                                  .per_socket = cli->per_socket,
                                  .fleet = fleet,
@@ -380,6 +382,19 @@ static int s_topology_command(const cli_t *cli)
     return rc;
 }
 
+static int s_report(const cli_t *cli)
+{
+    char path[1100];
+    errbuf_t err;
+    int rc = report_html_write(cli->targets, cli->ntargets, cli->output, path,
+                               sizeof path, &err);
+    if (rc)
+        fprintf(stderr, "hopbench: report: %s\n", err.msg);
+    else
+        printf("%s\n", path);
+    return rc;
+}
+
 static int s_compare(const cli_t *cli)
 {
     errbuf_t err;
@@ -437,6 +452,8 @@ static int s_dispatch(const cli_t *cli)
     }
     if (strcmp(cli->command, "compare") == 0)
         return s_compare(cli);
+    if (strcmp(cli->command, "report") == 0)
+        return s_report(cli);
     return s_topology_command(cli);
 }
 

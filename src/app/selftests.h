@@ -36,6 +36,7 @@
 #include "machine/assignments.h"
 #include "machine/io_cpus.h"
 #include "machine/placement.h"
+#include "report/html.h"
 #include "report/plot_data.h"
 #include "trial/search.h"
 #include "trial/summary.h"
@@ -59,7 +60,7 @@ static const struct {
     {"histogram", histogram_test}, {"machine_file", machine_file_test},
     {"machine_live", machine_live_test},
     {"placement", placement_test}, {"plot_data", plot_data_test},
-    {"roff", roff_test},           {"csv", csv_test},
+    {"roff", roff_test},           {"csv", csv_test}, {"html", html_test},
     {"search", search_test},       {"tsc", tsc_test},
     {"limits", limits_test},       {"endpoint", endpoint_test},
     {"stats", stats_test},         {"summary", summary_test},

@@ -272,32 +272,39 @@ static int s_link_width(const comparison_t *c)
     return width;
 }
 
+void compare_cells(const comparison_t *c, const compare_row_t *row,
+                   compare_cells_t *cells)
+{
+    const series_t *s = row->a;
+    memset(cells, 0, sizeof *cells);
+    s_link(s, cells->link, sizeof cells->link);
+    s_spread(&row->sa, cells->base_spread, sizeof cells->base_spread);
+    s_spread(&row->sb, cells->other_spread, sizeof cells->other_spread);
+    s_value(s->metric, row->sa.median, cells->base, sizeof cells->base);
+    s_value(s->metric, row->sb.median, cells->other, sizeof cells->other);
+    snprintf(cells->delta, sizeof cells->delta, "%+.1f%%", 100 * row->delta);
+    if (row->has_shift)
+        snprintf(cells->interval, sizeof cells->interval,
+                 "[%+.1f%%, %+.1f%%]%s", 100 * row->shift.low,
+                 100 * row->shift.high, row->shift.reached ? "" : "*");
+    s_significance(c, row, cells->significance, sizeof cells->significance);
+}
+
 static void s_table_row(FILE *out, const comparison_t *c,
                         const compare_row_t *row, int width)
 {
     const series_t *s = row->a;
-    char link[3 * COMPARE_TEXT + 8], va[32], vb[32], sa[32], sb[32],
-        interval[64] = "", sig[80];
-    s_link(s, link, sizeof link);
-    s_spread(&row->sa, sa, sizeof sa);
-    s_spread(&row->sb, sb, sizeof sb);
-    if (row->has_shift)
-        snprintf(interval, sizeof interval, "[%+.1f%%, %+.1f%%]%s",
-                 100 * row->shift.low, 100 * row->shift.high,
-                 row->shift.reached ? "" : "*");
-    s_significance(c, row, sig, sizeof sig);
+    compare_cells_t x;
+    compare_cells(c, row, &x);
     if (s->syscall[0])
         fprintf(out, "%6u  %-39s %-10s %8s %s %8s %s %+7.1f%%  %-19s %s\n",
-                s->size, link, s->metric,
-                s_value(s->metric, row->sa.median, va, sizeof va), sa,
-                s_value(s->metric, row->sb.median, vb, sizeof vb), sb,
-                100 * row->delta, interval, sig);
+                s->size, x.link, s->metric, x.base, x.base_spread, x.other,
+                x.other_spread, 100 * row->delta, x.interval, x.significance);
     else
         fprintf(out, "%6u %4s  %-*s %-7s %8s %s %8s %s %+7.1f%%  %-19s %s\n",
-                s->size, s->hop, width, link, s->metric,
-                s_value(s->metric, row->sa.median, va, sizeof va), sa,
-                s_value(s->metric, row->sb.median, vb, sizeof vb), sb,
-                100 * row->delta, interval, sig);
+                s->size, s->hop, width, x.link, s->metric, x.base,
+                x.base_spread, x.other, x.other_spread, 100 * row->delta,
+                x.interval, x.significance);
 }
 
 //  A block starts where topology, pattern, mode or the sweep change, and

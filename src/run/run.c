@@ -17,6 +17,7 @@
 #include "report/plot.h"
 #include "report/progress.h"
 #include "report/report.h"
+#include "report/report_html.h"
 #include "machine/syscalls.h"
 #include "machine/tsc.h"
 #include "report/resultsdir.h"
@@ -1021,6 +1022,8 @@ int run_topologies(topology_t *const *topos, int ntopos,
         s_finish(self);
         if (status == 0 && options->plot)
             s_plot(self);
+        if (options->report && self->dir[0])
+            report_html_after_run(self->dir, stderr);
     }
     for (int c = 0; c < ntopos; c++)
         pipeline_destroy(&self->pl[c]);
