@@ -95,6 +95,8 @@ void compare_free(comparison_t *self);
 void compare_print_table(FILE *out, const comparison_t *cmps, int n);
 void compare_print_csv(FILE *out, const comparison_t *cmps, int n, bool header);
 void compare_print_json(FILE *out, const comparison_t *cmps, int n);
+//  A figure as the table prints it: msgs/s as 1.23M, latency in us
+const char *compare_value(const char *metric, double v, char *buf, size_t len);
 //  A matched row's text, as the table prints it (the HTML report's too):
 //  "1.23M", "±2.1%", "-10.6%", "[-13.0%, -8.1%]", "~ (p=0.548 n=5+5)"
 typedef struct {

@@ -213,7 +213,7 @@ void compare_print_json(FILE *out, const comparison_t *cmps, int n)
 
 //  A figure for people: msgs/s as 1.23M, latency in microseconds, calls
 //  per message to four digits
-static const char *s_value(const char *metric, double v, char *buf, size_t len)
+const char *compare_value(const char *metric, double v, char *buf, size_t len)
 {
     if (strcmp(metric, "msgs/s") == 0)
         return report_short(v, buf, len);
@@ -280,8 +280,8 @@ void compare_cells(const comparison_t *c, const compare_row_t *row,
     s_link(s, cells->link, sizeof cells->link);
     s_spread(&row->sa, cells->base_spread, sizeof cells->base_spread);
     s_spread(&row->sb, cells->other_spread, sizeof cells->other_spread);
-    s_value(s->metric, row->sa.median, cells->base, sizeof cells->base);
-    s_value(s->metric, row->sb.median, cells->other, sizeof cells->other);
+    compare_value(s->metric, row->sa.median, cells->base, sizeof cells->base);
+    compare_value(s->metric, row->sb.median, cells->other, sizeof cells->other);
     snprintf(cells->delta, sizeof cells->delta, "%+.1f%%", 100 * row->delta);
     if (row->has_shift)
         snprintf(cells->interval, sizeof cells->interval,
@@ -354,7 +354,7 @@ static void s_only(FILE *out, const comparison_t *c, bool base)
         fprintf(out, "  %s (%s%s%s)%s%s  size %u  hop %s  %s  %s %s (n=%d)\n",
                 s->topology, s->pattern, s->mode[0] ? ", " : "", s->mode,
                 s->sweep[0] ? "  " : "", s->sweep, s->size, s->hop, link,
-                s->metric, s_value(s->metric, st->median, v, sizeof v), st->n);
+                s->metric, compare_value(s->metric, st->median, v, sizeof v), st->n);
     }
 }
 
@@ -388,8 +388,8 @@ static void s_table_one(FILE *out, const comparison_t *c)
         fprintf(out,
                 "\ngeomean %-7s over %d rows: base %s  other %s  delta "
                 "%+.1f%%",
-                m->metric, m->n, s_value(m->metric, m->a, va, sizeof va),
-                s_value(m->metric, m->b, vb, sizeof vb), 100 * m->delta);
+                m->metric, m->n, compare_value(m->metric, m->a, va, sizeof va),
+                compare_value(m->metric, m->b, vb, sizeof vb), 100 * m->delta);
     }
     if (c->ngeomean)
         fputc('\n', out);

@@ -91,10 +91,13 @@ static void s_table(FILE *out, const comparison_t *c)
     fputs("</tbody>\n</table>\n", out);
     s_only(out, c);
     for (int g = 0; g < c->ngeomean; g++) {
+        const compare_geomean_t *m = &c->geomean[g];
+        char va[32], vb[32];
         snprintf(text, sizeof text,
-                 "geomean %s over %d rows: base %.4g, other %.4g, delta %+.1f%%",
-                 c->geomean[g].metric, c->geomean[g].n, c->geomean[g].a,
-                 c->geomean[g].b, 100 * c->geomean[g].delta);
+                 "geomean %s over %d rows: base %s, other %s, delta %+.1f%%",
+                 m->metric, m->n, compare_value(m->metric, m->a, va, sizeof va),
+                 compare_value(m->metric, m->b, vb, sizeof vb),
+                 100 * m->delta);
         html_elem(out, "p", NULL, text);
     }
 }
