@@ -726,8 +726,9 @@ static int s_test_errors(void)
     CHECK(strstr(err.msg, "needs a topology file"));
     char *badcmd[] = {"hopbench", "walk", NULL};
     CHECK(cli_parse(2, badcmd, &cli, &err) == -1);
-    CHECK(strstr(err.msg,
-                 "(run, plan, check, machine, plot, compare, report, agent, keygen)"));
+    CHECK(strstr(
+        err.msg,
+        "(run, plan, check, machine, plot, compare, report, agent, keygen)"));
     char *alpha[] = {"hopbench", "compare", "a", "b", "--alpha", "1", NULL};
     CHECK(cli_parse(6, alpha, &cli, &err) == -1 && strstr(err.msg, "--alpha"));
     char *one[] = {"hopbench", "plot", "a", "b", NULL};

@@ -354,7 +354,8 @@ static void s_only(FILE *out, const comparison_t *c, bool base)
         fprintf(out, "  %s (%s%s%s)%s%s  size %u  hop %s  %s  %s %s (n=%d)\n",
                 s->topology, s->pattern, s->mode[0] ? ", " : "", s->mode,
                 s->sweep[0] ? "  " : "", s->sweep, s->size, s->hop, link,
-                s->metric, compare_value(s->metric, st->median, v, sizeof v), st->n);
+                s->metric, compare_value(s->metric, st->median, v, sizeof v),
+                st->n);
     }
 }
 

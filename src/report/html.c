@@ -134,7 +134,9 @@ static void s_row(FILE *out, const csv_t *csv, bool header)
     fputs("<tr>", out);
     for (int i = 0; i < csv_count(csv); i++) {
         const char *f = csv_field(csv, i);
-        fputs(header ? "<th>" : html_is_number(f) ? "<td class=\"n\">" : "<td>",
+        fputs(header              ? "<th>"
+              : html_is_number(f) ? "<td class=\"n\">"
+                                  : "<td>",
               out);
         html_text(out, f);
         fputs(header ? "</th>" : "</td>", out);

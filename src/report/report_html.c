@@ -27,8 +27,9 @@ static int s_check_dir(const char *dir, errbuf_t *err)
     if (stat(dir, &st))
         return err_set(err, "%s: %s", dir, strerror(errno));
     if (!S_ISDIR(st.st_mode))
-        return err_set(err, "%s: not a directory (report wants the "
-                            "directory of a run, with results.csv)",
+        return err_set(err,
+                       "%s: not a directory (report wants the "
+                       "directory of a run, with results.csv)",
                        dir);
     snprintf(path, sizeof path, "%s/results.csv", dir);
     if (access(path, R_OK))
@@ -94,8 +95,7 @@ static int s_page(FILE *out, const char *const *dirs, int n,
 }
 
 //  text into path: a temporary file beside it, renamed into place
-static int s_save(const char *path, const char *text, size_t len,
-                  errbuf_t *err)
+static int s_save(const char *path, const char *text, size_t len, errbuf_t *err)
 {
     char tmp[REPORT_HTML_PATH + 16];
     snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);

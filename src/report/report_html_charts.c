@@ -27,7 +27,7 @@ static char *s_read(const char *path, size_t *len)
         rewind(file);
         text = size >= 0 ? malloc((size_t)size + 1) : NULL;
         if (text)
-            text[*len = fread(text, 1, (size_t)size, file)] = 0;
+            text[ *len = fread(text, 1, (size_t)size, file)] = 0;
     }
     if (file)
         fclose(file);
@@ -38,8 +38,8 @@ static char *s_read(const char *path, size_t *len)
 //  is ("id=\"", "url(#", "href=\"#"): 0 when none starts at p
 static size_t s_id_lead(const char *p)
 {
-    static const char *const leads[] = {"id=\"", "id='", "url(#",
-                                        "href=\"#", "href='#"};
+    static const char *const leads[] = {"id=\"", "id='", "url(#", "href=\"#",
+                                        "href='#"};
     for (size_t i = 0; i < sizeof leads / sizeof leads[0]; i++)
         if (strncmp(p, leads[i], strlen(leads[i])) == 0)
             return strlen(leads[i]);
@@ -105,8 +105,8 @@ int report_html_charts(FILE *out, report_page_t *page, errbuf_t *err)
     plot_charts_t charts = {0};
     html_section_begin(out, "charts", "Charts",
                        "results.csv, search.csv, syscalls.csv (gnuplot)");
-    int rc = plot_prepare(page->dir, page->scratch, PLOT_TERM_SVG, &charts,
-                          err);
+    int rc =
+        plot_prepare(page->dir, page->scratch, PLOT_TERM_SVG, &charts, err);
     errbuf_t why;
     if (rc == 0 && plot_draw(page->scratch, &charts, NULL, &why) != 0) {
         fputs("<p class=\"warn\">No charts: ", out);

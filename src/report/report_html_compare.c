@@ -59,7 +59,8 @@ static void s_only(FILE *out, const comparison_t *c)
             continue;
         const series_t *s = row->a ? row->a : row->b;
         char text[4 * COMPARE_LONG];
-        snprintf(text, sizeof text, "only in %s: %s, size %u, hop %s %s -> %s, %s",
+        snprintf(text, sizeof text,
+                 "only in %s: %s, size %u, hop %s %s -> %s, %s",
                  row->a ? "base" : "other", s->topology, s->size, s->hop,
                  s->from, s->to, s->metric);
         html_elem(out, "p", NULL, text);
@@ -96,8 +97,7 @@ static void s_table(FILE *out, const comparison_t *c)
         snprintf(text, sizeof text,
                  "geomean %s over %d rows: base %s, other %s, delta %+.1f%%",
                  m->metric, m->n, compare_value(m->metric, m->a, va, sizeof va),
-                 compare_value(m->metric, m->b, vb, sizeof vb),
-                 100 * m->delta);
+                 compare_value(m->metric, m->b, vb, sizeof vb), 100 * m->delta);
         html_elem(out, "p", NULL, text);
     }
 }

@@ -52,7 +52,8 @@ static const char *s_unquote(const char *p, char *out, size_t len)
         if (c == '\\' && p[1]) {
             c = *++p == 'n' ? '\n' : *p == 't' ? '\t' : *p;
             if (*p == 'u')
-                c = '?', p += strspn(p + 1, "0123456789abcdefABCDEF") > 3 ? 4 : 0;
+                c = '?',
+                p += strspn(p + 1, "0123456789abcdefABCDEF") > 3 ? 4 : 0;
         }
         if (n + 1 < len)
             out[n++] = c;
@@ -107,16 +108,24 @@ static void s_numa(FILE *out, const report_page_t *page)
 
 static void s_machine(FILE *out, const report_page_t *page)
 {
-    static const char *const keys[][2] = {
-        {"status", "status"},          {"error", "error"},
-        {"topology", "topology"},      {"topology_file", "topology file"},
-        {"mode", "mode"},              {"sweep", "sweep"},
-        {"started_utc", "started (UTC)"}, {"updated_utc", "updated (UTC)"},
-        {"command_line", "command line"}, {"hopbench", "hopbench"},
-        {"libzmq", "libzmq"},          {"czmq", "czmq"},
-        {"hostname", "host"},          {"kernel", "kernel"},
-        {"cpu_model", "CPU"},          {"machine", "machine"},
-        {"tsc_hz", "TSC (Hz)"},        {"curve", "CURVE"}};
+    static const char *const keys[][2] = {{"status", "status"},
+                                          {"error", "error"},
+                                          {"topology", "topology"},
+                                          {"topology_file", "topology file"},
+                                          {"mode", "mode"},
+                                          {"sweep", "sweep"},
+                                          {"started_utc", "started (UTC)"},
+                                          {"updated_utc", "updated (UTC)"},
+                                          {"command_line", "command line"},
+                                          {"hopbench", "hopbench"},
+                                          {"libzmq", "libzmq"},
+                                          {"czmq", "czmq"},
+                                          {"hostname", "host"},
+                                          {"kernel", "kernel"},
+                                          {"cpu_model", "CPU"},
+                                          {"machine", "machine"},
+                                          {"tsc_hz", "TSC (Hz)"},
+                                          {"curve", "CURVE"}};
     html_section_begin(out, "machine", "Run, machine and libraries",
                        "metadata.json");
     if (!page->meta) {
@@ -208,8 +217,9 @@ static int s_csv_section(FILE *out, const report_page_t *page, const char *id,
 
 int report_html_sizing(FILE *out, const report_page_t *page, errbuf_t *err)
 {
-    return s_csv_section(out, page, "sizing", "Sizing: the answer, then the "
-                                              "candidates",
+    return s_csv_section(out, page, "sizing",
+                         "Sizing: the answer, then the "
+                         "candidates",
                          "sizing.csv", NULL, err);
 }
 
@@ -220,8 +230,7 @@ static int s_placement(FILE *out, const report_page_t *page, errbuf_t *err)
                          "Which stage and thread ran on which CPU and node, "
                          "per size and repeat.",
                          err) ||
-           s_csv_section(out, page, "memory", "Placement: memory",
-                         "memory.csv",
+           s_csv_section(out, page, "memory", "Placement: memory", "memory.csv",
                          "Where each stage's memory lies, by NUMA node.", err);
 }
 
@@ -246,8 +255,8 @@ int report_html_run(FILE *out, report_page_t *page, errbuf_t *err)
                            "Every trial of the search: the rate offered, "
                            "what each hop delivered, its verdict.",
                            err) ||
-             s_csv_section(out, page, "latency", "Latency", "latency.csv",
-                           NULL, err) ||
+             s_csv_section(out, page, "latency", "Latency", "latency.csv", NULL,
+                           err) ||
              s_csv_section(out, page, "sockets", "Sockets", "sockets.csv",
                            "One row per SUB socket of a subscriber with "
                            "several (--per-socket).",
