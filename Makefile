@@ -69,7 +69,7 @@ MAN_DATE ?= $(shell git log -1 --format=%cd --date=short 2>/dev/null)
 DEBS       = gcc make pkg-config libzmq3-dev libczmq-dev libnuma-dev \
              libaudit-dev
 CHECK_DEBS = perl jq procps iproute2 gnuplot-nox groff man-db openssh-server \
-             openssh-client dpkg binutils systemd
+             openssh-client dpkg binutils systemd chromium
 MEMCHECK_DEBS = valgrind
 FUZZ_DEBS  = clang libclang-rt-14-dev
 # make anchors: apt-get source needs dpkg-dev; the perf tools are C++
@@ -140,7 +140,8 @@ check-deps: deps
 
 run: deps
 	$(MAKE) hopbench
-	./hopbench run topologies/proxy.cfg --sizes 64,1024,16384 --duration 0.5
+	./hopbench run topologies/proxy.cfg --sizes 64,1024,16384 --duration 0.5 \
+	    --report
 
 # Test files run two at a time: a file keeps the two CPUs about half
 # busy (windows, handshakes, drains), and every test holds beside a CPU

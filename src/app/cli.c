@@ -170,6 +170,14 @@ static int s_plot(cli_t *cli, const cli_option_t *opt, const char *value,
     return 0;
 }
 
+static int s_report(cli_t *cli, const cli_option_t *opt, const char *value,
+                    errbuf_t *err)
+{
+    (void)opt, (void)value, (void)err;
+    cli->report = true;
+    return 0;
+}
+
 static int s_by(cli_t *cli, const cli_option_t *opt, const char *value,
                 errbuf_t *err)
 {
@@ -373,10 +381,13 @@ const cli_option_t cli_options[] = {
      .help = "table (default) | csv | json; plan prints a table or csv",
      .apply = s_format},
     {.name = "output",
+     .letter = 'o',
      .arg = "DIR",
-     .commands = CLI_RUN | CLI_COMPARE,
+     .commands = CLI_RUN | CLI_COMPARE | CLI_REPORT,
      .help = "where files go (default results/<UTC time>-<topology>/; "
-             "compare --plot: results/<UTC time>-compare/)",
+             "compare --plot: results/<UTC time>-compare/); report: the "
+             "page (default DIR/report.html, for several directories "
+             "results/<UTC time>-compare/report.html)",
      .apply = s_output},
     {.name = "keep-going",
      .commands = CLI_RUN,
@@ -398,6 +409,11 @@ const cli_option_t cli_options[] = {
      .help = "after a run that succeeded, draw its charts; compare: a chart "
              "of each hop's delta against size (needs gnuplot)",
      .apply = s_plot},
+    {.name = "report",
+     .commands = CLI_RUN,
+     .help = "at the end of the run (also one stopped by Ctrl-C), write "
+             "report.html into the results directory: hopbench report's page",
+     .apply = s_report},
     {.name = "per-socket",
      .commands = CLI_RUN,
      .help = "also write sockets.csv: a row per SUB socket of each "
@@ -706,6 +722,7 @@ void cli_request(const cli_t *cli, run_request_t *req)
                            .quiet = cli->quiet,
                            .verbose = cli->verbose,
                            .plot = cli->plot,
+                           .report = cli->report,
                            .keep_going = cli->keep_going,
                            .per_socket = cli->per_socket,
                            .command_line = cli->command_line};
@@ -749,8 +766,9 @@ static int s_test_errors(void)
     CHECK(strstr(err.msg, "needs a topology file"));
     char *badcmd[] = {"hopbench", "walk", NULL};
     CHECK(cli_parse(2, badcmd, &cli, &err) == -1);
-    CHECK(strstr(err.msg,
-                 "(run, plan, check, machine, plot, compare, agent, keygen)"));
+    CHECK(strstr(
+        err.msg,
+        "(run, plan, check, machine, plot, compare, report, agent, keygen)"));
     char *alpha[] = {"hopbench", "compare", "a", "b", "--alpha", "1", NULL};
     CHECK(cli_parse(6, alpha, &cli, &err) == -1 && strstr(err.msg, "--alpha"));
     char *one[] = {"hopbench", "plot", "a", "b", NULL};

@@ -53,6 +53,7 @@ struct cli_s {
     bool quiet;
     bool verbose; //  check: draw the topology
     bool plot;
+    bool report;     //  run --report: report.html at the end
     bool keep_going; //  run: --keep-going
     bool per_socket; //  run --per-socket
     const char *by; //  compare --by KEY
@@ -71,6 +72,7 @@ enum {
     CLI_AGENT = 1 << 5,
     CLI_KEYGEN = 1 << 6,
     CLI_COMPARE = 1 << 7,
+    CLI_REPORT = 1 << 8,
     CLI_TOPOLOGY = CLI_RUN | CLI_PLAN | CLI_CHECK //  those that load a file
 };
 

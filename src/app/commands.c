@@ -13,6 +13,7 @@
 #include "app/cli.h"
 #include "report/compare.h"
 #include "report/plot.h"
+#include "report/report_html.h"
 #include "run/assemble.h"
 #include "run/command.h"
 
@@ -74,6 +75,19 @@ static int s_compare(const cli_t *cli)
     return rc;
 }
 
+static int s_report(const cli_t *cli)
+{
+    char path[1100];
+    errbuf_t err;
+    int rc = report_html_write(cli->targets, cli->ntargets, cli->output, path,
+                               sizeof path, &err);
+    if (rc)
+        fprintf(stderr, "hopbench: report: %s\n", err.msg);
+    else
+        printf("%s\n", path);
+    return rc;
+}
+
 //  agent: --bind and --allow are required
 static int s_agent(const cli_t *cli)
 {
@@ -117,6 +131,9 @@ const cli_command_t cli_commands[] = {
      "PNG charts from a results directory (gnuplot)", false, s_plot},
     {"compare", CLI_COMPARE, "A B [C...]", "results directories",
      "medians, deltas and their significance between runs", true, s_compare},
+    {"report", CLI_REPORT, "DIR [DIR...]", "results directories",
+     "one self-contained HTML page of a run, or of several compared", true,
+     s_report},
     {"agent", CLI_AGENT, NULL, NULL,
      "serve the stages a run on another host puts on this one", false, s_agent},
     {"keygen", CLI_KEYGEN, "DIR", "a directory",

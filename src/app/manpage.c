@@ -317,6 +317,14 @@ static const struct {
      "comparison as CSV, and per comparison and topology each hop's delta "
      "of msgs/s against size with its interval.",
      NULL, ""},
+    {"report.html",
+     "with run --report, or from hopbench report DIR: one self-contained "
+     "HTML page of the run (the machine, the topology's tree, the per-hop "
+     "table of each size with its flags, the placement, the charts as "
+     "inline SVG, the warnings), read offline; hopbench report A B draws "
+     "the comparison's page, in results/<UTC time>-compare/ unless -o says "
+     "where.",
+     NULL, ""},
     {PLOT_SCRIPT ", *.png",
      "with --plot, or from hopbench plot: the charts, and the gnuplot script "
      "that drew them.",
@@ -433,6 +441,9 @@ static const char *const s_cli_examples[][2] = {
      "hopbench run topologies/proxy.cfg --repeat 5 --set hwm=10 \\\n"
      "    --output results/b\n"
      "hopbench compare results/a results/b"},
+    {"The same comparison as one HTML page, and a run's own page:",
+     "hopbench report results/a results/b -o compare.html\n"
+     "hopbench report results/a"},
     {"The values of a swept key against the first, in one run:",
      "hopbench run topologies/direct.cfg --sweep placement=none,compact \\\n"
      "    --repeat 5 --output results/placement\n"

@@ -40,6 +40,7 @@
 #include "machine/io_cpus.h"
 #include "machine/placement.h"
 #include "report/columns.h"
+#include "report/html.h"
 #include "report/plot_data.h"
 #include "trial/search.h"
 #include "trial/summary.h"
@@ -75,6 +76,7 @@ static const struct {
     {"plot_data", plot_data_test},
     {"roff", roff_test},
     {"csv", csv_test},
+    {"html", html_test},
     {"search", search_test},
     {"tsc", tsc_test},
     {"limits", limits_test},

@@ -10,6 +10,7 @@
 
 #include "base/stats.h"
 #include "report/compare.h"
+#include "report/plot_chart.h"
 
 #define COMPARE_TEXT 64
 #define COMPARE_LONG 512
@@ -94,8 +95,23 @@ void compare_free(comparison_t *self);
 void compare_print_table(FILE *out, const comparison_t *cmps, int n);
 void compare_print_csv(FILE *out, const comparison_t *cmps, int n, bool header);
 void compare_print_json(FILE *out, const comparison_t *cmps, int n);
+//  A figure as the table prints it: msgs/s as 1.23M, latency in us
+const char *compare_value(const char *metric, double v, char *buf, size_t len);
+//  A matched row's text, as the table prints it (the HTML report's too):
+//  "1.23M", "±2.1%", "-10.6%", "[-13.0%, -8.1%]", "~ (p=0.548 n=5+5)"
+typedef struct {
+    char link[3 * COMPARE_TEXT + 8];
+    char base[32], base_spread[32], other[32], other_spread[32];
+    char delta[32], interval[64], significance[80];
+} compare_cells_t;
+void compare_cells(const comparison_t *c, const compare_row_t *row,
+                   compare_cells_t *cells);
 
-//  compare_plot.c: the delta charts into dir (made if need be): the exit
+//  compare_plot.c: the delta charts' data files into dir, the charts
+//  listed (not drawn): 0, or -1 and err
+int compare_plot_charts(const comparison_t *cmps, int n, const char *dir,
+                        plot_charts_t *charts, errbuf_t *err);
+//  the delta charts into dir (made if need be): the exit
 //  status, as plot_results's
 int compare_plot(const comparison_t *cmps, int n, const char *dir,
                  FILE *listing, errbuf_t *err);

@@ -162,17 +162,24 @@ static int s_comparison(plot_charts_t *charts, const comparison_t *c, int k,
     return 0;
 }
 
+int compare_plot_charts(const comparison_t *cmps, int n, const char *dir,
+                        plot_charts_t *charts, errbuf_t *err)
+{
+    int rc = 0;
+    for (int c = 0; c < n && rc == 0; c++)
+        rc = s_comparison(charts, &cmps[c], c + 1, dir, err);
+    return rc;
+}
+
 int compare_plot(const comparison_t *cmps, int n, const char *dir,
                  FILE *listing, errbuf_t *err)
 {
     plot_charts_t charts = {0};
-    int rc = 0;
-    for (int c = 0; c < n && rc == 0; c++)
-        rc = s_comparison(&charts, &cmps[c], c + 1, dir, err);
+    int rc = compare_plot_charts(cmps, n, dir, &charts, err);
     if (rc == 0 && charts.n == 0)
         rc = err_set(err, "no matched msgs/s rows to draw");
     int status = rc ? 2
-                 : plot_script_write(dir, &charts, err)
+                 : plot_script_write(dir, &charts, PLOT_TERM_PNG, err)
                      ? 2
                      : plot_draw(dir, &charts, listing, err);
     plot_charts_free(&charts);

@@ -213,7 +213,7 @@ void compare_print_json(FILE *out, const comparison_t *cmps, int n)
 
 //  A figure for people: msgs/s as 1.23M, latency in microseconds, calls
 //  per message to four digits
-static const char *s_value(const char *metric, double v, char *buf, size_t len)
+const char *compare_value(const char *metric, double v, char *buf, size_t len)
 {
     if (strcmp(metric, "msgs/s") == 0)
         return report_short(v, buf, len);
@@ -272,32 +272,39 @@ static int s_link_width(const comparison_t *c)
     return width;
 }
 
+void compare_cells(const comparison_t *c, const compare_row_t *row,
+                   compare_cells_t *cells)
+{
+    const series_t *s = row->a;
+    memset(cells, 0, sizeof *cells);
+    s_link(s, cells->link, sizeof cells->link);
+    s_spread(&row->sa, cells->base_spread, sizeof cells->base_spread);
+    s_spread(&row->sb, cells->other_spread, sizeof cells->other_spread);
+    compare_value(s->metric, row->sa.median, cells->base, sizeof cells->base);
+    compare_value(s->metric, row->sb.median, cells->other, sizeof cells->other);
+    snprintf(cells->delta, sizeof cells->delta, "%+.1f%%", 100 * row->delta);
+    if (row->has_shift)
+        snprintf(cells->interval, sizeof cells->interval,
+                 "[%+.1f%%, %+.1f%%]%s", 100 * row->shift.low,
+                 100 * row->shift.high, row->shift.reached ? "" : "*");
+    s_significance(c, row, cells->significance, sizeof cells->significance);
+}
+
 static void s_table_row(FILE *out, const comparison_t *c,
                         const compare_row_t *row, int width)
 {
     const series_t *s = row->a;
-    char link[3 * COMPARE_TEXT + 8], va[32], vb[32], sa[32], sb[32],
-        interval[64] = "", sig[80];
-    s_link(s, link, sizeof link);
-    s_spread(&row->sa, sa, sizeof sa);
-    s_spread(&row->sb, sb, sizeof sb);
-    if (row->has_shift)
-        snprintf(interval, sizeof interval, "[%+.1f%%, %+.1f%%]%s",
-                 100 * row->shift.low, 100 * row->shift.high,
-                 row->shift.reached ? "" : "*");
-    s_significance(c, row, sig, sizeof sig);
+    compare_cells_t x;
+    compare_cells(c, row, &x);
     if (s->syscall[0])
         fprintf(out, "%6u  %-39s %-10s %8s %s %8s %s %+7.1f%%  %-19s %s\n",
-                s->size, link, s->metric,
-                s_value(s->metric, row->sa.median, va, sizeof va), sa,
-                s_value(s->metric, row->sb.median, vb, sizeof vb), sb,
-                100 * row->delta, interval, sig);
+                s->size, x.link, s->metric, x.base, x.base_spread, x.other,
+                x.other_spread, 100 * row->delta, x.interval, x.significance);
     else
         fprintf(out, "%6u %4s  %-*s %-7s %8s %s %8s %s %+7.1f%%  %-19s %s\n",
-                s->size, s->hop, width, link, s->metric,
-                s_value(s->metric, row->sa.median, va, sizeof va), sa,
-                s_value(s->metric, row->sb.median, vb, sizeof vb), sb,
-                100 * row->delta, interval, sig);
+                s->size, s->hop, width, x.link, s->metric, x.base,
+                x.base_spread, x.other, x.other_spread, 100 * row->delta,
+                x.interval, x.significance);
 }
 
 //  A block starts where topology, pattern, mode or the sweep change, and
@@ -347,7 +354,8 @@ static void s_only(FILE *out, const comparison_t *c, bool base)
         fprintf(out, "  %s (%s%s%s)%s%s  size %u  hop %s  %s  %s %s (n=%d)\n",
                 s->topology, s->pattern, s->mode[0] ? ", " : "", s->mode,
                 s->sweep[0] ? "  " : "", s->sweep, s->size, s->hop, link,
-                s->metric, s_value(s->metric, st->median, v, sizeof v), st->n);
+                s->metric, compare_value(s->metric, st->median, v, sizeof v),
+                st->n);
     }
 }
 
@@ -381,8 +389,8 @@ static void s_table_one(FILE *out, const comparison_t *c)
         fprintf(out,
                 "\ngeomean %-7s over %d rows: base %s  other %s  delta "
                 "%+.1f%%",
-                m->metric, m->n, s_value(m->metric, m->a, va, sizeof va),
-                s_value(m->metric, m->b, vb, sizeof vb), 100 * m->delta);
+                m->metric, m->n, compare_value(m->metric, m->a, va, sizeof va),
+                compare_value(m->metric, m->b, vb, sizeof vb), 100 * m->delta);
     }
     if (c->ngeomean)
         fputc('\n', out);

@@ -153,6 +153,23 @@ static int s_check_dir(const char *dir, errbuf_t *err)
     return 0;
 }
 
+int plot_prepare(const char *dir, const char *out, plot_term_t term,
+                 plot_charts_t *charts, errbuf_t *err)
+{
+    plot_table_t *table = plot_table_read(dir, err);
+    int rc = table && plot_charts_write(table, out, charts, err) == 0 &&
+                     plot_search_charts(dir, out, charts, err) == 0 &&
+                     plot_syscalls_charts(dir, out, charts, err) == 0
+                 ? 0
+                 : -1;
+    if (rc == 0 && term == PLOT_TERM_SVG)
+        plot_charts_as_svg(charts);
+    if (rc == 0)
+        rc = plot_script_write(out, charts, term, err);
+    plot_table_destroy(&table);
+    return rc;
+}
+
 int plot_results(const char *dir, FILE *listing, errbuf_t *err)
 {
     char clean[600];
@@ -161,15 +178,10 @@ int plot_results(const char *dir, FILE *listing, errbuf_t *err)
         clean[n - 1] = 0;
     if (s_check_dir(clean, err))
         return 2;
-    plot_table_t *table = plot_table_read(clean, err);
     plot_charts_t charts = {0};
-    int rc = table && plot_charts_write(table, clean, &charts, err) == 0 &&
-                     plot_search_charts(clean, &charts, err) == 0 &&
-                     plot_syscalls_charts(clean, &charts, err) == 0 &&
-                     plot_script_write(clean, &charts, err) == 0
+    int rc = plot_prepare(clean, clean, PLOT_TERM_PNG, &charts, err) == 0
                  ? plot_draw(clean, &charts, listing, err)
                  : 2;
     plot_charts_free(&charts);
-    plot_table_destroy(&table);
     return rc;
 }

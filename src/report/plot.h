@@ -18,6 +18,7 @@
 
 #include "base/errbuf.h"
 #include "report/plot_chart.h"
+#include "report/plot_script.h"
 
 //  Read DIR/results.csv, write the charts, list their paths on listing
 //  (NULL: quiet).  Returns the exit status: 0 done; 1 gnuplot is missing
@@ -25,8 +26,14 @@
 //  its results.csv is bad.
 int plot_results(const char *dir, FILE *listing, errbuf_t *err);
 
+//  Read DIR's CSV files, write the charts' data files and the script for
+//  terminal term into out (DIR itself for plot; the HTML report's own
+//  scratch directory), the charts listed in charts: 0, or -1 and err
+int plot_prepare(const char *dir, const char *out, plot_term_t term,
+                 plot_charts_t *charts, errbuf_t *err);
+
 //  Draw charts whose data files and DIR/plot.gp are written: run gnuplot
-//  in dir, check every PNG is there, list them on listing (NULL: quiet).
+//  in dir, check every chart's file is there, list them on listing (NULL: quiet).
 //  0, or 1 when gnuplot is missing or failed
 int plot_draw(const char *dir, const plot_charts_t *charts, FILE *listing,
               errbuf_t *err);

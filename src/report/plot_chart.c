@@ -315,6 +315,7 @@ static int s_panel(writer_t *self, int a, int b, errbuf_t *err)
         !(chart = s_chart(self, PLOT_HOPS, err)))
         return -1;
     chart->size = size;
+    chart->expected = self->table->expected;
     snprintf(chart->name, sizeof chart->name, "%s", name);
     snprintf(chart->data, sizeof chart->data, "plot-%.200s-hops-at-%uB.dat",
              stem, size);
@@ -614,4 +615,14 @@ void plot_charts_free(plot_charts_t *charts)
     }
     free(charts->v);
     memset(charts, 0, sizeof *charts);
+}
+
+void plot_charts_as_svg(plot_charts_t *charts)
+{
+    for (int i = 0; i < charts->n; i++) {
+        char *png = charts->v[i].png;
+        size_t n = strlen(png);
+        if (n > 4 && strcmp(png + n - 4, ".png") == 0)
+            memcpy(png + n - 4, ".svg", 4);
+    }
 }

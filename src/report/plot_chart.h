@@ -75,12 +75,15 @@ typedef struct {
                           //  one line per transport"; PLOT_SYSCALLS: the
                           //  stage
     char data[PLOT_NAME]; //  data file, relative to the results directory
-    char png[PLOT_NAME];  //  the chart, relative to it
+    char png[PLOT_NAME];  //  the chart, relative to it (".svg" when the
+                          //  terminal is svg: plot_charts_as_svg)
     plot_names_t series;  //  block i of the data file (PLOT_HOPS: bar i;
                           //  PLOT_SYSCALLS: column i + 2)
     unsigned *sizes;      //  the x axis (not PLOT_HOPS), ascending
     int nsizes;
     unsigned size;           //  PLOT_HOPS: the size shown
+    bool expected;           //  PLOT_HOPS: loss is a share of what was
+                             //  expected (topics), not of what was sent
     int repeats;             //  most rows behind one point
     double rate[2], mbps[2]; //  smallest and largest value drawn
                              //  (PLOT_DELTA: rate[] in percent;
@@ -106,5 +109,7 @@ plot_chart_t *plot_charts_add(plot_charts_t *charts, plot_kind_t kind,
 int plot_charts_write(const plot_table_t *table, const char *dir,
                       plot_charts_t *charts, errbuf_t *err);
 void plot_charts_free(plot_charts_t *charts);
+//  Every chart's file name ends in .svg instead of .png
+void plot_charts_as_svg(plot_charts_t *charts);
 
 #endif

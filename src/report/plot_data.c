@@ -202,6 +202,8 @@ static int s_expected(reader_t *self, plot_row_t *row, errbuf_t *err)
     if (number_parse(text, &value) || value < 0 || value != floor(value))
         return err_set(err, "%s:%d: expected '%.40s' is not a count",
                        self->table->path, self->line, text);
+    if (value != row->sent)
+        self->table->expected = true;
     row->sent = value;
     return 0;
 }

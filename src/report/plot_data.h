@@ -37,6 +37,8 @@ typedef struct {
 typedef struct {
     char path[600];        //  DIR/results.csv, for messages
     char sweep[PLOT_NAME]; //  swept keys, "transport, hwm"; "" if none
+    bool expected;         //  a row expected other than it sent (topics):
+                           //  loss is a share of what was expected
     plot_row_t *rows;
     int nrows, cap;
     plot_names_t topos;  //  topology names

@@ -40,19 +40,41 @@ static void s_set_quoted(FILE *out, const char *what, const char *text)
     fputc('\n', out);
 }
 
-static void s_prologue(FILE *out)
+//  Sixteen line types: eight colours (Okabe and Ito's, told apart also by
+//  those who see few colours), then the same eight dashed with other
+//  points, so that a chart of nine links or more has no two lines alike.
+//  `reset` leaves line types as they are: set once for the whole script.
+static void s_linetypes(FILE *out)
+{
+    static const char *const colours[8] = {"#0072b2", "#e69f00", "#009e73",
+                                           "#cc79a7", "#56b4e9", "#d55e00",
+                                           "#000000", "#f0e442"};
+    for (int i = 0; i < 16; i++)
+        fprintf(out, "set linetype %d lc rgb \"%s\" dt %d pt %d\n", i + 1,
+                colours[i % 8], i < 8 ? 1 : 2, i < 8 ? 7 : 5 + (i % 4) * 2);
+    fputs("set linetype cycle 16\n", out);
+}
+
+static void s_prologue(FILE *out, plot_term_t term)
 {
     fputs("# hopbench charts: written by `hopbench plot`, paths relative to "
           "this directory.\n"
-          "# Rerun by hand: gnuplot " PLOT_SCRIPT "\n"
-          "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-          "    set terminal pngcairo size 1100,650 noenhanced "
-          "font \"sans,11\"\n"
-          "} else {\n"
-          "    set terminal png size 1100,650 noenhanced\n"
-          "}\n"
-          "set datafile commentschars \"#\"\n",
+          "# Rerun by hand: gnuplot " PLOT_SCRIPT "\n",
           out);
+    if (term == PLOT_TERM_SVG)
+        fputs("set terminal svg size 1100,650 noenhanced font "
+              "\"sans,11\" background \"white\"\n",
+              out);
+    else
+        fputs("if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+              "    set terminal pngcairo size 1100,650 noenhanced "
+              "font \"sans,11\"\n"
+              "} else {\n"
+              "    set terminal png size 1100,650 noenhanced\n"
+              "}\n",
+              out);
+    fputs("set datafile commentschars \"#\"\n", out);
+    s_linetypes(out);
 }
 
 //  8, 512, 1K, 16K, 1M: how --sizes spells them
@@ -123,7 +145,7 @@ static void s_lines(FILE *out, const plot_chart_t *chart, int column)
         s_quote(out, i ? "" : chart->data);
         fprintf(out,
                 " index %d using ($1*%.4f):%d:%d:%d with yerrorlines lw 2 "
-                "pt 7 ps 0.9 title ",
+                "ps 0.9 title ",
                 i, s_nudge(i, n, apart), column, column + 1, column + 2);
         s_quote(out, chart->series.v[i]);
     }
@@ -172,8 +194,12 @@ static void s_y_axis(FILE *out, const double range[2], const char *label,
                        range[1] * 1.5 * scale, false);
         return;
     }
-    fprintf(out, "set yrange [0:*]\nset format y \"%s\"\n",
-            si ? "%.1s%c" : "%g");
+    //  room above the top point, so that it does not sit on the frame
+    if (range[1] > 0)
+        fprintf(out, "set yrange [0:%g]\n", range[1] * 1.12);
+    else
+        fputs("set yrange [0:*]\n", out);
+    fprintf(out, "set format y \"%s\"\n", si ? "%.1s%c" : "%g");
     if (scale > 0)
         fprintf(out, "set y2tics\nset link y2 via y*%g inverse y/%g\n", scale,
                 scale);
@@ -233,7 +259,7 @@ static void s_value_chart(FILE *out, const plot_chart_t *chart)
         fputs(i ? ", \\\n     " : "", out);
         s_quote(out, i ? "" : chart->data);
         fprintf(out,
-                " index %d using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.9 "
+                " index %d using 1:2:3:4 with yerrorlines lw 2 ps 0.9 "
                 "title ",
                 i);
         s_quote(out, chart->series.v[i]);
@@ -241,21 +267,36 @@ static void s_value_chart(FILE *out, const plot_chart_t *chart)
     fputc('\n', out);
 }
 
+//  A bar's label: its lines one under the other for a few bars; for more,
+//  on one line, slanted, so that neighbours do not run together
+static void s_bar_label(FILE *out, const char *label, bool flat)
+{
+    char text[PLOT_NAME];
+    snprintf(text, sizeof text, "%s", label);
+    for (char *p = text; flat && *p; p++)
+        if (*p == '\n')
+            *p = ' ';
+    s_quote(out, text);
+}
+
 static void s_bar_axes(FILE *out, const plot_chart_t *chart)
 {
+    bool flat = chart->series.n > 4;
     fputs("set style fill solid 0.85 border -1\nset boxwidth 0.36\n"
           "set grid ytics\nset yrange [0:*]\nset offsets 0, 0, graph 0.15, 0\n"
           "set format y \"%.1s%c\"\nset ytics nomirror\n"
           "set ylabel \"messages/s received (k = 10^3, M = 10^6)\"\n"
-          "set y2range [0:115]\nset y2tics 0, 20, 100\nset format y2 \"%g%%\"\n"
-          "set y2label \"lost (% of what the hop was sent)\"\n"
-          "set key top right opaque box\nset bmargin 6\n",
+          "set y2range [0:115]\nset y2tics 0, 20, 100\nset format y2 \"%g%%\"\n",
           out);
-    fprintf(out, "set xrange [-0.6:%g]\nset xtics nomirror (",
-            chart->series.n - 0.4);
+    fprintf(out, "set y2label \"lost (%% of what the hop %s)\"\n",
+            chart->expected ? "was expected to carry" : "was sent");
+    fprintf(out, "set key top right opaque box\nset bmargin %d\n",
+            flat ? 9 : 6);
+    fprintf(out, "set xrange [-0.6:%g]\nset xtics nomirror %s(",
+            chart->series.n - 0.4, flat ? "rotate by 25 right " : "");
     for (int i = 0; i < chart->series.n; i++) {
         fputs(i ? ", " : "", out);
-        s_quote(out, chart->series.v[i]);
+        s_bar_label(out, chart->series.v[i], flat);
         fprintf(out, " %d", i);
     }
     fputs(")\n", out);
@@ -271,20 +312,24 @@ static void s_bar_chart(FILE *out, const plot_chart_t *chart)
     s_bar_axes(out, chart);
     fputs("plot ", out);
     s_quote(out, chart->data);
-    fputs(" using ($1-0.19):2 with boxes lc rgb \"#4472c4\" "
-          "title \"messages/s received (median)\", \\\n",
-          out);
+    fprintf(out,
+            " using ($1-0.19):2 with boxes lc rgb \"#4472c4\" "
+            "title \"messages/s received%s\", \\\n",
+            chart->repeats > 1 ? " (median)" : "");
     if (chart->repeats > 1)
         fputs("     \"\" using ($1-0.19):3:(0):($4-$3) with vectors heads "
               "size screen 0.008,90 lc rgb \"black\" lw 1.5 "
               "title \"min to max\", \\\n",
               out);
-    fputs("     \"\" using ($1-0.19):4:6 with labels offset 0,0.8 notitle, \\\n"
-          "     \"\" using ($1+0.19):5 axes x1y2 with boxes lc rgb \"#d9534f\" "
-          "title \"lost, % of sent (right axis)\", \\\n"
-          "     \"\" using ($1+0.19):5:7 axes x1y2 with labels offset 0,0.8 "
-          "notitle\n",
-          out);
+    fprintf(out,
+            "     \"\" using ($1-0.19):4:6 with labels offset 0,0.8 "
+            "notitle, \\\n"
+            "     \"\" using ($1+0.19):5 axes x1y2 with boxes lc rgb "
+            "\"#d9534f\" fs pattern 2 title \"lost, %% of %s (right axis)\", "
+            "\\\n"
+            "     \"\" using ($1+0.19):5:7 axes x1y2 with labels offset 0,0.8 "
+            "notitle\n",
+            chart->expected ? "expected" : "sent");
 }
 
 //  One panel of a knee: column col of every block against the rate offered
@@ -296,7 +341,7 @@ static void s_knee_panel(FILE *out, const plot_chart_t *chart, int col,
         fputs(i ? ", \\\n     " : "", out);
         s_quote(out, i ? "" : chart->data);
         fprintf(out,
-                " index %d using 1:%d with linespoints lw 2 pt 7 ps 0.9 "
+                " index %d using 1:%d with linespoints lw 2 ps 0.9 "
                 "title ",
                 i, col);
         s_quote(out, chart->series.v[i]);
@@ -397,7 +442,7 @@ static void s_delta_chart(FILE *out, const plot_chart_t *chart)
         s_quote(out, i ? "" : chart->data);
         fprintf(out,
                 " index %d using ($1*%.4f):(1+$2/100):(1+$3/100):(1+$4/100) "
-                "with yerrorlines lw 2 pt 7 ps 0.9 title ",
+                "with yerrorlines lw 2 ps 0.9 title ",
                 i, s_nudge(i, n, true));
         s_quote(out, chart->series.v[i]);
     }
@@ -452,14 +497,14 @@ static void s_syscalls_chart(FILE *out, const plot_chart_t *chart)
 }
 
 int plot_script_write(const char *dir, const plot_charts_t *charts,
-                      errbuf_t *err)
+                      plot_term_t term, errbuf_t *err)
 {
     char path[800];
     snprintf(path, sizeof path, "%s/%s", dir, PLOT_SCRIPT);
     FILE *out = fopen(path, "w");
     if (!out)
         return err_set(err, "cannot write %s: %s", path, strerror(errno));
-    s_prologue(out);
+    s_prologue(out, term);
     for (int i = 0; i < charts->n; i++) {
         if (charts->v[i].kind == PLOT_HOPS)
             s_bar_chart(out, &charts->v[i]);

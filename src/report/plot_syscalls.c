@@ -355,7 +355,8 @@ static int s_charts(const char *dir, reader_t *self, plot_charts_t *charts,
     return 0;
 }
 
-int plot_syscalls_charts(const char *dir, plot_charts_t *charts, errbuf_t *err)
+int plot_syscalls_charts(const char *dir, const char *out, plot_charts_t *charts,
+                        errbuf_t *err)
 {
     char path[700];
     snprintf(path, sizeof path, "%s/syscalls.csv", dir);
@@ -365,7 +366,7 @@ int plot_syscalls_charts(const char *dir, plot_charts_t *charts, errbuf_t *err)
                    ? 0
                    : err_set(err, "cannot read %s: %s", path, strerror(errno));
     reader_t self = {.path = path};
-    int rc = s_read(&self, file, err) || s_charts(dir, &self, charts, err);
+    int rc = s_read(&self, file, err) || s_charts(out, &self, charts, err);
     csv_destroy(&self.csv);
     fclose(file);
     free(self.points);

@@ -18,9 +18,11 @@
 #include "base/errbuf.h"
 #include "report/plot_chart.h"
 
-//  When DIR/syscalls.csv exists: its charts' data files into dir, and the
+//  When DIR/syscalls.csv exists: its charts' data files into out (DIR
+//  itself for plot), and the
 //  charts added to the list.  0 (also when there is none), or -1 and err
 //  on a malformed file
-int plot_syscalls_charts(const char *dir, plot_charts_t *charts, errbuf_t *err);
+int plot_syscalls_charts(const char *dir, const char *out, plot_charts_t *charts,
+                        errbuf_t *err);
 
 #endif

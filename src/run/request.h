@@ -40,6 +40,7 @@ typedef struct {
     bool quiet;
     bool verbose; //  check: draw the topology
     bool plot;
+    bool report; //  run --report: report.html at the end
     bool keep_going;
     bool per_socket;
     const char *command_line;

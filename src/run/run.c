@@ -15,6 +15,7 @@
 
 #include "base/interrupt.h"
 #include "pipeline/pipeline.h"
+#include "report/report_html.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -517,6 +518,8 @@ int run_topologies(topology_t *const *topos, int ntopos,
         run_outputs_close(self);
         if (status == 0 && options->plot)
             run_outputs_plot(self);
+        if (options->report && self->dir[0])
+            report_html_after_run(self->dir, stderr);
     }
     for (int c = 0; c < ntopos; c++)
         pipeline_destroy(&self->pl[c]);

@@ -31,6 +31,8 @@ typedef struct {
     const sweep_t *sweep; //  keys and values; topos[i] is combination i
     bool *stages_left;    //  out: a stage thread could not be ended
     bool plot;            //  charts after a successful run (--plot)
+    bool report;          //  report.html at the end (--report), also
+                          //  after Ctrl-C, of what finished
     bool keep_going;      //  a stalled trial does not fail the run
     bool per_socket;      //  --per-socket: sockets.csv
     fleet_t *fleet;       //  the hosts stages name (--hosts), or NULL

@@ -1,0 +1,121 @@
+/*  report_html_charts: a run's charts on the page, drawn by gnuplot's
+    svg terminal from plot's own chart definitions (plot_prepare), so
+    the page and `hopbench plot`'s PNGs are the same charts.
+
+    gnuplot writes each chart to the scratch directory; its text is
+    copied into the page from "<svg" on (the XML prologue and doctype
+    do not belong inside HTML), and every id in it, with the references
+    to them, gets the chart's number in front: gnuplot names its clip
+    paths and point symbols alike in every file, and one page holds many.
+    Without gnuplot the section says so and the rest of the page stands.
+*/
+#include "report/html.h"
+#include "report/plot.h"
+#include "report/report_html_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+//  The text of a file, NUL-terminated; NULL when it cannot be read
+static char *s_read(const char *path, size_t *len)
+{
+    FILE *file = fopen(path, "r");
+    char *text = NULL;
+    *len = 0;
+    if (file && fseek(file, 0, SEEK_END) == 0) {
+        long size = ftell(file);
+        rewind(file);
+        text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+        if (text)
+            text[ *len = fread(text, 1, (size_t)size, file)] = 0;
+    }
+    if (file)
+        fclose(file);
+    return text;
+}
+
+//  Where in p an id or a reference to one starts, and how long its lead
+//  is ("id=\"", "url(#", "href=\"#"): 0 when none starts at p
+static size_t s_id_lead(const char *p)
+{
+    static const char *const leads[] = {"id=\"", "id='", "url(#", "href=\"#",
+                                        "href='#"};
+    for (size_t i = 0; i < sizeof leads / sizeof leads[0]; i++)
+        if (strncmp(p, leads[i], strlen(leads[i])) == 0)
+            return strlen(leads[i]);
+    return 0;
+}
+
+int report_html_svg(FILE *out, const char *path, int number, errbuf_t *err)
+{
+    size_t len;
+    char *text = s_read(path, &len);
+    char *p = text ? strstr(text, "<svg") : NULL;
+    if (!p) {
+        free(text);
+        return err_set(err, "gnuplot wrote no SVG in %s", path);
+    }
+    for (; *p; p++) {
+        size_t lead = s_id_lead(p);
+        //  "xlink:href" and "href" alike; a space or quote before "id"
+        bool word = p == text || strchr(" \t\n:", p[-1]);
+        if (lead && (word || p[0] == 'u')) {
+            fwrite(p, 1, lead, out);
+            fprintf(out, "c%d_", number);
+            p += lead - 1;
+        } else
+            fputc(*p, out);
+    }
+    free(text);
+    return 0;
+}
+
+static const char *s_source(const plot_chart_t *chart)
+{
+    return chart->kind == PLOT_KNEE       ? "search.csv"
+           : chart->kind == PLOT_SYSCALLS ? "syscalls.csv"
+                                          : "results.csv";
+}
+
+static int s_figure(FILE *out, report_page_t *page, const plot_chart_t *chart,
+                    errbuf_t *err)
+{
+    char path[2 * REPORT_HTML_PATH];
+    snprintf(path, sizeof path, "%s/%s", page->scratch, chart->png);
+    fputs("<figure class=\"chart\">\n", out);
+    if (report_html_svg(out, path, page->charts++, err))
+        return -1;
+    fputs("<figcaption>", out);
+    html_text(out, chart->name);
+    fputs(": from <code>", out);
+    html_text(out, s_source(chart));
+    fputs("</code> (the same chart as <code>hopbench plot</code>'s ", out);
+    char png[PLOT_NAME];
+    snprintf(png, sizeof png, "%s", chart->png);
+    size_t n = strlen(png);
+    if (n > 4)
+        memcpy(png + n - 4, ".png", 4);
+    html_text(out, png);
+    fputs(")</figcaption>\n</figure>\n", out);
+    return 0;
+}
+
+int report_html_charts(FILE *out, report_page_t *page, errbuf_t *err)
+{
+    plot_charts_t charts = {0};
+    html_section_begin(out, "charts", "Charts",
+                       "results.csv, search.csv, syscalls.csv (gnuplot)");
+    int rc =
+        plot_prepare(page->dir, page->scratch, PLOT_TERM_SVG, &charts, err);
+    errbuf_t why;
+    if (rc == 0 && plot_draw(page->scratch, &charts, NULL, &why) != 0) {
+        fputs("<p class=\"warn\">No charts: ", out);
+        html_text(out, why.msg);
+        fputs("</p>\n", out);
+    } else
+        for (int i = 0; rc == 0 && i < charts.n; i++)
+            rc = s_figure(out, page, &charts.v[i], err);
+    html_section_end(out);
+    plot_charts_free(&charts);
+    return rc;
+}

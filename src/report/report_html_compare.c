@@ -1,0 +1,166 @@
+/*  report_html_compare: the comparison of several runs, as `hopbench
+    compare` makes it (compare_read, compare_match), on the page.
+
+        other B against base A          notes: different topologies, ...
+        size hop from -> to metric base ± other ± delta interval significance
+        geomean per metric
+        the delta charts (compare --plot's, as SVG)
+
+    The cells are compare_cells's text, the very strings compare's table
+    prints, so the page and the terminal agree; a row that is not
+    significant is marked '~' there and styled quieter here (class ns).
+    Rows of one side only are listed after, as compare lists them.
+*/
+#include "report/compare_internal.h"
+#include "report/html.h"
+#include "report/plot.h"
+#include "report/report_html_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void s_cell(FILE *out, const char *text, bool number)
+{
+    fputs(number ? "<td class=\"n\">" : "<td>", out);
+    html_text(out, text);
+    fputs("</td>", out);
+}
+
+static void s_row(FILE *out, const comparison_t *c, const compare_row_t *row)
+{
+    const series_t *s = row->a;
+    compare_cells_t x;
+    char size[16], block[3 * COMPARE_LONG];
+    compare_cells(c, row, &x);
+    snprintf(size, sizeof size, "%u", s->size);
+    snprintf(block, sizeof block, "%s (%s%s%s) %s", s->topology, s->pattern,
+             s->mode[0] ? ", " : "", s->mode, s->sweep);
+    fprintf(out, "<tr class=\"delta %s\">", row->significant ? "sig" : "ns");
+    s_cell(out, block, false);
+    s_cell(out, size, true);
+    s_cell(out, s->hop, true);
+    s_cell(out, x.link, false);
+    s_cell(out, s->metric, false);
+    s_cell(out, x.base, true);
+    s_cell(out, x.base_spread, false);
+    s_cell(out, x.other, true);
+    s_cell(out, x.other_spread, false);
+    s_cell(out, x.delta, true);
+    s_cell(out, x.interval, false);
+    s_cell(out, x.significance, false);
+    fputs("</tr>\n", out);
+}
+
+static void s_only(FILE *out, const comparison_t *c)
+{
+    for (int i = 0; i < c->nrows; i++) {
+        const compare_row_t *row = &c->rows[i];
+        if (row->a && row->b)
+            continue;
+        const series_t *s = row->a ? row->a : row->b;
+        char text[4 * COMPARE_LONG];
+        snprintf(text, sizeof text,
+                 "only in %s: %s, size %u, hop %s %s -> %s, %s",
+                 row->a ? "base" : "other", s->topology, s->size, s->hop,
+                 s->from, s->to, s->metric);
+        html_elem(out, "p", NULL, text);
+    }
+}
+
+static void s_table(FILE *out, const comparison_t *c)
+{
+    char text[2 * COMPARE_LONG + 64];
+    snprintf(text, sizeof text, "other %s against base %s", c->other->label,
+             c->base->label);
+    html_elem(out, "h3", NULL, text);
+    for (const char *p = c->notes; *p;) {
+        size_t len = strcspn(p, "\n");
+        snprintf(text, sizeof text, "note: %.*s", (int)len, p);
+        html_elem(out, "p", "warn", text);
+        p += len + (p[len] == '\n');
+    }
+    snprintf(text, sizeof text, "interval (%.0f%%)", 100 * (1 - c->alpha));
+    fputs("<table class=\"sort compare\">\n<thead><tr><th>block</th><th>size"
+          "</th><th>hop</th><th>from -&gt; to</th><th>metric</th><th>base"
+          "</th><th>±</th><th>other</th><th>±</th><th>delta</th><th>",
+          out);
+    html_text(out, text);
+    fputs("</th><th>significance</th></tr></thead>\n<tbody>\n", out);
+    for (int i = 0; i < c->nrows; i++)
+        if (c->rows[i].a && c->rows[i].b)
+            s_row(out, c, &c->rows[i]);
+    fputs("</tbody>\n</table>\n", out);
+    s_only(out, c);
+    for (int g = 0; g < c->ngeomean; g++) {
+        const compare_geomean_t *m = &c->geomean[g];
+        char va[32], vb[32];
+        snprintf(text, sizeof text,
+                 "geomean %s over %d rows: base %s, other %s, delta %+.1f%%",
+                 m->metric, m->n, compare_value(m->metric, m->a, va, sizeof va),
+                 compare_value(m->metric, m->b, vb, sizeof vb), 100 * m->delta);
+        html_elem(out, "p", NULL, text);
+    }
+}
+
+//  The delta charts, as compare --plot draws them, in SVG
+static int s_charts(FILE *out, const comparison_t *cmps, int n,
+                    const char *scratch, errbuf_t *err)
+{
+    plot_charts_t charts = {0};
+    errbuf_t why;
+    int rc = compare_plot_charts(cmps, n, scratch, &charts, err);
+    if (rc == 0 && charts.n > 0) {
+        plot_charts_as_svg(&charts);
+        rc = plot_script_write(scratch, &charts, PLOT_TERM_SVG, err);
+        if (rc == 0 && plot_draw(scratch, &charts, NULL, &why)) {
+            html_elem(out, "p", "warn", why.msg);
+            charts.n = 0;
+        }
+    }
+    for (int i = 0; rc == 0 && i < charts.n; i++) {
+        char path[2 * REPORT_HTML_PATH];
+        snprintf(path, sizeof path, "%s/%s", scratch, charts.v[i].png);
+        fputs("<figure class=\"chart\">\n", out);
+        rc = report_html_svg(out, path, 9000 + i, err);
+        fputs("<figcaption>", out);
+        html_text(out, charts.v[i].name);
+        fputs(": each link's delta of msgs/s against size, with its "
+              "interval (compare --plot)</figcaption>\n</figure>\n",
+              out);
+    }
+    plot_charts_free(&charts);
+    return rc;
+}
+
+int report_html_compare(FILE *out, const char *const *dirs, int n,
+                        const char *scratch, errbuf_t *err)
+{
+    compare_options_t options = {.dirs = dirs, .ndirs = n, .alpha = 0.05};
+    side_t *sides = NULL;
+    int nsides = 0, done = 0;
+    int rc = compare_read(&options, &sides, &nsides, err);
+    comparison_t *cmps = rc == 0 ? calloc((size_t)nsides, sizeof *cmps) : NULL;
+    if (rc == 0 && !cmps)
+        rc = err_set(err, "out of memory");
+    for (int i = 1; rc == 0 && i < nsides; i++, done++)
+        rc = compare_match(&cmps[done], &sides[0], &sides[i], 0.05, false, err);
+    if (rc == 0) {
+        html_section_begin(out, "compare", "Comparison",
+                           "results.csv, latency.csv of each directory "
+                           "(as hopbench compare)");
+        for (int i = 0; i < done; i++)
+            s_table(out, &cmps[i]);
+        fputs("<p>~: not significant at alpha 0.05 (Mann-Whitney U, "
+              "two-sided); ±: each median's interval; interval: of other / "
+              "base - 1 (Hodges-Lehmann); *: too few repeats for the "
+              "interval's level; latency (p50_us, p99_us): + is slower.</p>\n",
+              out);
+        rc = s_charts(out, cmps, done, scratch, err);
+        html_section_end(out);
+    }
+    for (int i = 0; i < done; i++)
+        compare_free(&cmps[i]);
+    free(cmps);
+    compare_sides_free(sides, nsides);
+    return rc;
+}

@@ -1,0 +1,45 @@
+/*  report_html_internal: what the report_html_*.c files share.
+
+    A page is written into a memory stream, then to its file in one go;
+    the charts are drawn in a scratch directory (plot_prepare's data
+    files, the script, gnuplot's SVGs) that is removed after.
+*/
+#ifndef HOPBENCH_REPORT_HTML_INTERNAL_H
+#define HOPBENCH_REPORT_HTML_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "base/errbuf.h"
+
+#define REPORT_HTML_PATH 1024
+
+typedef struct {
+    char dir[REPORT_HTML_PATH];     //  the results directory
+    char scratch[REPORT_HTML_PATH]; //  charts are drawn here
+    int charts;                     //  charts inlined so far (their ids)
+    char *meta;                     //  metadata.json's text, or NULL
+} report_page_t;
+
+//  report_html_run.c: every section of one run
+int report_html_run(FILE *out, report_page_t *page, errbuf_t *err);
+//  The sizing section (sizing.csv, `hopbench size`): the answer first,
+//  then the candidates.  0, also when there is no sizing.csv
+int report_html_sizing(FILE *out, const report_page_t *page, errbuf_t *err);
+//  The string value of "key" in metadata.json, unescaped, "" if absent
+void report_html_meta(const report_page_t *page, const char *key, char *out,
+                      size_t len);
+
+//  report_html_results.c: results.csv, a table per size
+int report_html_results(FILE *out, const report_page_t *page, errbuf_t *err);
+
+//  report_html_charts.c: a run's charts (plot's, as SVG), in a section
+int report_html_charts(FILE *out, report_page_t *page, errbuf_t *err);
+//  An SVG file into the page, its ids made unique by the chart's number
+int report_html_svg(FILE *out, const char *path, int number, errbuf_t *err);
+
+//  report_html_compare.c: the comparison of dirs[1..] with dirs[0]
+int report_html_compare(FILE *out, const char *const *dirs, int n,
+                        const char *scratch, errbuf_t *err);
+
+#endif

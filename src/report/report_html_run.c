@@ -1,0 +1,273 @@
+/*  report_html_run: the sections of one run's page; see report_html.h.
+
+        sizing (when sizing.csv is there)    the answer, then candidates
+        machine       metadata.json          versions, kernel, CPU, NUMA
+        topology      config.cfg             drawn as check --verbose does
+        results       results.csv            a table per size, every row
+        placement     threads.csv memory.csv
+        search, latency, sockets             their CSV files as tables
+        charts        plot's, as SVG         (report_html_charts)
+        warnings      metadata.json
+
+    Every figure of the per-hop tables is the CSV field as written: the
+    page rounds nothing, so it says what the file says.  Flags (starved,
+    HWM bound, sequence loss) sit in a column beside the figures they
+    qualify, as words in a framed box, readable without colour.  A file
+    that is missing leaves its section out, or says so; a malformed one
+    is an error naming it.
+*/
+#include "report/html.h"
+#include "report/report_html_internal.h"
+#include "report/report_tree.h"
+
+#include "base/csv.h"
+#include "config/topology.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+//  ---------------------------------------------------------------------
+//  metadata.json
+
+static char *s_slurp(const char *path)
+{
+    FILE *file = fopen(path, "r");
+    if (!file)
+        return NULL;
+    size_t cap = 1 << 18; //  metadata.json is a few kilobytes
+    char *text = malloc(cap);
+    if (text)
+        text[fread(text, 1, cap - 1, file)] = 0;
+    fclose(file);
+    return text;
+}
+
+//  The JSON string at p (after its opening quote), unescaped into out; the
+//  character after its closing quote
+static const char *s_unquote(const char *p, char *out, size_t len)
+{
+    size_t n = 0;
+    for (; *p && *p != '"'; p++) {
+        char c = *p;
+        if (c == '\\' && p[1]) {
+            c = *++p == 'n' ? '\n' : *p == 't' ? '\t' : *p;
+            if (*p == 'u')
+                c = '?',
+                p += strspn(p + 1, "0123456789abcdefABCDEF") > 3 ? 4 : 0;
+        }
+        if (n + 1 < len)
+            out[n++] = c;
+    }
+    out[n] = 0;
+    return *p ? p + 1 : p;
+}
+
+void report_html_meta(const report_page_t *page, const char *key, char *out,
+                      size_t len)
+{
+    char pattern[80];
+    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+    out[0] = 0;
+    const char *p = page->meta ? strstr(page->meta, pattern) : NULL;
+    if (!p)
+        return;
+    p += strlen(pattern);
+    if (*p == '"')
+        s_unquote(p + 1, out, len);
+    else
+        snprintf(out, len, "%.*s", (int)strcspn(p, ",\n}"), p);
+}
+
+static void s_kv(FILE *out, const report_page_t *page, const char *key,
+                 const char *label)
+{
+    char value[4096];
+    report_html_meta(page, key, value, sizeof value);
+    if (!value[0])
+        return;
+    fputs("<tr><th>", out);
+    html_text(out, label);
+    fputs("</th><td>", out);
+    html_text(out, value);
+    fputs("</td></tr>\n", out);
+}
+
+//  The NUMA nodes as written, one line: {"node": 0, "cpus": "0-1", ...}
+static void s_numa(FILE *out, const report_page_t *page)
+{
+    const char *p = page->meta ? strstr(page->meta, "\"nodes\": [") : NULL;
+    if (!p)
+        return;
+    const char *end = strstr(p, "]}");
+    fputs("<tr><th>NUMA nodes</th><td><code>", out);
+    char text[4096];
+    snprintf(text, sizeof text, "%.*s", end ? (int)(end - p) + 1 : 200, p);
+    html_text(out, text);
+    fputs("</code></td></tr>\n", out);
+}
+
+static void s_machine(FILE *out, const report_page_t *page)
+{
+    static const char *const keys[][2] = {{"status", "status"},
+                                          {"error", "error"},
+                                          {"topology", "topology"},
+                                          {"topology_file", "topology file"},
+                                          {"mode", "mode"},
+                                          {"sweep", "sweep"},
+                                          {"started_utc", "started (UTC)"},
+                                          {"updated_utc", "updated (UTC)"},
+                                          {"command_line", "command line"},
+                                          {"hopbench", "hopbench"},
+                                          {"libzmq", "libzmq"},
+                                          {"czmq", "czmq"},
+                                          {"hostname", "host"},
+                                          {"kernel", "kernel"},
+                                          {"cpu_model", "CPU"},
+                                          {"machine", "machine"},
+                                          {"tsc_hz", "TSC (Hz)"},
+                                          {"curve", "CURVE"}};
+    html_section_begin(out, "machine", "Run, machine and libraries",
+                       "metadata.json");
+    if (!page->meta) {
+        fputs("<p>No metadata.json in this directory.</p>\n", out);
+        html_section_end(out);
+        return;
+    }
+    fputs("<table class=\"meta\">\n", out);
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        s_kv(out, page, keys[i][0], keys[i][1]);
+    s_numa(out, page);
+    fputs("</table>\n", out);
+    html_section_end(out);
+}
+
+//  The warnings array, one box each, and the run's error
+static void s_warnings(FILE *out, const report_page_t *page)
+{
+    char text[4096];
+    html_section_begin(out, "warnings", "Warnings", "metadata.json");
+    int n = 0;
+    report_html_meta(page, "error", text, sizeof text);
+    if (text[0])
+        html_elem(out, "p", "warn", text), n++;
+    const char *p = page->meta ? strstr(page->meta, "\"warnings\": [") : NULL;
+    for (p = p ? p + 13 : NULL; p && *p && *p != ']'; p++)
+        if (*p == '"') {
+            p = s_unquote(p + 1, text, sizeof text) - 1;
+            html_elem(out, "p", "warn", text), n++;
+        }
+    if (n == 0)
+        fputs("<p>None.</p>\n", out);
+    html_section_end(out);
+}
+
+//  ---------------------------------------------------------------------
+//  The topology, as check --verbose draws it
+
+static void s_topology(FILE *out, const report_page_t *page)
+{
+    char path[REPORT_HTML_PATH + 32];
+    errbuf_t err;
+    snprintf(path, sizeof path, "%s/config.cfg", page->dir);
+    html_section_begin(out, "topology", "Topology", "config.cfg");
+    topology_t *topo = topology_load(path, &err);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *tree = topo ? open_memstream(&text, &len) : NULL;
+    if (tree) {
+        report_tree(tree, topo);
+        fclose(tree);
+        fputs("<pre class=\"tree\">", out);
+        html_text(out, text);
+        fputs("</pre>\n", out);
+    } else
+        html_elem(out, "p", "warn", topo ? "out of memory" : err.msg);
+    free(text);
+    topology_destroy(&topo);
+    html_section_end(out);
+}
+
+//  ---------------------------------------------------------------------
+//  Tables of CSV files
+
+//  A CSV file as its own section, when it is there
+static int s_csv_section(FILE *out, const report_page_t *page, const char *id,
+                         const char *title, const char *file, const char *what,
+                         errbuf_t *err)
+{
+    char path[REPORT_HTML_PATH + 32];
+    snprintf(path, sizeof path, "%s/%s", page->dir, file);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *body = open_memstream(&text, &len);
+    if (!body)
+        return err_set(err, "out of memory");
+    int rc = html_csv_table(body, path, 0, err);
+    fclose(body);
+    if (rc == 0) {
+        html_section_begin(out, id, title, file);
+        if (what)
+            html_elem(out, "p", NULL, what);
+        fputs(text, out);
+        html_section_end(out);
+    }
+    free(text);
+    return rc < 0 ? -1 : 0;
+}
+
+int report_html_sizing(FILE *out, const report_page_t *page, errbuf_t *err)
+{
+    return s_csv_section(out, page, "sizing",
+                         "Sizing: the answer, then the "
+                         "candidates",
+                         "sizing.csv", NULL, err);
+}
+
+static int s_placement(FILE *out, const report_page_t *page, errbuf_t *err)
+{
+    return s_csv_section(out, page, "threads", "Placement: threads",
+                         "threads.csv",
+                         "Which stage and thread ran on which CPU and node, "
+                         "per size and repeat.",
+                         err) ||
+           s_csv_section(out, page, "memory", "Placement: memory", "memory.csv",
+                         "Where each stage's memory lies, by NUMA node.", err);
+}
+
+int report_html_run(FILE *out, report_page_t *page, errbuf_t *err)
+{
+    char path[REPORT_HTML_PATH + 32];
+    snprintf(path, sizeof path, "%s/metadata.json", page->dir);
+    page->meta = s_slurp(path);
+    fputs("<nav><a href=\"#machine\">machine</a><a href=\"#topology\">"
+          "topology</a><a href=\"#results\">per hop</a><a href=\"#charts\">"
+          "charts</a><a href=\"#threads\">placement</a><a href=\"#warnings\">"
+          "warnings</a></nav>\n",
+          out);
+    int rc = report_html_sizing(out, page, err);
+    if (rc == 0) {
+        s_machine(out, page);
+        s_topology(out, page);
+        rc = report_html_results(out, page, err);
+    }
+    if (rc == 0)
+        rc = s_csv_section(out, page, "search", "Search trials", "search.csv",
+                           "Every trial of the search: the rate offered, "
+                           "what each hop delivered, its verdict.",
+                           err) ||
+             s_csv_section(out, page, "latency", "Latency", "latency.csv", NULL,
+                           err) ||
+             s_csv_section(out, page, "sockets", "Sockets", "sockets.csv",
+                           "One row per SUB socket of a subscriber with "
+                           "several (--per-socket).",
+                           err);
+    if (rc == 0)
+        rc = report_html_charts(out, page, err);
+    if (rc == 0)
+        rc = s_placement(out, page, err);
+    if (rc == 0)
+        s_warnings(out, page);
+    free(page->meta);
+    page->meta = NULL;
+    return rc ? -1 : 0;
+}
