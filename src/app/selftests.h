@@ -38,6 +38,7 @@
 #include "machine/placement.h"
 #include "report/plot_data.h"
 #include "trial/search.h"
+#include "trial/latency_at.h"
 #include "trial/summary.h"
 #include "machine/tsc.h"
 #include "machine/syscalls.h"
@@ -50,28 +51,49 @@ static const struct {
     const char *name;
     int (*test)(bool verbose);
 } selftests[] = {
-    {"cpuset", cpuset_test},       {"zpl", zpl_test},
-    {"sizes", sizes_test},         {"params", params_test},
-    {"topology", topology_test},   {"pipeline", pipeline_test},
-    {"threads", threads_test},     {"cli", cli_test},
-    {"zcpool", zcpool_test},       {"sweep", sweep_test},
-    {"zones", zones_test},         {"actor", actor_test},
-    {"histogram", histogram_test}, {"machine_file", machine_file_test},
+    {"cpuset", cpuset_test},
+    {"zpl", zpl_test},
+    {"sizes", sizes_test},
+    {"params", params_test},
+    {"topology", topology_test},
+    {"pipeline", pipeline_test},
+    {"threads", threads_test},
+    {"cli", cli_test},
+    {"zcpool", zcpool_test},
+    {"sweep", sweep_test},
+    {"zones", zones_test},
+    {"actor", actor_test},
+    {"histogram", histogram_test},
+    {"machine_file", machine_file_test},
     {"machine_live", machine_live_test},
-    {"placement", placement_test}, {"plot_data", plot_data_test},
-    {"roff", roff_test},           {"csv", csv_test},
-    {"search", search_test},       {"tsc", tsc_test},
-    {"limits", limits_test},       {"endpoint", endpoint_test},
-    {"stats", stats_test},         {"summary", summary_test},
-    {"hosts", hosts_test},         {"wire", wire_test},
+    {"placement", placement_test},
+    {"plot_data", plot_data_test},
+    {"roff", roff_test},
+    {"csv", csv_test},
+    {"search", search_test},
+    {"tsc", tsc_test},
+    {"limits", limits_test},
+    {"endpoint", endpoint_test},
+    {"stats", stats_test},
+    {"summary", summary_test},
+    {"hosts", hosts_test},
+    {"wire", wire_test},
     {"fleet", fleet_test},
-    {"keys", keys_test},           {"io_cpus", io_cpus_test},
-    {"roster", roster_test},       {"assignments", assignments_test},
-    {"shape", shape_test},         {"syscalls", syscalls_test},
-    {"readfile", readfile_test},   {"certfile", certfile_test},
-    {"errbuf", errbuf_test},       {"number", number_test},
-    {"topics", topics_test},       {"traffic", traffic_test},
-    {"topic", topic_test},         {"sockets", sockets_test},
+    {"keys", keys_test},
+    {"io_cpus", io_cpus_test},
+    {"roster", roster_test},
+    {"assignments", assignments_test},
+    {"shape", shape_test},
+    {"syscalls", syscalls_test},
+    {"readfile", readfile_test},
+    {"certfile", certfile_test},
+    {"errbuf", errbuf_test},
+    {"number", number_test},
+    {"topics", topics_test},
+    {"traffic", traffic_test},
+    {"topic", topic_test},
+    {"sockets", sockets_test},
+    {"latency_at", latency_at_test},
 };
 
 #endif

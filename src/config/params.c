@@ -580,6 +580,19 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                                  "a second "
                                  "(or more) stalled: the trial is retried "
                                  "once, then reported as stalled; 0: off"},
+    [KEY_LATENCY_AT] = {.name = "latency_at",
+                        .levels = T,
+                        .type = TYPE_RATIOS,
+                        AT(latency_at),
+                        RANGE(0.01, 1),
+                        .fallback = "",
+                        .help = "search: after a rate is found (each loss "
+                                "ratio's), an open-loop trial paced at each "
+                                "of these fractions of it (0.1,0.5,0.9), "
+                                "search_trial long: p50 to max end to end "
+                                "from the intended send times, a row per "
+                                "fraction in latency.csv (latency_at, "
+                                "found_per_sec); empty: none"},
 };
 #undef T
 #undef S
@@ -671,6 +684,10 @@ static int s_ratios(const option_t *opt, const char *value, ratios_t *out,
 {
     ratios_t list = {0};
     char text[LIMIT_SET_TEXT + 1];
+    if (!value[0] && !opt->fallback[0]) { //  a list empty by default
+        *out = list;
+        return 0;
+    }
     snprintf(text, sizeof text, "%s", value);
     char *rest = text;
     for (char *item = strsep(&rest, ","); item; item = strsep(&rest, ",")) {

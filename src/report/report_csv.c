@@ -217,8 +217,23 @@ void report_latency_header(FILE *out, const report_info_t *info)
           out);
     for (int i = 0; i < info->nsweep; i++)
         s_sweep_column(out, info->sweep_key[i]);
+    if (info->at.load)
+        fputs(",latency_at,found_per_sec,found_loss_ratio", out);
     fputc('\n', out);
     fflush(out);
+}
+
+//  A latency row's end: the sweep's values, latency_at's columns
+static void s_latency_tail(FILE *out, const report_info_t *info)
+{
+    for (int i = 0; i < info->nsweep; i++)
+        fprintf(out, ",%s", info->sweep_value[i]);
+    if (info->at.load && info->at.fraction > 0)
+        fprintf(out, ",%g,%.1f,%g", info->at.fraction, info->at.found,
+                info->at.ratio);
+    else if (info->at.load)
+        fputs(",,,", out);
+    fputc('\n', out);
 }
 
 void report_latency_rows(FILE *out, const report_info_t *info, uint32_t size,
@@ -235,7 +250,7 @@ void report_latency_rows(FILE *out, const report_info_t *info, uint32_t size,
                 histogram_percentile(h, 99) / 1e3,
                 histogram_percentile(h, 99.9) / 1e3, histogram_max(h) / 1e3);
         fprintf(out, ",%s,,,,", info->mode);
-        s_sweep_values(out, info);
+        s_latency_tail(out, info);
     }
     fflush(out);
 }
@@ -252,7 +267,7 @@ void report_latency_median_rows(FILE *out, const report_info_t *info,
                 (unsigned long long)s->samples, s->mean, s->p50, s->p90, s->p99,
                 s->p999, s->max, info->mode, s->p50_ci.low, s->p50_ci.high,
                 s->p99_ci.low, s->p99_ci.high);
-        s_sweep_values(out, info);
+        s_latency_tail(out, info);
     }
     fflush(out);
 }

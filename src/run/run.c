@@ -20,6 +20,7 @@
 #include "machine/syscalls.h"
 #include "machine/tsc.h"
 #include "report/resultsdir.h"
+#include "trial/latency_at.h"
 #include "trial/search.h"
 #include "trial/summary.h"
 #include "trial/trial.h"
@@ -537,6 +538,23 @@ static void s_search_table(run_t *self, const search_outcome_t *outcome)
     report_search_summary(stdout, outcome, &self->current->params);
 }
 
+//  latency_at: an open-loop trial's rows in latency.csv, a table line
+static void s_latency_at_row(void *ctx, const latency_at_t *at)
+{
+    run_t *self = ctx;
+    errbuf_t err;
+    self->info.at.fraction = at->fraction;
+    self->info.at.found = at->found;
+    self->info.at.ratio = at->ratio;
+    if (s_latency_rows(self, at->result, "1", &err))
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+    if (self->options->format == FORMAT_TABLE) {
+        progress_end(&self->progress);
+        report_latency_at_line(stdout, at->fraction, at->found, at->ratio,
+                               at->result);
+    }
+}
+
 //  The confirming trials' rows are the size's rows in results.csv
 static int s_search_size(run_t *self, int index, errbuf_t *err)
 {
@@ -557,9 +575,12 @@ static int s_search_size(run_t *self, int index, errbuf_t *err)
     s_search_rows(self, &outcome);
     s_search_summary(self, spec.size, &outcome);
     s_search_table(self, &outcome);
+    int rc = latency_at_run(params, self->current->norigins, &spec, &outcome,
+                            &hooks, s_latency_at_row, self, err);
+    self->info.at.fraction = 0;
     progress_size_done(&self->progress, spec.size);
     search_outcome_free(&outcome);
-    return 0;
+    return rc;
 }
 
 //  The combination's effective topology, for stages in their own process
@@ -766,8 +787,9 @@ static void s_init(run_t *self, const run_options_t *options)
     }
     for (int c = 0; c < self->ntopos; c++) {
         const params_t *p = &self->topos[c]->params;
+        self->info.at.load |= p->mode == MODE_SEARCH && p->latency_at.n;
         trials += p->sizes.n * (p->mode == MODE_SEARCH
-                                    ? s_search_budget(p)
+                                    ? s_search_budget(p) + latency_at_budget(p)
                                     : params_max_repeat(p) * s_twins(p));
         s_note_mode(self, p);
     }
