@@ -9,6 +9,7 @@
 
 #include "report/plot_chart.h"
 #include "report/plot_data.h"
+#include "report/plot_latency_at.h"
 #include "report/plot_script.h"
 #include "report/plot_search.h"
 #include "report/plot_syscalls.h"
@@ -165,6 +166,7 @@ int plot_results(const char *dir, FILE *listing, errbuf_t *err)
     plot_charts_t charts = {0};
     int rc = table && plot_charts_write(table, clean, &charts, err) == 0 &&
                      plot_search_charts(clean, &charts, err) == 0 &&
+                     plot_latency_at_charts(clean, &charts, err) == 0 &&
                      plot_syscalls_charts(clean, &charts, err) == 0 &&
                      plot_script_write(clean, &charts, err) == 0
                  ? plot_draw(clean, &charts, listing, err)
