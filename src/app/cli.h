@@ -55,6 +55,11 @@ typedef struct {
     bool keep_going; //  run: --keep-going
     bool per_socket; //  run --per-socket
     const char *by; //  compare --by KEY
+    //  size: --target, --try (repeatable), --all, --ndr, --extrapolate
+    const char *size_target;
+    const char *tries[CLI_MAX_SWEEPS];
+    int ntries;
+    bool all, ndr, extrapolate;
     double alpha;   //  compare --alpha, 0: its default
     char command_line[2048];
 } cli_t;
@@ -69,6 +74,7 @@ enum {
     CLI_AGENT = 1 << 5,
     CLI_KEYGEN = 1 << 6,
     CLI_COMPARE = 1 << 7,
+    CLI_SIZE = 1 << 8,
     CLI_TOPOLOGY = CLI_RUN | CLI_PLAN | CLI_CHECK //  those that load a file
 };
 

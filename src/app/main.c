@@ -21,6 +21,7 @@
 #include "base/interrupt.h"
 #include "crew/stage_process.h"
 #include "run/run.h"
+#include "run/size.h"
 #include "run/study.h"
 #include "config/sweep.h"
 #include "config/topology.h"
@@ -437,6 +438,12 @@ static int s_dispatch(const cli_t *cli)
     }
     if (strcmp(cli->command, "compare") == 0)
         return s_compare(cli);
+    if (strcmp(cli->command, "size") == 0)
+        return size_main(&(size_options_t){
+            cli->targets, cli->ntargets, cli->sets, cli->nsets,
+            cli->size_target, cli->tries, cli->ntries, cli->all, cli->ndr,
+            cli->extrapolate, cli->quiet, cli->format, cli->output,
+            cli->command_line});
     return s_topology_command(cli);
 }
 

@@ -39,6 +39,9 @@
 #include "report/plot_data.h"
 #include "trial/search.h"
 #include "trial/latency_at.h"
+#include "run/size_target.h"
+#include "run/size_cost.h"
+#include "run/usl.h"
 #include "trial/summary.h"
 #include "machine/tsc.h"
 #include "machine/syscalls.h"
@@ -74,6 +77,8 @@ static const struct {
     {"topics", topics_test},       {"traffic", traffic_test},
     {"topic", topic_test},         {"sockets", sockets_test},
     {"latency_at", latency_at_test},
+    {"size_target", size_target_test}, {"size_cost", size_cost_test},
+    {"usl", usl_test},
 };
 
 #endif

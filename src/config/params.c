@@ -593,6 +593,16 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                                 "from the intended send times, a row per "
                                 "fraction in latency.csv (latency_at, "
                                 "found_per_sec); empty: none"},
+    [KEY_COST] = {.name = "cost",
+                  .levels = S,
+                  .type = TYPE_DOUBLE,
+                  AT(cost),
+                  RANGE(0, 1e9),
+                  .fallback = "0",
+                  .help = "hopbench size: what one instance of this stage "
+                          "costs, in your unit (a host, a VM, money), "
+                          "instead of the CPUs the plan pins its threads "
+                          "to; 0: those CPUs (brokers only)"},
 };
 #undef T
 #undef S
