@@ -762,8 +762,9 @@ static int s_test_errors(void)
     CHECK(strstr(err.msg, "needs a topology file"));
     char *badcmd[] = {"hopbench", "walk", NULL};
     CHECK(cli_parse(2, badcmd, &cli, &err) == -1);
-    CHECK(strstr(err.msg,
-                 "(run, plan, check, machine, plot, compare, agent, keygen)"));
+    CHECK(strstr(
+        err.msg,
+        "(run, plan, check, machine, plot, compare, size, agent, keygen)"));
     char *alpha[] = {"hopbench", "compare", "a", "b", "--alpha", "1", NULL};
     CHECK(cli_parse(6, alpha, &cli, &err) == -1 && strstr(err.msg, "--alpha"));
     char *one[] = {"hopbench", "plot", "a", "b", NULL};
@@ -773,7 +774,8 @@ static int s_test_errors(void)
     CHECK(cli_parse(5, badfmt, &cli, &err) == -1);
     char *nottaken[] = {"hopbench", "plot", "dir", "--quiet", NULL};
     CHECK(cli_parse(4, nottaken, &cli, &err) == -1);
-    CHECK(strcmp(err.msg, "plot takes no --quiet (run, plan, check do)") == 0);
+    CHECK(strcmp(err.msg,
+                 "plot takes no --quiet (run, plan, check, size do)") == 0);
     char *runmachine[] = {"hopbench", "run", "t.cfg", "--machine", "m", NULL};
     CHECK(cli_parse(5, runmachine, &cli, &err) == -1);
     CHECK(strstr(err.msg, "run takes no --machine (plan, check, machine do)"));

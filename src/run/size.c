@@ -111,6 +111,7 @@ static int s_candidates(size_t_ *self, errbuf_t *err)
                 }
                 sizing_row_t *row = &self->row[self->n];
                 row->number = self->n + 1;
+                row->capacity = row->p99_us = row->busy_cores = row->ndr = -1;
                 row->size = topo->params.sizes.size[s];
                 snprintf(row->topology, sizeof row->topology, "%s", topo->name);
                 sweep_describe(&self->tries, c, row->tried, sizeof row->tried);

@@ -9,6 +9,7 @@
 #include "trial/search.h"
 #include "trial/trial.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,6 +81,21 @@ static void s_fail(size_eval_t *self, const trial_result_t *r,
         }
 }
 
+//  What the publishers' offer came to at the sinks, as msgs/s offered:
+//  the slowest sink link's rate over its share of the sources' messages
+static double s_carried(const trial_result_t *r)
+{
+    double carried = -1;
+    for (int l = 0; l < r->nlinks; l++) {
+        const link_row_t *link = &r->links[l];
+        double share = link->selectivity > 0 ? link->selectivity : 1;
+        double rate = link_rate(link) / share;
+        if (link->to_sink && (carried < 0 || rate < carried))
+            carried = rate;
+    }
+    return carried < 0 ? 0 : fmin(carried, r->sources_rate);
+}
+
 //  (a) flat out: what got through
 static int s_capacity(size_eval_t *self, trial_spec_t spec, errbuf_t *err)
 {
@@ -89,8 +105,8 @@ static int s_capacity(size_eval_t *self, trial_spec_t spec, errbuf_t *err)
     if (s_trial(self, &spec, &r, err))
         return -1;
     int worst;
-    double share = s_delivered(&r, 0, &worst);
-    self->row->capacity = r.sources_rate * share;
+    s_delivered(&r, 0, &worst);
+    self->row->capacity = s_carried(&r);
     double need = self->target->rate * (1 + self->target->headroom);
     if (self->row->capacity < need) {
         char why[200];
