@@ -104,7 +104,7 @@ void report_sizing_table(FILE *out, const sizing_row_t *rows, int n, int best,
             "(headroom %g)\n",
             t->rate, t->p99_us > 0 ? "" : "(any) ", t->p99_us, t->loss,
             t->rate * (1 + t->headroom), t->headroom);
-    fprintf(out, "  # %-34s %6s %5s %12s %12s %10s %6s  %s\n", "candidate",
+    fprintf(out, "  # %-44s %6s %5s %12s %12s %10s %6s  %s\n", "candidate",
             "size", "cost", "capacity", "confirmed", "p99 us", "busy",
             "verdict");
     for (int i = 0; i < n; i++) {
@@ -120,7 +120,7 @@ void report_sizing_table(FILE *out, const sizing_row_t *rows, int n, int best,
             snprintf(p99, sizeof p99, "%.1f", r->p99_us);
         if (r->busy_cores >= 0)
             snprintf(busy, sizeof busy, "%.2f", r->busy_cores);
-        fprintf(out, "%3d %-34.34s %6u %5g %12s %12s %10s %6s  %s%s%s%s\n",
+        fprintf(out, "%3d %-44.44s %6u %5g %12s %12s %10s %6s  %s%s%s%s\n",
                 r->number, name, r->size, r->cost, cap, conf, p99, busy,
                 sizing_verdict_names[r->verdict],
                 pareto && r->pareto ? " (Pareto front)" : "",
