@@ -200,6 +200,25 @@ static int s_alpha(cli_t *cli, const cli_option_t *opt, const char *value,
     return 0;
 }
 
+//  size's own options
+static int s_size_option(cli_t *cli, const cli_option_t *opt,
+                         const char *value, errbuf_t *err)
+{
+    if (strcmp(opt->name, "target") == 0)
+        cli->size_target = value;
+    else if (strcmp(opt->name, "try") == 0) {
+        if (cli->ntries == CLI_MAX_SWEEPS)
+            return err_set(err, "more than %d --try options", CLI_MAX_SWEEPS);
+        cli->tries[cli->ntries++] = value;
+    } else if (strcmp(opt->name, "all") == 0)
+        cli->all = true;
+    else if (strcmp(opt->name, "ndr") == 0)
+        cli->ndr = true;
+    else
+        cli->extrapolate = true;
+    return 0;
+}
+
 //  --help, --version, --help-keys: the option's name is the command,
 //  its handler the option's
 static int s_instead(cli_t *cli, const cli_option_t *opt, const char *value,
@@ -241,7 +260,7 @@ static int s_help_keys(const cli_t *cli)
 const cli_option_t cli_options[] = {
     {.name = "sizes",
      .arg = "LIST",
-     .commands = CLI_TOPOLOGY,
+     .commands = CLI_TOPOLOGY | CLI_SIZE,
      .help = "message sizes in bytes: 8..131072 (doubling) or 64,1024,65536 "
              "(K and M suffixes)",
      .sets = {"sizes="},
@@ -283,7 +302,7 @@ const cli_option_t cli_options[] = {
      .apply = s_shorthand},
     {.name = "set",
      .arg = "KEY=VALUE",
-     .commands = CLI_TOPOLOGY,
+     .commands = CLI_TOPOLOGY | CLI_SIZE,
      .help = "override a topology key: KEY=VALUE for the topology, "
              "STAGE.KEY=VALUE for a stage, hopN.KEY=VALUE for hop N "
              "(repeatable; --help-keys lists the keys)",
@@ -377,13 +396,13 @@ const cli_option_t cli_options[] = {
      .apply = s_keep},
     {.name = "format",
      .arg = "FMT",
-     .commands = CLI_RUN | CLI_PLAN | CLI_COMPARE,
+     .commands = CLI_RUN | CLI_PLAN | CLI_COMPARE | CLI_SIZE,
      .help = "table (default) | csv | json; plan prints a table or csv",
      .apply = s_format},
     {.name = "output",
      .letter = 'o',
      .arg = "DIR",
-     .commands = CLI_RUN | CLI_COMPARE | CLI_REPORT,
+     .commands = CLI_RUN | CLI_COMPARE | CLI_REPORT | CLI_SIZE,
      .help = "where files go (default results/<UTC time>-<topology>/; "
              "compare --plot: results/<UTC time>-compare/); report: the "
              "page (default DIR/report.html, for several directories "
@@ -395,7 +414,7 @@ const cli_option_t cli_options[] = {
              "status stalled, but the run exits 0",
      .apply = s_keep},
     {.name = "quiet",
-     .commands = CLI_TOPOLOGY,
+     .commands = CLI_TOPOLOGY | CLI_SIZE,
      .help = "no progress on stderr, and no warning when a --set does not "
              "reach a stage or hop",
      .apply = s_quiet},
@@ -432,6 +451,35 @@ const cli_option_t cli_options[] = {
      .help = "significance level of the Mann-Whitney test (default 0.05); "
              "the delta's interval is at 1 - A",
      .apply = s_alpha},
+    {.name = "target",
+     .arg = "rate=R,p99=L,..",
+     .commands = CLI_SIZE,
+     .help = "what size must meet: rate (msgs/s the publishers offer "
+             "together), p99 (500us, 2ms; default any), loss (largest loss "
+             "ratio, default 0), headroom (default 0.2: it must carry 1.2 x "
+             "rate)",
+     .apply = s_size_option},
+    {.name = "try",
+     .arg = "KEY=V1,V2,..",
+     .commands = CLI_SIZE,
+     .help = "the values of a key the candidates take (any key --sweep "
+             "takes; repeatable: their cross product, with each file)",
+     .apply = s_size_option},
+    {.name = "all",
+     .commands = CLI_SIZE,
+     .help = "measure every candidate, also those dearer than one that "
+             "meets; the table marks the Pareto front of cost and rate",
+     .apply = s_size_option},
+    {.name = "ndr",
+     .commands = CLI_SIZE,
+     .help = "also search each candidate that meets for its NDR",
+     .apply = s_size_option},
+    {.name = "extrapolate",
+     .commands = CLI_SIZE,
+     .help = "fit the Universal Scalability Law to the capacities of one "
+             "--try key's counts and predict the count the target needs "
+             "(marked extrapolated, never the answer)",
+     .apply = s_size_option},
     {.name = "help",
      .letter = 'h',
      .help = "this text",
@@ -458,6 +506,8 @@ const cli_exit_t cli_exits[] = {
         "hopbench writes (file:line and the column)"},
     {130, "interrupted by SIGINT: the trial in progress is discarded, "
           "finished ones stay on disk"},
+    {3, "size: no candidate meets the target (the best is named, with its "
+        "shortfall and the hop that set it)"},
     {143, "interrupted by SIGTERM, likewise"},
     {0, NULL}};
 
@@ -768,7 +818,8 @@ static int s_test_errors(void)
     CHECK(cli_parse(2, badcmd, &cli, &err) == -1);
     CHECK(strstr(
         err.msg,
-        "(run, plan, check, machine, plot, compare, report, agent, keygen)"));
+        "(run, plan, check, machine, plot, compare, report, size, agent, "
+        "keygen)"));
     char *alpha[] = {"hopbench", "compare", "a", "b", "--alpha", "1", NULL};
     CHECK(cli_parse(6, alpha, &cli, &err) == -1 && strstr(err.msg, "--alpha"));
     char *one[] = {"hopbench", "plot", "a", "b", NULL};
@@ -778,7 +829,8 @@ static int s_test_errors(void)
     CHECK(cli_parse(5, badfmt, &cli, &err) == -1);
     char *nottaken[] = {"hopbench", "plot", "dir", "--quiet", NULL};
     CHECK(cli_parse(4, nottaken, &cli, &err) == -1);
-    CHECK(strcmp(err.msg, "plot takes no --quiet (run, plan, check do)") == 0);
+    CHECK(strcmp(err.msg,
+                 "plot takes no --quiet (run, plan, check, size do)") == 0);
     char *runmachine[] = {"hopbench", "run", "t.cfg", "--machine", "m", NULL};
     CHECK(cli_parse(5, runmachine, &cli, &err) == -1);
     CHECK(strstr(err.msg, "run takes no --machine (plan, check, machine do)"));

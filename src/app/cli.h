@@ -57,6 +57,11 @@ struct cli_s {
     bool keep_going; //  run: --keep-going
     bool per_socket; //  run --per-socket
     const char *by; //  compare --by KEY
+    //  size: --target, --try (repeatable), --all, --ndr, --extrapolate
+    const char *size_target;
+    const char *tries[CLI_MAX_SWEEPS];
+    int ntries;
+    bool all, ndr, extrapolate;
     double alpha;   //  compare --alpha, 0: its default
     char command_line[2048];
     cli_handler_t *handler; //  the command's, or an option's instead
@@ -73,6 +78,7 @@ enum {
     CLI_KEYGEN = 1 << 6,
     CLI_COMPARE = 1 << 7,
     CLI_REPORT = 1 << 8,
+    CLI_SIZE = 1 << 9,
     CLI_TOPOLOGY = CLI_RUN | CLI_PLAN | CLI_CHECK //  those that load a file
 };
 

@@ -16,6 +16,7 @@
 #include "report/report_html.h"
 #include "run/assemble.h"
 #include "run/command.h"
+#include "run/size.h"
 
 #include <stdio.h>
 #include <unistd.h>
@@ -88,6 +89,15 @@ static int s_report(const cli_t *cli)
     return rc;
 }
 
+//  size: the candidates are the topology files given, its own options
+static int s_size(const cli_t *cli)
+{
+    return size_main(&(size_options_t){
+        cli->targets, cli->ntargets, cli->sets, cli->nsets, cli->size_target,
+        cli->tries, cli->ntries, cli->all, cli->ndr, cli->extrapolate,
+        cli->quiet, cli->format, cli->output, cli->command_line});
+}
+
 //  agent: --bind and --allow are required
 static int s_agent(const cli_t *cli)
 {
@@ -134,6 +144,10 @@ const cli_command_t cli_commands[] = {
     {"report", CLI_REPORT, "DIR [DIR...]", "results directories",
      "one self-contained HTML page of a run, or of several compared", true,
      s_report},
+    {"size", CLI_SIZE, "FILE...", "topology files",
+     "the cheapest measured deployment that meets --target; exit 3 when "
+     "none does",
+     true, s_size},
     {"agent", CLI_AGENT, NULL, NULL,
      "serve the stages a run on another host puts on this one", false, s_agent},
     {"keygen", CLI_KEYGEN, "DIR", "a directory",

@@ -262,7 +262,7 @@ static const struct {
      "end to end), one with repeat all for the repetitions merged, and with "
      "3 repeats or more one with repeat median: each percentile's median "
      "over the repeats, with the intervals of p50 and p99",
-     &columns_latency, ", then the sweep_KEY columns."},
+     &columns_latency, ", then the sweep_KEY columns"},
     {"search.csv",
      "with mode = search: one row per trial of the search and hop (phase "
      "bound, step or confirm; verdict pass, fail or generator-limited "
@@ -338,7 +338,7 @@ static int s_result_file(FILE *out, size_t i)
     fputc('\n', out);
     roff_text(out, s_result_files[i].what);
     if (s_result_files[i].columns) {
-        char *columns = columns_names(s_result_files[i].columns);
+        char *columns = columns_names(s_result_files[i].columns, false);
         if (!columns)
             return -1;
         fputs(":\n", out);
@@ -346,6 +346,16 @@ static int s_result_file(FILE *out, size_t i)
         free(columns);
     }
     roff_text(out, s_result_files[i].after);
+    const column_table_t *table = s_result_files[i].columns;
+    if (table && table->ntail) {
+        char *tail = columns_names(table, true);
+        if (!tail)
+            return -1;
+        fprintf(out, ", and %s:\n", table->tail_what);
+        roff_breakable(out, 'B', tail);
+        fputs(".\n", out);
+        free(tail);
+    }
     fputc('\n', out);
     return 0;
 }

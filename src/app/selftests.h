@@ -43,6 +43,10 @@
 #include "report/html.h"
 #include "report/plot_data.h"
 #include "trial/search.h"
+#include "trial/latency_at.h"
+#include "run/size_target.h"
+#include "run/size_cost.h"
+#include "run/usl.h"
 #include "trial/summary.h"
 #include "trial/trial.h"
 #include "machine/tsc.h"
@@ -106,6 +110,10 @@ static const struct {
     {"engines", engines_test},
     {"trial_counters", trial_counters_test},
     {"columns", columns_test},
+    {"latency_at", latency_at_test},
+    {"size_target", size_target_test},
+    {"size_cost", size_cost_test},
+    {"usl", usl_test},
 };
 
 #endif

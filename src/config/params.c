@@ -569,6 +569,29 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                                  "a second "
                                  "(or more) stalled: the trial is retried "
                                  "once, then reported as stalled; 0: off"},
+    [KEY_LATENCY_AT] = {.name = "latency_at",
+                        .levels = T,
+                        .type = TYPE_RATIOS,
+                        AT(latency_at),
+                        RANGE(0.01, 1),
+                        .fallback = "",
+                        .help = "search: after a rate is found (each loss "
+                                "ratio's), an open-loop trial paced at each "
+                                "of these fractions of it (0.1,0.5,0.9), "
+                                "search_trial long: p50 to max end to end "
+                                "from the intended send times, a row per "
+                                "fraction in latency.csv (latency_at, "
+                                "found_per_sec); empty: none"},
+    [KEY_COST] = {.name = "cost",
+                  .levels = S,
+                  .type = TYPE_DOUBLE,
+                  AT(cost),
+                  RANGE(0, 1e9),
+                  .fallback = "0",
+                  .help = "hopbench size: what one instance of this stage "
+                          "costs, in your unit (a host, a VM, money), "
+                          "instead of the CPUs the plan pins its threads "
+                          "to; 0: those CPUs (brokers only)"},
 };
 #undef T
 #undef S

@@ -102,6 +102,8 @@ typedef enum {
     KEY_SOCKETS,
     KEY_TCP_BUFFER,
     KEY_STALL_RATIO,
+    KEY_LATENCY_AT,
+    KEY_COST,
     KEY_COUNT_OF_KEYS
 } param_key_t;
 
@@ -157,6 +159,10 @@ typedef struct {
     int sockets;                 //  a subscriber's SUB sockets (connections)
     int tcp_buffer;              //  a tcp hop's kernel buffers, bytes, 0: the kernel's
     double stall_ratio; //  a link slower than this share of the median
+    ratios_t latency_at; //  search: open-loop trials at these fractions of
+                         //  each rate found (latency against load)
+    double cost; //  hopbench size: what an instance of the stage costs,
+                 //  0: the CPUs its threads occupy (brokers)
     bool set[KEY_COUNT_OF_KEYS]; //  given at this level
     //  Where each given key came from, for messages about it found later:
     //  > 0 its line in the file, < 0 the -line'th --set or --sweep

@@ -51,6 +51,10 @@ static int s_ratios(const option_t *opt, const char *value, ratios_t *out,
 {
     ratios_t list = {0};
     char text[LIMIT_SET_TEXT + 1];
+    if (!value[0] && !opt->fallback[0]) { //  a list empty by default
+        *out = list;
+        return 0;
+    }
     snprintf(text, sizeof text, "%s", value);
     char *rest = text;
     for (char *item = strsep(&rest, ","); item; item = strsep(&rest, ",")) {

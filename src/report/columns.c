@@ -32,6 +32,10 @@ void columns_header(FILE *out, const column_table_t *table,
         columns_sweep_name(info->sweep_key[i], name, sizeof name);
         fprintf(out, ",%s", name);
     }
+    for (int c = 0; table->tail_when && table->tail_when(info) &&
+                    c < table->ntail;
+         c++)
+        fprintf(out, ",%s", table->tail[c].name);
     fputc('\n', out);
     fflush(out);
 }
@@ -113,6 +117,13 @@ void columns_row(FILE *out, const column_table_t *table,
     }
     for (int i = 0; table->sweep && i < ctx->info->nsweep; i++)
         fprintf(out, ",%s", ctx->info->sweep_value[i]);
+    for (int c = 0; table->tail_when && table->tail_when(ctx->info) &&
+                    c < table->ntail;
+         c++) {
+        const column_t *column = &table->tail[c];
+        fputc(',', out);
+        s_cell(out, median ? &column->median : &column->row, ctx);
+    }
     fputc('\n', out);
 }
 
@@ -134,17 +145,19 @@ int columns_find(const column_table_t *table, const char *name)
     return -1;
 }
 
-char *columns_names(const column_table_t *table)
+char *columns_names(const column_table_t *table, bool tail)
 {
+    const column_t *columns = tail ? table->tail : table->columns;
+    int n = tail ? table->ntail : table->ncolumns;
     size_t len = 1;
-    for (int c = 0; c < table->ncolumns; c++)
-        len += strlen(table->columns[c].name) + 1;
+    for (int c = 0; c < n; c++)
+        len += strlen(columns[c].name) + 1;
     char *names = malloc(len), *p = names;
     if (!names)
         return NULL;
     *p = 0;
-    for (int c = 0; c < table->ncolumns; c++)
-        p += sprintf(p, "%s%s", c ? "," : "", table->columns[c].name);
+    for (int c = 0; c < n; c++)
+        p += sprintf(p, "%s%s", c ? "," : "", columns[c].name);
     return names;
 }
 
@@ -195,8 +208,8 @@ static const column_t s_test_columns[] = {
      "a loss, -1 unknown"},
     {"twice", COLUMN_COMPUTED(s_twice, NULL, 0), {0}, "n doubled"},
 };
-static const column_table_t s_test_table = {"test.csv", s_test_columns, 5,
-                                            true};
+static const column_table_t s_test_table = {
+    .file = "test.csv", .columns = s_test_columns, .ncolumns = 5, .sweep = true};
 
 //  The names compare and plot look up are columns of some table
 static const char *const s_looked_up[] = {
@@ -219,7 +232,7 @@ int columns_test(bool verbose)
     for (const char *const *name = s_looked_up; *name; name++)
         CHECK(s_known(*name));
     CHECK(columns_find(&columns_results, COLUMN_MSGS_PER_SEC) == 12);
-    char *text = NULL, *names = columns_names(&s_test_table);
+    char *text = NULL, *names = columns_names(&s_test_table, false);
     CHECK(names && strcmp(names, "n,rate,name,lost,twice") == 0);
     free(names);
     size_t len = 0;

@@ -87,6 +87,12 @@ typedef struct {
     const column_t *columns;
     int ncolumns;
     bool sweep; //  followed by one sweep_KEY column per swept key
+    //  then, in the runs where tail_when says so (tail_what: which, in
+    //  words), these columns
+    const column_t *tail;
+    int ntail;
+    bool (*tail_when)(const report_info_t *info);
+    const char *tail_what;
 } column_table_t;
 
 //  The kind of a field, from its type
@@ -205,8 +211,9 @@ void columns_rows(FILE *out, const column_table_t *table, column_ctx_t ctx,
 void columns_sweep_name(const char *key, char *buf, size_t len);
 //  The column's index in the table, -1 when it has none of that name
 int columns_find(const column_table_t *table, const char *name);
-//  The header's names joined by ',' (no sweep columns): malloc'd, or NULL
-char *columns_names(const column_table_t *table);
+//  The header's names joined by ',' (no sweep columns; tail: the tail's
+//  instead): malloc'd, or NULL
+char *columns_names(const column_table_t *table, bool tail);
 
 int columns_test(bool verbose);
 

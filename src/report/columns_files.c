@@ -156,8 +156,10 @@ static const column_t s_results[] = {
 };
 
 const column_table_t columns_results = {
-    "results.csv", s_results, (int)(sizeof s_results / sizeof *s_results),
-    true};
+    .file = "results.csv",
+    .columns = s_results,
+    .ncolumns = (int)(sizeof s_results / sizeof *s_results),
+    .sweep = true};
 
 //  ---------------------------------------------------------------------
 //  latency.csv: a row per distribution (trial, hop or e2e), microseconds
@@ -232,9 +234,47 @@ static const column_t s_latency[] = {
     {"p99_ci_high_us", {0}, LAT(p99_ci.high), "...and high"},
 };
 
+//  latency_at's columns, after the sweep's, in a run that has them: a
+//  row of an open-loop trial at a fraction of a found rate fills them
+static bool s_latency_at_run(const report_info_t *info)
+{
+    return info->at.load;
+}
+static void s_at_fraction(const column_ctx_t *ctx, column_value_t *v)
+{
+    if (ctx->info->at.fraction > 0)
+        column_real(v, ctx->info->at.fraction);
+}
+static void s_at_found(const column_ctx_t *ctx, column_value_t *v)
+{
+    if (ctx->info->at.fraction > 0)
+        column_real(v, ctx->info->at.found);
+}
+static void s_at_ratio(const column_ctx_t *ctx, column_value_t *v)
+{
+    if (ctx->info->at.fraction > 0)
+        column_real(v, ctx->info->at.ratio);
+}
+#define AT(f, fmt) COLUMN_COMPUTED(f, fmt, 0), COLUMN_COMPUTED(f, fmt, 0)
+
+static const column_t s_latency_at[] = {
+    {"latency_at", AT(s_at_fraction, "%g"),
+     "latency_at rows: the fraction of the found rate offered"},
+    {"found_per_sec", AT(s_at_found, "%.1f"),
+     "...the rate the search found (msgs/s)"},
+    {"found_loss_ratio", AT(s_at_ratio, "%g"),
+     "...for this loss ratio"},
+};
+
 const column_table_t columns_latency = {
-    "latency.csv", s_latency, (int)(sizeof s_latency / sizeof *s_latency),
-    true};
+    .file = "latency.csv",
+    .columns = s_latency,
+    .ncolumns = (int)(sizeof s_latency / sizeof *s_latency),
+    .sweep = true,
+    .tail = s_latency_at,
+    .ntail = (int)(sizeof s_latency_at / sizeof *s_latency_at),
+    .tail_when = s_latency_at_run,
+    .tail_what = "in a search with latency_at"};
 
 //  ---------------------------------------------------------------------
 //  sockets.csv: a row per SUB socket of a subscriber of several
@@ -260,5 +300,7 @@ static const column_t s_sockets[] = {
 };
 
 const column_table_t columns_sockets = {
-    "sockets.csv", s_sockets, (int)(sizeof s_sockets / sizeof *s_sockets),
-    true};
+    .file = "sockets.csv",
+    .columns = s_sockets,
+    .ncolumns = (int)(sizeof s_sockets / sizeof *s_sockets),
+    .sweep = true};

@@ -129,7 +129,10 @@ static const column_t s_search[] = {
 };
 
 const column_table_t columns_search = {
-    "search.csv", s_search, (int)(sizeof s_search / sizeof *s_search), true};
+    .file = "search.csv",
+    .columns = s_search,
+    .ncolumns = (int)(sizeof s_search / sizeof *s_search),
+    .sweep = true};
 
 //  ---------------------------------------------------------------------
 //  search_summary.csv
@@ -193,8 +196,10 @@ static const column_t s_search_summary[] = {
 };
 
 const column_table_t columns_search_summary = {
-    "search_summary.csv", s_search_summary,
-    (int)(sizeof s_search_summary / sizeof *s_search_summary), true};
+    .file = "search_summary.csv",
+    .columns = s_search_summary,
+    .ncolumns = (int)(sizeof s_search_summary / sizeof *s_search_summary),
+    .sweep = true};
 
 //  ---------------------------------------------------------------------
 //  syscalls.csv
@@ -290,8 +295,10 @@ static const column_t s_syscalls[] = {
 };
 
 const column_table_t columns_syscalls = {
-    "syscalls.csv", s_syscalls, (int)(sizeof s_syscalls / sizeof *s_syscalls),
-    true};
+    .file = "syscalls.csv",
+    .columns = s_syscalls,
+    .ncolumns = (int)(sizeof s_syscalls / sizeof *s_syscalls),
+    .sweep = true};
 
 //  ---------------------------------------------------------------------
 //  threads.csv and memory.csv
@@ -322,8 +329,10 @@ static const column_t s_threads[] = {
 };
 
 const column_table_t columns_threads = {
-    "threads.csv", s_threads, (int)(sizeof s_threads / sizeof *s_threads),
-    true};
+    .file = "threads.csv",
+    .columns = s_threads,
+    .ncolumns = (int)(sizeof s_threads / sizeof *s_threads),
+    .sweep = true};
 
 static void s_on_node(const column_ctx_t *ctx, column_value_t *v)
 {
@@ -360,7 +369,10 @@ static const column_t s_memory[] = {
 };
 
 const column_table_t columns_memory = {
-    "memory.csv", s_memory, (int)(sizeof s_memory / sizeof *s_memory), true};
+    .file = "memory.csv",
+    .columns = s_memory,
+    .ncolumns = (int)(sizeof s_memory / sizeof *s_memory),
+    .sweep = true};
 
 const column_table_t *const columns_tables[] = {
     &columns_results,        &columns_latency, &columns_search,

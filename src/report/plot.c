@@ -9,6 +9,7 @@
 
 #include "report/plot_chart.h"
 #include "report/plot_data.h"
+#include "report/plot_latency_at.h"
 #include "report/plot_script.h"
 #include "report/plot_search.h"
 #include "report/plot_syscalls.h"
@@ -159,6 +160,7 @@ int plot_prepare(const char *dir, const char *out, plot_term_t term,
     plot_table_t *table = plot_table_read(dir, err);
     int rc = table && plot_charts_write(table, out, charts, err) == 0 &&
                      plot_search_charts(dir, out, charts, err) == 0 &&
+                     plot_latency_at_charts(dir, out, charts, err) == 0 &&
                      plot_syscalls_charts(dir, out, charts, err) == 0
                  ? 0
                  : -1;

@@ -57,7 +57,8 @@ typedef enum {
     PLOT_DELTA,
     PLOT_SYSCALLS,
     PLOT_VALUE,
-    PLOT_COST
+    PLOT_COST,
+    PLOT_LATLOAD //  latency_at's curve (plot_latency_at.h)
 } plot_kind_t;
 
 //  Columns of a size chart's data file (1-based, as gnuplot counts)

@@ -496,6 +496,36 @@ static void s_syscalls_chart(FILE *out, const plot_chart_t *chart)
     fputs("unset multiplot\n", out);
 }
 
+//  latency_at: p50 and p99 against the rate offered, the rate found
+//  dotted (plot_latency_at.h)
+static void s_latload_chart(FILE *out, const plot_chart_t *chart)
+{
+    char title[3 * PLOT_NAME];
+    snprintf(title, sizeof title,
+             "%s: latency against load at %u-byte messages\n(end to end, "
+             "open loop; found: %.0f msgs/s offered, dotted)",
+             chart->name, chart->size, chart->found);
+    s_output(out, chart);
+    s_set_quoted(out, "title", title);
+    fputs("set grid xtics ytics\nset key top left opaque box\n"
+          "set xlabel \"messages/s offered (all publishers)\"\n"
+          "set ylabel \"latency (us)\"\nset format x \"%.1s%c\"\n",
+          out);
+    fprintf(out, "set xrange [0:%g]\nset yrange [0:%g]\n",
+            1.05 * fmax(chart->found, chart->offered[1]),
+            1.15 * chart->rate[1]);
+    if (chart->found > 0)
+        fprintf(out,
+                "set arrow from %g, graph 0 to %g, graph 1 nohead dt 3 "
+                "lw 2 lc rgb \"black\"\n",
+                chart->found, chart->found);
+    fputs("plot ", out);
+    s_quote(out, chart->data);
+    fputs(" using 1:2 with linespoints lw 2 pt 7 title \"p50\", \\\n     "
+          "'' using 1:3 with linespoints lw 2 pt 5 title \"p99\"\n",
+          out);
+}
+
 int plot_script_write(const char *dir, const plot_charts_t *charts,
                       plot_term_t term, errbuf_t *err)
 {
@@ -512,6 +542,8 @@ int plot_script_write(const char *dir, const plot_charts_t *charts,
             s_delta_chart(out, &charts->v[i]);
         else if (charts->v[i].kind == PLOT_KNEE)
             s_knee_chart(out, &charts->v[i]);
+        else if (charts->v[i].kind == PLOT_LATLOAD)
+            s_latload_chart(out, &charts->v[i]);
         else if (charts->v[i].kind == PLOT_SYSCALLS)
             s_syscalls_chart(out, &charts->v[i]);
         else if (charts->v[i].kind == PLOT_VALUE ||

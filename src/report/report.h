@@ -31,6 +31,13 @@ typedef struct {
     const char *sweep_key[REPORT_MAX_SWEEP]; //  combination's values
     const char *sweep_value[REPORT_MAX_SWEEP];
     char loss_ratio[24]; //  search rows: the ratio they confirm; else ""
+    //  latency_at (latency.csv): its columns are there when 'load' is
+    //  set; a row of an open-loop trial at 'fraction' of 'found' msgs/s
+    //  (the rate the search found for loss ratio 'ratio') fills them
+    struct {
+        bool load;
+        double fraction, found, ratio; //  fraction 0: not such a row
+    } at;
 } report_info_t;
 
 //  results.csv: the columns of report/columns_files.c
@@ -86,6 +93,10 @@ void report_search_summary_rows(FILE *out, const report_info_t *info,
 //  The table's line for a size: the rate found, the bottleneck
 void report_search_summary(FILE *out, const search_outcome_t *outcome,
                            const params_t *params);
+//  latency_at: the table's line for one open-loop trial at a fraction of
+//  a found rate (its end-to-end percentiles)
+void report_latency_at_line(FILE *out, double fraction, double found,
+                            double ratio, const trial_result_t *trial);
 
 //  syscalls.csv (--profile syscalls, report_syscalls.c): a traced
 //  trial's rows

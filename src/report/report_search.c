@@ -177,3 +177,24 @@ void report_search_summary(FILE *out, const search_outcome_t *outcome,
     fputc('\n', out);
     fflush(out);
 }
+
+void report_latency_at_line(FILE *out, double fraction, double found,
+                            double ratio, const trial_result_t *trial)
+{
+    const latency_row_t *e2e = NULL;
+    for (int r = 0; r < trial->nlatency; r++)
+        if (strcmp(trial->latency[r].hop, "e2e") == 0)
+            e2e = &trial->latency[r];
+    fprintf(out, "  latency at %.0f%% of %s %.0f msgs/s (%.0f offered): ",
+            100 * fraction, ratio > 0 ? "PDR" : "NDR", found, fraction * found);
+    if (!e2e || histogram_count(&e2e->histogram) == 0) {
+        fputs("no samples\n", out);
+        return;
+    }
+    const histogram_t *h = &e2e->histogram;
+    fprintf(out, "p50 %.1f us, p90 %.1f, p99 %.1f, p99.9 %.1f, max %.1f\n",
+            histogram_percentile(h, 50) / 1e3,
+            histogram_percentile(h, 90) / 1e3,
+            histogram_percentile(h, 99) / 1e3,
+            histogram_percentile(h, 99.9) / 1e3, histogram_max(h) / 1e3);
+}

@@ -9,6 +9,8 @@
 */
 #include "run/run_internal.h"
 
+#include "trial/latency_at.h"
+
 #include "base/check.h"
 #include "base/lines.h"
 #include "machine/tsc.h"
@@ -133,8 +135,9 @@ void run_meta_init(run_t *self, const run_options_t *options)
     }
     for (int c = 0; c < self->ntopos; c++) {
         const params_t *p = &self->topos[c]->params;
+        self->info.at.load |= p->mode == MODE_SEARCH && p->latency_at.n;
         trials += p->sizes.n * (p->mode == MODE_SEARCH
-                                    ? run_search_budget(p)
+                                    ? run_search_budget(p) + latency_at_budget(p)
                                     : params_max_repeat(p) * run_twins(p));
         s_note_mode(self, p);
     }

@@ -7,6 +7,8 @@
 */
 #include "run/run_internal.h"
 
+#include "trial/latency_at.h"
+
 #include <stdio.h>
 
 //  Trials a search may take: search_trials and a confirmation per ratio
@@ -64,6 +66,23 @@ static void s_search_table(run_t *self, const search_outcome_t *outcome)
     report_search_summary(stdout, outcome, &self->current->params);
 }
 
+//  latency_at: an open-loop trial's rows in latency.csv, a table line
+static void s_latency_at_row(void *ctx, const latency_at_t *at)
+{
+    run_t *self = ctx;
+    errbuf_t err;
+    self->info.at.fraction = at->fraction;
+    self->info.at.found = at->found;
+    self->info.at.ratio = at->ratio;
+    if (run_outputs_latency(self, at->result, "1", &err))
+        fprintf(stderr, "hopbench: %s\n", err.msg);
+    if (self->options->format == FORMAT_TABLE) {
+        progress_end(&self->progress);
+        report_latency_at_line(stdout, at->fraction, at->found, at->ratio,
+                               at->result);
+    }
+}
+
 //  The confirming trials' rows are the size's rows in results.csv
 int run_search_size(run_t *self, int index, errbuf_t *err)
 {
@@ -84,7 +103,10 @@ int run_search_size(run_t *self, int index, errbuf_t *err)
     s_search_rows(self, &outcome);
     run_outputs_search_summary(self, spec.size, &outcome);
     s_search_table(self, &outcome);
+    int rc = latency_at_run(params, self->current->norigins, &spec, &outcome,
+                            &hooks, s_latency_at_row, self, err);
+    self->info.at.fraction = 0;
     progress_size_done(&self->progress, spec.size);
     search_outcome_free(&outcome);
-    return 0;
+    return rc;
 }

@@ -1,0 +1,222 @@
+/*  report_sizing: the outputs of `hopbench size`; see report_sizing.h.
+    Each format is one function over the rows.
+*/
+#include "report/report_sizing.h"
+
+#include "report/plot.h"
+#include "report/plot_script.h"
+
+#include <errno.h>
+#include <string.h>
+
+const char *const sizing_verdict_names[] = {
+    "meets",        "fails on capacity", "fails on loss",    "fails on p99",
+    "does not fit", "inconclusive: the machine", "not tried"};
+
+//  A CSV field: quoted, quotes doubled
+static void s_quoted(FILE *out, const char *text)
+{
+    fputc('"', out);
+    for (const char *p = text; *p; p++)
+        fputs(*p == '"' ? "\"\"" : (char[]){*p, 0}, out);
+    fputc('"', out);
+}
+
+static void s_number(FILE *out, double x, const char *format)
+{
+    fputc(',', out);
+    if (x >= 0)
+        fprintf(out, format, x);
+}
+
+void report_sizing_csv(FILE *out, const sizing_row_t *rows, int n)
+{
+    fputs("candidate,topology,try,size,cost,broker_cpus,generator_cpus,"
+          "capacity_per_sec,confirmed_per_sec,p99_us,busy_cores,ndr_per_sec,"
+          "verdict,figure,hop,why,pareto,starved\n",
+          out);
+    for (int i = 0; i < n; i++) {
+        const sizing_row_t *r = &rows[i];
+        fprintf(out, "%d,%s,", r->number, r->topology);
+        s_quoted(out, r->tried);
+        fprintf(out, ",%u,%g,%g,%g", r->size, r->cost, r->brokers,
+                r->generators);
+        s_number(out, r->capacity, "%.1f");
+        s_number(out, r->confirmed, "%.1f");
+        s_number(out, r->p99_us, "%.3f");
+        s_number(out, r->busy_cores, "%.4f");
+        s_number(out, r->ndr, "%.1f");
+        fprintf(out, ",%s,%g,", sizing_verdict_names[r->verdict], r->figure);
+        s_quoted(out, r->hop);
+        fputc(',', out);
+        s_quoted(out, r->why);
+        fprintf(out, ",%d,%d\n", r->pareto, r->starved);
+    }
+    fflush(out);
+}
+
+static void s_name(const sizing_row_t *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s", r->topology, r->tried[0] ? " " : "",
+             r->tried);
+}
+
+static void s_answer(FILE *out, const sizing_row_t *rows, int n, int best,
+                     const sizing_target_t *t)
+{
+    char name[400];
+    if (best >= 0) {
+        const sizing_row_t *r = &rows[best];
+        s_name(r, name, sizeof name);
+        fprintf(out,
+                "answer: %s at %u B: cost %g (broker CPUs %g), confirmed "
+                "%.0f msgs/s, p99 %.1f us at %.0f msgs/s, brokers busy %.2f "
+                "cores\n",
+                name, r->size, r->cost, r->brokers, r->confirmed, r->p99_us,
+                t->rate, r->busy_cores);
+        return;
+    }
+    int near = -1; //  the one that came closest: most capacity measured
+    for (int i = 0; i < n; i++)
+        if (rows[i].verdict != SIZING_NOFIT &&
+            (near < 0 || rows[i].capacity > rows[near].capacity))
+            near = i;
+    if (near < 0) {
+        fputs("answer: no candidate meets the target: none fits here\n", out);
+        return;
+    }
+    const sizing_row_t *r = &rows[near];
+    s_name(r, name, sizeof name);
+    fprintf(out,
+            "answer: no candidate meets the target; the best, %s at %u B, "
+            "%s: %s%s%s\n",
+            name, r->size, sizing_verdict_names[r->verdict], r->why,
+            r->hop[0] ? "; bottleneck " : "", r->hop);
+}
+
+void report_sizing_table(FILE *out, const sizing_row_t *rows, int n, int best,
+                         const sizing_target_t *t, bool pareto)
+{
+    s_answer(out, rows, n, best, t);
+    fprintf(out,
+            "target: %.0f msgs/s offered by the publishers together, "
+            "p99 <= %s%.1f us, loss <= %g, carried at %.0f msgs/s "
+            "(headroom %g)\n",
+            t->rate, t->p99_us > 0 ? "" : "(any) ", t->p99_us, t->loss,
+            t->rate * (1 + t->headroom), t->headroom);
+    fprintf(out, "  # %-44s %6s %5s %12s %12s %10s %6s  %s\n", "candidate",
+            "size", "cost", "capacity", "confirmed", "p99 us", "busy",
+            "verdict");
+    for (int i = 0; i < n; i++) {
+        const sizing_row_t *r = &rows[i];
+        char name[400], cap[32] = "-", conf[32] = "-", p99[32] = "-",
+                        busy[32] = "-";
+        s_name(r, name, sizeof name);
+        if (r->capacity >= 0)
+            snprintf(cap, sizeof cap, "%.0f", r->capacity);
+        if (r->confirmed > 0)
+            snprintf(conf, sizeof conf, "%.0f", r->confirmed);
+        if (r->p99_us >= 0)
+            snprintf(p99, sizeof p99, "%.1f", r->p99_us);
+        if (r->busy_cores >= 0)
+            snprintf(busy, sizeof busy, "%.2f", r->busy_cores);
+        fprintf(out, "%3d %-44.44s %6u %5g %12s %12s %10s %6s  %s%s%s%s\n",
+                r->number, name, r->size, r->cost, cap, conf, p99, busy,
+                sizing_verdict_names[r->verdict],
+                pareto && r->pareto ? " (Pareto front)" : "",
+                r->why[0] ? ": " : "", r->why);
+    }
+}
+
+void report_sizing_json(FILE *out, const sizing_row_t *rows, int n, int best,
+                        const sizing_target_t *t)
+{
+    fprintf(out,
+            "{\"target\": {\"rate\": %g, \"p99_us\": %g, \"loss\": %g, "
+            "\"headroom\": %g},\n \"answer\": %d,\n \"candidates\": [",
+            t->rate, t->p99_us, t->loss, t->headroom,
+            best >= 0 ? rows[best].number : -1);
+    for (int i = 0; i < n; i++) {
+        const sizing_row_t *r = &rows[i];
+        fprintf(out,
+                "%s\n  {\"candidate\": %d, \"topology\": \"%s\", \"try\": "
+                "\"%s\", \"size\": %u, \"cost\": %g, \"broker_cpus\": %g, "
+                "\"capacity_per_sec\": %g, \"confirmed_per_sec\": %g, "
+                "\"p99_us\": %g, \"busy_cores\": %g, \"ndr_per_sec\": %g, "
+                "\"verdict\": \"%s\", \"figure\": %g, \"hop\": \"%s\", "
+                "\"pareto\": %s, \"starved\": %s}",
+                i ? "," : "", r->number, r->topology, r->tried, r->size,
+                r->cost, r->brokers, r->capacity, r->confirmed, r->p99_us,
+                r->busy_cores, r->ndr, sizing_verdict_names[r->verdict],
+                r->figure, r->hop, r->pareto ? "true" : "false",
+                r->starved ? "true" : "false");
+    }
+    fputs("\n ]}\n", out);
+}
+
+static int s_chart_data(const char *dir, const sizing_row_t *rows, int n,
+                        errbuf_t *err)
+{
+    char path[800];
+    snprintf(path, sizeof path, "%s/sizing.dat", dir);
+    FILE *file = fopen(path, "w");
+    if (!file)
+        return err_set(err, "cannot write %s: %s", path, strerror(errno));
+    fputs("# hopbench size: cost confirmed_per_sec label\n", file);
+    for (int i = 0; i < n; i++) {
+        const sizing_row_t *r = &rows[i];
+        char label[64];
+        double y = r->confirmed > 0 ? r->confirmed
+                   : r->capacity > 0 ? r->capacity
+                                     : 0;
+        if (r->verdict == SIZING_NOFIT || r->verdict == SIZING_UNTRIED)
+            continue;
+        if (r->p99_us >= 0)
+            snprintf(label, sizeof label, "%d: p99 %.0f us", r->number,
+                     r->p99_us);
+        else
+            snprintf(label, sizeof label, "%d", r->number);
+        fprintf(file, "%g %.1f \"%s\"\n", r->cost, y, label);
+    }
+    return fclose(file) ? err_set(err, "cannot write %s", path) : 0;
+}
+
+int report_sizing_chart(const char *dir, const sizing_row_t *rows, int n,
+                        const sizing_target_t *t, errbuf_t *err)
+{
+    char path[800];
+    if (s_chart_data(dir, rows, n, err))
+        return -1;
+    snprintf(path, sizeof path, "%s/%s", dir, PLOT_SCRIPT);
+    FILE *gp = fopen(path, "w");
+    if (!gp)
+        return err_set(err, "cannot write %s: %s", path, strerror(errno));
+    fprintf(gp,
+            "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+            "    set terminal pngcairo size 1100,650 noenhanced\n"
+            "} else {\n    set terminal png size 1100,650 noenhanced\n}\n"
+            "set output \"sizing.png\"\n"
+            "set title \"hopbench size: cost against the rate each candidate "
+            "carried\\n(confirmed at rate x (1 + headroom), else its "
+            "capacity; target dashed)\"\n"
+            "set xlabel \"cost (broker CPUs, or cost = N)\"\n"
+            "set ylabel \"messages/s offered (all publishers)\"\n"
+            "set grid\nset key top left\nset yrange [0:*]\n"
+            "set xrange [0:*]\nset offsets 0.5, 0.5, 0, 0\n"
+            "plot \"sizing.dat\" using 1:2 with points pt 7 ps 1.5 "
+            "title \"candidates\", \\\n"
+            "     \"\" using 1:2:3 with labels offset 1,1 left notitle, \\\n"
+            "     %g with lines dt 2 lw 2 title \"target x (1 + headroom)\"\n"
+            "unset output\n",
+            t->rate * (1 + t->headroom));
+    if (fclose(gp))
+        return err_set(err, "cannot write %s", path);
+    plot_charts_t charts = {0};
+    plot_chart_t *chart = plot_charts_add(&charts, PLOT_VALUE, err);
+    if (!chart)
+        return -1;
+    snprintf(chart->png, sizeof chart->png, "sizing.png");
+    int rc = plot_draw(dir, &charts, NULL, err);
+    plot_charts_free(&charts);
+    return rc ? -1 : 0;
+}

@@ -1,0 +1,325 @@
+/*  size: the command's loop (see size.h): candidates made and planned,
+    tried cheapest first, the answer, the table and the files.  Owns the
+    results directory: results.csv and latency.csv (every trial, with
+    sweep_candidate and sweep_step), sizing.csv, sizing.json (--format
+    json), sizing.png; and the private ipc directory.
+*/
+#include "run/size.h"
+
+#include "base/readfile.h"
+#include "config/topology.h"
+#include "machine/machine.h"
+#include "machine/tsc.h"
+#include "report/plot.h"
+#include "report/resultsdir.h"
+#include "run/run.h"
+#include "run/size_cost.h"
+#include "run/size_eval.h"
+#include "run/size_target.h"
+#include "run/usl.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIZE_MAX_ROWS 256
+
+typedef struct {
+    const size_options_t *o;
+    size_target_t target;
+    sweep_t tries;
+    topology_t *topo[SIZE_MAX_ROWS];
+    pipeline_t *pl[SIZE_MAX_ROWS];
+    size_cost_t cost[SIZE_MAX_ROWS];
+    sizing_row_t row[SIZE_MAX_ROWS];
+    int n;
+    machine_t *machine;
+    char dir[512], ipc_dir[256];
+    FILE *results, *latency;
+    report_info_t info;
+    int trials;
+} size_t_;
+
+//  One file x one combination of --try: its topology, or NULL and err
+static topology_t *s_topology(size_t_ *self, const char *path,
+                              const char *text, int c, errbuf_t *err)
+{
+    topology_t *topo = topology_load_text(path, text, err);
+    for (int i = 0; topo && i < self->o->nsets; i++)
+        if (topology_set(topo, self->o->sets[i], err))
+            topology_destroy(&topo);
+    if (topo && topology_set_as(topo, "mode=search", "size", err))
+        topology_destroy(&topo);
+    for (int k = 0; topo && k < self->tries.nkeys; k++) {
+        char assignment[256];
+        sweep_assignment(&self->tries, c, k, assignment, sizeof assignment);
+        if (topology_set_as(topo, assignment, "--try", err))
+            topology_destroy(&topo);
+    }
+    if (topo && topology_validate(topo, err))
+        topology_destroy(&topo);
+    return topo;
+}
+
+//  Its plan, or "does not fit" and why
+static void s_plan(size_t_ *self, int i)
+{
+    errbuf_t why;
+    topology_t *topo = self->topo[i];
+    for (int s = 0; s < topo->nstages; s++) {
+        params_t stage;
+        topology_stage_params(topo, s, &stage);
+        if (stage.host[0]) {
+            self->row[i].verdict = SIZING_NOFIT;
+            snprintf(self->row[i].why, sizeof self->row[i].why,
+                     "a stage on host %.300s: size measures on this machine only",
+                     stage.host);
+            return;
+        }
+    }
+    if (!(self->pl[i] = pipeline_new(topo, self->machine, &why))) {
+        self->row[i].verdict = SIZING_NOFIT;
+        snprintf(self->row[i].why, sizeof self->row[i].why, "%.500s", why.msg);
+        return;
+    }
+    size_cost_plan(self->pl[i], &self->cost[i]);
+    self->row[i].cost = self->cost[i].cost;
+    self->row[i].brokers = self->cost[i].brokers;
+    self->row[i].generators = self->cost[i].generators;
+}
+
+//  Every file x --try combination x size: a row
+static int s_candidates(size_t_ *self, errbuf_t *err)
+{
+    int combos = sweep_count(&self->tries);
+    for (int f = 0; f < self->o->nfiles; f++) {
+        char *text = readfile(self->o->files[f], 5, NULL, err);
+        if (!text)
+            return -1;
+        for (int c = 0; c < combos; c++) {
+            topology_t *topo = s_topology(self, self->o->files[f], text, c, err);
+            if (!topo) {
+                free(text);
+                return -1;
+            }
+            for (int s = 0; s < topo->params.sizes.n; s++) {
+                if (self->n == SIZE_MAX_ROWS) {
+                    free(text);
+                    topology_destroy(&topo);
+                    return err_set(err, "more than %d candidates and sizes",
+                                   SIZE_MAX_ROWS);
+                }
+                sizing_row_t *row = &self->row[self->n];
+                row->number = self->n + 1;
+                row->capacity = row->p99_us = row->busy_cores = row->ndr = -1;
+                row->size = topo->params.sizes.size[s];
+                snprintf(row->topology, sizeof row->topology, "%s", topo->name);
+                sweep_describe(&self->tries, c, row->tried, sizeof row->tried);
+                self->topo[self->n] = s ? topology_dup(topo) : topo;
+                s_plan(self, self->n++);
+            }
+        }
+        free(text);
+    }
+    return 0;
+}
+
+static int s_files(size_t_ *self, errbuf_t *err)
+{
+    if (resultsdir_create(self->o->output, "size", self->dir, sizeof self->dir,
+                          err) ||
+        resultsdir_ipc_create(self->ipc_dir, sizeof self->ipc_dir, err))
+        return -1;
+    char path[700];
+    snprintf(path, sizeof path, "%s/results.csv", self->dir);
+    self->results = fopen(path, "w");
+    snprintf(path, sizeof path, "%s/latency.csv", self->dir);
+    self->latency = fopen(path, "w");
+    if (!self->results || !self->latency)
+        return err_set(err, "cannot write in %s: %s", self->dir,
+                       strerror(errno));
+    self->info.nsweep = 1;
+    self->info.sweep_key[0] = "candidate";
+    self->info.pattern = "pubsub";
+    self->info.mode = "search";
+    report_csv_header(self->results, &self->info);
+    report_latency_header(self->latency, &self->info);
+    return 0;
+}
+
+static int s_eval(size_t_ *self, int i, errbuf_t *err)
+{
+    char config[512], number[16];
+    snprintf(config, sizeof config, "%s/candidate%d.cfg", self->ipc_dir, i + 1);
+    FILE *file = fopen(config, "w");
+    if (!file)
+        return err_set(err, "cannot write %s", config);
+    topology_save(self->topo[i], file);
+    fclose(file);
+    snprintf(number, sizeof number, "%d", i + 1);
+    self->info.topology = self->topo[i]->name;
+    self->info.sweep_value[0] = number;
+    sizing_target_t target = {self->target.rate, self->target.p99_us,
+                              self->target.loss, self->target.headroom};
+    size_eval_t eval = {.pl = self->pl[i],
+                        .params = &self->pl[i]->params,
+                        .machine = self->machine,
+                        .target = &target,
+                        .ipc_dir = self->ipc_dir,
+                        .trials = &self->trials,
+                        .tsc_hz = tsc_hz(NULL, 0),
+                        .ndr = self->o->ndr,
+                        .results = self->results,
+                        .latency = self->latency,
+                        .info = &self->info,
+                        .row = &self->row[i]};
+    if (!self->o->quiet)
+        fprintf(stderr, "hopbench: size: candidate %d of %d: %s %s at %u B\n",
+                i + 1, self->n, self->row[i].topology, self->row[i].tried,
+                self->row[i].size);
+    return size_eval(&eval, config, err);
+}
+
+//  Cheapest first; after one meets, the rest only with --all
+static int s_measure(size_t_ *self, int *best, errbuf_t *err)
+{
+    int order[SIZE_MAX_ROWS];
+    size_cost_order(self->cost, self->n, order);
+    *best = -1;
+    for (int j = 0; j < self->n; j++) {
+        int i = order[j];
+        if (self->row[i].verdict == SIZING_NOFIT && !self->pl[i])
+            continue;
+        if (*best >= 0 && !self->o->all) {
+            self->row[i].verdict = SIZING_UNTRIED;
+            snprintf(self->row[i].why, sizeof self->row[i].why,
+                     "dearer than #%d, which meets (--all measures it)",
+                     self->row[*best].number);
+            continue;
+        }
+        if (s_eval(self, i, err))
+            return -1;
+        if (self->row[i].verdict == SIZING_MEETS && *best < 0)
+            *best = i;
+    }
+    return 0;
+}
+
+//  --extrapolate: USL over one numeric --try key of one file and size
+static void s_extrapolate(const size_t_ *self, FILE *out)
+{
+    double k[16], x[16];
+    int n = 0;
+    if (self->tries.nkeys != 1 || self->o->nfiles != 1) {
+        fprintf(out, "extrapolate: needs one file and one --try key whose "
+                     "values are counts (io_threads=1,2,3 or count=1,2,3)\n");
+        return;
+    }
+    for (int i = 0; i < self->n && n < 16; i++) {
+        const char *eq = strchr(self->row[i].tried, '=');
+        if (eq && self->row[i].capacity > 0 && i < self->tries.nvalues[0])
+            k[n] = atof(eq + 1), x[n++] = self->row[i].capacity;
+    }
+    usl_fit_t fit;
+    if (usl_fit(k, x, n, &fit)) {
+        fprintf(out, "extrapolate: no fit (it needs the point at 1 and one "
+                     "more, measured)\n");
+        return;
+    }
+    fprintf(out, "extrapolated (USL, %s): lambda %.0f msgs/s, sigma %.4f, "
+            "kappa %.5f; residuals", self->tries.key[0], fit.lambda, fit.sigma,
+            fit.kappa);
+    for (int i = 0; i < n; i++)
+        fprintf(out, " %g:%+.0f", k[i], fit.residual[i]);
+    double need = self->target.rate * (1 + self->target.headroom);
+    int kneed = usl_needed(&fit, need, 1024);
+    if (kneed > 0)
+        fprintf(out, "\nextrapolated: %s = %d would carry %.0f msgs/s "
+                "(predicted %.0f; not measured)\n", self->tries.key[0], kneed,
+                need, usl_predict(&fit, kneed));
+    else
+        fprintf(out, "\nextrapolated: no %s carries %.0f msgs/s: the law "
+                "peaks below it\n", self->tries.key[0], need);
+}
+
+static void s_report(size_t_ *self, int best)
+{
+    errbuf_t err;
+    char path[700];
+    sizing_target_t t = {self->target.rate, self->target.p99_us,
+                         self->target.loss, self->target.headroom};
+    double cost[SIZE_MAX_ROWS], rate[SIZE_MAX_ROWS];
+    bool front[SIZE_MAX_ROWS];
+    for (int i = 0; i < self->n; i++)
+        cost[i] = self->row[i].cost, rate[i] = self->row[i].confirmed;
+    size_cost_pareto(cost, rate, self->n, front);
+    for (int i = 0; i < self->n; i++)
+        self->row[i].pareto = front[i];
+    snprintf(path, sizeof path, "%s/sizing.csv", self->dir);
+    FILE *csv = fopen(path, "w");
+    if (csv) {
+        report_sizing_csv(csv, self->row, self->n);
+        fclose(csv);
+    }
+    if (self->o->format == FORMAT_JSON) {
+        snprintf(path, sizeof path, "%s/sizing.json", self->dir);
+        FILE *json = fopen(path, "w");
+        if (json)
+            report_sizing_json(json, self->row, self->n, best, &t), fclose(json);
+        report_sizing_json(stdout, self->row, self->n, best, &t);
+    } else if (self->o->format == FORMAT_CSV)
+        report_sizing_csv(stdout, self->row, self->n);
+    else
+        report_sizing_table(stdout, self->row, self->n, best, &t, self->o->all);
+    FILE *notes = self->o->format == FORMAT_TABLE ? stdout : stderr;
+    if (self->o->extrapolate)
+        s_extrapolate(self, notes);
+    else if (best < 0)
+        fprintf(notes, "the target is beyond what was measured here "
+                       "(--extrapolate fits a scalability law to it)\n");
+    if (plot_have_gnuplot() &&
+        report_sizing_chart(self->dir, self->row, self->n, &t, &err))
+        fprintf(stderr, "hopbench: size: chart: %s\n", err.msg);
+    if (!self->o->quiet)
+        fprintf(stderr, "hopbench: size: files in %s\n", self->dir);
+}
+
+static void s_free(size_t_ *self)
+{
+    for (int i = 0; i < self->n; i++) {
+        pipeline_destroy(&self->pl[i]);
+        topology_destroy(&self->topo[i]);
+    }
+    if (self->results)
+        fclose(self->results);
+    if (self->latency)
+        fclose(self->latency);
+    if (self->ipc_dir[0])
+        resultsdir_ipc_remove(self->ipc_dir);
+    machine_destroy(&self->machine);
+    free(self);
+}
+
+int size_main(const size_options_t *o)
+{
+    size_t_ *self = calloc(1, sizeof *self);
+    errbuf_t err;
+    int rc = 2, best = -1;
+    if (!self)
+        return 1;
+    self->o = o;
+    if (size_target_parse(o->target, &self->target, &err) == 0 &&
+        size_try_parse(o->tries, o->ntries, &self->tries, &err) == 0 &&
+        (self->machine = machine_new_live(&err)) &&
+        s_candidates(self, &err) == 0)
+        rc = s_files(self, &err) || s_measure(self, &best, &err) ? 1 : 0;
+    if (rc == 2 || rc == 1)
+        fprintf(stderr, "hopbench: size: %s\n", err.msg);
+    if (rc != 2 && self->dir[0]) {
+        s_report(self, best);
+        if (rc == 0 && best < 0)
+            rc = SIZE_NOT_MET;
+    }
+    s_free(self);
+    return rc;
+}

@@ -1,0 +1,41 @@
+/*  size_target: what `hopbench size` is asked to meet (--target) and the
+    knobs it may turn (--try), parsed and checked before anything runs.
+
+        --target rate=R,p99=L,loss=X,headroom=H
+            rate      msgs/s the publishers offer together (required, > 0)
+            p99       end-to-end bound at that rate: 500us, 2ms, 1s, 800ns
+                      (a bare number is microseconds); absent: any
+            loss      the largest loss ratio allowed, 0 <= X < 1 (default 0)
+            headroom  the margin carried above rate without loss, 0 <= H
+                      <= 10 (default 0.2: it must pass at 1.2 x R)
+        --try KEY=V1,V2,...   a key --sweep takes (engine, io_threads,
+                      placement, hwm, ..., STAGE.KEY, hopN.KEY), not one
+                      that size itself sets (sizes, mode, rate, ...)
+
+    Every bad word is exit 2, naming the key and the option.
+*/
+#ifndef HOPBENCH_SIZE_TARGET_H
+#define HOPBENCH_SIZE_TARGET_H
+
+#include <stdbool.h>
+
+#include "base/errbuf.h"
+#include "config/sweep.h"
+
+typedef struct {
+    double rate;     //  msgs/s, all publishers together
+    double p99_us;   //  0: any
+    double loss;     //  loss ratio allowed
+    double headroom; //  the share above rate that must pass
+} size_target_t;
+
+int size_target_parse(const char *text, size_target_t *out, errbuf_t *err);
+//  --try specs into a sweep (the candidates' cross product)
+int size_try_parse(const char *const *specs, int n, sweep_t *out,
+                   errbuf_t *err);
+//  "500us", "2ms", "1s", "800ns", "250" (us) -> microseconds
+int size_duration_us(const char *text, double *us);
+
+int size_target_test(bool verbose);
+
+#endif

@@ -1,0 +1,92 @@
+#!/usr/bin/perl
+# hopbench size: the cheapest measured deployment that meets a target, and
+# latency_at's rows.  Verdicts that depend on this noisy machine are
+# checked against the rule (inconclusive only when starved), not a value.
+use strict;
+use warnings;
+use lib 'tests/lib';
+use Hopbench;
+use Test::More;
+
+my @short = ('--sizes', '1024', '--set', 'search_confirm=0.3',
+             '--set', 'search_trial=0.2', '--quiet');
+my @try = ('--try', 'engine=steerable,forwarder');
+
+# A relaxed target: the cheapest candidate meets it
+my $out = tmp();
+my ($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
+    '--target', 'rate=2000,p99=1s', @try, '--output', "$out/a");
+is($rc, 0, 'a target this machine carries: exit 0') or diag $stderr;
+like($stdout, qr/^answer: proxy engine=\S+ at 1024 B: cost \S+ .*confirmed 2400 msgs\/s, p99 \S+ us at 2000 msgs\/s, brokers busy \S+ cores/m,
+     'the answer line comes first, with cost, rate, p99 and busy cores');
+my $sizing = csv("$out/a/sizing.csv");
+is(scalar @{ $sizing->{rows} }, 2, 'sizing.csv: a row per candidate and size');
+my ($met) = grep { $_->{verdict} eq 'meets' } @{ $sizing->{rows} };
+ok($met && $met->{cost} > 0 && $met->{capacity_per_sec} >= 2400
+   && $met->{confirmed_per_sec} == 2400 && $met->{p99_us} > 0,
+   'the one that meets has cost, capacity, confirmed rate and p99');
+ok(-s "$out/a/results.csv" && -s "$out/a/latency.csv",
+   'every trial in results.csv and latency.csv');
+
+# Impossible: capacity fails it, fast, exit 3, the best and its shortfall
+my $start = time;
+($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
+    '--target', 'rate=1e9', @try, '--output', "$out/b");
+is($rc, 3, 'no candidate meets: exit 3') or diag $stderr;
+like($stdout, qr/^answer: no candidate meets the target; the best, proxy .*(fails on capacity|inconclusive: the machine).*short of/m,
+     'the best named with its shortfall');
+like($stdout, qr/bottleneck hop \d/, '...and its bottleneck hop');
+cmp_ok(time - $start, '<', 60, 'capacity fails it well under a minute');
+
+# Only p99 fails: the verdict names p99 (or the machine, if starved)
+($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
+    '--target', 'rate=1000,p99=1ns', '--output', "$out/c");
+is($rc, 3, 'p99 = 1 ns: none meets');
+my ($row) = @{ csv("$out/c/sizing.csv")->{rows} };
+ok($row->{verdict} eq 'fails on p99'
+   || ($row->{verdict} eq 'inconclusive: the machine' && $row->{starved} == 1
+       && $row->{why} =~ /fails on p99/),
+   "p99's verdict, by the rule: $row->{verdict}");
+like($row->{why}, qr/p99 [\d.]+ us at 1000 msgs\/s/, 'with its measured p99');
+
+# A candidate that cannot run here: does not fit, the others go on
+($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
+    '--target', 'rate=2000,p99=1s', '--try', 'placement=spread,none',
+    '--output', "$out/d");
+is($rc, 0, 'spread on one node does not end the run') or diag $stderr;
+like($stdout, qr/placement=spread .*does not fit: /, 'listed: does not fit, why');
+
+# Bad input: exit 2, naming it
+for my $case (['rate=2000,speed=1', qr/unknown key 'speed'/],
+              ['rate=0', qr/rate=0/], ['rate=-1', qr/rate=-1/],
+              ['rate=1,p99=abc', qr/p99=abc/],
+              ['rate=1,headroom=-0.5', qr/headroom=-0.5/]) {
+    ($rc, undef, $stderr) = hopbench('size', 'topologies/proxy.cfg',
+        '--target', $case->[0]);
+    is($rc, 2, "--target $case->[0]: exit 2");
+    like($stderr, $case->[1], '...naming it');
+}
+for my $case (['sizes=64,128', qr/sizes cannot vary/],
+              ['engine=', qr/--try engine=/],
+              ['colour=red', qr/unknown key 'colour'/],
+              ['engine=warp', qr/warp/]) {
+    ($rc, undef, $stderr) = hopbench('size', 'topologies/proxy.cfg',
+        '--target', 'rate=10', '--try', $case->[0], '--output', "$out/e");
+    is($rc, 2, "--try $case->[0]: exit 2");
+    like($stderr, $case->[1], '...naming it');
+}
+
+# latency_at: a latency.csv row per fraction of the rate found
+($rc, $stdout, $stderr) = hopbench('run', 'topologies/proxy.cfg', @short,
+    '--set', 'mode=search', '--set', 'search_trials=3',
+    '--set', 'latency_at=0.1,0.5,0.9', '--output', "$out/f");
+is($rc, 0, 'a search with latency_at') or diag $stderr;
+my @at = grep { $_->{latency_at} ne '' && $_->{hop} eq 'e2e' }
+    @{ csv("$out/f/latency.csv")->{rows} };
+is_deeply([map { $_->{latency_at} } @at], ['0.1', '0.5', '0.9'],
+          'one e2e row per fraction');
+ok(!grep({ !($_->{found_per_sec} > 0 && $_->{p99_us} > 0) } @at),
+   'each with the rate found and its p99');
+like($stdout, qr/latency at 50% of NDR/, 'and a table line');
+
+done_testing();
