@@ -25,6 +25,7 @@ typedef struct {
     pipeline_t *pl;
     stage_handle_t *stage[PIPELINE_MAX_INSTANCES];
     bool broken; //  a trial was aborted: contexts are shut down
+    uint32_t epoch; //  the last trial's (stages/sequence.h)
 } crew_t;
 
 //  Start every stage where its params say (stage_handle.h): its thread

@@ -151,6 +151,8 @@ typedef struct {
     int stalled; //  rows that stalled (trial_stall.c); retried: how often
     int retried; //  the trial was run again for it (run.c)
     bool cut_short; //  its window ended early: lost beyond spec.give_up
+    uint64_t late;  //  messages of an earlier trial its receivers took
+                    //  (stages/sequence.h): neither received nor lost
     int nthreads;
     thread_row_t *threads;
     int nmemory;

@@ -93,7 +93,7 @@ static int s_run_stage(trial_t *self, int i, errbuf_t *err)
 static int s_start(trial_t *self, errbuf_t *err)
 {
     const stage_trial_t trial = {self->spec.size, self->spec.rate,
-                                 self->spec.timed};
+                                 self->spec.timed, ++self->crew->epoch};
     for (int i = 0; i < self->pl->n; i++) {
         stage_handle_reset(self->stage[i], &trial);
         if (s_command(self, i, "SETUP", self->timeout_ms, err))

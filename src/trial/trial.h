@@ -37,6 +37,11 @@ typedef struct {
     double duration;   //  ...or after this many seconds (messages = 0)
     double tsc_hz;     //  the TSC's rate, for hwm_bound (0: unknown)
     bool profile;      //  trace the stages' system calls in the window
+    //  The pipeline stays up after this trial (its sockets, connections
+    //  and subscriptions kept for the next: TEARDOWN is left to the
+    //  session's end, trial_session_end); continuing: this trial runs on
+    //  the pipeline an earlier one left up (no SETUP, no HANDSHAKE)
+    bool keep_up, continuing;
     //  A search's trial: the window ends early (trial_result_t's
     //  cut_short) once a subscriber's sequence numbers prove it lost more
     //  than 'ratio' of what the whole trial would bring it (the verdict
