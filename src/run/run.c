@@ -206,13 +206,23 @@ static int s_trial(run_t *self, const trial_spec_t *spec,
     char warnings[4096];
     pipeline_t *pl = self->current;
     int rc = 0, retried = 0;
-    for (int attempt = 0; attempt < 2 && rc == 0; attempt++) {
+    for (int attempt = 0, voided = 0; attempt < 2 && rc == 0; attempt++) {
         if (attempt)
             trial_result_free(result);
-        rc = pipeline_resolve(pl, self->ipc_dir, ++self->trials, err);
+        //  a pipeline left up keeps its endpoints
+        rc = self->crew->up
+                 ? 0
+                 : pipeline_resolve(pl, self->ipc_dir, ++self->trials, err);
         if (rc == 0)
             rc = trial_run(self->crew, self->machine, spec, result, warnings,
                            sizeof warnings, err);
+        if (rc == 1 && !voided++) { //  void: again, on a fresh pipeline
+            trial_result_free(result);
+            rc = 0, attempt--;
+            continue;
+        }
+        if (rc == 1)
+            rc = err_set(err, "a trial on a fresh pipeline was void");
         if (rc || !result->stalled)
             break;
         s_stall_warning(self, result, attempt == 1);
@@ -465,6 +475,23 @@ static int s_search_budget(const params_t *params)
     return ratios * (params->search_trials + 1);
 }
 
+//  May a size's trials run on one pipeline that stays up between them?
+//  Streams only (a requester's round trips end its trial; a client of
+//  pattern = connect times out), and no zproxy (its counting thread
+//  would see between trials what nobody counts)
+static bool s_search_reuse(const pipeline_t *pl)
+{
+    const params_t *params = &pl->params;
+    if (!params->search_reuse || (params->pattern != PATTERN_PUBSUB &&
+                                  params->pattern != PATTERN_PUSHPULL))
+        return false;
+    for (int i = 0; i < pl->n; i++)
+        if (pl->inst[i].role == ROLE_PROXY &&
+            pl->inst[i].params.engine == ENGINE_ZPROXY)
+            return false;
+    return true;
+}
+
 static int s_search_trial(void *ctx, const trial_spec_t *spec,
                           trial_result_t *result, errbuf_t *err)
 {
@@ -472,7 +499,9 @@ static int s_search_trial(void *ctx, const trial_spec_t *spec,
     const params_t *params = &self->current->params;
     progress_trial(&self->progress, spec->size, self->size_index + 1,
                    params->sizes.n, spec->repeat, s_search_budget(params));
-    return s_trial(self, spec, result, err);
+    trial_spec_t kept = *spec;
+    kept.keep_up = s_search_reuse(self->current);
+    return s_trial(self, &kept, result, err);
 }
 
 //  Every judged trial into search.csv (opened with its first row)
@@ -542,12 +571,15 @@ static int s_search_size(run_t *self, int index, errbuf_t *err)
 {
     const params_t *params = &self->current->params;
     trial_spec_t spec = s_spec(self, params->sizes.size[index], 1);
+    //  a pipeline that stays up is drained and checked: nothing to settle
     search_hooks_t hooks = {s_search_trial, s_search_judged, self,
-                            SEARCH_SETTLE_S};
+                            s_search_reuse(self->current) ? 0
+                                                          : SEARCH_SETTLE_S};
     search_outcome_t outcome;
     self->size_index = index;
     if (search_run(params, self->current->norigins, &spec, &hooks, &outcome,
-                   err)) {
+                   err) ||
+        trial_session_end(self->crew, err)) {
         search_outcome_free(&outcome);
         return -1;
     }

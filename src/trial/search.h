@@ -122,6 +122,8 @@ typedef struct {
     int trials;     //  every trial, confirmations included
     int cut_short;  //  ...of which ended early, failed (trial_giveup.c)
     double seconds; //  wall time of the search
+    double windows; //  ...of which in the trials' windows (the rest:
+                    //  set-up, drain, the search's own)
 } search_outcome_t;
 
 //  Was every failure against this ratio a starved one (the rate is the

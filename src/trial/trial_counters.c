@@ -707,7 +707,7 @@ static int s_late(trial_t *self, int d, errbuf_t *err)
 {
     uint64_t late = stage_handle_shared(self->stage[d])->late;
     self->result->late += late;
-    if (late && !self->spec.continuing)
+    if (late && !self->continuing)
         return err_set(err,
                        "stage %s: %llu messages of another trial on a "
                        "pipeline set up for this one",
