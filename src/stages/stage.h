@@ -45,7 +45,7 @@
 #include "pipeline/pipeline.h"
 
 #define STAGE_MAX_ORIGINS LIMIT_ORIGINS //  publishers a receiver tells apart
-#define STAGE_IDLE_MS     100 //  receive/send timeout between stop checks
+#define STAGE_IDLE_MS     20 //  receive/send timeout between stop checks
 #define STAGE_SEQ_BITS    48  //  header: origin << 48 | epoch << 40 | seq
 #define STAGE_SEQ_MASK    ((1ULL << STAGE_SEQ_BITS) - 1) //  epoch and seq
 #define STAGE_EPOCH_SHIFT 40 //  a trial's epoch above its sequence
