@@ -28,7 +28,7 @@ for my $criterion ('NDR: no hop lost anything', 'PDR(0.005): no hop lost more th
     like($stdout, qr/^      search: .*\(\Q$criterion\E\)/m, "the table: a line for $criterion")
         or diag $stdout;
 }
-like($stdout, qr/^      wall time of the search: \d+\.\d s, \d+ trials( \(\d+ cut short once they had failed\))?$/m, 'the table: the wall time');
+like($stdout, qr/^      wall time of the search: \d+\.\d s \(windows \d+\.\d s, overhead \d+\.\d s\), \d+ trials( \(\d+ cut short once they had failed\))?$/m, 'the table: the wall time, windows and overhead');
 
 # search_summary.csv: a row per ratio, the PDR at least the NDR
 my $sum = csv("$out/search_summary.csv");
@@ -45,7 +45,7 @@ for my $row (@{ $sum->{rows} }) {
 # search.csv: every trial judged against both ratios; what passes 0 passes 0.005
 my $s = csv("$out/search.csv");
 my @columns = @{ $s->{columns} };
-is("@columns[-4..-1]", 'window starved passed cut_short', 'search.csv: window, starved, passed, cut_short appended');
+is("@columns[-7..-1]", 'window starved passed cut_short setup_seconds drain_seconds pipeline', 'search.csv: window, starved, passed, cut_short, setup and drain seconds, pipeline appended');
 my %trials = map { $_->{trial} => $_ } @{ $s->{rows} };
 my $most = $ndr->{trials} > $pdr->{trials} ? $ndr->{trials} : $pdr->{trials};
 is(scalar(keys %trials), $most, 'search.csv: every trial of the search (the last ratio settled with the last)');

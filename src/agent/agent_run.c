@@ -325,8 +325,10 @@ static void s_reset(agent_run_t *self, int id, zmsg_t *msg)
     trial.size = (uint32_t)wire_pop_ll(msg);
     trial.rate = wire_pop_double(msg);
     trial.timed = wire_pop_ll(msg) != 0;
+    int64_t clock_ns = (int64_t)wire_pop_ll(msg);
+    trial.epoch = (uint32_t)wire_pop_ll(msg);
     stage_reset(self->shared[id], &trial);
-    self->shared[id]->clock_ns = (int64_t)wire_pop_ll(msg);
+    self->shared[id]->clock_ns = clock_ns;
 }
 
 static zmsg_t *s_threads(agent_run_t *self, int id)

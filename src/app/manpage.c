@@ -270,7 +270,9 @@ static const struct {
      "or unknown; passed the loss ratios it passed; cut_short 1 when its "
      "window ended early, once it had lost more than a loss ratio allows "
      "of the whole trial: the largest for the bound and the steps, its "
-     "own for a confirmation)",
+     "own for a confirmation; setup_seconds and drain_seconds its time "
+     "before and after its window; pipeline fresh, reused or "
+     "fallback:WHY, as search_reuse keeps a size's pipeline up)",
      &columns_search, ", then the sweep_KEY columns."},
     {"search_summary.csv",
      "with mode = search: one row per size and loss ratio: the rate found, "

@@ -430,6 +430,15 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                                     "confirms the rate found (a trial "
                                     "that has lost more than it may "
                                     "ends early)"},
+    [KEY_SEARCH_REUSE] = {.name = "search_reuse",
+                          .levels = T,
+                          .type = TYPE_BOOL,
+                          AT(search_reuse),
+                          .fallback = "true",
+                          .help = "search: a size's trials run on one "
+                                  "pipeline that stays up between them "
+                                  "(drained and checked); false: each on a "
+                                  "fresh one"},
     [KEY_PROFILE] = {.name = "profile",
                      .levels = T,
                      .type = TYPE_ENUM,

@@ -89,6 +89,7 @@ typedef enum {
     KEY_SEARCH_TRIALS,
     KEY_SEARCH_TRIAL,
     KEY_SEARCH_CONFIRM,
+    KEY_SEARCH_REUSE,
     KEY_PROFILE,
     KEY_TOPICS,
     KEY_TOPIC_SIZE,
@@ -145,6 +146,7 @@ typedef struct {
     double search_precision;
     int search_trials;
     double search_trial, search_confirm;
+    bool search_reuse; //  a size's trials on one pipeline, kept up
     int profile;
     //  Topics (config/topics.h): publishers' topics, subscribers' share
     int topics;

@@ -309,6 +309,7 @@ static void s_reset(void *state, const stage_trial_t *trial, int64_t clock_ns)
     zmsg_addstrf(msg, "%.17g", trial->rate);
     zmsg_addstrf(msg, "%d", trial->timed ? 1 : 0);
     zmsg_addstrf(msg, "%lld", (long long)clock_ns);
+    zmsg_addstrf(msg, "%u", trial->epoch);
     errbuf_t ignored;
     s_send(self, &msg, &ignored);
 }

@@ -156,6 +156,7 @@ void wire_add_shared(zmsg_t *msg, const stage_shared_t *shared, int norigins)
 {
     zmsg_addstrf(msg, "%d", (int)shared->tid);
     zmsg_addstrf(msg, "%llu", (unsigned long long)shared->misordered);
+    zmsg_addstrf(msg, "%llu", (unsigned long long)shared->late);
     zmsg_addstrf(msg, "%d", shared->mem_node);
     zmsg_addstrf(msg, "%llu", (unsigned long long)shared->window_start_ns);
     zmsg_addstrf(msg, "%llu", (unsigned long long)shared->window_end_ns);
@@ -175,6 +176,7 @@ int wire_take_shared(zmsg_t *msg, stage_shared_t *shared, int norigins)
 {
     shared->tid = (pid_t)wire_pop_ll(msg);
     shared->misordered = (uint64_t)wire_pop_ll(msg);
+    shared->late = (uint64_t)wire_pop_ll(msg);
     shared->mem_node = (int)wire_pop_ll(msg);
     shared->window_start_ns = (uint64_t)wire_pop_ll(msg);
     shared->window_end_ns = (uint64_t)wire_pop_ll(msg);
@@ -329,8 +331,8 @@ static int s_test_shared(void)
 {
     stage_shared_t *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
     CHECK(a && b);
-    stage_reset(a, &(stage_trial_t){64, 0, true});
-    a->tid = 4242, a->misordered = 3, a->mem_node = 1;
+    stage_reset(a, &(stage_trial_t){64, 0, true, 0});
+    a->tid = 4242, a->misordered = 3, a->late = 5, a->mem_node = 1;
     a->window_start_ns = 10, a->window_end_ns = 20000000000ULL;
     snprintf(a->pin_error.msg, sizeof a->pin_error.msg, "no CPU 9");
     a->origins[1].next = 77, a->origins[1].gaps = 2;
@@ -341,6 +343,7 @@ static int s_test_shared(void)
     wire_add_shared(msg, a, 2);
     CHECK(wire_take_shared(msg, b, 2) == 0 && zmsg_size(msg) == 0);
     CHECK(b->tid == 4242 && b->misordered == 3 && b->mem_node == 1);
+    CHECK(b->late == 5); //  another trial's messages travel too
     CHECK(b->window_end_ns == 20000000000ULL && b->window_start_ns == 10);
     CHECK(streq(b->pin_error.msg, "no CPU 9"));
     CHECK(b->origins[1].next == 77 && b->origins[1].gaps == 2);

@@ -23,7 +23,7 @@
 #include "pipeline/pipeline.h"
 #include "stages/stage.h"
 
-#define WIRE_PROTOCOL 3 //  3: sockets = N on a host (wire_add_sockets)
+#define WIRE_PROTOCOL 4 //  4: a trial's epoch (RESET), late (SHARED)
 
 //  The protocol this process speaks: WIRE_PROTOCOL, unless the test-only
 //  environment variable HOPBENCH_TEST_PROTOCOL fakes another

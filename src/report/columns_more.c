@@ -70,6 +70,18 @@ static void s_cut_short(const column_ctx_t *ctx, column_value_t *v)
 {
     column_int(v, s_trial(ctx)->cut_short);
 }
+static void s_setup(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_real(v, s_trial(ctx)->result->setup_seconds);
+}
+static void s_drain(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_real(v, s_trial(ctx)->result->drain_seconds);
+}
+static void s_pipeline(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_text(v, s_trial(ctx)->result->pipeline);
+}
 
 #define TRIAL(f, fmt, fl)                                                      \
     COLUMN_FIELD(search_trial_t, f, fmt, COLUMN_OF | (fl)),                    \
@@ -126,6 +138,18 @@ static const column_t s_search[] = {
      FN(s_cut_short, NULL),
      {0},
      "1: its window ended early, once it had lost more than allowed"},
+    {"setup_seconds",
+     FN(s_setup, "%.3f"),
+     {0},
+     "its time from the trial's start to its window"},
+    {"drain_seconds",
+     FN(s_drain, "%.3f"),
+     {0},
+     "...and from its window's end until the pipeline was still or gone"},
+    {"pipeline",
+     FN(s_pipeline, NULL),
+     {0},
+     "fresh, reused, or fallback:WHY (search_reuse)"},
 };
 
 const column_table_t columns_search = {

@@ -4,7 +4,8 @@
 
         topology,size,trial,offered_per_sec,sent_per_sec,hop,from,to,
         received_per_sec,lost,loss_ratio,p99_us,pass,phase,verdict,
-        window,starved,passed,cut_short
+        window,starved,passed,cut_short,setup_seconds,drain_seconds,
+        pipeline
 
     then the sweep_KEY columns.  offered_per_sec is what the publishers
     were asked for (the bound trial, flat out: what they sent);
@@ -18,7 +19,13 @@
     space-separated ("0 0.005", or empty); cut_short 1 when its window
     ended early, once it had lost more than a loss ratio allows of the
     whole trial (the bound and steps: the largest; a confirmation: its
-    own, trial/search.h), else 0.
+    own, trial/search.h), else 0.  setup_seconds the trial's time before
+    its window (set-up, handshake, warm-up), drain_seconds after it (the
+    drain, the stops, the checks); pipeline fresh, reused (the one the
+    size's last trial left up: search_reuse) or fallback:WHY (fresh, as
+    the one left up could not serve: late, its messages met another
+    trial's; verify, its counts did not add up; drain, it did not go
+    still).
 
     search_summary.csv, one row per size and loss ratio, flushed per size:
 
@@ -169,8 +176,14 @@ void report_search_summary(FILE *out, const search_outcome_t *outcome,
 {
     for (int k = 0; k < outcome->nratios; k++)
         s_ratio_line(out, outcome, k, params);
-    fprintf(out, "      wall time of the search: %.1f s, %d trials",
-            outcome->seconds, outcome->trials);
+    fprintf(out,
+            "      wall time of the search: %.1f s (windows %.1f s, "
+            "overhead %.1f s), %d trials",
+            outcome->seconds, outcome->windows,
+            outcome->seconds > outcome->windows
+                ? outcome->seconds - outcome->windows
+                : 0.0,
+            outcome->trials);
     if (outcome->cut_short > 0)
         fprintf(out, " (%d cut short once they had failed)",
                 outcome->cut_short);

@@ -64,13 +64,23 @@ int run_trial(run_t *self, const trial_spec_t *spec, trial_result_t *result,
     char *warnings = self->warnings;
     pipeline_t *pl = self->current;
     int rc = 0, retried = 0;
-    for (int attempt = 0; attempt < 2 && rc == 0; attempt++) {
+    for (int attempt = 0, voided = 0; attempt < 2 && rc == 0; attempt++) {
         if (attempt)
             trial_result_free(result);
-        rc = pipeline_resolve(pl, self->ipc_dir, ++self->trials, err);
+        //  a pipeline left up keeps its endpoints
+        rc = self->crew->up
+                 ? 0
+                 : pipeline_resolve(pl, self->ipc_dir, ++self->trials, err);
         if (rc == 0)
             rc = trial_run(self->crew, self->machine, spec, result, warnings,
                            sizeof self->warnings, err);
+        if (rc == 1 && !voided++) { //  void: again, on a fresh pipeline
+            trial_result_free(result);
+            rc = 0, attempt--;
+            continue;
+        }
+        if (rc == 1)
+            rc = err_set(err, "a trial on a fresh pipeline was void");
         if (rc || !result->stalled)
             break;
         s_stall_warning(self, result, attempt == 1);

@@ -36,7 +36,8 @@ static int s_setup(stage_t *self, errbuf_t *err)
 static int s_round_trip(stage_t *self, uint64_t seq, errbuf_t *err)
 {
     zmq_msg_t msg;
-    uint64_t header = sequence_header(self->inst->origin, seq);
+    uint64_t header = sequence_header(
+        sequence_base(self->inst->origin, self->shared->epoch), seq);
     if (zmq_msg_init_size(&msg, self->shared->size))
         return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
     sequence_write(zmq_msg_data(&msg), header);

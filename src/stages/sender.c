@@ -4,7 +4,7 @@
     XPUB rather than PUB: it shows subscriptions arriving, which is how the
     handshake knows every subscriber is reachable, and it offers
     ZMQ_XPUB_NODROP.  Each message starts with an 8-byte header, origin << 48
-    | sequence, that receivers check; the rest of the payload is left as
+    | epoch << 40 | sequence (stages/sequence.h), that receivers check; the rest of the payload is left as
     zmq_msg_init_size gives it, as libzmq's remote_thr does.  Three loops,
     chosen once, so the fast one carries nothing it does not need:
 
@@ -234,14 +234,15 @@ static int s_run_fast(stage_t *self, errbuf_t *err)
 {
     void *sock = self->out;
     const size_t size = self->shared->size;
-    const int origin = self->inst->origin;
+    const uint64_t base =
+        sequence_base(self->inst->origin, self->shared->epoch);
     uint64_t seq = 0;
     zmq_msg_t msg;
     while (seq <
            atomic_load_explicit(&self->shared->target, memory_order_relaxed)) {
         if (zmq_msg_init_size(&msg, size))
             return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
-        sequence_write(zmq_msg_data(&msg), sequence_header(origin, seq));
+        sequence_write(zmq_msg_data(&msg), sequence_header(base, seq));
         if (zmq_msg_send(&msg, sock, 0) < 0) {
             if (s_send_failed(self, &msg, err))
                 return -1;
@@ -256,12 +257,13 @@ static int s_run_zerocopy(stage_t *self, errbuf_t *err)
 {
     void *sock = self->out;
     zcpool_t *pool = self->engine;
-    const int origin = self->inst->origin;
+    const uint64_t base =
+        sequence_base(self->inst->origin, self->shared->epoch);
     uint64_t seq = 0;
     zmq_msg_t msg;
     while (seq <
            atomic_load_explicit(&self->shared->target, memory_order_relaxed)) {
-        if (zcpool_msg(pool, &msg, sequence_header(origin, seq)))
+        if (zcpool_msg(pool, &msg, sequence_header(base, seq)))
             continue; //  every buffer in flight: check the target, retry
         if (zmq_msg_send(&msg, sock, 0) < 0) {
             if (s_send_failed(self, &msg, err))
@@ -278,7 +280,8 @@ static int s_run_zerocopy(stage_t *self, errbuf_t *err)
 static int s_run_paced(stage_t *self, errbuf_t *err)
 {
     const double period = 1e9 / self->shared->rate;
-    const int origin = self->inst->origin;
+    const uint64_t base =
+        sequence_base(self->inst->origin, self->shared->epoch);
     const bool timed = self->shared->timed;
     const uint64_t start = mono_ns();
     uint64_t seq = 0;
@@ -294,7 +297,7 @@ static int s_run_paced(stage_t *self, errbuf_t *err)
         }
         if (zmq_msg_init_size(&msg, self->shared->size))
             return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
-        sequence_write(zmq_msg_data(&msg), sequence_header(origin, seq));
+        sequence_write(zmq_msg_data(&msg), sequence_header(base, seq));
         if (timed)
             sequence_write_time(zmq_msg_data(&msg), intended);
         if (zmq_msg_send(&msg, self->out, 0) < 0) {
@@ -352,11 +355,12 @@ static int s_send_topic(stage_t *self, const topic_gen_t *gen, uint64_t header,
 static int s_run_topics(stage_t *self, errbuf_t *err)
 {
     const double period = self->shared->rate > 0 ? 1e9 / self->shared->rate : 0;
-    const int origin = self->inst->origin;
+    const uint64_t base =
+        sequence_base(self->inst->origin, self->shared->epoch);
     const bool timed = self->shared->timed;
     const topic_source_t *source = self->topics;
-    topic_gen_t gen =
-        topic_gen(source, traffic_phase(self->pl, origin, source->len));
+    topic_gen_t gen = topic_gen(
+        source, traffic_phase(self->pl, self->inst->origin, source->len));
     const uint64_t start = mono_ns();
     uint64_t seq = 0;
     while (seq <
@@ -371,7 +375,7 @@ static int s_run_topics(stage_t *self, errbuf_t *err)
                 continue;
             }
         }
-        int rc = s_send_topic(self, &gen, sequence_header(origin, seq),
+        int rc = s_send_topic(self, &gen, sequence_header(base, seq),
                               timed ? intended : 0, err);
         if (rc < 0)
             return -1;

@@ -292,7 +292,8 @@ void stage_reset(stage_shared_t *shared, const stage_trial_t *trial)
     shared->size = trial->size;
     shared->rate = trial->rate;
     shared->timed = trial->timed;
-    shared->misordered = 0;
+    shared->misordered = shared->late = 0;
+    shared->epoch = trial->epoch % STAGE_EPOCHS;
     shared->mem_node = -1;
     shared->window_start_ns = shared->window_end_ns = 0;
     histogram_reset(&shared->latency);
@@ -303,7 +304,8 @@ void stage_reset(stage_shared_t *shared, const stage_trial_t *trial)
     atomic_store(&shared->recording, 0);
     for (int o = 0; o < STAGE_MAX_ORIGINS; o++) {
         atomic_store(&shared->origins[o].received, 0);
-        shared->origins[o].next = shared->origins[o].gaps = 0;
+        shared->origins[o].next = (uint64_t)shared->epoch << STAGE_EPOCH_SHIFT;
+        shared->origins[o].gaps = 0;
     }
     for (int s = 0; s < shared->nsockets; s++) {
         atomic_store(&shared->sockets[s].received, 0);

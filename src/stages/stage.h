@@ -45,9 +45,12 @@
 #include "pipeline/pipeline.h"
 
 #define STAGE_MAX_ORIGINS LIMIT_ORIGINS //  publishers a receiver tells apart
-#define STAGE_IDLE_MS     100 //  receive/send timeout between stop checks
-#define STAGE_SEQ_BITS    48  //  header: origin << 48 | sequence
-#define STAGE_SEQ_MASK    ((1ULL << STAGE_SEQ_BITS) - 1)
+#define STAGE_IDLE_MS     20 //  receive/send timeout between stop checks
+#define STAGE_SEQ_BITS    48  //  header: origin << 48 | epoch << 40 | seq
+#define STAGE_SEQ_MASK    ((1ULL << STAGE_SEQ_BITS) - 1) //  epoch and seq
+#define STAGE_EPOCH_SHIFT 40 //  a trial's epoch above its sequence
+#define STAGE_EPOCHS      256
+#define STAGE_COUNT_MASK  ((1ULL << STAGE_EPOCH_SHIFT) - 1)
 #define STAGE_CTX_SOCKETS 1023 //  libzmq's ZMQ_MAX_SOCKETS default
 
 //  What a receiver knows of one origin (one publisher instance)
@@ -63,7 +66,7 @@ typedef enum {
 
 typedef struct {
     _Atomic uint64_t received; //  read by the controller at any time
-    uint64_t next;             //  next expected sequence (stage only)
+    uint64_t next; //  next expected epoch << 40 | sequence (stage only)
     uint64_t gaps;             //  sequences skipped (stage only)
 } origin_t;
 
@@ -83,6 +86,8 @@ typedef struct {
     double rate;   //  publishers: messages per second each, 0: flat out
     bool timed;    //  messages carry their intended send time (bytes
                    //  8..15) and receivers record latency in the window
+    uint32_t epoch; //  the trial's number on a pipeline that stays up
+                    //  (mod STAGE_EPOCHS): in every header (sequence.h)
 } stage_trial_t;
 
 //  The memory a stage writes, each counted at SETUP (memory.csv)
@@ -104,6 +109,9 @@ typedef struct {
     int timed;           //  the trial's messages carry send times
     pid_t tid;           //  the stage thread
     uint64_t misordered; //  receivers: sequences that went backwards
+    uint64_t late;       //  receivers: messages of another trial's epoch
+                         //  (sequence.h), neither received nor lost
+    uint32_t epoch;      //  the trial's epoch
     int mem_node;        //  node of a page the stage allocated, -1
     pin_pages_t memory[STAGE_MEMORY_REGIONS]; //  counted at SETUP
     errbuf_t pin_error;  //  pinning at birth failed: SETUP says so

@@ -157,6 +157,10 @@ static inline void topic_count(stage_t *self, topic_sink_t *sink,
         return;
     }
     origin_t *from = &self->shared->origins[origin];
+    if (sequence_other_trial(seq, from->next)) {
+        self->shared->late++; //  an earlier trial's (sequence.h)
+        return;
+    }
     self->shared->misordered += topic_step(track, &from->next, &from->gaps, seq);
     uint64_t n = atomic_load_explicit(&from->received, memory_order_relaxed);
     atomic_store_explicit(&from->received, n + 1, memory_order_relaxed);

@@ -151,6 +151,14 @@ typedef struct {
     int stalled; //  rows that stalled (trial_stall.c); retried: how often
     int retried; //  the trial was run again for it (run.c)
     bool cut_short; //  its window ended early: lost beyond spec.give_up
+    uint64_t late;  //  messages of an earlier trial its receivers took
+                    //  (stages/sequence.h): neither received nor lost
+    //  Its overhead: from its start to the window's, and from the
+    //  window's end to its own; and its pipeline: "fresh", "reused" (one
+    //  an earlier trial left up) or "fallback:WHY" (fresh, as the one
+    //  left up could not serve: late, verify, drain)
+    double setup_seconds, drain_seconds;
+    char pipeline[32];
     int nthreads;
     thread_row_t *threads;
     int nmemory;

@@ -19,9 +19,9 @@
 #define SEARCH_ROUNDS   10   //  confirmations, at most (back-offs to 50 %)
 #define SEARCH_NARROW   4    //  more steps when nothing passed
 #define SEARCH_BACKOFF  0.02 //  the first back-off after a failed confirmation
-#define SEARCH_WIDE     0.1  //  an interval wider than this: short trials
-#define SEARCH_SHORT    0.25 //  ...of this share of search_trial
-#define SEARCH_SHORTEST 0.05 //  ...but never shorter than this (seconds)
+#define SEARCH_WIDE     0.1  //  above a pass: at first no further (widen)
+#define SEARCH_SHORT    0.25 //  the cut: not before this share of search_trial
+#define SEARCH_SHORTEST 0.05 //  a trial never shorter than this (seconds)
 
 const char *const search_phase_names[] = {"bound", "step", "confirm", NULL};
 const char *const search_verdict_names[] = {"pass", "fail", "generator-limited",
@@ -178,6 +178,7 @@ static int s_trial(search_t *self, search_phase_t phase, int k, double offered,
                                .cut_short = cut,
                                .result = result};
     s_judge(self, judged, spec.give_up.ratio, seconds);
+    self->out->windows += judged->window;
     self->hooks->judged(self->hooks->ctx, judged);
     return 0;
 }
@@ -254,13 +255,18 @@ static double s_next(const bounds_t *b, double guess)
     return b->lo > 0 && above < middle ? above : middle;
 }
 
-//  A step's window: a quarter of search_trial while the interval is wide
+//  A step's window, as MLRsearch sizes it: short while the interval is
+//  wide (its relative width over 16 %: an eighth of search_trial; over
+//  8 %: a quarter; over 4 %: a half), the whole as it narrows; a part
+//  shorter than SEARCH_SHORTEST is too short to judge: the whole then
 static double s_window(const search_t *self, const bounds_t *b)
 {
-    double full = self->p->search_trial, quarter = full * SEARCH_SHORT;
-    if (s_width(b) <= SEARCH_WIDE || quarter < SEARCH_SHORTEST)
-        return full;
-    return quarter;
+    double full = self->p->search_trial, width = s_width(b);
+    double part = width > 0.16   ? full / 8
+                  : width > 0.08 ? full / 4
+                  : width > 0.04 ? full / 2
+                                 : full;
+    return part < SEARCH_SHORTEST ? full : part;
 }
 
 //  Bisect ratio k until precise or out of trials (up to 'budget' more)

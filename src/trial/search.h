@@ -41,8 +41,9 @@
     one set of trials, each judged against every ratio, each ratio keeping
     its own bounds.  The steps bisect the smallest ratio's interval first
     (up to search_trials trials each), then the next one's, whose bounds
-    the earlier trials already narrowed; trials are a quarter of
-    search_trial long while an interval is wider than SEARCH_WIDE.  Each
+    the earlier trials already narrowed; trials are short while an
+    interval is wide (MLRsearch: an eighth of search_trial above a
+    relative width of 16 %, a quarter above 8 %, a half above 4 %).  Each
     ratio is confirmed on its own; a confirmation that passes also passes
     every larger ratio, so a larger ratio's rate is never below a smaller
     one's (a PDR is at least the NDR), and one that fails a ratio but
@@ -122,6 +123,8 @@ typedef struct {
     int trials;     //  every trial, confirmations included
     int cut_short;  //  ...of which ended early, failed (trial_giveup.c)
     double seconds; //  wall time of the search
+    double windows; //  ...of which in the trials' windows (the rest:
+                    //  set-up, drain, the search's own)
 } search_outcome_t;
 
 //  Was every failure against this ratio a starved one (the rate is the

@@ -20,6 +20,10 @@
 #define TRIAL_POLL_MS  50   //  failure checks while the window is open
 #define TRIAL_QUIET_MS 250  //  no counter moved this long: drained
 #define TRIAL_ABORT_MS 1000 //  after a failure, for every stage's last word
+#define TRIAL_WARMUP_REUSED 0.05 //  at most, on a pipeline that stayed up
+//  Quiet on a pipeline that stays up: shorter, as a message it leaves
+//  behind is caught by its epoch (the next trial is void, run afresh)
+#define TRIAL_QUIET_KEPT_MS 100
 
 static bool s_source(const trial_t *self, int id)
 {
@@ -90,12 +94,17 @@ static int s_run_stage(trial_t *self, int i, errbuf_t *err)
 //  ------------------------------------------------------------------------
 //  Start and stop
 
+//  Every stage's counters to their start, in a new epoch; then SETUP,
+//  unless the pipeline stayed up from the last trial (all of it idle)
 static int s_start(trial_t *self, errbuf_t *err)
 {
     const stage_trial_t trial = {self->spec.size, self->spec.rate,
-                                 self->spec.timed};
+                                 self->spec.timed, ++self->crew->epoch};
     for (int i = 0; i < self->pl->n; i++) {
         stage_handle_reset(self->stage[i], &trial);
+        self->open[i] = self->continuing;
+    }
+    for (int i = 0; i < self->pl->n && !self->continuing; i++) {
         if (s_command(self, i, "SETUP", self->timeout_ms, err))
             return -1;
         self->open[i] = true;
@@ -103,13 +112,14 @@ static int s_start(trial_t *self, errbuf_t *err)
     return 0;
 }
 
-//  Receivers and proxies first, then the handshake, then the sources
+//  Receivers and proxies first, then the handshake (subscriptions proven
+//  once per pipeline), then the sources
 static int s_go(trial_t *self, errbuf_t *err)
 {
     for (int i = self->pl->n - 1; i >= 0; i--)
         if (!s_source(self, i) && s_run_stage(self, i, err))
             return -1;
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->pl->n && !self->continuing; i++)
         if (s_source(self, i) &&
             s_command(self, i, "HANDSHAKE", self->timeout_ms + 1000, err))
             return -1;
@@ -228,13 +238,15 @@ static int s_silent_link(trial_t *self)
 //  Until warmup has passed and every link has delivered something
 static int s_warm_up(trial_t *self, errbuf_t *err)
 {
-    double start = mono_seconds();
+    double start = mono_seconds(), warmup = self->pl->params.warmup;
+    if (self->continuing) //  the connections are warm: the pace settles
+        warmup = fmin(warmup, TRIAL_WARMUP_REUSED);
     while (true) {
         if (s_check_stages(self, err) || trial_snapshot(self, &self->last, err))
             return -1;
         int silent = s_silent_link(self);
         double elapsed = mono_seconds() - start;
-        if (silent < 0 && elapsed >= self->pl->params.warmup)
+        if (silent < 0 && elapsed >= warmup)
             return 0;
         if (silent >= 0 && elapsed * 1000 > self->timeout_ms) {
             char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
@@ -421,6 +433,8 @@ static void s_drain_late(trial_t *self)
 static int s_drain(trial_t *self, errbuf_t *err)
 {
     const bool lossless = pipeline_backpressure(self->pl);
+    const int quiet_ms =
+        self->spec.keep_up ? TRIAL_QUIET_KEPT_MS : TRIAL_QUIET_MS;
     for (int i = 0; i < self->pl->n; i++)
         stage_handle_record(self->stage[i], STAGE_DRAINING);
     double start = mono_seconds(), quiet_since = start;
@@ -440,11 +454,11 @@ static int s_drain(trial_t *self, errbuf_t *err)
         self->last = now;
         if (moved)
             quiet_since = now.t;
-        if (complete ||
-            (!lossless && (now.t - quiet_since) * 1000 >= TRIAL_QUIET_MS))
+        if (complete || (!lossless && (now.t - quiet_since) * 1000 >= quiet_ms))
             return 0;
     }
     s_drain_late(self); //  still moving after the timeout
+    self->unsettled = "drain"; //  not still: no next trial on it
     return 0;
 }
 
@@ -529,6 +543,7 @@ static int s_measure_stream(trial_t *self, errbuf_t *err)
     trial_hwm_rows(self);
     trial_stall_rows(self);
     trial_make_latency(self);
+    self->verifying = true;
     return trial_verify(self, err);
 }
 
@@ -603,12 +618,84 @@ static int s_measure_reqrep(trial_t *self, errbuf_t *err)
     return trial_verify(self, err);
 }
 
+//  ------------------------------------------------------------------------
+//  A pipeline that stays up between trials (trial.h: keep_up)
+
+//  TEARDOWN of a pipeline an earlier trial left up; every stage is idle
+int trial_session_end(crew_t *crew, errbuf_t *err)
+{
+    int rc = 0, timeout_ms = (int)(crew->pl->params.timeout * 1000);
+    for (int i = crew->pl->n - 1; i >= 0 && crew->up; i--)
+        if (stage_handle_command(crew->stage[i], "TEARDOWN", timeout_ms, err))
+            rc = -1;
+    crew->up = false;
+    return rc;
+}
+
+//  May this trial run on the pipeline the last one left up: the same
+//  size and send times (the session's key; the rest is the combination's)
+static bool s_continues(const crew_t *crew, const trial_spec_t *spec)
+{
+    return crew->up && crew->session_size == spec->size &&
+           crew->session_timed == spec->timed;
+}
+
+//  What the result says of its pipeline: fresh, reused, or fresh again
+//  after a trial on a reused one went wrong (fallback:WHY)
+static void s_pipeline_name(trial_t *self)
+{
+    trial_result_t *result = self->result;
+    if (self->continuing)
+        snprintf(result->pipeline, sizeof result->pipeline, "reused");
+    else if (self->crew->fallback[0])
+        snprintf(result->pipeline, sizeof result->pipeline, "fallback:%s",
+                 self->crew->fallback);
+    else
+        snprintf(result->pipeline, sizeof result->pipeline, "fresh");
+    self->crew->fallback[0] = 0;
+}
+
+//  After the measurement: keep the pipeline up for the next trial, or
+//  close it.  A trial on a reused pipeline whose figures cannot be
+//  trusted (another trial's messages, a failed check) is void: 1, with
+//  the pipeline closed, for the caller to run again on a fresh one
+static int s_finish(trial_t *self, int rc, errbuf_t *err)
+{
+    crew_t *crew = self->crew;
+    const char *why = self->continuing && rc == 0 && self->result->late ? "late"
+                      : self->continuing && rc && self->verifying ? "verify"
+                                                                  : NULL;
+    if (rc && !why) {
+        s_abort(self);
+        crew->up = false;
+        return rc;
+    }
+    if (why || self->unsettled)
+        snprintf(crew->fallback, sizeof crew->fallback, "%s",
+                 why ? why : self->unsettled);
+    if (!why && !self->unsettled && self->spec.keep_up) {
+        crew->up = true;
+        crew->session_size = self->spec.size;
+        crew->session_timed = self->spec.timed;
+        return 0;
+    }
+    crew->up = false;
+    if (s_teardown(self, err))
+        return -1;
+    return why ? 1 : 0;
+}
+
 int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
               trial_result_t *result, char *warnings, size_t warnings_len,
               errbuf_t *err)
 {
     if (crew->broken)
         return err_set(err, "an earlier trial was aborted");
+    double begin = mono_seconds();
+    if (crew->up && !s_continues(crew, spec) && trial_session_end(crew, err)) {
+        crew->broken = true;
+        return -1;
+    }
     trial_t *self = calloc(1, sizeof *self);
     memset(result, 0, sizeof *result);
     if (self) {
@@ -622,6 +709,7 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
         return err_set(err, "a trial: out of memory");
     }
     self->crew = crew;
+    self->continuing = crew->up;
     self->pl = crew->pl;
     memcpy(self->stage, crew->stage, sizeof self->stage);
     self->machine = machine;
@@ -651,10 +739,12 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
                  ? s_measure_reqrep(self, err)
                  : s_measure_stream(self, err);
     trial_profile_end(self);
-    if (rc)
-        s_abort(self);
-    else if (s_teardown(self, err))
-        rc = -1;
+    s_pipeline_name(self);
+    rc = s_finish(self, rc, err);
+    if (rc >= 0 && self->s1.t > 0) {
+        result->setup_seconds = self->s0.t - begin;
+        result->drain_seconds = mono_seconds() - self->s1.t;
+    }
     lines_close(warnings, warnings_len, self->warnings_more, "warnings");
     trial_topics_destroy(self);
     trial_sockets_destroy(self);

@@ -37,6 +37,11 @@ typedef struct {
     double duration;   //  ...or after this many seconds (messages = 0)
     double tsc_hz;     //  the TSC's rate, for hwm_bound (0: unknown)
     bool profile;      //  trace the stages' system calls in the window
+    //  The pipeline stays up after this trial: its sockets, connections
+    //  and subscriptions kept for the next trial of the same size and
+    //  send times (the session), which runs on them (no SETUP, no
+    //  HANDSHAKE, a short warm-up); trial_session_end closes it
+    bool keep_up;
     //  A search's trial: the window ends early (trial_result_t's
     //  cut_short) once a subscriber's sequence numbers prove it lost more
     //  than 'ratio' of what the whole trial would bring it (the verdict
@@ -55,6 +60,14 @@ typedef struct {
 int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
               trial_result_t *result, char *warnings, size_t warnings_len,
               errbuf_t *err);
+//  ...and 1 when the trial ran on a pipeline an earlier one left up and
+//  its figures cannot be trusted (another trial's messages arrived, or
+//  its counts do not add up): void, the pipeline closed; run it again
+//  (on a fresh pipeline; its result's pipeline says fallback:WHY)
+
+//  The end of a session: close the pipeline the last trial left up
+//  (nothing to do when none is up); -1 if a stage did not answer
+int trial_session_end(crew_t *crew, errbuf_t *err);
 
 //  trial_counters.c's selftest: links, counts and losses from snapshots
 int trial_counters_test(bool verbose);

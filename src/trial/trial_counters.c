@@ -324,7 +324,8 @@ static void s_where(trial_t *self, const int *ids, int n, char *cpu,
 //  hold the others' lag (stages/sockets.c)
 static int64_t s_origin_lost(uint64_t sent, const origin_t *seen, int sockets)
 {
-    return (int64_t)(sent - seen->next) * sockets + (int64_t)seen->gaps;
+    return (int64_t)(sent - (seen->next & STAGE_COUNT_MASK)) * sockets +
+           (int64_t)seen->gaps;
 }
 
 //  Loss the sequence numbers prove between the sources and sink 'to', for
@@ -557,6 +558,20 @@ static int s_verify_possible(trial_t *self, errbuf_t *err)
     return 0;
 }
 
+//  Messages of an earlier trial (stages/sequence.h) counted to it; on a
+//  pipeline set up for this trial there can be none
+static int s_late(trial_t *self, int d, errbuf_t *err)
+{
+    uint64_t late = stage_handle_shared(self->stage[d])->late;
+    self->result->late += late;
+    if (late && !self->continuing)
+        return err_set(err,
+                       "stage %s: %llu messages of another trial on a "
+                       "pipeline set up for this one",
+                       self->pl->inst[d].name, (unsigned long long)late);
+    return 0;
+}
+
 //  The hops' counters and the sequence numbers must tell the same loss:
 //  for each sink, the links into it and into every proxy upstream of it
 //  (its messages' paths: one from each publisher, in a tree); a sink that
@@ -574,6 +589,8 @@ int trial_verify(trial_t *self, errbuf_t *err)
         if (misordered)
             return err_set(err, "stage %s: %llu messages out of sequence",
                            pl->inst[d].name, (unsigned long long)misordered);
+        if (s_late(self, d, err))
+            return -1;
         int64_t counted = trial_topics_filters(self, d)
                               ? trial_topics_path_lost(self, d)
                               : s_path_lost(pl, self->links, result->links,

@@ -61,6 +61,9 @@ typedef struct {
     snapshot_t edge[3]; //  trial_edge.c: before, after, one more try
     double window_seconds; //  s1.t - s0.t, or the requesters' own
     bool sources_ending;   //  the sources' DONE is expected now
+    bool continuing;       //  on the pipeline the last trial left up (trial.h)
+    bool verifying;        //  the stages are done: only the checks are left
+    const char *unsettled; //  why the pipeline cannot stay up ("drain")
     double go_t;           //  when the sources were told to run
     bool running[PIPELINE_MAX_INSTANCES]; //  RUN answered, its end unread
     trial_result_t *result;

@@ -286,10 +286,11 @@ int64_t trial_topics_seq_lost(trial_t *self, int sink, uint64_t origins)
         const origin_t *seen =
             &stage_handle_shared(self->stage[sink])->origins[o];
         uint64_t sent = self->last.sent[self->topics->source[o]];
-        lost += (int64_t)(s_taken(self, sink, o, sent) -
-                          s_taken(self, sink, o, seen->next)) *
-                    pipeline_sockets(self->pl, sink) +
-                (int64_t)seen->gaps;
+        lost +=
+            (int64_t)(s_taken(self, sink, o, sent) -
+                      s_taken(self, sink, o, seen->next & STAGE_COUNT_MASK)) *
+                pipeline_sockets(self->pl, sink) +
+            (int64_t)seen->gaps;
     }
     return lost;
 }
