@@ -16,7 +16,8 @@
 #                   and RSS for growth (tests/soak/run; not in make check)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make deb        a Debian package (binary, man pages, the agent's systemd
-#                   unit hopbench-agent@.service): build/deb/*.deb
+#                   unit hopbench-agent@.service): build/deb/*.deb, built
+#                   with Debian's hardening flags (HARDEN=1, build/hardened)
 #
 # make also writes the man pages hopbench.1 and hopbench-topology.5 (man
 # ./hopbench.1 reads one), with build/FLAVOUR/manpage: a program of its own,
@@ -50,6 +51,20 @@ LDFLAGS += $(SANFLAGS)
 export ASAN_OPTIONS  = detect_leaks=1:exitcode=66:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS = print_stacktrace=1:halt_on_error=1:exitcode=66
 export LSAN_OPTIONS  = suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0:exitcode=66
+else ifeq ($(HARDEN),1)
+# Debian's hardening flags (dpkg-buildflags): stack protector, FORTIFY,
+# format checks, PIE, RELRO and BIND_NOW; make deb's binary
+FLAVOUR  = hardened
+HARDEN_FLAGS = DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get
+CPPFLAGS += $(shell $(HARDEN_FLAGS) CPPFLAGS 2>/dev/null)
+CFLAGS   += $(filter-out -g -O2 -ffile-prefix-map=%,\
+                $(shell $(HARDEN_FLAGS) CFLAGS 2>/dev/null))
+LDFLAGS  += $(shell $(HARDEN_FLAGS) LDFLAGS 2>/dev/null)
+# control-flow protection (CET): hardening-check asks for it on x86; this
+# dpkg-buildflags does not give it yet
+ifneq ($(filter x86_64 i686,$(shell uname -m)),)
+CFLAGS   += -fcf-protection
+endif
 else
 FLAVOUR  = normal
 endif
@@ -69,7 +84,10 @@ MAN_DATE ?= $(shell git log -1 --format=%cd --date=short 2>/dev/null)
 DEBS       = gcc make pkg-config libzmq3-dev libczmq-dev libnuma-dev \
              libaudit-dev
 CHECK_DEBS = perl jq procps iproute2 gnuplot-nox groff man-db openssh-server \
-             openssh-client dpkg binutils systemd chromium
+             openssh-client dpkg binutils systemd chromium dpkg-dev lintian \
+             devscripts python3
+# make deb: dpkg-deb, dpkg-buildflags and dpkg-shlibdeps, strip
+DEB_DEBS   = dpkg dpkg-dev binutils
 MEMCHECK_DEBS = valgrind
 FUZZ_DEBS  = clang libclang-rt-14-dev
 # make anchors: apt-get source needs dpkg-dev; the perf tools are C++
@@ -85,7 +103,7 @@ FUZZ_TARGETS  = topology lists machine shape
 FUZZ_BINS     = $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 FUZZ_OBJ      = $(LIB_SRC:src/%.c=build/fuzz/%.o) build/fuzz/fuzz.o
 
-.PHONY: all run check check-long lint bench anchors install deb deps check-deps memcheck \
+.PHONY: all run check check-long lint bench anchors install deb deb-package deps check-deps memcheck \
         clean format fuzz fuzz-deps fuzz-build soak FORCE
 
 all: hopbench $(MANPAGES)
@@ -93,8 +111,8 @@ all: hopbench $(MANPAGES)
 # The flags this flavour was built with: rewritten only when they change
 $(B)/flags: FORCE
 	@mkdir -p $(B)
-	@echo '$(CC) $(CFLAGS) $(LDFLAGS) $(LDLIBS)' | cmp -s - $@ || \
-	    echo '$(CC) $(CFLAGS) $(LDFLAGS) $(LDLIBS)' >$@
+	@echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(LDLIBS)' | cmp -s - $@ || \
+	    echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(LDLIBS)' >$@
 
 # Which flavour ./hopbench and tests/selftest are: rewritten on a switch
 build/flavour: FORCE
@@ -234,15 +252,22 @@ install: $(INSTALL_BIN) $(MANPAGES)
 	    $(DESTDIR)$(PREFIX)/share/man/man5/hopbench-topology.5
 	cp -r topologies numa $(DESTDIR)$(PREFIX)/share/hopbench/
 
-# The Debian package: make install into a staging tree, then
-# packaging/deb/build adds the unit, the maintainer scripts and control
+# The Debian package: the hardened flavour's binary, make install into a
+# staging tree, then packaging/deb/build adds the unit, the conffile, the
+# maintainer scripts, the docs and control (Depends from dpkg-shlibdeps).
+# DEB_VERSION: the package's version (the program's, by default)
 DEB_DIR ?= build/deb
-deb: $(B)/hopbench $(MANPAGES)
-	@tests/install-debs dpkg binutils
-	rm -rf $(DEB_DIR)/root
-	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DEB_DIR))/root \
+DEB_VERSION ?= $(VERSION)
+deb:
+	@tests/install-debs $(DEB_DEBS)
+	$(MAKE) --no-print-directory HARDEN=1 deb-package
+
+deb-package: $(B)/hopbench $(MANPAGES)
+	rm -rf $(DEB_DIR)/debian
+	$(MAKE) --no-print-directory install \
+	    DESTDIR=$(abspath $(DEB_DIR))/debian/hopbench \
 	    PREFIX=/usr INSTALL_BIN=$(B)/hopbench
-	packaging/deb/build $(DEB_DIR)/root $(DEB_DIR) $(VERSION)
+	packaging/deb/build $(DEB_DIR) $(DEB_VERSION)
 
 format:
 	clang-format -i src/*/*.c src/*/*.h tests/bench/*.c tests/fuzz/*.c tests/fuzz/*.h

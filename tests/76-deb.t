@@ -32,10 +32,11 @@ my ($deb) = glob "$out/hopbench_*.deb";
 ok($deb && -s $deb, 'make deb: a package') or BAIL_OUT("no package in $out: $made");
 my @files = map { (split ' ', $_, 6)[5] =~ s/^\.\///r } grep { !/^d/ } split /\n/, `dpkg-deb -c $deb`;
 my @own = sort grep { !m{^usr/share/hopbench/} } @files;
-is_deeply(\@own, [ 'lib/systemd/system/hopbench-agent@.service', 'usr/bin/hopbench',
-                   'usr/share/doc/hopbench/README.md', 'usr/share/doc/hopbench/examples/agent.env',
+is_deeply(\@own, [ 'etc/hopbench/agent.env', 'lib/systemd/system/hopbench-agent@.service', 'usr/bin/hopbench',
+                   'usr/share/doc/hopbench/README.md', 'usr/share/doc/hopbench/changelog.gz',
+                   'usr/share/doc/hopbench/copyright',
                    'usr/share/man/man1/hopbench.1.gz', 'usr/share/man/man5/hopbench-topology.5.gz' ],
-          'the package: binary, both man pages, the unit, its example settings, README');
+          'the package: binary, both man pages, the unit, its commented settings (a conffile), README, changelog, copyright');
 ok((grep { $_ eq 'usr/share/hopbench/topologies/proxy.cfg' } @files)
    && (grep { $_ eq 'usr/share/hopbench/numa/vm-2x2.cfg' } @files),
    'the package: the shipped topologies and machine descriptions');
@@ -44,7 +45,7 @@ is(`dpkg-deb -f $deb Package Version Architecture`,
    "Package: hopbench\nVersion: $version\nArchitecture: " . `dpkg --print-architecture`,
    'control: package, version, architecture');
 my $depends = `dpkg-deb -f $deb Depends`;
-like($depends, qr/^libc6 \(>= [\d.]+\), libzmq5 \(>= [\d.]+\), libczmq4 \(>= [\d.]+\), libnuma1 \(>= [\d.]+\), adduser$/,
+like($depends, qr/^libaudit1 \(>= [\d:.]+\), libc6 \(>= [\d.]+\), libczmq4 \(>= [\d.]+\), libnuma1 \(>= [\d.]+\), libzmq5 \(>= [\d.]+\), adduser$/,
      'control: the libraries it links, and adduser') or diag $depends;
 
 # The postinst, its commands stood in for: the user, then the key folders
