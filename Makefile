@@ -60,8 +60,8 @@ CPPFLAGS += $(shell $(HARDEN_FLAGS) CPPFLAGS 2>/dev/null)
 CFLAGS   += $(filter-out -g -O2 -ffile-prefix-map=%,\
                 $(shell $(HARDEN_FLAGS) CFLAGS 2>/dev/null))
 LDFLAGS  += $(shell $(HARDEN_FLAGS) LDFLAGS 2>/dev/null)
-# control-flow protection (CET): hardening-check asks for it on x86; this
-# dpkg-buildflags does not give it yet
+# control-flow protection (CET) on x86, which this dpkg-buildflags does not
+# give yet (hardening-check shows it only once the C start files carry it)
 ifneq ($(filter x86_64 i686,$(shell uname -m)),)
 CFLAGS   += -fcf-protection
 endif

@@ -26,7 +26,7 @@ chmod 0755, $work;
 
 # The package
 my $out = "$work/deb";
-my $made = `make --no-print-directory deb DEB_DIR=$out 2>&1`;
+my $made = `make -j2 --no-print-directory deb DEB_DIR=$out 2>&1`;
 is($?, 0, 'make deb: exit 0') or diag $made;
 my ($deb) = glob "$out/hopbench_*.deb";
 ok($deb && -s $deb, 'make deb: a package') or BAIL_OUT("no package in $out: $made");
@@ -47,6 +47,28 @@ is(`dpkg-deb -f $deb Package Version Architecture`,
 my $depends = `dpkg-deb -f $deb Depends`;
 like($depends, qr/^libaudit1 \(>= [\d:.]+\), libc6 \(>= [\d.]+\), libczmq4 \(>= [\d.]+\), libnuma1 \(>= [\d.]+\), libzmq5 \(>= [\d.]+\), adduser$/,
      'control: the libraries it links, and adduser') or diag $depends;
+
+# Debian's standard: lintian (pedantic) has nothing to say, and the
+# binary carries Debian's hardening (hardening-check; its control-flow
+# row needs CET-marked C start files, which bookworm's libc6-dev does not
+# ship, so it is not asked)
+SKIP: {
+    skip 'no lintian (Debian: lintian)', 1 if system('command -v lintian >/dev/null') != 0;
+    my $said = `lintian --pedantic $deb 2>&1`;
+    $said =~ s/^running with root privileges is not recommended!\n//m;
+    is($said, '', 'lintian --pedantic: not one tag') or diag $said;
+}
+SKIP: {
+    skip 'no hardening-check (Debian: devscripts)', 5
+        if system('command -v hardening-check >/dev/null') != 0;
+    my $x = "$work/hardening";
+    system('dpkg', '-x', $deb, $x);
+    my $said = `hardening-check $x/usr/bin/hopbench 2>&1`;
+    for my $row ('Position Independent Executable', 'Stack protected', 'Fortify Source functions',
+                 'Read-only relocations', 'Immediate binding') {
+        like($said, qr/^ \Q$row\E: yes/m, "hardening-check: $row") or diag $said;
+    }
+}
 
 # The postinst, its commands stood in for: the user, then the key folders
 my $scripts = "$work/DEBIAN";
