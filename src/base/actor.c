@@ -123,7 +123,7 @@ int actor_test(bool verbose)
     char *echo = zstr_recv(pipe);
     CHECK(echo && strcmp(echo, "hello") == 0);
     zstr_free(&echo);
-    CHECK(actor_destroy(&pipe, 1000) == 0 && pipe == NULL);
+    CHECK(actor_destroy(&pipe, 10000) == 0 && pipe == NULL);
 
     //  An actor that does not end in time keeps its pipe
     atomic_int let_go = 0;
@@ -131,8 +131,8 @@ int actor_test(bool verbose)
     CHECK(pipe);
     double start = mono_seconds();
     CHECK(actor_destroy(&pipe, 100) == -1 && pipe != NULL);
-    CHECK(mono_seconds() - start < 1.0);
+    CHECK(mono_seconds() - start < 5.0); //  0.1 s, on a busy machine more
     atomic_store(&let_go, 1);
-    CHECK(actor_destroy(&pipe, 1000) == 0 && pipe == NULL);
+    CHECK(actor_destroy(&pipe, 10000) == 0 && pipe == NULL);
     return 0;
 }

@@ -40,6 +40,7 @@ int topology_set_key(params_t *params, unsigned level, const char *key,
 //  The checks topology_validate runs, in its order
 int topology_validate_hop(const topology_t *self, int h, errbuf_t *err);
 int topology_validate_crossing(const topology_t *self, int h, errbuf_t *err);
+int topology_validate_curve(const topology_t *self, errbuf_t *err);
 int topology_validate_stages(const topology_t *self, errbuf_t *err);
 int topology_validate_topics(const topology_t *self, errbuf_t *err);
 

@@ -291,6 +291,8 @@ int topology_validate(const topology_t *self, errbuf_t *err)
     for (int h = 0; h < self->nhops; h++)
         if (topology_validate_hop(self, h, err))
             return -1;
+    if (topology_validate_curve(self, err))
+        return -1;
     return s_validate_params(self, err);
 }
 

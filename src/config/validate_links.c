@@ -54,6 +54,15 @@ int topology_validate_hop(const topology_t *self, int h, errbuf_t *err)
     params_t hop;
     errbuf_t why;
     topology_hop_params(self, h, &hop);
+    //  the file's topology-wide curve encrypts its tcp hops; a hop's own
+    //  must find one (hopbench gives CURVE keys to tcp hops only)
+    if (hop.curve && self->hops[h].params.set[KEY_CURVE] &&
+        hop.transport != TRANSPORT_TCP)
+        return s_key_error(self, LEVEL_HOP, h, KEY_CURVE, err,
+                           "hop %d has curve, but it is %s: hopbench "
+                           "encrypts tcp hops only (transport = tcp, or no "
+                           "curve)",
+                           h + 1, params_transport_names[hop.transport]);
     if (*hop.endpoint) {
         if (endpoint_check(hop.endpoint, hop.transport, &why))
             return s_key_error(self, LEVEL_HOP, h, KEY_ENDPOINT, err,
@@ -68,6 +77,23 @@ int topology_validate_hop(const topology_t *self, int h, errbuf_t *err)
         }
     }
     return 0;
+}
+
+//  curve = true for the whole file must find a tcp hop to encrypt
+int topology_validate_curve(const topology_t *self, errbuf_t *err)
+{
+    if (!self->params.curve)
+        return 0;
+    for (int h = 0; h < self->nhops; h++) {
+        params_t hop;
+        topology_hop_params(self, h, &hop);
+        if (hop.transport == TRANSPORT_TCP)
+            return 0;
+    }
+    return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_CURVE, err,
+                       "curve = true, but no hop is tcp: hopbench encrypts "
+                       "tcp hops only, so nothing would be (transport = tcp "
+                       "on the hops to encrypt)");
 }
 
 //  "host 'h1'", or "the controller's host" for a stage without one

@@ -213,6 +213,30 @@ static int s_validate_zone_hop(const topology_t *self, int h, const char *zone,
     return 0;
 }
 
+//  A zone is made on the controller's host, its veth links there: no hop
+//  of stage i (in zone 'zone') may link it to a stage on another host
+static int s_validate_zone_hosts(const topology_t *self, int i,
+                                 const char *zone, errbuf_t *err)
+{
+    for (int h = s_next_hop_at(self, i, -1); h >= 0;
+         h = s_next_hop_at(self, i, h)) {
+        int other = topology_hop_up(self, h) == i ? topology_hop_down(self, h)
+                                                   : topology_hop_up(self, h);
+        params_t there;
+        topology_stage_params(self, other, &there);
+        if (there.host[0])
+            return s_key_error(self, LEVEL_STAGE, i, KEY_NETNS, err,
+                               "stage '%s' is in zone '%s' on the "
+                               "controller's host, and hop %d links it to "
+                               "'%s' on host %s: a zone's links reach only "
+                               "the controller's host (no zone, or no host, "
+                               "for one of them)",
+                               self->stages[i].name, zone, h + 1,
+                               self->stages[other].name, there.host);
+    }
+    return 0;
+}
+
 //  A zone's name becomes part of a namespace's; then the hops into stage i
 static int s_validate_zone(const topology_t *self, int i, const params_t *stage,
                            errbuf_t *err)
@@ -229,7 +253,7 @@ static int s_validate_zone(const topology_t *self, int i, const params_t *stage,
          h = shape_next_in(&self->shape, i, h))
         if (s_validate_zone_hop(self, h, zone, err))
             return -1;
-    return 0;
+    return zone[0] ? s_validate_zone_hosts(self, i, zone, err) : 0;
 }
 
 //  What each mode needs: flood and search are pubsub's; search chooses the
