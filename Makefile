@@ -72,7 +72,8 @@ endif
 B        = build/$(FLAVOUR)
 # src/LAYER/FILE.c: all but the programs' own files go into every program;
 # roff.c only into the man page writer and the selftest
-MAIN_SRC = src/app/main.c src/app/selftest.c src/app/manpage.c src/app/roff.c
+MAIN_SRC = src/app/main.c src/app/selftest.c src/app/manpage.c \
+           src/app/manpage_files.c src/app/roff.c
 LIB_SRC  = $(filter-out $(MAIN_SRC),$(wildcard src/*/*.c))
 LIB_OBJ  = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC))
 
@@ -129,7 +130,8 @@ $(B)/hopbench: $(LIB_OBJ) $(B)/app/main.o
 $(B)/selftest: $(LIB_OBJ) $(B)/app/roff.o $(B)/app/selftest.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/manpage: $(LIB_OBJ) $(B)/app/roff.o $(B)/app/manpage.o
+$(B)/manpage: $(LIB_OBJ) $(B)/app/roff.o $(B)/app/manpage.o \
+              $(B)/app/manpage_files.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 hopbench.1: $(B)/manpage
