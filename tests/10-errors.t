@@ -113,4 +113,14 @@ like($err, qr/^hopbench: --set sub\.host=h+.*: host is longer than 127 character
 is($rc, 2, 'host names of 60: exit 2');
 like($err, qr/: host 'h{60},i{60}': names of 1 to 24 letters, digits, _ and -, commas between\n\z/,
      'host names of 60: the reason kept') or diag $err;
+# --output naming a file: a usage error before anything runs; a range's
+# bounds printed as numbers the parser takes back
+write_file("$dir/a-file", "x\n");
+($rc, $out, $err) = hopbench(qw(run topologies/proxy.cfg --sizes 64 --output), "$dir/a-file");
+is($rc, 2, '--output naming a file: exit 2');
+like($err, qr/--output \S*a-file: not a directory/, '--output naming a file: said');
+($rc, $out, $err) = hopbench(qw(check topologies/proxy.cfg --set hwm=99999999999));
+is($rc, 2, 'hwm out of range: exit 2');
+like($err, qr/hwm must be between 0 and 1000000000, not '99999999999'/, 'hwm out of range: its bounds as plain numbers');
+
 done_testing();

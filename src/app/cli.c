@@ -14,6 +14,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zmq.h>
 
 //  ---------------------------------------------------------------------
@@ -705,6 +706,19 @@ static int s_positionals(cli_t *cli, int argc, char **argv, errbuf_t *err)
     return 0;
 }
 
+//  --output names a directory to make or fill (report's page is a file):
+//  one that is a file already is a usage error, said before anything runs
+static int s_output_usable(const cli_t *cli, errbuf_t *err)
+{
+    struct stat st;
+    if (!cli->output || strcmp(cli->command, "report") == 0 ||
+        stat(cli->output, &st) || S_ISDIR(st.st_mode))
+        return 0;
+    return err_set(err, "--output %s: not a directory (%s writes a "
+                   "directory of files there)",
+                   cli->output, cli->command);
+}
+
 //  Every option given is one the command takes
 static int s_taken(const cli_t *cli, const bool *given, errbuf_t *err)
 {
@@ -749,7 +763,7 @@ int cli_parse(int argc, char **argv, cli_t *cli, errbuf_t *err)
     }
     if (s_positionals(cli, argc, argv, err))
         return -1;
-    return s_taken(cli, given, err);
+    return s_taken(cli, given, err) || s_output_usable(cli, err) ? -1 : 0;
 }
 
 void cli_request(const cli_t *cli, run_request_t *req)

@@ -87,11 +87,13 @@ static int s_number(const option_t *opt, const char *value, double *out,
         return err_set(err, "%s must be %s, not '%s'", opt->name,
                        whole ? "a whole number" : "a number", value);
     if (opt->below && (number < opt->min || number >= opt->max))
-        return err_set(err, "%s must be at least %g and less than %g, not '%s'",
+        return err_set(err,
+                       "%s must be at least %.15g and less than %.15g, not "
+                       "'%s'",
                        opt->name, opt->min, opt->max, value);
     if (number < opt->min || number > opt->max)
-        return err_set(err, "%s must be between %g and %g, not '%s'", opt->name,
-                       opt->min, opt->max, value);
+        return err_set(err, "%s must be between %.15g and %.15g, not '%s'",
+                       opt->name, opt->min, opt->max, value);
     *out = number;
     return 0;
 }
