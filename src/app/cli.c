@@ -402,7 +402,7 @@ const cli_option_t cli_options[] = {
      .apply = s_format},
     {.name = "output",
      .letter = 'o',
-     .arg = "DIR",
+     .arg = "PATH",
      .commands = CLI_RUN | CLI_COMPARE | CLI_REPORT | CLI_SIZE,
      .help = "where files go (default results/<UTC time>-<topology>/; "
              "compare --plot: results/<UTC time>-compare/); report: the "
@@ -571,7 +571,11 @@ static void s_synopsis(const cli_command_t *cmd, char *buf, size_t len)
                                    cmd->operand ? " " : "",
                                    cmd->operand ? cmd->operand : "");
     for (const cli_option_t *o = cli_options; o->name && used < len; o++)
-        if (taken <= 2 && (o->commands & cmd->bit))
+        if (taken <= 2 && (o->commands & cmd->bit) && o->letter)
+            used += (size_t)snprintf(buf + used, len - used, " [-%c%s%s]",
+                                     o->letter, o->arg ? " " : "",
+                                     o->arg ? o->arg : "");
+        else if (taken <= 2 && (o->commands & cmd->bit))
             used +=
                 (size_t)snprintf(buf + used, len - used, " [--%s%s%s]", o->name,
                                  o->arg ? " " : "", o->arg ? o->arg : "");

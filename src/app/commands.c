@@ -134,7 +134,7 @@ const cli_command_t cli_commands[] = {
     {"plan", CLI_PLAN, "TOPOLOGY.cfg", "a topology file",
      "where every thread would run; runs nothing", false, s_plan},
     {"check", CLI_CHECK, "TOPOLOGY.cfg", "a topology file",
-     "validate the file (and its plan); exit 0 or 2", false, s_plan},
+     "validate the file (and its plan); exit 0, 2 (bad), 1 (a host unreached)", false, s_plan},
     {"machine", CLI_MACHINE, NULL, NULL, "the NUMA machine as hopbench sees it",
      false, s_machine},
     {"plot", CLI_PLOT, "RESULTS_DIR", "a results directory",
