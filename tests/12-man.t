@@ -127,6 +127,11 @@ for my $block (examples('hopbench.1')) {
         my @words = split ' ', $line;
         shift @words;    # hopbench
         s{^results/}{$tmp/} for @words;
+        # what an example writes goes to the scratch directory too
+        for my $i (1 .. $#words) {
+            $words[$i] = "$tmp/$words[$i]"
+                if $words[$i - 1] =~ /^(?:-o|--output)$/ && $words[$i] !~ m{^/};
+        }
         my $command = $words[0];
         push @words, @short if $command eq 'run';
         push @words, '--output', "$tmp/run" if $command eq 'run' && !grep { $_ eq '--output' } @words;
