@@ -16,7 +16,7 @@ use Test::More;
 chdir "$FindBin::Bin/..";
 my $readme = Hopbench::slurp('README.md');
 my @lines = split /\n/, $readme;
-ok(@lines <= 320, 'README: ' . scalar(@lines) . ' lines, at most 320');
+ok(@lines <= 250, 'README: ' . scalar(@lines) . ' lines, at most 250');
 
 # The two commands, in the first code block, before any other command
 my ($first) = $readme =~ /\n\n((?: {4}.*\n)+)/;
