@@ -1,6 +1,7 @@
 /*  topology_set: --set and --sweep assignments applied to a loaded
-    topology, and where each key took its value (the file's line, or the
-    assignment), which every message about a key starts with.
+    topology (each remembered, for where a key took its value:
+    topology_where, topology.c), and which stages and hops a
+    topology-wide assignment does not reach.
 */
 #include "config/topology_internal.h"
 
@@ -120,35 +121,6 @@ int topology_set_as(topology_t *self, const char *assignment,
     return topology_set_key(params, level, name, eq + 1, origin, where, err);
 }
 
-//  The prefix for an origin (params_t.line)
-static void s_origin(const topology_t *self, int origin, char *buf, size_t len)
-{
-    if (origin > 0)
-        snprintf(buf, len, "%s:%d: ", self->path, origin);
-    else if (origin < 0 && -origin <= self->nsets)
-        snprintf(buf, len, "%.200s: ", self->sets[-origin - 1]);
-    else
-        snprintf(buf, len, "%s: ", self->path);
-}
-
-void topology_where(const topology_t *self, unsigned level, int index,
-                    param_key_t key, char *buf, size_t len)
-{
-    const params_t *own = &self->params;
-    int line = self->line;
-    if (level == LEVEL_STAGE)
-        own = &self->stages[index].params, line = self->stages[index].line;
-    else if (level == LEVEL_HOP)
-        own = &self->hops[index].params, line = self->hops[index].line;
-    else if (level == LEVEL_CONTROLLER)
-        own = &self->controller,
-        line = self->controller_line ? self->controller_line : self->line;
-    int origin = own->set[key]           ? own->line[key]
-                 : self->params.set[key] ? self->params.line[key]
-                                         : line;
-    s_origin(self, origin, buf, len);
-}
-
 void topology_shadowed(const topology_t *self, const char *assignment,
                        char *names, size_t len)
 {
@@ -168,17 +140,4 @@ void topology_shadowed(const topology_t *self, const char *assignment,
         if (self->hops[h].params.set[k])
             snprintf(names + strlen(names), len - strlen(names), "%shop%d",
                      names[0] ? ", " : "", h + 1);
-}
-
-
-//  An error about a key, after where it took its value (topology_where)
-int topology_key_verror(const topology_t *self, unsigned level, int index,
-                        param_key_t key, errbuf_t *err, const char *fmt,
-                        va_list ap)
-{
-    char where[300];
-    errbuf_t text;
-    topology_where(self, level, index, key, where, sizeof where);
-    err_vset(&text, fmt, ap);
-    return err_set(err, "%s%s", where, text.msg);
 }

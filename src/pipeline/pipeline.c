@@ -736,11 +736,6 @@ bool pipeline_sees_origins(const pipeline_t *self, int id)
            s_proxy_can(self, id, TRAIT_TELLS_SENDERS_APART);
 }
 
-bool pipeline_czmq_actor(const pipeline_t *self, int id)
-{
-    return s_proxy_can(self, id, TRAIT_CZMQ_ACTOR);
-}
-
 int pipeline_sockets(const pipeline_t *self, int id)
 {
     const instance_t *inst = &self->inst[id];

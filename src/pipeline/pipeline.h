@@ -30,6 +30,7 @@
 
 #include "base/errbuf.h"
 #include "machine/machine.h"
+#include "config/engines.h"
 #include "config/params.h"
 #include "machine/placement.h"
 #include "config/topology.h"
@@ -170,7 +171,13 @@ int pipeline_origin_instance(const pipeline_t *self, int origin);
 bool pipeline_sees_origins(const pipeline_t *self, int id);
 //  Is instance id a proxy whose engine is a czmq actor (a thread of its
 //  own named as the engine; its sockets, so its I/O, in czmq's context)?
-bool pipeline_czmq_actor(const pipeline_t *self, int id);
+//  Inline: the roster asks it, and the pipeline asks the roster
+static inline bool pipeline_czmq_actor(const pipeline_t *self, int id)
+{
+    const instance_t *inst = &self->inst[id];
+    return inst->role == ROLE_PROXY &&
+           engine_can(inst->params.engine, TRAIT_CZMQ_ACTOR);
+}
 //  The SUB sockets instance id reads (sockets = N on a pubsub
 //  subscriber), 1 for every other
 int pipeline_sockets(const pipeline_t *self, int id);

@@ -1,9 +1,10 @@
-/*  run_internal: what the run's files share (run.c, run_outputs.c,
-    run_search.c, run_prepare.c, run_meta.c): the run's state, and the
-    functions one of them calls in another.  Private to src/run/run*.c.
+/*  run_internal: what the run's files share (run.c, run_trial.c,
+    run_outputs.c, run_search.c, run_prepare.c, run_meta.c): the run's
+    state, and the functions one of them calls in another.  Private to src/run/run*.c.
 
     run.c owns the loop (combinations, sizes, repeats, interleaving, the
-    crew); run_outputs.c every results file; run_search.c mode = search;
+    crew); run_trial.c one trial of it; run_outputs.c every results file;
+    run_search.c mode = search;
     run_prepare.c the pipelines planned and checked before anything runs
     (zones, tracing, file limits); run_meta.c metadata.json's fields and
     the warnings.
@@ -53,15 +54,13 @@ typedef struct {
     progress_t progress;
 } run_t;
 
-//  run.c: a trial as the topology's keys say; one trial (retried once if
-//  it stalls); a size's figures into the study (placement = all); trials
-//  per repeat (2 with a profile: its traced twin)
+//  run_trial.c: a trial as the topology's keys say; one trial (retried
+//  once if it stalls); a size's figures into the study (placement = all)
 trial_spec_t run_spec(const run_t *self, uint32_t size, int repeat);
 int run_trial(run_t *self, const trial_spec_t *spec, trial_result_t *result,
               errbuf_t *err);
 void run_study_add(run_t *self, const trial_result_t *trials, int n,
                    const trial_result_t *merged);
-int run_twins(const params_t *params);
 
 //  run_outputs.c: the results directory and its files
 int run_outputs_open(run_t *self, errbuf_t *err);
@@ -91,7 +90,6 @@ void run_outputs_close(run_t *self);
 void run_outputs_plot(const run_t *self);
 
 //  run_search.c: mode = search
-int run_search_budget(const params_t *params);
 int run_search_size(run_t *self, int index, errbuf_t *err);
 
 //  run_prepare.c: every combination's pipeline, placed and checked
@@ -104,5 +102,10 @@ void run_meta_warn(run_t *self, const char *warnings);
 //  At the end: "... and N more warnings", on stderr and in metadata
 void run_meta_end(run_t *self);
 void run_meta_curve(run_t *self, const pipeline_t *pl);
+//  The trials a size takes: per repeat (2 with a profile: its traced
+//  twin), and at most in a search (search_trials and a confirmation per
+//  loss ratio)
+int run_twins(const params_t *params);
+int run_search_budget(const params_t *params);
 
 #endif

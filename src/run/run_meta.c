@@ -176,6 +176,19 @@ void run_meta_curve(run_t *self, const pipeline_t *pl)
     }
 }
 
+//  Trials per repeat: 2 with a profile (its traced twin), else 1
+int run_twins(const params_t *params)
+{
+    return params->profile != PROFILE_NONE ? 2 : 1;
+}
+
+//  Trials a search may take: search_trials and a confirmation per ratio
+int run_search_budget(const params_t *params)
+{
+    int ratios = params->loss_ratio.n > 0 ? params->loss_ratio.n : 1;
+    return ratios * (params->search_trials + 1);
+}
+
 //  ---------------------------------------------------------------------
 //  Selftest: the text helpers
 

@@ -12,13 +12,6 @@
 
 #include <stdio.h>
 
-//  Trials a search may take: search_trials and a confirmation per ratio
-int run_search_budget(const params_t *params)
-{
-    int ratios = params->loss_ratio.n > 0 ? params->loss_ratio.n : 1;
-    return ratios * (params->search_trials + 1);
-}
-
 //  May a size's trials run on one pipeline that stays up between them?
 //  Streams only (a requester's round trips end its trial; a client of
 //  pattern = connect times out), and no czmq actor (zproxy's counting

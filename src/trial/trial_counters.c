@@ -1,17 +1,13 @@
 /*  trial_counters: what a trial's counters mean.
 
-    Links are the rows of results.csv: one per hop, or one per (from, to)
-    pair where a hop fans in or out and its receiving end can tell senders
-    apart (sinks and the forwarder read every header; zmq_proxy_steerable
-    and zproxy cannot, so a fan-in into them is one row, "pub.*").  A
-    snapshot reads every counter at one moment: the senders' and receivers'
+    A snapshot reads every counter at one moment: the senders' and receivers'
     relaxed atomics, the proxies' counts, the clock, and each stage's CPU
     time (its thread, plus the libzmq and engine threads charged to it,
-    which trial_threads.c finds).  After the drain, the rows are made, and the hops' losses are checked
-    against what the sinks' sequence numbers prove.  What can be is a
-    function of the pipeline, the links and the snapshots alone (links,
-    a link's senders and sent count, a window's differences, a path's
-    loss), and the selftest holds it.
+    which trial_threads.c finds).  After the drain, the rows are made,
+    and the hops' losses are checked against what the sinks' sequence
+    numbers prove.  What can be is a function of the pipeline, the links
+    (trial_links.c) and the snapshots alone (a link's sent count, a
+    window's differences, a path's loss), and the selftest holds it.
 */
 #include "trial/trial_state.h"
 
@@ -24,85 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-//  ------------------------------------------------------------------------
-//  Links
-
-_Static_assert(LIMIT_ORIGINS <= 64, "a link's origins fit one uint64_t");
-
-//  The origins whose messages reach instance 'from' (a source: its own)
-static uint64_t s_origins_at(const pipeline_t *pl, int from)
-{
-    uint64_t mask = 0;
-    for (int i = 0; i < pl->n; i++)
-        if (pl->inst[i].origin >= 0 && pipeline_reaches(pl, i, from))
-            mask |= 1ULL << pl->inst[i].origin;
-    return mask;
-}
-
-static void s_add_link(const pipeline_t *pl, link_t *links, int *n, int hop,
-                       int from, int to)
-{
-    uint64_t origins = 0;
-    if (from >= 0)
-        origins = s_origins_at(pl, from);
-    else
-        for (int h = pipeline_hop_in(pl, to); h >= 0;
-             h = pipeline_next_hop_in(pl, to, h))
-            for (int u = 0; u < pl->count[pl->hops[h].up]; u++)
-                origins |= s_origins_at(pl, pl->first[pl->hops[h].up] + u);
-    if (*n < TRIAL_MAX_LINKS)
-        links[(*n)++] = (link_t){hop, from, to, origins};
-}
-
-//  The instances upstream of 'to' over all of its hops
-static int s_senders(const pipeline_t *pl, int to)
-{
-    int n = 0;
-    for (int h = pipeline_hop_in(pl, to); h >= 0;
-         h = pipeline_next_hop_in(pl, to, h))
-        n += pl->count[pl->hops[h].up];
-    return n;
-}
-
-//  One row per (from, to) pair of each hop, in hop order; a receiver that
-//  cannot tell its senders apart and has several gets one row for them
-//  all, at its first hop.  Into links (TRIAL_MAX_LINKS); how many
-static int s_links(const pipeline_t *pl, link_t *links)
-{
-    int n = 0;
-    for (int h = 0; h < pl->nhops; h++) {
-        int up = pl->hops[h].up, down = pl->hops[h].down;
-        for (int d = 0; d < pl->count[down]; d++) {
-            int to = pl->first[down] + d;
-            if (pipeline_sees_origins(pl, to) || s_senders(pl, to) == 1) {
-                for (int u = 0; u < pl->count[up]; u++)
-                    s_add_link(pl, links, &n, h, pl->first[up] + u, to);
-            } else if (pipeline_hop_in(pl, to) == h)
-                s_add_link(pl, links, &n, h, -1, to);
-        }
-    }
-    return n;
-}
-
-void trial_make_links(trial_t *self)
-{
-    self->nlinks = s_links(self->pl, self->links);
-}
-
-int trial_link_senders(const pipeline_t *pl, const link_t *link, int *ids)
-{
-    int n = 0;
-    if (link->from >= 0) {
-        ids[0] = link->from;
-        return 1;
-    }
-    for (int h = pipeline_hop_in(pl, link->to); h >= 0;
-         h = pipeline_next_hop_in(pl, link->to, h))
-        for (int u = 0; u < pl->count[pl->hops[h].up]; u++)
-            ids[n++] = pl->first[pl->hops[h].up] + u;
-    return n;
-}
 
 //  "pub.*", "edge-a+edge-b" or "pa.*+pb.*": the stages a summed row takes
 //  from, "*" when their names do not fit
@@ -496,7 +413,7 @@ void trial_make_rows(trial_t *self)
 
 int64_t trial_seq_lost(trial_t *self, int sink)
 {
-    return s_seq_lost(self, sink, s_origins_at(self->pl, sink));
+    return s_seq_lost(self, sink, trial_origins_at(self->pl, sink));
 }
 
 //  A filtered link that took more than its subscriptions let through: the
@@ -595,7 +512,7 @@ int trial_verify(trial_t *self, errbuf_t *err)
                               ? trial_topics_path_lost(self, d)
                               : s_path_lost(pl, self->links, result->links,
                                             result->nlinks, d);
-        int64_t proven = s_seq_lost(self, d, s_origins_at(pl, d));
+        int64_t proven = s_seq_lost(self, d, trial_origins_at(pl, d));
         if (counted != proven)
             return err_set(err,
                            "loss accounting: the hops' counters lose "
@@ -677,7 +594,7 @@ static int s_test_links(const char *engine, int nlinks, link_t *links,
     topology_t *topo;
     machine_t *machine;
     pipeline_t *pl = s_test_pipeline(text, &topo, &machine);
-    CHECK(pl && s_links(pl, links) == nlinks);
+    CHECK(pl && trial_links_of(pl, links) == nlinks);
     int ids[PIPELINE_MAX_INSTANCES];
     //  the first link: both publishers summed, or pub.1's own
     bool summed = nlinks == 3;

@@ -99,7 +99,6 @@ static inline void trial_warn(trial_t *self, const char *line)
     lines_add(self->warnings, self->warnings_len, line, &self->warnings_more);
 }
 
-void trial_make_links(trial_t *self);
 void trial_link_name(trial_t *self, const link_t *link, char *from, char *to);
 int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err);
 //  Its parts: stage i's counters into snap, with the clock read before
@@ -117,9 +116,15 @@ int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
 //  threads and memory, with checks against the plan)
 void trial_read_threads(trial_t *self, bool record);
 void trial_make_rows(trial_t *self);
+//  trial_links.c: the trial's links (its rows) made from its pipeline
+void trial_make_links(trial_t *self);
 //  The instances at a link's upstream end (one, or a summed row's every
 //  sender), into ids; how many
 int trial_link_senders(const pipeline_t *pl, const link_t *link, int *ids);
+//  The links of a pipeline into links (TRIAL_MAX_LINKS): how many
+int trial_links_of(const pipeline_t *pl, link_t *links);
+//  The origins whose messages reach instance 'from' (a source: its own)
+uint64_t trial_origins_at(const pipeline_t *pl, int from);
 
 //  trial_starve.c: every local thread's run-queue wait when the window
 //  opens (after threads are read back) and closes; then each row's

@@ -1,0 +1,85 @@
+/*  trial_links: a trial's links, the rows of results.csv: one per hop,
+    or one per (from, to) pair where a hop fans in or out and its
+    receiving end can tell senders apart (sinks and the forwarder read
+    every header; zmq_proxy_steerable and zproxy cannot, so a fan-in into
+    them is one row, "pub.*"); each link's senders and the origins whose
+    messages it carries.  A function of the pipeline alone: the counters
+    (trial_counters.c), topics, stalls and starvation read them.
+*/
+#include "trial/trial_state.h"
+
+_Static_assert(LIMIT_ORIGINS <= 64, "a link's origins fit one uint64_t");
+
+//  The origins whose messages reach instance 'from' (a source: its own)
+uint64_t trial_origins_at(const pipeline_t *pl, int from)
+{
+    uint64_t mask = 0;
+    for (int i = 0; i < pl->n; i++)
+        if (pl->inst[i].origin >= 0 && pipeline_reaches(pl, i, from))
+            mask |= 1ULL << pl->inst[i].origin;
+    return mask;
+}
+
+static void s_add_link(const pipeline_t *pl, link_t *links, int *n, int hop,
+                       int from, int to)
+{
+    uint64_t origins = 0;
+    if (from >= 0)
+        origins = trial_origins_at(pl, from);
+    else
+        for (int h = pipeline_hop_in(pl, to); h >= 0;
+             h = pipeline_next_hop_in(pl, to, h))
+            for (int u = 0; u < pl->count[pl->hops[h].up]; u++)
+                origins |= trial_origins_at(pl, pl->first[pl->hops[h].up] + u);
+    if (*n < TRIAL_MAX_LINKS)
+        links[(*n)++] = (link_t){hop, from, to, origins};
+}
+
+//  The instances upstream of 'to' over all of its hops
+static int s_senders(const pipeline_t *pl, int to)
+{
+    int n = 0;
+    for (int h = pipeline_hop_in(pl, to); h >= 0;
+         h = pipeline_next_hop_in(pl, to, h))
+        n += pl->count[pl->hops[h].up];
+    return n;
+}
+
+//  One row per (from, to) pair of each hop, in hop order; a receiver that
+//  cannot tell its senders apart and has several gets one row for them
+//  all, at its first hop.  Into links (TRIAL_MAX_LINKS); how many
+int trial_links_of(const pipeline_t *pl, link_t *links)
+{
+    int n = 0;
+    for (int h = 0; h < pl->nhops; h++) {
+        int up = pl->hops[h].up, down = pl->hops[h].down;
+        for (int d = 0; d < pl->count[down]; d++) {
+            int to = pl->first[down] + d;
+            if (pipeline_sees_origins(pl, to) || s_senders(pl, to) == 1) {
+                for (int u = 0; u < pl->count[up]; u++)
+                    s_add_link(pl, links, &n, h, pl->first[up] + u, to);
+            } else if (pipeline_hop_in(pl, to) == h)
+                s_add_link(pl, links, &n, h, -1, to);
+        }
+    }
+    return n;
+}
+
+void trial_make_links(trial_t *self)
+{
+    self->nlinks = trial_links_of(self->pl, self->links);
+}
+
+int trial_link_senders(const pipeline_t *pl, const link_t *link, int *ids)
+{
+    int n = 0;
+    if (link->from >= 0) {
+        ids[0] = link->from;
+        return 1;
+    }
+    for (int h = pipeline_hop_in(pl, link->to); h >= 0;
+         h = pipeline_next_hop_in(pl, link->to, h))
+        for (int u = 0; u < pl->count[pl->hops[h].up]; u++)
+            ids[n++] = pl->first[pl->hops[h].up] + u;
+    return n;
+}
