@@ -27,6 +27,15 @@ ok($met && $met->{cost} > 0 && $met->{capacity_per_sec} >= 2400
    'the one that meets has cost, capacity, confirmed rate and p99');
 ok(-s "$out/a/results.csv" && -s "$out/a/latency.csv",
    'every trial in results.csv and latency.csv');
+# the report page: the answer first, the candidate that meets as sizing.csv has it
+($rc, undef, $stderr) = hopbench('report', "$out/a");
+is($rc, 0, 'report of a sizing run: exit 0') or diag $stderr;
+my $page = Hopbench::slurp("$out/a/report.html");
+like($page, qr{<p class="answer"><b>answer:</b> candidate \Q$met->{candidate}\E meets the target: proxy \Q$met->{try}\E at 1024 B, cost \Q$met->{cost}\E</p>}s,
+     'report: the answer line names the candidate that meets')
+    if $met;
+ok(index($page, '<p class="answer">') < index($page, 'id="sizing"'), 'report: the answer before the candidates');
+unlike($page, qr/config\.cfg: No such file/, 'report: no error box for the files a sizing run has not');
 
 # Impossible: capacity fails it, fast, exit 3, the best and its shortfall
 my $start = time;
@@ -36,6 +45,9 @@ is($rc, 3, 'no candidate meets: exit 3') or diag $stderr;
 like($stdout, qr/^answer: no candidate meets the target; the best, proxy .*(fails on capacity|inconclusive: the machine).*short of/m,
      'the best named with its shortfall');
 like($stdout, qr/bottleneck hop \d/, '...and its bottleneck hop');
+hopbench('report', "$out/b");
+like(Hopbench::slurp("$out/b/report.html"), qr{<b>answer:</b> none of the 2 candidates meets the target},
+     'report: none meets, said as the answer');
 cmp_ok(time - $start, '<', 60, 'capacity fails it well under a minute');
 
 # Only p99 fails: the verdict names p99 (or the machine, if starved)

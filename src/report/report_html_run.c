@@ -25,6 +25,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 //  ---------------------------------------------------------------------
 //  metadata.json
@@ -169,6 +170,8 @@ static void s_topology(FILE *out, const report_page_t *page)
     char path[REPORT_HTML_PATH + 32];
     errbuf_t err;
     snprintf(path, sizeof path, "%s/config.cfg", page->dir);
+    if (access(path, F_OK))
+        return; //  a sizing run's directory: its candidates' files
     html_section_begin(out, "topology", "Topology", "config.cfg");
     topology_t *topo = topology_load(path, &err);
     char *text = NULL;
@@ -215,8 +218,55 @@ static int s_csv_section(FILE *out, const report_page_t *page, const char *id,
     return rc < 0 ? -1 : 0;
 }
 
+//  The cheapest candidate of sizing.csv that meets the target (the file
+//  lists them cheapest first), or how many were tried and none did
+static void s_answer_text(csv_t *csv, char *text, size_t len)
+{
+    enum { CANDIDATE, TOPOLOGY, TRY, SIZE, COST, VERDICT, NCOLS };
+    static const char *const want[NCOLS] = {"candidate", "topology", "try",
+                                            "size",      "cost",     "verdict"};
+    int at[NCOLS], tried = 0;
+    errbuf_t err;
+    for (int c = 0; c < NCOLS; c++)
+        for (at[c] = csv_count(csv) - 1;
+             at[c] >= 0 && strcmp(csv_field(csv, at[c]), want[c]); at[c]--)
+            ;
+    snprintf(text, len, "no candidate meets the target");
+    for (int c = 0; c < NCOLS; c++)
+        if (at[c] < 0)
+            return;
+    while (csv_next(csv, &err) > 0 && csv_count(csv) > VERDICT) {
+        tried++;
+        if (strcmp(csv_field(csv, at[VERDICT]), "meets"))
+            continue;
+        snprintf(text, len,
+                 "candidate %s meets the target: %s %s at %s B, cost %s",
+                 csv_field(csv, at[CANDIDATE]), csv_field(csv, at[TOPOLOGY]),
+                 csv_field(csv, at[TRY]), csv_field(csv, at[SIZE]),
+                 csv_field(csv, at[COST]));
+        return;
+    }
+    snprintf(text, len, "none of the %d candidates meets the target (each "
+             "one's verdict and why: the table)", tried);
+}
+
 int report_html_sizing(FILE *out, const report_page_t *page, errbuf_t *err)
 {
+    char path[REPORT_HTML_PATH + 32], text[600];
+    snprintf(path, sizeof path, "%s/sizing.csv", page->dir);
+    FILE *file = fopen(path, "r");
+    if (!file)
+        return 0;
+    csv_t *csv = csv_new(file, path);
+    errbuf_t why;
+    if (csv && csv_next(csv, &why) > 0) {
+        s_answer_text(csv, text, sizeof text);
+        fputs("<p class=\"answer\"><b>answer:</b> ", out);
+        html_text(out, text);
+        fputs("</p>\n", out);
+    }
+    csv_destroy(&csv);
+    fclose(file);
     return s_csv_section(out, page, "sizing",
                          "Sizing: the answer, then the "
                          "candidates",

@@ -242,6 +242,17 @@ static void s_extrapolate(const size_t_ *self, FILE *out)
                 "peaks below it\n", self->tries.key[0], need);
 }
 
+//  Did some candidate carry the target's rate and headroom (so what
+//  failed was its latency, its loss or the machine, not its capacity)?
+static bool s_carried(const size_t_ *self)
+{
+    double need = self->target.rate * (1 + self->target.headroom);
+    for (int i = 0; i < self->n; i++)
+        if (self->row[i].capacity >= need)
+            return true;
+    return false;
+}
+
 static void s_report(size_t_ *self, int best)
 {
     errbuf_t err;
@@ -274,7 +285,7 @@ static void s_report(size_t_ *self, int best)
     FILE *notes = self->o->format == FORMAT_TABLE ? stdout : stderr;
     if (self->o->extrapolate)
         s_extrapolate(self, notes);
-    else if (best < 0)
+    else if (best < 0 && !s_carried(self))
         fprintf(notes, "the target is beyond what was measured here "
                        "(--extrapolate fits a scalability law to it)\n");
     if (plot_have_gnuplot() &&

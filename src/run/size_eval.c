@@ -177,7 +177,7 @@ static int s_p99(size_eval_t *self, trial_spec_t spec, errbuf_t *err)
     double bound = self->target->p99_us;
     if (bound > 0 && !(self->row->p99_us >= 0 && self->row->p99_us <= bound)) {
         char why[200];
-        snprintf(why, sizeof why, "p99 %.1f us at %.0f msgs/s, above %.3g us",
+        snprintf(why, sizeof why, "p99 %.1f us at %.0f msgs/s, above %.1f us",
                  self->row->p99_us, self->target->rate, bound);
         snprintf(self->row->hop, sizeof self->row->hop, "end to end");
         s_fail(self, &r, SIZING_P99, self->row->p99_us, why);
