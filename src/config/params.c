@@ -805,7 +805,7 @@ int params_test(bool verbose)
     CHECK(params_set(&params, params_option("count"), "2.0", &err) == -1);
     CHECK(params_set(&params, params_option("messages"), "99999999999999999999",
                      &err) == -1);
-    CHECK(strcmp(err.msg, "messages must be between 0 and 1e+12, not "
+    CHECK(strcmp(err.msg, "messages must be between 0 and 1000000000000, not "
                           "'99999999999999999999'") == 0);
     CHECK(params_set(&params, params_option("rate"), "1e3", &err) == 0);
     CHECK(params.rate == 1000);
