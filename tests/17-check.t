@@ -100,4 +100,12 @@ write_file($path, "topology = z\npublisher = pub\nhop\n    transport = tcp\n"
 refused($path, qr/zone\.cfg:10: stage 'sub' is in zone 'a' on the controller's host, and hop 2 links it to 'broker' on host h1/,
         'a host linked into a zone');
 
+# --- sockets against the file limit: check refuses what run would
+system("sh -c 'ulimit -n 256; exec ./hopbench check topologies/many-subs.cfg' >$dir/out 2>$dir/err");
+is($? >> 8, 2, 'many-subs under ulimit -n 256: check exits 2, as run would');
+like(Hopbench::slurp("$dir/err"), qr/many-subs\.cfg: the pipeline would open about \d+ files, more than this process may \(ulimit -Hn: 256\).*1000 SUB sockets/,
+     'many-subs under ulimit -n 256: says how many files, the limit and the sockets');
+system("sh -c 'ulimit -n 256; exec ./hopbench run topologies/many-subs.cfg --sizes 64 --duration 0.1 --quiet --output $dir/never' >$dir/out 2>$dir/err");
+is($? >> 8, 2, 'many-subs under ulimit -n 256: run refuses it too');
+
 done_testing();

@@ -3,6 +3,18 @@
 
 #include <sys/resource.h>
 
+int nofile_room(long need, unsigned long long *soft, unsigned long long *hard)
+{
+    struct rlimit limit;
+    *soft = *hard = 0;
+    if (getrlimit(RLIMIT_NOFILE, &limit) || limit.rlim_max == RLIM_INFINITY ||
+        (rlim_t)need <= limit.rlim_max)
+        return 0;
+    *soft = (unsigned long long)limit.rlim_cur;
+    *hard = (unsigned long long)limit.rlim_max;
+    return 1;
+}
+
 int nofile_raise(long need, unsigned long long *soft, unsigned long long *hard)
 {
     struct rlimit limit;

@@ -17,5 +17,8 @@
 //  is above the hard limit (*soft and *hard: the limits as they stay);
 //  -1: setrlimit failed (errno)
 int nofile_raise(long need, unsigned long long *soft, unsigned long long *hard);
+//  The same question, nothing changed (check): 1 when need is above the
+//  hard limit, else 0
+int nofile_room(long need, unsigned long long *soft, unsigned long long *hard);
 
 #endif

@@ -5,6 +5,7 @@
 */
 #include "run/command.h"
 
+#include "base/nofile.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/roster.h"
 #include "report/report_plan.h"
@@ -111,6 +112,23 @@ static pipeline_t *s_pipeline(topology_t *topo,
     return pipeline_new_on(topo, machines, n, err);
 }
 
+//  check on this machine: the files the pipeline opens fit the hard
+//  RLIMIT_NOFILE (run raises the soft one up to it, and refuses beyond)
+static int s_files_here(const topology_t *topo, const pipeline_t *pl,
+                        errbuf_t *err)
+{
+    unsigned long long soft, hard;
+    long need = pipeline_files(pl);
+    if (nofile_room(need, &soft, &hard) == 0)
+        return 0;
+    return err_set(err,
+                   "%s: the pipeline would open about %ld files, more than "
+                   "this process may (ulimit -Hn: %llu): RLIMIT_NOFILE is too "
+                   "low for %ld SUB sockets and their stages; raise it (as "
+                   "root: ulimit -n %ld), or use fewer instances or sockets",
+                   topo->path, need, hard, pipeline_total_sockets(pl), need);
+}
+
 //  plan, check: a valid topology and its placed pipeline (or study)
 static int s_plan(const run_request_t *req, const char *text,
                   const machine_t *machine)
@@ -132,6 +150,9 @@ static int s_plan(const run_request_t *req, const char *text,
     int n = fleet_machines(fleet, machine, machines, LIMIT_HOSTS + 1);
     const placements_t *all = studied == 0 ? &study : NULL;
     pipeline_t *pl = rc == 0 ? s_pipeline(topo, machines, n, all, &err) : NULL;
+    if (pl && strcmp(req->command, "check") == 0 && !req->machine &&
+        s_files_here(topo, pl, &err))
+        pipeline_destroy(&pl);
     if (rc == 0 && !pl)
         fprintf(stderr, "hopbench: %s\n", err.msg);
     else if (pl && strcmp(req->command, "plan") == 0 && studied != 0) {
