@@ -108,4 +108,21 @@ like(Hopbench::slurp("$dir/err"), qr/many-subs\.cfg: the pipeline would open abo
 system("sh -c 'ulimit -n 256; exec ./hopbench run topologies/many-subs.cfg --sizes 64 --duration 0.1 --quiet --output $dir/never' >$dir/out 2>$dir/err");
 is($? >> 8, 2, 'many-subs under ulimit -n 256: run refuses it too');
 
+# --- a subscriber that no publisher's topics can reach: check and run
+# both refuse it at its subscribe, before anything runs
+write_file("$dir/unreached.cfg", "topology = t2\n    sizes = 64\npublisher = pa\n    topics = 100\nhop\n"
+    . "subscriber = sa\n    subscribe = 50-60\n\npublisher = pb\n    topics = 10\nhop\n"
+    . "subscriber = sb\n    subscribe = 50-60\n");
+refused("$dir/unreached.cfg", qr/unreached\.cfg:13: subscriber sb \(subscribe = 50-60\) takes no topic its publishers send \(0 to 9\): nothing can arrive/,
+        'a subscriber nothing can reach');
+{
+    my ($rc, $out, $err) = hopbench('run', "$dir/unreached.cfg", qw(--duration 0.1 --quiet --output), "$dir/unreached");
+    is($rc, 2, 'a subscriber nothing can reach: run exits 2 before its first trial');
+    ok(!-e "$dir/unreached/results.csv", '...and measures nothing');
+}
+write_file("$dir/reached.cfg", "topology = t2\n    sizes = 64\npublisher = pa\n    topics = 100\nhop\n"
+    . "subscriber = sa\n    subscribe = 5-60\n\npublisher = pb\n    topics = 10\nhop\n"
+    . "subscriber = sb\n    subscribe = 5-60\n");
+passed("$dir/reached.cfg", undef, 'subscribers that some topics reach');
+
 done_testing();

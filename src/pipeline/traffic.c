@@ -106,6 +106,62 @@ int traffic_set(const pipeline_t *pl, int id, traffic_set_t *set)
     return 0;
 }
 
+//  Does sink j take a topic some publisher upstream of it sends?
+static bool s_reached(const pipeline_t *pl, int j, const traffic_set_t *set)
+{
+    if (set->all)
+        return true;
+    for (int i = 0; i < pl->n; i++) {
+        if (!pipeline_is_source(pl, i) || !pipeline_reaches(pl, i, j))
+            continue;
+        int sent = pl->inst[i].params.topics;
+        for (int t = 0; t < sent && t < set->n; t++)
+            if (traffic_set_has(set, (uint64_t)t))
+                return true;
+    }
+    return false;
+}
+
+int traffic_unreached(const pipeline_t *pl)
+{
+    if (!traffic_on(pl) || pl->params.pattern != PATTERN_PUBSUB)
+        return -1;
+    for (int j = 0; j < pl->n; j++) {
+        if (!pipeline_is_sink(pl, j))
+            continue;
+        traffic_set_t set;
+        if (traffic_set(pl, j, &set))
+            return -2;
+        bool reached = s_reached(pl, j, &set);
+        traffic_set_free(&set);
+        if (!reached)
+            return j;
+    }
+    return -1;
+}
+
+int traffic_check_reached(const pipeline_t *pl, errbuf_t *err)
+{
+    int j = traffic_unreached(pl);
+    if (j == -2)
+        return err_set(err, "the topics' sets: out of memory");
+    if (j < 0)
+        return 0;
+    const instance_t *sink = &pl->inst[j];
+    int sent = 0; //  the most topics of a publisher upstream of it
+    for (int i = 0; i < pl->n; i++)
+        if (pipeline_is_source(pl, i) && pipeline_reaches(pl, i, j) &&
+            pl->inst[i].params.topics > sent)
+            sent = pl->inst[i].params.topics;
+    char where[300];
+    topology_where(pl->topo, LEVEL_STAGE, sink->stage, KEY_SUBSCRIBE, where,
+                   sizeof where);
+    return err_set(err,
+                   "%ssubscriber %s (subscribe = %s) takes no topic its "
+                   "publishers send (0 to %d): nothing can arrive",
+                   where, sink->name, sink->params.subscribe, sent - 1);
+}
+
 void traffic_set_free(traffic_set_t *set)
 {
     free(set->bits);

@@ -55,6 +55,13 @@ typedef struct {
 //  sinks it reaches, a source everything.  -1 when out of memory
 int traffic_set(const pipeline_t *pl, int id, traffic_set_t *set);
 void traffic_set_free(traffic_set_t *set);
+//  The first sink that nothing can reach: it takes no topic that a
+//  publisher upstream of it sends (topics 0 .. that publisher's topics -
+//  1); -1 when every sink can take something, -2 out of memory
+int traffic_unreached(const pipeline_t *pl);
+//  The same as an error, at the sink's subscribe (file:line): 0 when
+//  every sink can take something, else -1 and err
+int traffic_check_reached(const pipeline_t *pl, errbuf_t *err);
 static inline bool traffic_set_has(const traffic_set_t *set, uint64_t t)
 {
     return t < (uint64_t)set->n && (set->bits[t / 64] >> (t % 64) & 1);

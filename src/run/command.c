@@ -8,6 +8,7 @@
 #include "base/nofile.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/roster.h"
+#include "pipeline/traffic.h"
 #include "report/report_plan.h"
 #include "report/report_tree.h"
 #include "run/assemble.h"
@@ -150,8 +151,9 @@ static int s_plan(const run_request_t *req, const char *text,
     int n = fleet_machines(fleet, machine, machines, LIMIT_HOSTS + 1);
     const placements_t *all = studied == 0 ? &study : NULL;
     pipeline_t *pl = rc == 0 ? s_pipeline(topo, machines, n, all, &err) : NULL;
-    if (pl && strcmp(req->command, "check") == 0 && !req->machine &&
-        s_files_here(topo, pl, &err))
+    if (pl && strcmp(req->command, "check") == 0 &&
+        ((!req->machine && s_files_here(topo, pl, &err)) ||
+         traffic_check_reached(pl, &err)))
         pipeline_destroy(&pl);
     if (rc == 0 && !pl)
         fprintf(stderr, "hopbench: %s\n", err.msg);

@@ -8,6 +8,8 @@
 */
 #include "run/run_internal.h"
 
+#include "pipeline/traffic.h"
+
 #include "base/nofile.h"
 #include "machine/syscalls.h"
 
@@ -94,7 +96,8 @@ int run_prepare(run_t *self, errbuf_t *err)
         if (zones_wanted(self->pl[c]) && geteuid() != 0)
             return err_set(err, "zones (netns = ...) need root: hopbench "
                                 "makes network namespaces and veth links");
-        if (s_can_trace(self, self->pl[c], err))
+        if (s_can_trace(self, self->pl[c], err) ||
+            traffic_check_reached(self->pl[c], err))
             return -1;
     }
     return s_files(self, err);
