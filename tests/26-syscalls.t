@@ -154,4 +154,18 @@ SKIP: {
     my @data = grep { !/^#/ } split /\n/, Hopbench::slurp("$run{tcp}{dir}/plot-syscalls-proxy-broker.dat");
     is(join(',', map { (split ' ')[0] } @data), '64,16384', 'plot data: a bar per size');
 }
+# Stages in their own process: each stage's rows are its own thread and
+# its libzmq threads; the process's czmq context (the control channel to
+# the controller) is not the stage's work
+{
+    my $out = tmp() . '/procs';
+    my ($rc, undef, $err) = hopbench(qw(run topologies/proxy-procs.cfg --sizes 1024 --duration 0.3
+        --profile syscalls --quiet --output), $out);
+    is($rc, 0, 'proxy-procs with --profile syscalls: exit 0') or diag $err;
+    my $t = csv("$out/syscalls.csv");
+    my %threads = map { ("$_->{stage} $_->{thread}" => 1) } @{ $t->{rows} };
+    ok($threads{'proxy main'} && $threads{'proxy ZMQbg/IO/0'}, "the broker's own thread and its I/O thread");
+    is(join(' ', sort grep { m{ process/} } keys %threads), '', 'no thread of the control channel among any stage\'s rows');
+}
+
 done_testing();

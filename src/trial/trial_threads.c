@@ -36,7 +36,10 @@ static owner_t s_process_thread(trial_t *self, const task_t *task, int i)
         snprintf(who.label, sizeof who.label, "process/%s", task->name);
     else
         snprintf(who.label, sizeof who.label, "%s", task->name);
-    who.helper = czmq && who.owner >= 0; //  a czmq actor's I/O
+    //  a czmq actor's I/O (here, or in its own process) is its stage's;
+    //  a process's own czmq context only carries its control channel
+    who.helper = czmq && who.owner >= 0 &&
+                 (i < 0 || pipeline_czmq_actor(self->pl, i));
     return who;
 }
 
