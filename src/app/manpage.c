@@ -138,11 +138,13 @@ static void s_description(FILE *out)
               "at the source.  A pubsub topology may also be a tree of "
               "stages (publishers into edge proxies into a core, a core into "
               "regional edges), whose links are numbered sources first; "
-              "every figure is per link.  `sent` is what the upstream stage handed to "
-              "the hop's socket, `received` what the downstream stage took "
-              "from it once the pipeline drained, and `lost` = sent - "
-              "received.  PUB and XPUB drop at the high-water mark by "
-              "design: hopbench reports it, never hides it.");
+              "every figure is per link.  `sent` is what the upstream stage "
+              "handed to the hop's socket, `received` what the downstream "
+              "stage took from it once the pipeline drained, `expected` "
+              "what it should have taken (sent, or with topics the "
+              "messages of the topics its subscribers take), and `lost` = "
+              "expected - received.  PUB and XPUB drop at the high-water "
+              "mark by design: hopbench reports it, never hides it.");
     roff_para(out,
               "Stages may run on other hosts: a stage names its host (host "
               "= NAME), --hosts FILE says where each host's hopbench agent "
@@ -781,12 +783,14 @@ static const char *const s_topology_examples[][2] = {
      "proxy = eu\n"
      "    from = core\n"
      "        transport = tcp\n"
+     "        hwm = 10000\n"
      "hop = ipc\n"
      "subscriber = eu-sub\n"
      "    count = 2\n"
      "proxy = us\n"
      "    from = core\n"
      "        transport = tcp\n"
+     "        hwm = 10000\n"
      "hop = ipc\n"
      "subscriber = us-sub\n"
      "    count = 2\n"},
