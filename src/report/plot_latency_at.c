@@ -179,7 +179,8 @@ int plot_latency_at_charts(const char *dir, const char *out,
     err->msg[0] = 0;
     int rc = s_read(&self, file, path, err);
     fclose(file);
-    qsort(self.points, (size_t)self.n, sizeof *self.points, s_by_chart);
+    if (self.n > 0)
+        qsort(self.points, (size_t)self.n, sizeof *self.points, s_by_chart);
     for (int a = 0, b; rc == 0 && a < self.n; a = b) {
         for (b = a; b < self.n && self.points[b].chart == self.points[a].chart;)
             b++;

@@ -333,7 +333,9 @@ static int s_write(const char *dir, plot_chart_t *chart, const reader_t *self,
 static int s_charts(const char *dir, reader_t *self, plot_charts_t *charts,
                     errbuf_t *err)
 {
-    qsort(self->points, (size_t)self->n, sizeof *self->points, s_by_chart);
+    if (self->n > 0) //  no rows: no array (qsort wants one)
+        qsort(self->points, (size_t)self->n, sizeof *self->points,
+              s_by_chart);
     for (int a = 0; a < self->n;) {
         int b = a;
         while (b < self->n && self->points[b].chart == self->points[a].chart)
