@@ -257,12 +257,14 @@ install: $(INSTALL_BIN) $(MANPAGES)
 # The Debian package: the hardened flavour's binary, make install into a
 # staging tree, then packaging/deb/build adds the unit, the conffile, the
 # maintainer scripts, the docs and control (Depends from dpkg-shlibdeps).
-# DEB_VERSION: the package's version (the program's, by default)
+# DEB_VERSION: the package's version (the program's, by default).  The
+# package is always the hardened build, also when make check SANITIZE=1
+# runs its test (SANITIZE= overrides what MAKEFLAGS passes down)
 DEB_DIR ?= build/deb
 DEB_VERSION ?= $(VERSION)
 deb:
 	@tests/install-debs $(DEB_DEBS)
-	$(MAKE) --no-print-directory HARDEN=1 deb-package
+	$(MAKE) --no-print-directory SANITIZE= HARDEN=1 deb-package
 
 deb-package: $(B)/hopbench $(MANPAGES)
 	rm -rf $(DEB_DIR)/debian
