@@ -28,53 +28,7 @@
 #ifndef HOPBENCH_PIPELINE_H
 #define HOPBENCH_PIPELINE_H
 
-#include "base/errbuf.h"
-#include "machine/machine.h"
-#include "config/engines.h"
-#include "config/params.h"
-#include "machine/placement.h"
-#include "config/topology.h"
-
-#define PIPELINE_MAX_INSTANCES LIMIT_INSTANCES
-#define PIPELINE_MAX_BINDERS   LIMIT_BINDERS
-#define PIPELINE_ENDPOINT_MAX  224
-
-typedef struct {
-    char name[TOPO_NAME_MAX + 12]; //  "sub.2", or "sub" when count is 1
-    int id;                        //  index in pipeline.inst
-    int stage;                     //  topology stage index
-    int instance;                  //  index within the stage
-    int origin;                    //  sources: index among all source
-                                   //  instances (message headers), else -1
-    role_t role;
-    params_t params; //  effective
-    place_t place;
-    int ctx;                   //  index in pipeline.ctx
-    char netns_path[64];       //  its zone's namespace (zones.h), or ""
-    char host[LIMIT_NAME + 1]; //  where it runs (host = NAME), "": here
-    //  Its host's housekeeping CPU: where a process of its own keeps its
-    //  main and czmq threads (the controller's, on the controller's host)
-    place_t home;
-} instance_t;
-
-typedef struct {
-    int owner; //  instance that creates and terminates it
-    int io_threads;
-    int prefix; //  ZMQ_THREAD_NAME_PREFIX: "PREFIX/ZMQbg/IO/0"
-} context_plan_t;
-
-typedef struct {
-    params_t params;     //  effective (transport, endpoint, hwm)
-    int up, down;        //  the stages it joins (topology stage indices)
-    bool crosses;        //  its ends are in different zones (zones.h)
-    char address[2][16]; //  ...then its link's upstream, downstream address
-    bool upstream_binds;
-    //  curve = true: Z85 keys made for the run (server, then client)
-    char server_public[41], server_secret[41];
-    char client_public[41], client_secret[41];
-    int nendpoints; //  one per binding instance
-    char endpoint[PIPELINE_MAX_BINDERS][PIPELINE_ENDPOINT_MAX];
-} hop_plan_t;
+#include "pipeline/plan.h"
 
 //  Where each host's stages are planned: the machine of host 'host' ("":
 //  the controller's)
@@ -82,38 +36,6 @@ typedef struct {
     const char *host;
     const machine_t *machine;
 } pipeline_machine_t;
-
-//  What endpoints need of the run's hosts (crew/fleet.h fills it): where a
-//  host's tcp hops bind, where the controller is as that host sees it,
-//  its private directory for ipc, and free tcp ports on it
-typedef struct {
-    const char *name;
-    const char *address;
-    const char *peer;
-    const char *ipc_dir;
-    int (*ports)(void *arg, const char *address, int n, int *ports,
-                 errbuf_t *err);
-    void *arg;
-} pipeline_host_t;
-
-typedef struct {
-    const topology_t *topo;
-    params_t params; //  topology level, effective
-    int n;
-    instance_t inst[PIPELINE_MAX_INSTANCES];
-    int first[TOPO_MAX_STAGES]; //  first instance of each stage
-    int count[TOPO_MAX_STAGES]; //  instances of each stage
-    int nstages;
-    int nhops;
-    hop_plan_t *hops;  //  nhops of them, in the topology's number order
-    int norigins;      //  source instances, all stages
-    int nctx;
-    context_plan_t ctx[PIPELINE_MAX_INSTANCES];
-    const pipeline_host_t *hosts; //  pipeline_set_hosts; NULL: none
-    int nhosts;
-    housekeeping_t controller; //  where hopbench's own threads go
-    cpuset_t allowed;          //  the CPUs the plan could use (machine's)
-} pipeline_t;
 
 //  Expand and place; the topology must be validated.  -1: err says why
 //  (a placement the machine cannot honour, too many instances).  Each
@@ -169,15 +91,6 @@ int pipeline_origin_instance(const pipeline_t *self, int origin);
 //  Does this receiving instance tell its messages' origins apart (it reads
 //  every header: sinks and a proxy whose engine tells senders apart)?
 bool pipeline_sees_origins(const pipeline_t *self, int id);
-//  Is instance id a proxy whose engine is a czmq actor (a thread of its
-//  own named as the engine; its sockets, so its I/O, in czmq's context)?
-//  Inline: the roster asks it, and the pipeline asks the roster
-static inline bool pipeline_czmq_actor(const pipeline_t *self, int id)
-{
-    const instance_t *inst = &self->inst[id];
-    return inst->role == ROLE_PROXY &&
-           engine_can(inst->params.engine, TRAIT_CZMQ_ACTOR);
-}
 //  The SUB sockets instance id reads (sockets = N on a pubsub
 //  subscriber), 1 for every other
 int pipeline_sockets(const pipeline_t *self, int id);

@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "pipeline/pipeline.h"
+#include "pipeline/plan.h"
 
 #define ROSTER_CZMQ_IO_THREADS 1 //  czmq's default (ZSYS_IO_THREADS)
 
