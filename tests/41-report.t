@@ -50,6 +50,13 @@ sub self_contained {
     unlike($html, qr/\bsrc\s*=|<link\b|\@import/i, "$what: no src=, <link>, \@import");
     my @urls = grep { !/^url\(#/ } $html =~ /(url\([^)]*\))/g;
     is_deeply(\@urls, [], "$what: url() only to ids on the page");
+    my %ids;
+    $ids{$_}++ for $html =~ /\sid=["']([^"']*)["']/g;
+    my @twice = grep { $ids{$_} > 1 } sort keys %ids;
+    is_deeply(\@twice, [], "$what: every id once (" . scalar(keys %ids) . ' ids)');
+    my @refs = ($html =~ /url\(#([^)]*)\)/g, $html =~ /href=["']#([^"']*)["']/g);
+    my @lost = grep { !$ids{$_} } @refs;
+    is_deeply(\@lost, [], "$what: every url(#) and href=\"#\" leads to an id (" . scalar(@refs) . ')');
 }
 
 # Every <svg> of the page holds a drawing
@@ -98,6 +105,8 @@ for my $file (qw(metadata.json config.cfg results.csv threads.csv memory.csv)) {
     like($html, qr/from <code>[^<]*\Q$file\E/, "proxy: a section says it came from $file");
 }
 like($html, qr/<th>libzmq<\/th><td>\d+\.\d+\.\d+<\/td>/, 'proxy: the libzmq version');
+like($html, qr/<th>NUMA nodes<\/th><td>node 0: CPUs [\d,-]+, distances \d+/,
+     'proxy: the NUMA nodes as words, from metadata.json');
 like($html, qr/hop 1 tcp --&gt; broker/, 'proxy: the topology drawn');
 like($html, qr/\@media print\{.*?table,[^{]*\{break-inside:avoid/, 'proxy: tables kept whole in print');
 

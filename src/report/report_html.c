@@ -82,6 +82,8 @@ static int s_page(FILE *out, const char *const *dirs, int n,
         report_page_t page = {.charts = 100 * i};
         snprintf(page.dir, sizeof page.dir, "%s", dirs[i]);
         snprintf(page.scratch, sizeof page.scratch, "%s", scratch);
+        if (i > 0) //  the contents lead to the first run's sections
+            snprintf(page.ids, sizeof page.ids, "run%d-", i + 1);
         if (n > 1)
             fprintf(out, "<hr>\n<h1>run %d of %d: ", i + 1, n);
         if (n > 1) {

@@ -46,6 +46,19 @@ static size_t s_id_lead(const char *p)
     return 0;
 }
 
+//  Has the id at p (up to its closing quote) stood earlier in the chart?
+//  gnuplot repeats its plot groups' ids ("gnuplot_plot_4") across a
+//  multiplot's panels; nothing refers to those, and a page wants each once
+static bool s_seen(const char *start, const char *p)
+{
+    size_t n = strcspn(p, "\"'");
+    for (const char *q = start; (q = strstr(q, "id=")) && q + 4 < p; q++)
+        if ((q[3] == '"' || q[3] == '\'') && strncmp(q + 4, p, n) == 0 &&
+            (q[4 + n] == '"' || q[4 + n] == '\''))
+            return true;
+    return false;
+}
+
 int report_html_svg(FILE *out, const char *path, int number, errbuf_t *err)
 {
     size_t len;
@@ -55,14 +68,21 @@ int report_html_svg(FILE *out, const char *path, int number, errbuf_t *err)
         free(text);
         return err_set(err, "gnuplot wrote no SVG in %s", path);
     }
+    const char *start = p;
+    int again = 0;
     for (; *p; p++) {
         size_t lead = s_id_lead(p);
         //  "xlink:href" and "href" alike; a space or quote before "id"
         bool word = p == text || strchr(" \t\n:", p[-1]);
         if (lead && (word || p[0] == 'u')) {
             fwrite(p, 1, lead, out);
-            fprintf(out, "c%d_", number);
-            p += lead - 1;
+            p += lead;
+            size_t n = strcspn(p, "\"')");
+            if (p[-lead] == 'i' && s_seen(start, p))
+                fprintf(out, "c%d_%.*s_%d", number, (int)n, p, ++again);
+            else
+                fprintf(out, "c%d_%.*s", number, (int)n, p);
+            p += n - 1;
         } else
             fputc(*p, out);
     }
@@ -103,7 +123,7 @@ static int s_figure(FILE *out, report_page_t *page, const plot_chart_t *chart,
 int report_html_charts(FILE *out, report_page_t *page, errbuf_t *err)
 {
     plot_charts_t charts = {0};
-    html_section_begin(out, "charts", "Charts",
+    report_html_section(out, page, "charts", "Charts",
                        "results.csv, search.csv, syscalls.csv (gnuplot)");
     int rc =
         plot_prepare(page->dir, page->scratch, PLOT_TERM_SVG, &charts, err);

@@ -63,6 +63,14 @@ static const char *s_unquote(const char *p, char *out, size_t len)
     return *p ? p + 1 : p;
 }
 
+void report_html_section(FILE *out, const report_page_t *page, const char *id,
+                         const char *title, const char *source)
+{
+    char full[80];
+    snprintf(full, sizeof full, "%s%s", page->ids, id);
+    html_section_begin(out, full, title, source);
+}
+
 void report_html_meta(const report_page_t *page, const char *key, char *out,
                       size_t len)
 {
@@ -93,18 +101,35 @@ static void s_kv(FILE *out, const report_page_t *page, const char *key,
     fputs("</td></tr>\n", out);
 }
 
-//  The NUMA nodes as written, one line: {"node": 0, "cpus": "0-1", ...}
+//  The NUMA nodes, one line each: "node 0: CPUs 0-1, distances 10 21",
+//  from the shape resultsdir.c writes ({"node": 0, "cpus": "0-1",
+//  "distances": [10, 21]})
 static void s_numa(FILE *out, const report_page_t *page)
 {
     const char *p = page->meta ? strstr(page->meta, "\"nodes\": [") : NULL;
+    const char *end = p ? strstr(p, "}]") : NULL; //  the array's end
     if (!p)
         return;
-    const char *end = strstr(p, "]}");
-    fputs("<tr><th>NUMA nodes</th><td><code>", out);
-    char text[4096];
-    snprintf(text, sizeof text, "%.*s", end ? (int)(end - p) + 1 : 200, p);
-    html_text(out, text);
-    fputs("</code></td></tr>\n", out);
+    fputs("<tr><th>NUMA nodes</th><td>", out);
+    int node, at;
+    char cpus[256], distances[512];
+    while ((p = strstr(p, "{\"node\": ")) && (!end || p < end) &&
+           sscanf(p, "{\"node\": %d, \"cpus\": \"%255[^\"]\", "
+                     "\"distances\": [%511[^]]]}%n",
+                  &node, cpus, distances, &at) == 3) {
+        char *to = distances; //  "10, 21" -> "10 21"
+        for (const char *c = distances; *c; c++)
+            if (*c != ',')
+                *to++ = *c;
+        *to = 0;
+        char line[900];
+        snprintf(line, sizeof line, "node %d: CPUs %s, distances %s", node,
+                 cpus, distances);
+        html_text(out, line);
+        fputs("<br>\n", out);
+        p += at;
+    }
+    fputs("</td></tr>\n", out);
 }
 
 static void s_machine(FILE *out, const report_page_t *page)
@@ -127,7 +152,7 @@ static void s_machine(FILE *out, const report_page_t *page)
                                           {"machine", "machine"},
                                           {"tsc_hz", "TSC (Hz)"},
                                           {"curve", "CURVE"}};
-    html_section_begin(out, "machine", "Run, machine and libraries",
+    report_html_section(out, page, "machine", "Run, machine and libraries",
                        "metadata.json");
     if (!page->meta) {
         fputs("<p>No metadata.json in this directory.</p>\n", out);
@@ -146,7 +171,7 @@ static void s_machine(FILE *out, const report_page_t *page)
 static void s_warnings(FILE *out, const report_page_t *page)
 {
     char text[4096];
-    html_section_begin(out, "warnings", "Warnings", "metadata.json");
+    report_html_section(out, page, "warnings", "Warnings", "metadata.json");
     int n = 0;
     report_html_meta(page, "error", text, sizeof text);
     if (text[0])
@@ -172,7 +197,7 @@ static void s_topology(FILE *out, const report_page_t *page)
     snprintf(path, sizeof path, "%s/config.cfg", page->dir);
     if (access(path, F_OK))
         return; //  a sizing run's directory: its candidates' files
-    html_section_begin(out, "topology", "Topology", "config.cfg");
+    report_html_section(out, page, "topology", "Topology", "config.cfg");
     topology_t *topo = topology_load(path, &err);
     char *text = NULL;
     size_t len = 0;
@@ -208,7 +233,7 @@ static int s_csv_section(FILE *out, const report_page_t *page, const char *id,
     int rc = html_csv_table(body, path, 0, err);
     fclose(body);
     if (rc == 0) {
-        html_section_begin(out, id, title, file);
+        report_html_section(out, page, id, title, file);
         if (what)
             html_elem(out, "p", NULL, what);
         fputs(text, out);
