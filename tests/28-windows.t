@@ -3,9 +3,12 @@
 # same two instants for every link (src/trial/trial_edge.c), so on a
 # lossless capacity path adjacent links' rates differ only by what the
 # queues between them held more or less at the end than at the start.
-# Over the shipped linear topologies: median <= 0.5 %, and each pair
-# within 2 % or (a machine so busy that a hop crawls) within what the
-# queues between them can hold; and every row of a trial has one window.
+# Over the shipped linear topologies: the median pair differs by no more
+# messages than the queues between them can hold (edges taken at two
+# different instants would differ by the rate times the skew), and each
+# pair within 2 % or within what its queues hold; and every row of a
+# trial has one window.  No bound in per cent: how full a queue is at an
+# edge is the machine's noise, how much it can hold is not.
 # One repeat of each (two under make check-long).
 use strict;
 use warnings;
@@ -16,7 +19,7 @@ use Test::More;
 
 chdir "$FindBin::Bin/..";
 
-my (@diffs, @beyond);
+my (@diffs, @held, @beyond);
 my @runs = (['proxy'], ['proxy', qw(--set transport=ipc)],
             ['proxy', qw(--set transport=inproc)], ['chain3'], ['mixed'],
             ['proxy-procs']);
@@ -43,9 +46,10 @@ for my $run (@runs) {
             next if $up->{lost} || $down->{lost} || $up->{msgs_per_sec} <= 0;
             my $diff = abs($down->{msgs_per_sec} / $up->{msgs_per_sec} - 1);
             my $tcp = $down->{transport} eq 'tcp';
-            push @diffs, $diff unless $tcp;
             #  what the queues between the two counting points can hold
             my $held = abs($down->{msgs_per_sec} - $up->{msgs_per_sec}) * $up->{seconds};
+            push @diffs, $diff unless $tcp;
+            push @held, $held / queues($down) unless $tcp;
             push @beyond, sprintf('%s %s hop %d/%d: %.2f %%, %.0f messages, more than its queues hold (%.0f)',
                 $name, $trial, $up->{hop}, $down->{hop}, 100 * $diff, $held, queues($down))
                 if !$tcp && $diff > 0.02 && $held > queues($down);
@@ -56,9 +60,14 @@ for my $run (@runs) {
 }
 my @sorted = sort { $a <=> $b } @diffs;
 ok(@sorted >= (long() ? 20 : 10), scalar(@sorted) . ' pairs of adjacent lossless links');
-my $median = $sorted[ int(@sorted / 2) ] // 1;
-ok($median <= 0.005, sprintf 'adjacent links: median %.4f %% <= 0.5 %%', 100 * $median);
-note sprintf 'adjacent links: worst %.4f %%', 100 * ($sorted[-1] // 1);
+{
+    my $median = $sorted[ int(@sorted / 2) ];
+    my @share = sort { $a <=> $b } @held;
+    my $middle = $share[ int(@share / 2) ];
+    ok($middle <= 1, sprintf 'adjacent links: the median of %d pairs differs by %.1f %% of '
+       . 'what its queues hold (rate difference %.4f %%)', scalar(@sorted), 100 * $middle, 100 * $median);
+    note sprintf 'adjacent links: worst %.4f %%', 100 * $sorted[-1];
+}
 is(join("\n", @beyond), '', 'adjacent links: each within 2 %, or within what the '
    . 'queues between them hold (a starved machine slows a hop, its HWMs stay)');
 
