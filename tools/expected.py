@@ -28,6 +28,7 @@ keys change the topology; config.cfg is the base one).
 
 import csv
 import json
+from itertools import accumulate
 import math
 import os
 import sys
@@ -262,10 +263,11 @@ class Run:
         key = (pub['stage'], inst['name'])
         if key not in self.prefixes:
             wanted = self.topics(inst)
-            prefix = [0]
-            for t in self.table_of(pub):
-                prefix.append(prefix[-1] + (wanted is None or t in wanted))
-            self.prefixes[key] = prefix
+            takes = bytearray(self.n)  # 1 where inst takes topic t
+            for t in range(self.n):
+                takes[t] = wanted is None or t in wanted
+            self.prefixes[key] = list(accumulate(
+                map(takes.__getitem__, self.table_of(pub)), initial=0))
         return self.prefixes[key]
 
     def origins(self, inst):

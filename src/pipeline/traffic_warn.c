@@ -110,14 +110,17 @@ static void s_say_uneven(const pipeline_t *pl, const double *share,
         if (pipeline_is_source(pl, i) && pipeline_reaches(pl, i, u->most))
             order = pl->inst[i].params.topic_order;
     size_t used = strlen(out);
+    char where[300];
+    topology_where(pl->topo, LEVEL_STAGE, most->stage, KEY_SUBSCRIBE, where,
+                   sizeof where);
     snprintf(out + used, len - used,
-             "subscribe = %s: %s takes %.1f %% of its publishers' "
+             "%ssubscribe = %s: %s takes %.1f %% of its publishers' "
              "messages, %s %.1f %% (%.1f times as much): instance q of all "
              "the file's subscribers (from 0) takes topics q, q + s, q + 2s, "
              "..., and topic_order %s weighs them unevenly; for equal "
              "shares use topic_order = uniform, or a list per stage "
              "(subscribe = 0-99)\n",
-             most->params.subscribe, most->name, 100 * share[u->most],
+             where, most->params.subscribe, most->name, 100 * share[u->most],
              least->name, 100 * share[u->least], u->ratio, order);
 }
 
@@ -152,11 +155,15 @@ static void s_beyond(const pipeline_t *pl, int id, const traffic_set_t *set,
     if (set->all || first < 0 || below == 0 || said[sink->stage])
         return;
     said[sink->stage] = true;
+    char where[300];
+    topology_where(pl->topo, LEVEL_STAGE, sink->stage, KEY_SUBSCRIBE, where,
+                   sizeof where);
     snprintf(out + used, len - used,
-             "subscriber %s (subscribe = %s) takes topics %d to %d of which "
+             "%ssubscriber %s (subscribe = %s) takes topics %d to %d of which "
              "its publishers send none (they send 0 to %d): those "
              "subscriptions can never match\n",
-             sink->name, sink->params.subscribe, first, last, sent - 1);
+             where, sink->name, sink->params.subscribe, first, last,
+             sent - 1);
 }
 
 //  ------------------------------------------------------------------------
@@ -230,7 +237,7 @@ int traffic_warn_test(bool verbose)
     char text[1024];
     snprintf(text, sizeof text, regions, "zipf:1.1");
     CHECK(s_warned(text, out, sizeof out) == 0);
-    CHECK(strstr(out, "subscribe = 5%: eu-sub.1 takes "));
+    CHECK(strstr(out, "t.cfg:13: subscribe = 5%: eu-sub.1 takes "));
     CHECK(strstr(out, "messages, us-sub.2 ") && strstr(out, "zipf:1.1"));
     snprintf(text, sizeof text, regions, "uniform");
     CHECK(s_warned(text, out, sizeof out) == 0 && out[0] == 0);
@@ -240,7 +247,7 @@ int traffic_warn_test(bool verbose)
                    "    subscribe = 0-20\n"
                    "publisher = b\n    topics = 30\nhop\nsubscriber = y\n",
                    out, sizeof out) == 0);
-    CHECK(strstr(out, "subscriber x (subscribe = 0-20) takes topics 10 to 20 "
+    CHECK(strstr(out, "t.cfg:7: subscriber x (subscribe = 0-20) takes topics 10 to 20 "
                       "of which its publishers send none (they send 0 to 9)"));
     CHECK(!strstr(out, "subscriber y"));
     return 0;
