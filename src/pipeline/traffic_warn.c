@@ -79,7 +79,7 @@ static bool s_numbered(const char *subscribe)
 //  Uneven shares
 
 typedef struct {
-    double ratio;   //  the most uneven value's largest over smallest share
+    double ratio;    //  the most uneven value's largest over smallest share
     int most, least; //  its instances
 } uneven_t;
 
@@ -91,7 +91,8 @@ static void s_uneven_of(const pipeline_t *pl, const double *share, int first,
     const char *text = pl->inst[first].params.subscribe;
     int most = first, least = first;
     for (int j = first + 1; j < pl->n; j++) {
-        if (!pipeline_is_sink(pl, j) || strcmp(pl->inst[j].params.subscribe, text))
+        if (!pipeline_is_sink(pl, j) ||
+            strcmp(pl->inst[j].params.subscribe, text))
             continue;
         most = share[j] > share[most] ? j : most;
         least = share[j] < share[least] ? j : least;
@@ -162,8 +163,7 @@ static void s_beyond(const pipeline_t *pl, int id, const traffic_set_t *set,
              "%ssubscriber %s (subscribe = %s) takes topics %d to %d of which "
              "its publishers send none (they send 0 to %d): those "
              "subscriptions can never match\n",
-             where, sink->name, sink->params.subscribe, first, last,
-             sent - 1);
+             where, sink->name, sink->params.subscribe, first, last, sent - 1);
 }
 
 //  ------------------------------------------------------------------------
@@ -247,8 +247,9 @@ int traffic_warn_test(bool verbose)
                    "    subscribe = 0-20\n"
                    "publisher = b\n    topics = 30\nhop\nsubscriber = y\n",
                    out, sizeof out) == 0);
-    CHECK(strstr(out, "t.cfg:7: subscriber x (subscribe = 0-20) takes topics 10 to 20 "
-                      "of which its publishers send none (they send 0 to 9)"));
+    CHECK(strstr(
+        out, "t.cfg:7: subscriber x (subscribe = 0-20) takes topics 10 to 20 "
+             "of which its publishers send none (they send 0 to 9)"));
     CHECK(!strstr(out, "subscriber y"));
     return 0;
 }
