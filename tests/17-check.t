@@ -123,6 +123,20 @@ refused("$dir/unreached.cfg", qr/unreached\.cfg:13: subscriber sb \(subscribe = 
 write_file("$dir/reached.cfg", "topology = t2\n    sizes = 64\npublisher = pa\n    topics = 100\nhop\n"
     . "subscriber = sa\n    subscribe = 5-60\n\npublisher = pb\n    topics = 10\nhop\n"
     . "subscriber = sb\n    subscribe = 5-60\n");
-passed("$dir/reached.cfg", undef, 'subscribers that some topics reach');
+passed("$dir/reached.cfg", qr/warning: \S*reached\.cfg:13: subscriber sb \(subscribe = 5-60\) takes topics 10 to 60 of which its publishers send none \(they send 0 to 9\)/,
+       'subscribers that some topics reach: the ones that cannot, named');
+write_file("$dir/within.cfg", "topology = t2\n    sizes = 64\npublisher = pa\n    topics = 100\nhop\n"
+    . "subscriber = sa\n    subscribe = 5-60\n\npublisher = pb\n    topics = 10\nhop\n"
+    . "subscriber = sb\n    subscribe = 5-9\n");
+passed("$dir/within.cfg", undef, 'subscribers within what their publishers send: quiet');
+
+# --- subscribers of one share whose traffic is far apart: numbered across
+# the file, the first region's 5 % are a zipf feed's busiest topics
+my @regions = qw(topologies/tree-fanout.cfg --set sizes=64 --set topics=100 --set subscribe=5%);
+passed($regions[0], qr/warning: --set subscribe=5%: subscribe = 5%: eu-sub\.1 takes 25\.0 % of its publishers' messages, ap-sub\.2 4\.7 % \(5\.4 times as much\).*topic_order = uniform/,
+       'regions of 5 % of a zipf feed: the most and least named, and the way out',
+       @regions[1 .. $#regions], qw(--set topic_order=zipf:1.1));
+passed($regions[0], undef, 'regions of 5 % of uniform topics: quiet',
+       @regions[1 .. $#regions], qw(--set topic_order=uniform));
 
 done_testing();

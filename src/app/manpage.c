@@ -144,7 +144,11 @@ static void s_description(FILE *out)
               "what it should have taken (sent, or with topics the "
               "messages of the topics its subscribers take), and `lost` = "
               "expected - received.  PUB and XPUB drop at the high-water "
-              "mark by design: hopbench reports it, never hides it.");
+              "mark by design: hopbench reports it, never hides it.  "
+              "docs/TOPICS.md gives the topic of every message and the "
+              "topics of every subscriber step by step, and "
+              "tools/expected.py recomputes each row's expected from a "
+              "results directory.");
     roff_para(out,
               "Stages may run on other hosts: a stage names its host (host "
               "= NAME), --hosts FILE says where each host's hopbench agent "
@@ -879,7 +883,9 @@ static int s_page_topology(FILE *out, const char *date)
     fputc('\n', out);
     roff_section(out, "SEE ALSO");
     roff_text(out, "hopbench(1), zmq_proxy_steerable(3), numactl(8); ZPL: "
-                   "https://rfc.zeromq.org/spec/4/");
+                   "https://rfc.zeromq.org/spec/4/; docs/TOPICS.md: the "
+                   "topic rule (topics, topic_order, seed, subscribe) step "
+                   "by step");
     fputc('\n', out);
     return 0;
 }

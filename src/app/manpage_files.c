@@ -76,7 +76,9 @@ static const struct {
     {"metadata.json",
      "versions of hopbench, libzmq and czmq, the kernel, CPU model, NUMA "
      "nodes and distances, the command line, UTC times, status (running, ok, "
-     "failed, interrupted) and warnings.",
+     "failed, interrupted), warnings, and published: per trial (size, "
+     "repeat), what each publisher instance sent, the counts expected is "
+     "computed from (docs/TOPICS.md).",
      NULL, ""},
     {"results.json",
      "with --format json: {\"metadata\": ..., \"rows\": [...], \"latency\": "

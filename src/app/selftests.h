@@ -53,6 +53,7 @@
 #include "machine/syscalls.h"
 #include "config/topics.h"
 #include "pipeline/traffic.h"
+#include "pipeline/traffic_warn.h"
 #include "stages/sockets.h"
 #include "stages/topic.h"
 #include "run/run.h"
@@ -102,6 +103,7 @@ static const struct {
     {"number", number_test},
     {"topics", topics_test},
     {"traffic", traffic_test},
+    {"traffic_warn", traffic_warn_test},
     {"topic", topic_test},
     {"sockets", sockets_test},
     {"run_meta", run_meta_test},

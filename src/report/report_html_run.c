@@ -35,7 +35,9 @@ static char *s_slurp(const char *path)
     FILE *file = fopen(path, "r");
     if (!file)
         return NULL;
-    size_t cap = 1 << 18; //  metadata.json is a few kilobytes
+    //  the keys read here come first; "published", last, may run long and
+    //  be cut off
+    size_t cap = 1 << 18;
     char *text = malloc(cap);
     if (text)
         text[fread(text, 1, cap - 1, file)] = 0;

@@ -166,6 +166,9 @@ int resultsdir_metadata(const char *dir, const run_meta_t *meta,
     s_machine(out, machine);
     s_hosts(out, meta);
     s_warnings(out, meta->warnings);
+    fprintf(out, ",\n  \"published\": [%s%s]",
+            meta->published ? meta->published : "",
+            meta->published ? "\n  " : "");
     fputs("\n}\n", out);
     if (fclose(out) || rename(tmp, path))
         return err_set(err, "cannot write %s: %s", path, strerror(errno));

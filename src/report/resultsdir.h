@@ -50,6 +50,10 @@ typedef struct {
     char tsc_source[32]; //  where that came from
     int nhosts;          //  the hosts stages name, one entry each
     run_host_t hosts[LIMIT_HOSTS];
+    //  "published": one JSON object a trial whose rows results.csv has,
+    //  what each publisher instance sent (its own, heap; NULL: none yet)
+    char *published;
+    size_t published_len;
 } run_meta_t;
 
 //  Make the directory (and its parents); path NULL: results/<UTC>-<name>

@@ -9,6 +9,7 @@
 #include "pipeline/pipeline.h"
 #include "pipeline/roster.h"
 #include "pipeline/traffic.h"
+#include "pipeline/traffic_warn.h"
 #include "report/report_plan.h"
 #include "report/report_tree.h"
 #include "run/assemble.h"
@@ -96,6 +97,19 @@ static void s_check_ok(const topology_t *topo, const pipeline_t *pl,
     printf(")\n");
 }
 
+//  check: what the topics do that the file does not show, on stderr
+static void s_check_traffic(const pipeline_t *pl)
+{
+    char text[4096];
+    if (traffic_warnings(pl, text, sizeof text))
+        return;
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, "\n");
+        fprintf(stderr, "hopbench: warning: %.*s\n", (int)len, p);
+        p += len + (p[len] == '\n');
+    }
+}
+
 //  The pipeline plan and check look at, each host's stages on that host's
 //  machine: the study's first assignment for placement = all
 static pipeline_t *s_pipeline(topology_t *topo,
@@ -164,6 +178,7 @@ static int s_plan(const run_request_t *req, const char *text,
     } else if (pl && strcmp(req->command, "check") == 0) {
         if (req->verbose)
             report_tree(stdout, topo);
+        s_check_traffic(pl);
         s_check_ok(topo, pl, all);
     }
     rc = pl ? 0 : rc ? rc : 2;

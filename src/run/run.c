@@ -429,6 +429,7 @@ int run_topologies(topology_t *const *topos, int ntopos,
     }
     for (int c = 0; c < ntopos; c++)
         pipeline_destroy(&self->pl[c]);
+    free(self->meta.published);
     free(self);
     return status;
 }

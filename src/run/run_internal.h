@@ -102,6 +102,8 @@ void run_meta_warn(run_t *self, const char *warnings);
 //  At the end: "... and N more warnings", on stderr and in metadata
 void run_meta_end(run_t *self);
 void run_meta_curve(run_t *self, const pipeline_t *pl);
+//  What each publisher instance of a trial with rows sent ("published")
+void run_meta_published(run_t *self, const trial_result_t *trial);
 //  The trials a size takes: per repeat (2 with a profile: its traced
 //  twin), and at most in a search (search_trials and a confirmation per
 //  loss ratio)

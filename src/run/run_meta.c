@@ -1,6 +1,7 @@
 /*  run_meta: what metadata.json says of a run, filled as it goes: the
     command line, the sweep, the modes, the TSC's rate, each host's agent,
-    the encrypted hops, and the warnings: each printed on stderr once and
+    the encrypted hops, what each publisher instance sent in each trial
+    ("published"), and the warnings: each printed on stderr once and
     kept whole while metadata has room (base/lines.h); the rest counted
     once each, and said at the end as "... and N more warnings" in both
     places.  The status and the error are set by run.c at the end;
@@ -12,9 +13,12 @@
 #include "trial/latency_at.h"
 
 #include "base/check.h"
+#include "base/json.h"
 #include "base/lines.h"
 #include "machine/tsc.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 //  FNV-1a: a dropped warning's hash, to count it once
@@ -174,6 +178,47 @@ void run_meta_curve(run_t *self, const pipeline_t *pl)
                      sizeof self->meta.curve - strlen(self->meta.curve), "%s%s",
                      self->meta.curve[0] ? " " : "", hop);
     }
+}
+
+//  text appended to metadata's "published" (dropped when out of memory)
+static void s_append(run_meta_t *meta, const char *text, size_t len)
+{
+    char *grown = realloc(meta->published, meta->published_len + len + 1);
+    if (!grown)
+        return;
+    memcpy(grown + meta->published_len, text, len + 1);
+    meta->published = grown;
+    meta->published_len += len;
+}
+
+//  metadata's "published": a trial's entry, what each publisher instance
+//  sent (the counts expected is computed from: docs/TOPICS.md), appended
+void run_meta_published(run_t *self, const trial_result_t *trial)
+{
+    char *entry = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&entry, &len);
+    if (!out)
+        return;
+    fprintf(out, "%s\n    {\"size\": %u, \"repeat\": %d, \"sweep\": {",
+            self->meta.published ? "," : "", trial->size, trial->repeat);
+    for (int k = 0; k < self->info.nsweep; k++) {
+        fputs(k ? ", " : "", out);
+        json_string(out, self->info.sweep_key[k]);
+        fputs(": ", out);
+        json_string(out, self->info.sweep_value[k]);
+    }
+    fputs("}, \"sent\": {", out);
+    for (int o = 0; o < trial->norigins; o++) {
+        int id = pipeline_origin_instance(self->current, o);
+        fputs(o ? ", " : "", out);
+        json_string(out, id >= 0 ? self->current->inst[id].name : "?");
+        fprintf(out, ": %llu", (unsigned long long)trial->published[o]);
+    }
+    fputs("}}", out);
+    if (fclose(out) == 0)
+        s_append(&self->meta, entry, len);
+    free(entry);
 }
 
 //  Trials per repeat: 2 with a profile (its traced twin), else 1

@@ -101,6 +101,7 @@ int run_outputs_trial(run_t *self, trial_result_t *trial,
 {
     char repeat[16];
     report_csv_rows(self->results, &self->info, trial);
+    run_meta_published(self, trial);
     report_threads_rows(self->threads, &self->info, trial);
     report_memory_rows(self->memory, &self->info, trial);
     run_outputs_sockets(self, trial);
@@ -216,6 +217,7 @@ void run_outputs_judged(run_t *self, const search_trial_t *trial)
 void run_outputs_rows(run_t *self, const trial_result_t *trial)
 {
     report_csv_rows(self->results, &self->info, trial);
+    run_meta_published(self, trial);
     if (self->options->format == FORMAT_CSV)
         report_csv_rows(stdout, &self->info, trial);
 }

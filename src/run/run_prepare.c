@@ -9,6 +9,7 @@
 #include "run/run_internal.h"
 
 #include "pipeline/traffic.h"
+#include "pipeline/traffic_warn.h"
 
 #include "base/nofile.h"
 #include "machine/syscalls.h"
@@ -99,6 +100,9 @@ int run_prepare(run_t *self, errbuf_t *err)
         if (s_can_trace(self, self->pl[c], err) ||
             traffic_check_reached(self->pl[c], err))
             return -1;
+        char warnings[4096];
+        if (traffic_warnings(self->pl[c], warnings, sizeof warnings) == 0)
+            run_meta_warn(self, warnings);
     }
     return s_files(self, err);
 }

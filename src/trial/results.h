@@ -153,6 +153,11 @@ typedef struct {
     bool cut_short; //  its window ended early: lost beyond spec.give_up
     uint64_t late;  //  messages of an earlier trial its receivers took
                     //  (stages/sequence.h): neither received nor lost
+    //  What each origin (publisher instance, in instance order) sent in
+    //  the whole trial, warm-up included: the counts expected is computed
+    //  from (metadata.json's "published")
+    int norigins;
+    uint64_t published[LIMIT_ORIGINS];
     //  Its overhead: from its start to the window's, and from the
     //  window's end to its own; and its pipeline: "fresh", "reused" (one
     //  an earlier trial left up) or "fallback:WHY" (fresh, as the one

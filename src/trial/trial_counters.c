@@ -390,6 +390,10 @@ void trial_make_rows(trial_t *self)
     const pipeline_t *pl = self->pl;
     bool connect = pl->params.pattern == PATTERN_CONNECT;
     result->sources_rate = s_sources_rate(self);
+    result->norigins = pl->norigins;
+    for (int i = 0; i < pl->n; i++)
+        if (pl->inst[i].origin >= 0)
+            result->published[pl->inst[i].origin] = self->last.sent[i];
     for (int l = 0; l < self->nlinks; l++) {
         const link_t *link = &self->links[l];
         link_row_t *row = &result->links[result->nlinks++];

@@ -1,0 +1,255 @@
+/*  traffic_warn: uneven shares and topics nobody sends (see
+    traffic_warn.h).
+
+    A subscriber instance's share is the mean, over the publisher
+    instances that reach it, of the part of that publisher's table whose
+    topics it takes: what it would get of their messages at equal rates.
+    Tables are counted once per publisher stage (count[t]: topic t's
+    entries); a set's part is a sum over its topics.
+*/
+#include "pipeline/traffic_warn.h"
+
+#include "base/check.h"
+#include "config/topics.h"
+#include "pipeline/traffic.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+//  Each publisher stage's entries per topic (n of them) and table length
+typedef struct {
+    int n;
+    uint32_t *count[TOPO_MAX_STAGES];
+    uint32_t len[TOPO_MAX_STAGES];
+} weights_t;
+
+static void s_weights_free(weights_t *w)
+{
+    for (int s = 0; s < TOPO_MAX_STAGES; s++)
+        free(w->count[s]);
+}
+
+static int s_weights(const pipeline_t *pl, weights_t *w)
+{
+    memset(w, 0, sizeof *w);
+    w->n = traffic_topics(pl);
+    for (int s = 0; s < pl->nstages; s++) {
+        if (!pipeline_is_source(pl, pl->first[s]))
+            continue;
+        uint32_t *table = traffic_table(pl, s, &w->len[s]);
+        w->count[s] = calloc((size_t)w->n, sizeof *w->count[s]);
+        if (!table || !w->count[s]) {
+            free(table);
+            return -1;
+        }
+        for (uint32_t i = 0; i < w->len[s]; i++)
+            w->count[s][table[i]]++;
+        free(table);
+    }
+    return 0;
+}
+
+//  Sink id's share of its publishers' messages, from its set
+static double s_share(const pipeline_t *pl, const weights_t *w, int id,
+                      const traffic_set_t *set)
+{
+    double sum = 0;
+    int publishers = 0;
+    for (int i = 0; i < pl->n; i++) {
+        int s = pl->inst[i].stage;
+        if (!pipeline_is_source(pl, i) || !pipeline_reaches(pl, i, id))
+            continue;
+        uint64_t taken = 0;
+        for (int t = 0; t < w->n; t++)
+            taken += traffic_set_has(set, (uint64_t)t) ? w->count[s][t] : 0;
+        sum += (double)taken / w->len[s];
+        publishers++;
+    }
+    return publishers ? sum / publishers : 0;
+}
+
+//  A count or a share (not all, not a list): the same text, different sets
+static bool s_numbered(const char *subscribe)
+{
+    return !topics_subscribe_all(subscribe) && !strpbrk(subscribe, ",-");
+}
+
+//  ------------------------------------------------------------------------
+//  Uneven shares
+
+typedef struct {
+    double ratio;    //  the most uneven value's largest over smallest share
+    int most, least; //  its instances
+} uneven_t;
+
+//  Of the instances naming sink first's subscribe, the largest and
+//  smallest share, into u when they are further apart than u's
+static void s_uneven_of(const pipeline_t *pl, const double *share, int first,
+                        uneven_t *u)
+{
+    const char *text = pl->inst[first].params.subscribe;
+    int most = first, least = first;
+    for (int j = first + 1; j < pl->n; j++) {
+        if (!pipeline_is_sink(pl, j) ||
+            strcmp(pl->inst[j].params.subscribe, text))
+            continue;
+        most = share[j] > share[most] ? j : most;
+        least = share[j] < share[least] ? j : least;
+    }
+    double ratio = share[least] > 0 ? share[most] / share[least] : 1e9;
+    if (most != least && ratio > u->ratio)
+        *u = (uneven_t){ratio, most, least};
+}
+
+static void s_say_uneven(const pipeline_t *pl, const double *share,
+                         const uneven_t *u, char *out, size_t len)
+{
+    const instance_t *most = &pl->inst[u->most], *least = &pl->inst[u->least];
+    const char *order = "";
+    for (int i = 0; i < pl->n && !order[0]; i++)
+        if (pipeline_is_source(pl, i) && pipeline_reaches(pl, i, u->most))
+            order = pl->inst[i].params.topic_order;
+    size_t used = strlen(out);
+    char where[300];
+    topology_where(pl->topo, LEVEL_STAGE, most->stage, KEY_SUBSCRIBE, where,
+                   sizeof where);
+    snprintf(out + used, len - used,
+             "%ssubscribe = %s: %s takes %.1f %% of its publishers' "
+             "messages, %s %.1f %% (%.1f times as much): instance q of all "
+             "the file's subscribers (from 0) takes topics q, q + s, q + 2s, "
+             "..., and topic_order %s weighs them unevenly; for equal "
+             "shares use topic_order = uniform, or a list per stage "
+             "(subscribe = 0-99)\n",
+             where, most->params.subscribe, most->name, 100 * share[u->most],
+             least->name, 100 * share[u->least], u->ratio, order);
+}
+
+//  ------------------------------------------------------------------------
+//  Topics nobody upstream sends
+
+//  The most topics of a publisher that reaches sink id
+static int s_sent(const pipeline_t *pl, int id)
+{
+    int sent = 0;
+    for (int i = 0; i < pl->n; i++)
+        if (pipeline_is_source(pl, i) && pipeline_reaches(pl, i, id) &&
+            pl->inst[i].params.topics > sent)
+            sent = pl->inst[i].params.topics;
+    return sent;
+}
+
+//  Sink id, when its set is partly beyond what its publishers send: a
+//  line for it, unless one of its stage has had one (said)
+static void s_beyond(const pipeline_t *pl, int id, const traffic_set_t *set,
+                     bool *said, char *out, size_t len)
+{
+    int sent = s_sent(pl, id), first = -1, last = -1, below = 0;
+    for (int t = 0; t < set->n; t++)
+        if (traffic_set_has(set, (uint64_t)t)) {
+            below += t < sent;
+            first = t >= sent && first < 0 ? t : first;
+            last = t >= sent ? t : last;
+        }
+    const instance_t *sink = &pl->inst[id];
+    size_t used = strlen(out);
+    if (set->all || first < 0 || below == 0 || said[sink->stage])
+        return;
+    said[sink->stage] = true;
+    char where[300];
+    topology_where(pl->topo, LEVEL_STAGE, sink->stage, KEY_SUBSCRIBE, where,
+                   sizeof where);
+    snprintf(out + used, len - used,
+             "%ssubscriber %s (subscribe = %s) takes topics %d to %d of which "
+             "its publishers send none (they send 0 to %d): those "
+             "subscriptions can never match\n",
+             where, sink->name, sink->params.subscribe, first, last, sent - 1);
+}
+
+//  ------------------------------------------------------------------------
+
+int traffic_warnings(const pipeline_t *pl, char *out, size_t len)
+{
+    out[0] = 0;
+    if (!traffic_on(pl) || pl->params.pattern != PATTERN_PUBSUB)
+        return 0;
+    weights_t w;
+    bool said[TOPO_MAX_STAGES] = {false};
+    double *share = calloc((size_t)pl->n, sizeof *share);
+    int rc = share ? s_weights(pl, &w) : -1;
+    for (int j = 0; j < pl->n && rc == 0; j++) {
+        traffic_set_t set;
+        if (!pipeline_is_sink(pl, j))
+            continue;
+        if (traffic_set(pl, j, &set)) {
+            rc = -1;
+            break;
+        }
+        share[j] = s_share(pl, &w, j, &set);
+        s_beyond(pl, j, &set, said, out, len);
+        traffic_set_free(&set);
+    }
+    uneven_t u = {TRAFFIC_UNEVEN, -1, -1};
+    for (int j = 0; j < pl->n && rc == 0; j++)
+        if (pipeline_is_sink(pl, j) && s_numbered(pl->inst[j].params.subscribe))
+            s_uneven_of(pl, share, j, &u);
+    if (rc == 0 && u.most >= 0)
+        s_say_uneven(pl, share, &u, out, len);
+    if (share)
+        s_weights_free(&w);
+    free(share);
+    return rc;
+}
+
+//  ------------------------------------------------------------------------
+//  Selftest
+
+//  The warnings of a topology's text, into out
+static int s_warned(const char *text, char *out, size_t len)
+{
+    errbuf_t err;
+    topology_t *topo = topology_load_text("t.cfg", text, &err);
+    machine_t *machine = machine_new_live(&err);
+    pipeline_t *pl = topo && machine && topology_validate(topo, &err) == 0
+                         ? pipeline_new(topo, machine, &err)
+                         : NULL;
+    int rc = pl ? traffic_warnings(pl, out, len) : -1;
+    pipeline_destroy(&pl);
+    machine_destroy(&machine);
+    topology_destroy(&topo);
+    return rc;
+}
+
+int traffic_warn_test(bool verbose)
+{
+    (void)verbose;
+    char out[2048];
+    //  two regions of "5 %" under one zipf feed: eu-sub.1 is number 0
+    const char *regions = "topology = t\n    sizes = 64\n"
+                          "publisher = pub\n    topics = 40\n"
+                          "    topic_order = %s\nhop\nproxy = core\n"
+                          "proxy = eu\n    from = core\nhop\n"
+                          "subscriber = eu-sub\n    count = 2\n"
+                          "    subscribe = 5%%\n"
+                          "proxy = us\n    from = core\nhop\n"
+                          "subscriber = us-sub\n    count = 2\n"
+                          "    subscribe = 5%%\n";
+    char text[1024];
+    snprintf(text, sizeof text, regions, "zipf:1.1");
+    CHECK(s_warned(text, out, sizeof out) == 0);
+    CHECK(strstr(out, "t.cfg:13: subscribe = 5%: eu-sub.1 takes "));
+    CHECK(strstr(out, "messages, us-sub.2 ") && strstr(out, "zipf:1.1"));
+    snprintf(text, sizeof text, regions, "uniform");
+    CHECK(s_warned(text, out, sizeof out) == 0 && out[0] == 0);
+    //  a region of 10 topics whose subscriber asks for 0-20
+    CHECK(s_warned("topology = t\n    sizes = 64\n"
+                   "publisher = a\n    topics = 10\nhop\nsubscriber = x\n"
+                   "    subscribe = 0-20\n"
+                   "publisher = b\n    topics = 30\nhop\nsubscriber = y\n",
+                   out, sizeof out) == 0);
+    CHECK(strstr(
+        out, "t.cfg:7: subscriber x (subscribe = 0-20) takes topics 10 to 20 "
+             "of which its publishers send none (they send 0 to 9)"));
+    CHECK(!strstr(out, "subscriber y"));
+    return 0;
+}
