@@ -114,8 +114,13 @@ static zmsg_t *s_reply(remote_t *self, const char *word, int timeout_ms,
         s_lost_error(self, err);
         return NULL;
     }
-    err_set(err, "host %s: no %s within %.1f s", agent_link_name(self->link),
-            word, timeout_ms / 1000.0);
+    if (streq(word, "COUNTS")) {
+        errbuf_t why;
+        stage_no_counts(&why, timeout_ms);
+        err_set(err, "host %s: %s", agent_link_name(self->link), why.msg);
+    } else
+        err_set(err, "host %s: no %s within %.1f s",
+                agent_link_name(self->link), word, timeout_ms / 1000.0);
     return NULL;
 }
 
