@@ -67,8 +67,8 @@ sub agrees {
 
 my ($dir, $err) = run_dir('topics.cfg', 'topologies/topics.cfg', '--sizes', '64,1024');
 agrees('topics.cfg', $dir);
-like($err, qr/warning: topologies\/topics\.cfg:26: subscribe = 10%: sub\.1 takes 23\.8 % of its publishers' messages, sub\.8 6\.7 % \(3\.6 times as much\).*topic_order = uniform/,
-     'topics.cfg: the warning names the most and least of the 10 % subscribers');
+unlike($err, qr/times as much/,
+     'topics.cfg: one stage\'s 10 % subscribers take different topics by design: no share warning');
 
 ($dir, $err) = run_dir('tree, disjoint regions', qw(topologies/tree-fanout.cfg --sizes 64
     --set topics=100 --set topic_order=zipf:1.1 --set eu-sub.subscribe=0-32
