@@ -36,6 +36,12 @@ like($page, qr{<p class="answer"><b>answer:</b> candidate \Q$met->{candidate}\E 
     if $met;
 ok(index($page, '<p class="answer">') < index($page, 'id="sizing"'), 'report: the answer before the candidates');
 unlike($page, qr/config\.cfg: No such file/, 'report: no error box for the files a sizing run has not');
+# metadata.json as run writes it: the page's machine section
+my $meta = Hopbench::slurp("$out/a/metadata.json");
+like($meta, qr/"mode": "size"/, 'metadata.json: mode size');
+like($meta, qr/"status": "ok"/, 'metadata.json: status ok at the end');
+like($meta, qr/"command_line": "[^"]*hopbench size topologies\/proxy\.cfg/, 'metadata.json: the command line');
+like($page, qr/<th>libzmq<\/th><td>\d+\.\d+\.\d+<\/td>/, 'report: the machine section, with libzmq\'s version');
 
 # Impossible: capacity fails it, fast, exit 3, the best and its shortfall
 my $start = time;

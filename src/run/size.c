@@ -38,6 +38,7 @@ typedef struct {
     FILE *results, *latency;
     report_info_t info;
     int trials;
+    run_meta_t meta; //  metadata.json: the run, the machine, the libraries
 } size_t_;
 
 //  One file x one combination of --try: its topology, or NULL and err
@@ -124,6 +125,25 @@ static int s_candidates(size_t_ *self, errbuf_t *err)
     return 0;
 }
 
+//  metadata.json as `run` writes it (resultsdir.h): what ran, where, with
+//  which libraries; status "running" until the end says how it went
+static int s_metadata(size_t_ *self, const char *status, errbuf_t *err)
+{
+    run_meta_t *meta = &self->meta;
+    if (!meta->started[0]) {
+        resultsdir_utc(meta->started, sizeof meta->started, false);
+        snprintf(meta->command_line, sizeof meta->command_line, "%s",
+                 self->o->command_line ? self->o->command_line : "");
+        snprintf(meta->topology, sizeof meta->topology, "%s",
+                 self->n ? self->topo[0]->name : "");
+        snprintf(meta->file, sizeof meta->file, "%s", self->o->files[0]);
+        snprintf(meta->mode, sizeof meta->mode, "size");
+        meta->tsc_hz = tsc_hz(meta->tsc_source, sizeof meta->tsc_source);
+    }
+    snprintf(meta->status, sizeof meta->status, "%s", status);
+    return resultsdir_metadata(self->dir, meta, self->machine, err);
+}
+
 static int s_files(size_t_ *self, errbuf_t *err)
 {
     if (resultsdir_create(self->o->output, "size", self->dir, sizeof self->dir,
@@ -144,7 +164,7 @@ static int s_files(size_t_ *self, errbuf_t *err)
     self->info.mode = "search";
     report_csv_header(self->results, &self->info);
     report_latency_header(self->latency, &self->info);
-    return 0;
+    return s_metadata(self, "running", err);
 }
 
 static int s_eval(size_t_ *self, int i, errbuf_t *err)
@@ -327,6 +347,11 @@ int size_main(const size_options_t *o)
     if (rc == 2 || rc == 1)
         fprintf(stderr, "hopbench: size: %s\n", err.msg);
     if (rc != 2 && self->dir[0]) {
+        if (rc == 1)
+            snprintf(self->meta.error, sizeof self->meta.error, "%s", err.msg);
+        errbuf_t why;
+        if (s_metadata(self, rc ? "failed" : "ok", &why))
+            fprintf(stderr, "hopbench: size: %s\n", why.msg);
         s_report(self, best);
         if (rc == 0 && best < 0)
             rc = SIZE_NOT_MET;
