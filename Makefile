@@ -191,6 +191,7 @@ bench: deps
 	@tests/install-debs perl
 	$(MAKE) hopbench tests/bench/raw
 	tests/bench/run-bench
+	[ "$(BENCH_SEARCH)" = 0 ] || tests/bench/search-time
 
 # libzmq's perf tools from the installed version's Debian source, in
 # build/anchors/ (tests/anchors/build-tools), then side by side with
