@@ -118,6 +118,14 @@ void html_section_begin(FILE *out, const char *id, const char *title,
     }
 }
 
+void html_section_begin_as(FILE *out, const char *prefix, const char *id,
+                           const char *title, const char *source)
+{
+    char full[80];
+    snprintf(full, sizeof full, "%s%s", prefix, id);
+    html_section_begin(out, full, title, source);
+}
+
 void html_section_end(FILE *out)
 {
     fputs("</section>\n", out);

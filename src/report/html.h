@@ -33,6 +33,9 @@ void html_page_end(FILE *out);
 //  (source NULL: no line)
 void html_section_begin(FILE *out, const char *id, const char *title,
                         const char *source);
+//  The same, its id after a prefix ("run2-": a page's second run)
+void html_section_begin_as(FILE *out, const char *prefix, const char *id,
+                           const char *title, const char *source);
 void html_section_end(FILE *out);
 //  A CSV file as a sortable table, its header as the columns.  rows:
 //  the most rows shown (0: all).  0 done, 1 there is no such file, -1

@@ -123,7 +123,7 @@ static int s_figure(FILE *out, report_page_t *page, const plot_chart_t *chart,
 int report_html_charts(FILE *out, report_page_t *page, errbuf_t *err)
 {
     plot_charts_t charts = {0};
-    report_html_section(out, page, "charts", "Charts",
+    html_section_begin_as(out, page->ids, "charts", "Charts",
                        "results.csv, search.csv, syscalls.csv (gnuplot)");
     int rc =
         plot_prepare(page->dir, page->scratch, PLOT_TERM_SVG, &charts, err);

@@ -27,9 +27,6 @@ int report_html_run(FILE *out, report_page_t *page, errbuf_t *err);
 //  The sizing section (sizing.csv, `hopbench size`): the answer first,
 //  then the candidates.  0, also when there is no sizing.csv
 int report_html_sizing(FILE *out, const report_page_t *page, errbuf_t *err);
-//  A section of the run's: html_section_begin, its id after page->ids
-void report_html_section(FILE *out, const report_page_t *page, const char *id,
-                         const char *title, const char *source);
 //  The string value of "key" in metadata.json, unescaped, "" if absent
 void report_html_meta(const report_page_t *page, const char *key, char *out,
                       size_t len);

@@ -221,7 +221,8 @@ int report_html_results(FILE *out, const report_page_t *page, errbuf_t *err)
             rc = err_set(err, "%s:1: no size or hop column", path);
     }
     if (rc > 0) {
-        report_html_section(out, page, "results", "Per hop, per size", "results.csv");
+        html_section_begin_as(out, page->ids, "results", "Per hop, per size",
+                              "results.csv");
         fputs("<p>Every row of the file, figures as written there. Flags: "
               "<span class=\"flag\">starved</span> a thread of the hop's "
               "ends waited for a CPU (its figure is the machine's, not "

@@ -65,14 +65,6 @@ static const char *s_unquote(const char *p, char *out, size_t len)
     return *p ? p + 1 : p;
 }
 
-void report_html_section(FILE *out, const report_page_t *page, const char *id,
-                         const char *title, const char *source)
-{
-    char full[80];
-    snprintf(full, sizeof full, "%s%s", page->ids, id);
-    html_section_begin(out, full, title, source);
-}
-
 void report_html_meta(const report_page_t *page, const char *key, char *out,
                       size_t len)
 {
@@ -154,8 +146,8 @@ static void s_machine(FILE *out, const report_page_t *page)
                                           {"machine", "machine"},
                                           {"tsc_hz", "TSC (Hz)"},
                                           {"curve", "CURVE"}};
-    report_html_section(out, page, "machine", "Run, machine and libraries",
-                       "metadata.json");
+    html_section_begin_as(out, page->ids, "machine",
+                          "Run, machine and libraries", "metadata.json");
     if (!page->meta) {
         fputs("<p>No metadata.json in this directory.</p>\n", out);
         html_section_end(out);
@@ -173,7 +165,8 @@ static void s_machine(FILE *out, const report_page_t *page)
 static void s_warnings(FILE *out, const report_page_t *page)
 {
     char text[4096];
-    report_html_section(out, page, "warnings", "Warnings", "metadata.json");
+    html_section_begin_as(out, page->ids, "warnings", "Warnings",
+                          "metadata.json");
     int n = 0;
     report_html_meta(page, "error", text, sizeof text);
     if (text[0])
@@ -199,7 +192,7 @@ static void s_topology(FILE *out, const report_page_t *page)
     snprintf(path, sizeof path, "%s/config.cfg", page->dir);
     if (access(path, F_OK))
         return; //  a sizing run's directory: its candidates' files
-    report_html_section(out, page, "topology", "Topology", "config.cfg");
+    html_section_begin_as(out, page->ids, "topology", "Topology", "config.cfg");
     topology_t *topo = topology_load(path, &err);
     char *text = NULL;
     size_t len = 0;
@@ -235,7 +228,7 @@ static int s_csv_section(FILE *out, const report_page_t *page, const char *id,
     int rc = html_csv_table(body, path, 0, err);
     fclose(body);
     if (rc == 0) {
-        report_html_section(out, page, id, title, file);
+        html_section_begin_as(out, page->ids, id, title, file);
         if (what)
             html_elem(out, "p", NULL, what);
         fputs(text, out);
