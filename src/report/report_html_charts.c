@@ -124,7 +124,7 @@ int report_html_charts(FILE *out, report_page_t *page, errbuf_t *err)
 {
     plot_charts_t charts = {0};
     html_section_begin_as(out, page->ids, "charts", "Charts",
-                       "results.csv, search.csv, syscalls.csv (gnuplot)");
+                          "results.csv, search.csv, syscalls.csv (gnuplot)");
     int rc =
         plot_prepare(page->dir, page->scratch, PLOT_TERM_SVG, &charts, err);
     errbuf_t why;
