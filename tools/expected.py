@@ -327,9 +327,16 @@ def rows(directory):
 
 def main(argv):
     check = argv[1:2] == ['--check']
-    if len(argv) != 2 + check:
+    if argv[1:2] in (['-h'], ['--help']):
+        print(__doc__)
+        return 0
+    if len(argv) != 2 + check or argv[-1].startswith('-'):
         sys.exit('usage: expected.py [--check] RESULTS_DIR')
     directory = argv[-1]
+    for name in ('config.cfg', 'metadata.json', 'results.csv'):
+        if not os.path.isfile(os.path.join(directory, name)):
+            sys.exit('expected.py: %s: no %s (not a results directory)'
+                     % (directory, name))
     run, sent = Run(directory), published(directory)
     out = csv.writer(sys.stdout, lineterminator='\n')
     if not check:
@@ -358,4 +365,8 @@ def main(argv):
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except BrokenPipeError:  # a reader that stopped early (| head)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
