@@ -66,18 +66,6 @@ static void *s_control_open(stage_t *self, int timeout_ms, errbuf_t *err)
     return control;
 }
 
-//  The engine did not answer within the timeout: in the words every
-//  wait for counters uses (stage_no_counts)
-static int s_no_reply(void *control, errbuf_t *err)
-{
-    int ms = 0;
-    size_t len = sizeof ms;
-    if (errno != EAGAIN)
-        return err_set(err, "no STATISTICS reply: %s", zmq_strerror(errno));
-    zmq_getsockopt(control, ZMQ_RCVTIMEO, &ms, &len);
-    return stage_no_counts(err, ms);
-}
-
 static int s_counts(stage_t *self, void *control, uint64_t *received,
                     uint64_t *sent, errbuf_t *err)
 {
@@ -91,7 +79,7 @@ static int s_counts(stage_t *self, void *control, uint64_t *received,
         int more = 0;
         size_t len = sizeof more;
         if (zmq_recv(control, &stats[i], sizeof stats[i], 0) != sizeof stats[i])
-            return s_no_reply(control, err);
+            return err_set(err, "no STATISTICS reply: %s", zmq_strerror(errno));
         zmq_getsockopt(control, ZMQ_RCVMORE, &more, &len);
         if ((i < 7) != (more != 0))
             return err_set(err, "STATISTICS reply has not 8 frames");
