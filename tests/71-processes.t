@@ -75,7 +75,13 @@ like($err, qr/--set p3\.process=own: stage 'p3' runs in its own process: hop 3 c
 # kill -9 the proxy's process during a sweep: out within 5 s, exit 1
 $out = tmp();
 $pid = start($out, qw(topologies/proxy-procs.cfg --sizes 8..131072 --duration 0.5));
-sleep 3;
+# killed once a size has finished (its rows are in results.csv), however
+# slowly a sanitized build beside another test gets there: up to 60 s
+for (1 .. 600) {
+    my $csv = Hopbench::slurp("$out/results.csv") // '';
+    last if ($csv =~ tr/\n//) >= 3;    # the header and a size's two hops
+    sleep 0.1;
+}
 my ($proxy) = map { /^\s*(\d+)\s+(\d+)\s+hopbench:proxy$/ && $2 == $pid ? $1 : () }
     `ps -eo pid=,ppid=,comm=`;
 ok($proxy, 'the proxy process is there to kill');
