@@ -33,6 +33,7 @@
 #include "config/engines.h"
 #include "config/hosts.h"
 #include "crew/fleet.h"
+#include "crew/stage_process.h"
 #include "crew/wire.h"
 #include "agent/keys.h"
 #include "machine/machine.h"
@@ -91,6 +92,7 @@ static const struct {
     {"hosts", hosts_test},
     {"wire", wire_test},
     {"fleet", fleet_test},
+    {"stage_process", stage_process_test},
     {"keys", keys_test},
     {"io_cpus", io_cpus_test},
     {"roster", roster_test},

@@ -12,6 +12,7 @@
 #include "crew/stage_process.h"
 
 #include "base/actor.h"
+#include "base/check.h"
 #include "base/mono.h"
 #include "crew/wire.h"
 #include "stages/roles.h"
@@ -259,11 +260,17 @@ static int s_send(void *state, const char *command, int timeout_ms,
     return 0;
 }
 
+//  While a COUNTS is on its way (an agent's stage_process_ask_counts), the
+//  pipe's next message is stage_process_take_counts's to read: it keeps an
+//  answer that comes first in 'pending'.  Read here, the counters would be
+//  taken for an answer, and every later COUNTS would wait for them
 static bool s_ready(void *state, int wait_ms)
 {
     relay_t *self = state;
     if (self->pending)
         return true;
+    if (self->asked)
+        return false;
     zmq_pollitem_t item = {zsock_resolve(self->actor), 0, ZMQ_POLLIN, 0};
     return zmq_poll(&item, 1, wait_ms) > 0;
 }
@@ -460,3 +467,43 @@ const stage_kind_t stage_process_kind = {.name = "process",
                                          .abort = s_abort,
                                          .pid = s_pid,
                                          .destroy = s_destroy};
+
+//  ------------------------------------------------------------------------
+//  Selftest: an agent's COUNTS and the stage's answers share the relay's
+//  pipe; whatever order they come in, each goes to its own reader
+
+int stage_process_test(bool verbose)
+{
+    (void)verbose;
+    zsock_t *child = zsock_new_pair("@inproc://stage-process-test");
+    relay_t self = {.actor = zsock_new_pair(">inproc://stage-process-test"),
+                    .pid = 1,
+                    .own_counts = true};
+    stage_counts_t counts = {0};
+    errbuf_t err;
+    CHECK(child && self.actor);
+    //  the counters come: they are not an answer, whoever looks first
+    CHECK(stage_process_ask_counts(&self, &err) == 0 && self.asked);
+    char *asked = zstr_recv(child);
+    CHECK(asked && streq(asked, "COUNTS"));
+    zstr_free(&asked);
+    zstr_send(child, "COUNTS 5 7");
+    zclock_sleep(50);
+    CHECK(!s_ready(&self, 0));
+    CHECK(stage_process_take_counts(&self, &counts, &err) == 1);
+    CHECK(counts.received == 5 && counts.sent == 7 && !self.asked);
+    //  an answer first, then the counters: the answer is kept for wait
+    CHECK(stage_process_ask_counts(&self, &err) == 0);
+    asked = zstr_recv(child);
+    zstr_free(&asked);
+    zstr_send(child, "DONE");
+    zstr_send(child, "COUNTS 6 8");
+    zclock_sleep(50);
+    CHECK(stage_process_take_counts(&self, &counts, &err) == 0);
+    CHECK(s_ready(&self, 0) && s_wait(&self, 0, &err) == 0);
+    CHECK(stage_process_take_counts(&self, &counts, &err) == 1);
+    CHECK(counts.received == 6 && counts.sent == 8 && !s_ready(&self, 0));
+    zsock_destroy(&self.actor);
+    zsock_destroy(&child);
+    return 0;
+}

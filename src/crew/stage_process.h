@@ -46,7 +46,8 @@ zsock_t *stage_process_pipe(void *state);
 //  counters need none); take_counts gives 1 and the counters once they
 //  are here, 0 while they are not (the pipe wakes its poller when they
 //  come), -1 and err when they will not come.  Take before ready and
-//  wait: what it reads first is kept for them
+//  wait: what it reads first is kept for them, and while the counters are
+//  on their way, ready says true only for what take_counts has kept
 int stage_process_ask_counts(void *state, errbuf_t *err);
 int stage_process_take_counts(void *state, stage_counts_t *out, errbuf_t *err);
 //  end tells the relay to end the process ($TERM, SIGKILL 2 s later);
@@ -60,5 +61,7 @@ bool stage_process_ended(void *state);
 //  description its host's stages are planned on); returns the exit status
 //  of the process
 int stage_process_main(int argc, char **argv);
+
+int stage_process_test(bool verbose);
 
 #endif
