@@ -105,7 +105,7 @@ FUZZ_BINS     = $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 FUZZ_OBJ      = $(LIB_SRC:src/%.c=build/fuzz/%.o) build/fuzz/fuzz.o
 
 .PHONY: all run check check-long lint bench anchors install deb deb-package deps check-deps memcheck \
-        clean format fuzz fuzz-deps fuzz-build soak FORCE
+        clean format fuzz fuzz-deps fuzz-build soak soak-handover FORCE
 
 all: hopbench $(MANPAGES)
 
@@ -233,6 +233,16 @@ soak: deps
 	@tests/install-debs perl procps
 	$(MAKE) hopbench
 	SOAK_MODES='$(SOAK_MODES)' tests/soak/run $(SOAK_SECONDS)
+
+# Healthy runs across agents that have just changed controllers (a killed
+# controller, two racing), hosts as network namespaces: none may fail.
+# HANDOVER_RUNS of them (tests/soak/handover).  Root; not run by CI
+HANDOVER_RUNS ?= 200
+
+soak-handover: deps
+	@tests/install-debs perl iproute2
+	$(MAKE) hopbench
+	tests/soak/handover $(HANDOVER_RUNS)
 
 # valgrind cannot run an ASan binary: memcheck always uses the normal build
 memcheck: deps

@@ -388,9 +388,9 @@ quiet('ip', '-n', ns('h2'), 'link', 'set', 'eth0', 'up');
 # The controller killed mid-run: the agents serve the next run.  Each try
 # runs at the timeout the killed run had (2 s), so that the bound (timeout
 # + 5 s) leaves room for a try refused while an agent is still ending the
-# last run's stages, or failed: a run right after a change of controller
-# has been seen to fail once, its broker's COUNTS not coming (a cause not
-# yet found)
+# last run's stages.  (A run here once failed with its broker's COUNTS not
+# coming: an agent took counters that came between two looks for an
+# answer, stage_process.c; `make soak-handover` runs 200 such changes)
 ($pid, $n) = ctl_start('run', $topo, @hosts, @sweep, "$work/gone");
 ok(rows_at_least("$work/gone", 2, 20), 'controller killed: a size finished first');
 my $gone = time;
