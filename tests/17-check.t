@@ -139,4 +139,21 @@ passed($regions[0], qr/warning: --set subscribe=5%: subscribe = 5%: each of eu-s
 passed($regions[0], undef, 'regions of 5 % of uniform topics: quiet',
        @regions[1 .. $#regions], qw(--set topic_order=uniform));
 
+# --- a slow subscriber below a steerable broker: its counters come late
+passed('topologies/proxy.cfg', qr/warning: consume_ns = 4000000 on sub: broker \(engine steerable\) answers its counters between messages, after up to 1000 sends each waiting for sub \(4\.00 s\), a tenth of the timeout \(2 s\) or more: .*engine = forwarder/,
+       'consume_ns that holds a steerable broker past the timeout: the key, both stages, the way out',
+       qw(--set timeout=2 --set sub.consume_ns=4000000));
+passed('topologies/proxy.cfg', undef, 'a forwarder counts without asking: quiet',
+       qw(--set timeout=2 --set sub.consume_ns=4000000 --set broker.engine=forwarder));
+passed('topologies/proxy.cfg', undef, 'consume_ns well within the timeout: quiet',
+       qw(--set timeout=2 --set sub.consume_ns=100000));
+{
+    my ($rc, $out, $err) = hopbench('run', 'topologies/proxy.cfg', qw(--sizes 64 --duration 0.3
+        --set timeout=2 --set sub.consume_ns=4000000 --quiet --output), "$dir/slow");
+    is($rc, 1, 'the run it warned of: exit 1');
+    like($err, qr/warning: consume_ns = 4000000 on sub: broker/, '...warned of before it ran');
+    like($err, qr/stage broker: no STATISTICS reply within 2 s: .*consume_ns\?/,
+         '...and its error names the broker, the timeout and the key');
+}
+
 done_testing();

@@ -55,6 +55,7 @@
 #include "config/topics.h"
 #include "pipeline/traffic.h"
 #include "pipeline/traffic_warn.h"
+#include "pipeline/slow_warn.h"
 #include "stages/sockets.h"
 #include "stages/topic.h"
 #include "run/run.h"
@@ -106,6 +107,7 @@ static const struct {
     {"topics", topics_test},
     {"traffic", traffic_test},
     {"traffic_warn", traffic_warn_test},
+    {"slow_warn", slow_warn_test},
     {"topic", topic_test},
     {"sockets", sockets_test},
     {"run_meta", run_meta_test},

@@ -39,6 +39,9 @@ typedef enum {
     TRAIT_HOLDS_BACKPRESSURE = 1 << 4,
     //  its counts of a reqrep hop are a reqrep's
     TRAIT_COUNTS_REQREP = 1 << 5,
+    //  its counters are asked of its own loop, which answers between
+    //  messages: a send held by back-pressure holds them back too
+    TRAIT_ANSWERS_BETWEEN_MESSAGES = 1 << 6,
 } engine_trait_t;
 
 #define TRAITS_LIBZMQ_SOCKETS                                                  \
@@ -47,7 +50,8 @@ typedef enum {
 
 //  The table: ROW(ID, name, traits, meaning), in the order of the ids
 #define ENGINES(ROW)                                                           \
-    ROW(STEERABLE, steerable, TRAITS_LIBZMQ_SOCKETS,                           \
+    ROW(STEERABLE, steerable,                                                  \
+        TRAITS_LIBZMQ_SOCKETS | TRAIT_ANSWERS_BETWEEN_MESSAGES,                \
         "libzmq's zmq_proxy_steerable, whose STATISTICS give the hop "         \
         "counters")                                                            \
     ROW(ZPROXY, zproxy, TRAIT_CZMQ_ACTOR,                                      \

@@ -531,7 +531,10 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                                 "fan-out a stage of its own).  capacity: "
                                 "back-pressure, it sets every subscriber's "
                                 "rate; flood: only it drops, its pipe "
-                                "overflowing; search: the NDR found is its"},
+                                "overflowing; search: the NDR found is its.  "
+                                "A steerable broker above answers its "
+                                "counters only between sends: check warns "
+                                "when 1000 x consume_ns nears the timeout"},
     [KEY_STARVED_PCT] = {.name = "starved_pct",
                          .levels = T,
                          .type = TYPE_DOUBLE,

@@ -8,6 +8,7 @@
 #include "base/nofile.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/roster.h"
+#include "pipeline/slow_warn.h"
 #include "pipeline/traffic.h"
 #include "pipeline/traffic_warn.h"
 #include "report/report_plan.h"
@@ -97,17 +98,24 @@ static void s_check_ok(const topology_t *topo, const pipeline_t *pl,
     printf(")\n");
 }
 
-//  check: what the topics do that the file does not show, on stderr
-static void s_check_traffic(const pipeline_t *pl)
+static void s_warn_lines(const char *text)
 {
-    char text[4096];
-    if (traffic_warnings(pl, text, sizeof text))
-        return;
     for (const char *p = text; *p;) {
         size_t len = strcspn(p, "\n");
         fprintf(stderr, "hopbench: warning: %.*s\n", (int)len, p);
         p += len + (p[len] == '\n');
     }
+}
+
+//  check: what the topics and a slow subscriber do that the file does not
+//  show, on stderr
+static void s_check_traffic(const pipeline_t *pl)
+{
+    char text[4096];
+    if (traffic_warnings(pl, text, sizeof text) == 0)
+        s_warn_lines(text);
+    slow_warnings(pl, text, sizeof text);
+    s_warn_lines(text);
 }
 
 //  The pipeline plan and check look at, each host's stages on that host's

@@ -9,6 +9,7 @@
 #include "run/run_internal.h"
 
 #include "pipeline/traffic.h"
+#include "pipeline/slow_warn.h"
 #include "pipeline/traffic_warn.h"
 
 #include "base/nofile.h"
@@ -103,6 +104,8 @@ int run_prepare(run_t *self, errbuf_t *err)
         char warnings[4096];
         if (traffic_warnings(self->pl[c], warnings, sizeof warnings) == 0)
             run_meta_warn(self, warnings);
+        slow_warnings(self->pl[c], warnings, sizeof warnings);
+        run_meta_warn(self, warnings);
     }
     return s_files(self, err);
 }

@@ -66,10 +66,23 @@ static void *s_control_open(stage_t *self, int timeout_ms, errbuf_t *err)
     return control;
 }
 
+//  No reply within the timeout: the proxy was in a send all along
+static int s_no_reply(stage_t *self, errbuf_t *err)
+{
+    if (errno != EAGAIN)
+        return err_set(err, "no STATISTICS reply: %s", zmq_strerror(errno));
+    return err_set(err,
+                   "no STATISTICS reply within %g s: zmq_proxy_steerable "
+                   "answers between messages, and a send held by "
+                   "back-pressure holds its answer (a slow subscriber "
+                   "below, consume_ns?  engine = forwarder counts without "
+                   "asking)",
+                   self->pl->params.timeout);
+}
+
 static int s_counts(stage_t *self, void *control, uint64_t *received,
                     uint64_t *sent, errbuf_t *err)
 {
-    (void)self;
     uint64_t stats[8];
     if (!control)
         return err_set(err, "no control channel");
@@ -79,7 +92,7 @@ static int s_counts(stage_t *self, void *control, uint64_t *received,
         int more = 0;
         size_t len = sizeof more;
         if (zmq_recv(control, &stats[i], sizeof stats[i], 0) != sizeof stats[i])
-            return err_set(err, "no STATISTICS reply: %s", zmq_strerror(errno));
+            return s_no_reply(self, err);
         zmq_getsockopt(control, ZMQ_RCVMORE, &more, &len);
         if ((i < 7) != (more != 0))
             return err_set(err, "STATISTICS reply has not 8 frames");
