@@ -179,8 +179,14 @@ if ($sub_share >= 0.5 && $sub_share >= $broker_share) {
                                . 'broker %.0f %%)', 100 * $sub_share, 100 * $broker_share))
         or diag $hout;
 }
-ok($last->{to_cpu_ns_per_msg} > 5 * $last->{from_cpu_ns_per_msg} / 20,
-   'harness: the spinning subscriber\'s CPU per message is many times the broker\'s per socket');
+# (the spin is on the clock: a subscriber preempted mid-spin is charged
+# less CPU than 20 us a message, so a starved row proves nothing here)
+SKIP: {
+    skip 'harness: the row is starved: its CPU figures are the scheduler\'s', 1 if $last->{starved};
+    ok($last->{to_cpu_ns_per_msg} > 5 * $last->{from_cpu_ns_per_msg} / 20,
+       'harness: the spinning subscriber\'s CPU per message is many times the broker\'s per socket')
+        or diag "sub $last->{to_cpu_ns_per_msg} ns/msg, broker $last->{from_cpu_ns_per_msg} ns/msg";
+}
 
 # ------------------------------------------------------------------------
 # Topics: every socket takes its instance's share
