@@ -771,6 +771,24 @@ static int s_test_ports(void *arg, const char *address, int n, int *ports,
     return strcmp(address, "10.0.0.2") == 0 ? 0 : -1;
 }
 
+int pipeline_fixture_new(pipeline_fixture_t *self, const char *text,
+                         errbuf_t *err)
+{
+    memset(self, 0, sizeof *self);
+    self->topo = topology_load_text("t.cfg", text, err);
+    if (self->topo && topology_validate(self->topo, err) == 0 &&
+        (self->machine = machine_new_live(err)))
+        self->pl = pipeline_new(self->topo, self->machine, err);
+    return self->pl ? 0 : -1;
+}
+
+void pipeline_fixture_free(pipeline_fixture_t *self)
+{
+    pipeline_destroy(&self->pl);
+    machine_destroy(&self->machine);
+    topology_destroy(&self->topo);
+}
+
 //  Stages on hosts: each host planned on its own machine, endpoints on
 //  the binding host's address and ports, ipc in its directory
 static int s_test_hosts(const machine_t *machine)

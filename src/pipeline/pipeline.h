@@ -100,6 +100,18 @@ long pipeline_total_sockets(const pipeline_t *self);
 //  (ZMQ_XPUB_NODROP: pubsub in mode = capacity)?
 bool pipeline_backpressure(const pipeline_t *self);
 
+//  Selftests: a topology's text, validated and planned on the live
+//  machine, with what it was made of (pipeline_fixture_free frees all,
+//  also after a failure).  -1: err says why
+typedef struct {
+    topology_t *topo;
+    machine_t *machine;
+    pipeline_t *pl;
+} pipeline_fixture_t;
+int pipeline_fixture_new(pipeline_fixture_t *self, const char *text,
+                         errbuf_t *err);
+void pipeline_fixture_free(pipeline_fixture_t *self);
+
 int pipeline_test(bool verbose);
 
 #endif

@@ -71,17 +71,11 @@ void slow_warnings(const pipeline_t *pl, char *out, size_t len)
 static int s_warned(const char *text, char *out, size_t len)
 {
     errbuf_t err;
-    topology_t *topo = topology_load_text("t.cfg", text, &err);
-    machine_t *machine = machine_new_live(&err);
-    pipeline_t *pl = topo && machine && topology_validate(topo, &err) == 0
-                         ? pipeline_new(topo, machine, &err)
-                         : NULL;
-    int rc = pl ? 0 : -1;
-    if (pl)
-        slow_warnings(pl, out, len);
-    pipeline_destroy(&pl);
-    machine_destroy(&machine);
-    topology_destroy(&topo);
+    pipeline_fixture_t f;
+    int rc = pipeline_fixture_new(&f, text, &err);
+    if (rc == 0)
+        slow_warnings(f.pl, out, len);
+    pipeline_fixture_free(&f);
     return rc;
 }
 

@@ -224,11 +224,10 @@ int traffic_test(bool verbose)
                        "hop\nproxy = p\nhop\n"
                        "subscriber = sub\n    count = 4\n"
                        "    subscribe = 25%\n";
-    topology_t *topo = topology_load_text("t.cfg", text, &err);
-    CHECK(topo && topology_validate(topo, &err) == 0);
-    machine_t *machine = machine_new_live(&err);
-    pipeline_t *pl = machine ? pipeline_new(topo, machine, &err) : NULL;
-    CHECK(pl && traffic_on(pl) && traffic_topics(pl) == 100);
+    pipeline_fixture_t f;
+    CHECK(pipeline_fixture_new(&f, text, &err) == 0);
+    const pipeline_t *pl = f.pl;
+    CHECK(traffic_on(pl) && traffic_topics(pl) == 100);
     CHECK(traffic_header_offset(pl) == 8 && traffic_subscriber(pl, 5) == 2);
     uint64_t first;
     int count;
@@ -254,8 +253,6 @@ int traffic_test(bool verbose)
     free(some);
     traffic_set_free(&sub);
     traffic_set_free(&proxy);
-    pipeline_destroy(&pl);
-    machine_destroy(&machine);
-    topology_destroy(&topo);
+    pipeline_fixture_free(&f);
     return 0;
 }

@@ -229,15 +229,11 @@ int traffic_warnings(const pipeline_t *pl, char *out, size_t len)
 static int s_warned(const char *text, char *out, size_t len)
 {
     errbuf_t err;
-    topology_t *topo = topology_load_text("t.cfg", text, &err);
-    machine_t *machine = machine_new_live(&err);
-    pipeline_t *pl = topo && machine && topology_validate(topo, &err) == 0
-                         ? pipeline_new(topo, machine, &err)
-                         : NULL;
-    int rc = pl ? traffic_warnings(pl, out, len) : -1;
-    pipeline_destroy(&pl);
-    machine_destroy(&machine);
-    topology_destroy(&topo);
+    pipeline_fixture_t f;
+    int rc = pipeline_fixture_new(&f, text, &err) == 0
+                 ? traffic_warnings(f.pl, out, len)
+                 : -1;
+    pipeline_fixture_free(&f);
     return rc;
 }
 

@@ -411,20 +411,16 @@ int topic_test(bool verbose)
                        "hop\nproxy = p\nhop\n"
                        "subscriber = sub\n    count = 2\n"
                        "    subscribe = 25%\n    subscriptions = 3\n";
-    topology_t *topo = topology_load_text("t.cfg", text, &err);
-    CHECK(topo && topology_validate(topo, &err) == 0);
-    machine_t *machine = machine_new_live(&err);
-    pipeline_t *pl = machine ? pipeline_new(topo, machine, &err) : NULL;
+    pipeline_fixture_t f;
     stage_shared_t *shared = calloc(1, sizeof *shared);
-    CHECK(pl && shared);
+    CHECK(pipeline_fixture_new(&f, text, &err) == 0 && shared);
+    const pipeline_t *pl = f.pl;
     stage_t pub = {.pl = pl, .inst = &pl->inst[0], .shared = shared};
     stage_t sub = {.pl = pl, .inst = &pl->inst[2], .shared = shared};
     int rc = s_test_count(&sub);
     if (rc == 0)
         rc = s_test_wait(&pub);
     free(shared);
-    pipeline_destroy(&pl);
-    machine_destroy(&machine);
-    topology_destroy(&topo);
+    pipeline_fixture_free(&f);
     return rc;
 }
