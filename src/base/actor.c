@@ -75,6 +75,16 @@ zsock_t *actor_new(zactor_fn fn, void *args, errbuf_t *err)
     return pipe;
 }
 
+int actor_send(zsock_t *pipe, const char *command, int timeout_ms,
+               errbuf_t *err)
+{
+    zsock_set_sndtimeo(pipe, timeout_ms);
+    if (zstr_send(pipe, command))
+        return err_set(err, "cannot send %s within %.1f s", command,
+                       timeout_ms / 1000.0);
+    return 0;
+}
+
 int actor_destroy(zsock_t **pipe_p, int timeout_ms)
 {
     zsock_t *pipe = *pipe_p;
@@ -119,7 +129,7 @@ int actor_test(bool verbose)
     errbuf_t err;
     zsock_t *pipe = actor_new(s_echo, NULL, &err);
     CHECK(pipe);
-    zstr_send(pipe, "hello");
+    CHECK(actor_send(pipe, "hello", 1000, &err) == 0);
     char *echo = zstr_recv(pipe);
     CHECK(echo && strcmp(echo, "hello") == 0);
     zstr_free(&echo);

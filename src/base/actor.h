@@ -31,6 +31,12 @@ zsock_t *actor_new(zactor_fn fn, void *args, errbuf_t *err);
 //  thread may still be using its args)
 int actor_destroy(zsock_t **pipe_p, int timeout_ms);
 
+//  Send a command down an actor's pipe within timeout_ms (a pipe whose
+//  thread is gone would take it never): -1, and err says so, when it
+//  does not go
+int actor_send(zsock_t *pipe, const char *command, int timeout_ms,
+               errbuf_t *err);
+
 int actor_test(bool verbose);
 
 #endif

@@ -252,12 +252,7 @@ void *stage_process_new(const pipeline_t *pl, int id, const char *config,
 static int s_send(void *state, const char *command, int timeout_ms,
                   errbuf_t *err)
 {
-    relay_t *self = state;
-    zsock_set_sndtimeo(self->actor, timeout_ms);
-    if (zstr_send(self->actor, command))
-        return err_set(err, "cannot send %s within %.1f s", command,
-                       timeout_ms / 1000.0);
-    return 0;
+    return actor_send(((relay_t *)state)->actor, command, timeout_ms, err);
 }
 
 //  While a COUNTS is on its way (an agent's stage_process_ask_counts), the

@@ -75,12 +75,7 @@ static int s_send(void *state, const char *command, int timeout_ms,
     if (strcmp(command, "TEARDOWN") == 0)
         s_close_control(self); //  it lives in the stage's context
     snprintf(self->last, sizeof self->last, "%s", command);
-    //  Bounded: a send to a pipe whose thread is gone would block forever
-    zsock_set_sndtimeo(self->actor, timeout_ms);
-    if (zstr_send(self->actor, command))
-        return err_set(err, "cannot send %s within %.1f s", command,
-                       timeout_ms / 1000.0);
-    return 0;
+    return actor_send(self->actor, command, timeout_ms, err);
 }
 
 static bool s_ready(void *state, int wait_ms)
