@@ -41,7 +41,8 @@ typedef struct {
     //  both threads'
     _Atomic double last_word; //  = heard, for agent_link_silence
     _Atomic bool lost;
-    char why[300]; //  written before lost is set
+    _Atomic bool silent; //  lost for its silence (set before lost)
+    char why[300];       //  written before lost is set
 } link_t;
 
 struct agent_link_s {
@@ -265,6 +266,7 @@ static void s_beat(link_t *self, double interval)
                  "no word from its agent for %g s (its "
                  "host or link is down, or it hangs)",
                  self->timeout);
+        atomic_store(&self->silent, true);
         s_lose(self, why);
     }
 }
@@ -457,6 +459,11 @@ double agent_link_silence(agent_link_t *self)
 double agent_link_timeout(const agent_link_t *self)
 {
     return self->link->timeout;
+}
+
+bool agent_link_silent(agent_link_t *self)
+{
+    return atomic_load(&self->link->lost) && atomic_load(&self->link->silent);
 }
 
 bool agent_link_lost(agent_link_t *self, char *why, size_t len)

@@ -67,6 +67,9 @@ const agent_info_t *agent_link_info(const agent_link_t *self);
 const char *agent_link_name(const agent_link_t *self);
 //  Lost for good?  why: the reason
 bool agent_link_lost(agent_link_t *self, char *why, size_t len);
+//  Lost because its agent said nothing for the timeout (not a closed
+//  connection, nor a refused handshake)
+bool agent_link_silent(agent_link_t *self);
 //  Seconds since the agent last said anything
 double agent_link_silence(agent_link_t *self);
 //  The silence that loses it

@@ -355,8 +355,41 @@ static void s_blame(const pipeline_t *pl, const char *name, const char *stages,
                 stages, name, why, then.msg);
 }
 
+//  Every host's agent lost for its silence (s_lost waits for one about
+//  to be), two hosts at least: "h1, h2, h3" into names.  Then no one host
+//  failed, as far as this controller can tell: its own network did, or
+//  the way to all of them.  A host lost another way (its connection
+//  closed), or one still heard, makes it false
+static bool s_all_silent(fleet_t *self, char *names, size_t len)
+{
+    size_t used = 0;
+    int n = 0;
+    names[0] = 0;
+    for (int i = 0; i < self->n; i++) {
+        agent_link_t *link = self->member[i].link;
+        if (!link)
+            continue;
+        if (!s_lost(link, NULL, 0) || !agent_link_silent(link))
+            return false;
+        if (used < len)
+            used += (size_t)snprintf(names + used, len - used, "%s%s",
+                                     n ? ", " : "",
+                                     self->member[i].host->name);
+        n++;
+    }
+    return n >= 2;
+}
+
 void fleet_blame(fleet_t *self, const pipeline_t *pl, errbuf_t *err)
 {
+    char names[HOSTS_MAX * 26];
+    if (self && s_all_silent(self, names, sizeof names)) {
+        err_set(err,
+                "no agent answered for %g s (%s): the controller has lost "
+                "its network, or cannot reach any host",
+                self->options.timeout, names);
+        return;
+    }
     for (int i = 0; self && i < self->n; i++) {
         member_t *m = &self->member[i];
         char why[300], stages[200];

@@ -174,14 +174,17 @@ int stage_handle_threads(stage_handle_t *self, task_t *out, int max)
     return pid > 0 ? threads_scan(pid, out, max) : 0;
 }
 
-uint64_t stage_handle_cpu_ns(stage_handle_t *self, const pid_t *tids, int n)
+int stage_handle_cpu_ns(stage_handle_t *self, const pid_t *tids, int n,
+                        uint64_t *ns, errbuf_t *err)
 {
+    errbuf_t why;
+    *ns = 0;
     if (self->kind->cpu_ns)
-        return self->kind->cpu_ns(self->state, tids, n);
-    uint64_t ns = 0;
+        return s_named(self, self->kind->cpu_ns(self->state, tids, n, ns, &why),
+                       err, &why);
     for (int i = 0; i < n; i++)
-        ns += threads_cpu_ns(tids[i]);
-    return ns;
+        *ns += threads_cpu_ns(tids[i]);
+    return 0;
 }
 
 //  ------------------------------------------------------------------------

@@ -62,7 +62,8 @@ typedef struct {
     void (*record)(void *self, stage_phase_t phase);
     int (*sync)(void *self, errbuf_t *err);
     int (*threads)(void *self, task_t *out, int max);
-    uint64_t (*cpu_ns)(void *self, const pid_t *tids, int n);
+    int (*cpu_ns)(void *self, const pid_t *tids, int n, uint64_t *ns,
+                  errbuf_t *err);
     //  Optional, where the stage's threads are another host's: its
     //  tracer (--profile syscalls) there; NULL: traced here
     int (*trace_open)(void *self, const pid_t *tids, int n, errbuf_t *err);
@@ -125,8 +126,10 @@ int stage_handle_sync(stage_handle_t *self, errbuf_t *err);
 //  whose threads are this process's), -1 if they cannot be read
 int stage_handle_threads(stage_handle_t *self, task_t *out, int max);
 //  CPU time of these threads of the stage's (its own, its libzmq
-//  threads), read where they run
-uint64_t stage_handle_cpu_ns(stage_handle_t *self, const pid_t *tids, int n);
+//  threads), read where they run, into *ns; -1 with err naming the stage
+//  when it cannot be read (its host is lost, or did not answer in time)
+int stage_handle_cpu_ns(stage_handle_t *self, const pid_t *tids, int n,
+                        uint64_t *ns, errbuf_t *err);
 //  --profile syscalls (machine/syscalls.h): a tracer over these threads
 //  of the stage (its own, its libzmq threads), opened where they run and
 //  off; then on when the window opens, off when it closes; then what each

@@ -291,20 +291,22 @@ static int s_wait(void *state, int timeout_ms, errbuf_t *err)
 //  comes first is kept for s_wait
 static int s_ask_counts(relay_t *self, stage_counts_t *out, errbuf_t *err)
 {
+    int timeout_ms = (int)(self->pl->params.timeout * 1000);
     zstr_send(self->actor, "COUNTS");
-    zsock_set_rcvtimeo(self->actor, (int)(self->pl->params.timeout * 1000));
+    zsock_set_rcvtimeo(self->actor, timeout_ms);
     while (true) {
         char *reply = zstr_recv(self->actor);
         unsigned long long r, s;
         if (!reply)
-            return err_set(err, "no counters from its process");
+            return stage_no_counts(err, timeout_ms);
         if (sscanf(reply, "COUNTS %llu %llu", &r, &s) == 2) {
             out->received = r, out->sent = s;
             zstr_free(&reply);
             return 0;
         }
         if (strncmp(reply, "ERR ", 4) == 0) { //  its process ended, say
-            err_set(err, "%s", reply + 4);
+            bool counters = strncmp(reply, "ERR counters: ", 14) == 0;
+            err_set(err, "%s", reply + (counters ? 14 : 4));
             zstr_free(&reply);
             return -1;
         }
@@ -358,7 +360,7 @@ static int s_counts_reply(relay_t *self, char *reply, stage_counts_t *out,
         out->received = r, out->sent = s;
         rc = 1;
     } else if (reply && strncmp(reply, "ERR counters: ", 14) == 0)
-        rc = err_set(err, "%s", reply + 4);
+        rc = err_set(err, "%s", reply + 14);
     else {
         self->pending = reply;
         return 0;

@@ -114,8 +114,13 @@ static zmsg_t *s_reply(remote_t *self, const char *word, int timeout_ms,
         s_lost_error(self, err);
         return NULL;
     }
-    err_set(err, "host %s: no %s within %.1f s", agent_link_name(self->link),
-            word, timeout_ms / 1000.0);
+    if (streq(word, "COUNTS")) {
+        errbuf_t why;
+        stage_no_counts(&why, timeout_ms);
+        err_set(err, "host %s: %s", agent_link_name(self->link), why.msg);
+    } else
+        err_set(err, "host %s: no %s within %.1f s",
+                agent_link_name(self->link), word, timeout_ms / 1000.0);
     return NULL;
 }
 
@@ -362,20 +367,23 @@ static int s_threads(void *state, task_t *out, int max)
     return n;
 }
 
-static uint64_t s_cpu_ns(void *state, const pid_t *tids, int n)
+//  CPU: a host lost (or silent) while it is asked ends the trial at once,
+//  as COUNTS does; a figure missing would only send the trial on to wait
+//  for the next question to fail
+static int s_cpu_ns(void *state, const pid_t *tids, int n, uint64_t *ns,
+                    errbuf_t *err)
 {
     remote_t *self = state;
-    errbuf_t ignored;
     zmsg_t *ask = s_message(self, "CPU"), *reply;
     for (int i = 0; i < n; i++)
         zmsg_addstrf(ask, "%d", (int)tids[i]);
-    if (s_send(self, &ask, &ignored) ||
-        !(reply = s_reply(self, "CPU", self->timeout_ms, &ignored)))
-        return 0;
+    if (s_send(self, &ask, err) ||
+        !(reply = s_reply(self, "CPU", self->timeout_ms, err)))
+        return -1;
     wire_pop_ll(reply), wire_pop_ll(reply);
-    uint64_t ns = (uint64_t)wire_pop_ll(reply);
+    *ns = (uint64_t)wire_pop_ll(reply);
     zmsg_destroy(&reply);
-    return ns;
+    return 0;
 }
 
 //  ------------------------------------------------------------------------

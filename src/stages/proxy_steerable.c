@@ -66,23 +66,22 @@ static void *s_control_open(stage_t *self, int timeout_ms, errbuf_t *err)
     return control;
 }
 
-//  No reply within the timeout: the proxy was in a send all along
-static int s_no_reply(stage_t *self, errbuf_t *err)
+//  The engine did not answer within the timeout: in the words every
+//  wait for counters uses (stage_no_counts)
+static int s_no_reply(void *control, errbuf_t *err)
 {
+    int ms = 0;
+    size_t len = sizeof ms;
     if (errno != EAGAIN)
         return err_set(err, "no STATISTICS reply: %s", zmq_strerror(errno));
-    return err_set(err,
-                   "no STATISTICS reply within %g s: zmq_proxy_steerable "
-                   "answers between messages, and a send held by "
-                   "back-pressure holds its answer (a slow subscriber "
-                   "below, consume_ns?  engine = forwarder counts without "
-                   "asking)",
-                   self->pl->params.timeout);
+    zmq_getsockopt(control, ZMQ_RCVTIMEO, &ms, &len);
+    return stage_no_counts(err, ms);
 }
 
 static int s_counts(stage_t *self, void *control, uint64_t *received,
                     uint64_t *sent, errbuf_t *err)
 {
+    (void)self;
     uint64_t stats[8];
     if (!control)
         return err_set(err, "no control channel");
@@ -92,7 +91,7 @@ static int s_counts(stage_t *self, void *control, uint64_t *received,
         int more = 0;
         size_t len = sizeof more;
         if (zmq_recv(control, &stats[i], sizeof stats[i], 0) != sizeof stats[i])
-            return s_no_reply(self, err);
+            return s_no_reply(control, err);
         zmq_getsockopt(control, ZMQ_RCVMORE, &more, &len);
         if ((i < 7) != (more != 0))
             return err_set(err, "STATISTICS reply has not 8 frames");

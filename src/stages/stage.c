@@ -330,6 +330,11 @@ int stage_counts(stage_t *self, void *control, uint64_t *received,
     return 0;
 }
 
+int stage_no_counts(errbuf_t *err, int timeout_ms)
+{
+    return err_set(err, "no COUNTS within %.1f s", timeout_ms / 1000.0);
+}
+
 //  Sources stop sending at once; receivers when they next find no message
 int stage_stop(stage_t *self, void *control, errbuf_t *err)
 {

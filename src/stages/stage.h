@@ -222,6 +222,11 @@ void *stage_control_open(stage_t *self, int timeout_ms, errbuf_t *err);
 int stage_counts(stage_t *self, void *control, uint64_t *received,
                  uint64_t *sent, errbuf_t *err);
 int stage_stop(stage_t *self, void *control, errbuf_t *err);
+//  -1 with "no COUNTS within 5.0 s": a stage's counters did not come in
+//  time.  One sentence wherever the wait ended (a proxy's engine that
+//  did not answer, its process's relay, the controller's question to an
+//  agent), so one fault reads the same whichever wait saw it first
+int stage_no_counts(errbuf_t *err, int timeout_ms);
 
 //  Helpers for role code
 //  The libzmq socket type of this stage; for a proxy, back or front

@@ -94,7 +94,7 @@ static uint64_t s_link_sent(const pipeline_t *pl, const link_t *link,
 //  Snapshots
 
 //  Its thread's and its helpers' CPU time, read where they run
-static uint64_t s_cpu_ns(trial_t *self, int id)
+static int s_cpu_ns(trial_t *self, int id, uint64_t *ns, errbuf_t *err)
 {
     pid_t tids[THREADS_MAX];
     int n = 0;
@@ -102,7 +102,7 @@ static uint64_t s_cpu_ns(trial_t *self, int id)
     for (int i = 0; i < self->nhelpers && n < THREADS_MAX; i++)
         if (self->helper_owner[i] == id)
             tids[n++] = self->helper_tid[i];
-    return stage_handle_cpu_ns(self->stage[id], tids, n);
+    return stage_handle_cpu_ns(self->stage[id], tids, n, ns, err);
 }
 
 //  Stage i's counters into snap, and right after them its links' own
@@ -132,13 +132,16 @@ int trial_read_stage(trial_t *self, int i, snapshot_t *snap, double *width,
 }
 
 //  What the links were sent, and every stage's CPU time, after the
-//  stages' counters are in snap
-void trial_snapshot_finish(trial_t *self, snapshot_t *snap)
+//  stages' counters are in snap; a CPU time that cannot be read (its
+//  host lost) ends the trial as a counter would
+int trial_snapshot_finish(trial_t *self, snapshot_t *snap, errbuf_t *err)
 {
     for (int i = 0; i < self->pl->n; i++)
-        snap->cpu_ns[i] = s_cpu_ns(self, i);
+        if (s_cpu_ns(self, i, &snap->cpu_ns[i], err))
+            return -1;
     for (int l = 0; l < self->nlinks; l++)
         snap->link_sent[l] = s_link_sent(self->pl, &self->links[l], snap);
+    return 0;
 }
 
 //  Every stage's counters, one after another, each at its own time
@@ -149,8 +152,7 @@ int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err)
         if (trial_read_stage(self, i, snap, &width, err))
             return -1;
     }
-    trial_snapshot_finish(self, snap);
-    return 0;
+    return trial_snapshot_finish(self, snap, err);
 }
 
 //  ------------------------------------------------------------------------

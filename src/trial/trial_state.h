@@ -106,7 +106,7 @@ int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err);
 //  links' sent counts and the CPU times
 int trial_read_stage(trial_t *self, int i, snapshot_t *snap, double *width,
                      errbuf_t *err);
-void trial_snapshot_finish(trial_t *self, snapshot_t *snap);
+int trial_snapshot_finish(trial_t *self, snapshot_t *snap, errbuf_t *err);
 //  trial_edge.c: a window's edge, every counter interpolated at one
 //  instant; each stage's latency recording set to 'recording' (1 on, 0
 //  off, -1 as it is) just before its counters are first read
