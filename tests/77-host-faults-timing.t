@@ -268,6 +268,32 @@ case('frozen sub.1', 5, window_end(5, sub {
     return (qr/^hopbench: stage broker: host h2: no COUNTS within 5\.0 s$/m, 'h2');
 }), qw(--set hwm=10 --set tcp_buffer=4096));
 
+# h3's agent stopped (SIGSTOP) mid-sweep for three timeouts: the run ends
+# naming h3; sub.1's process on h3 ends within timeout + 5 s though its
+# agent is still stopped (it sees its parent stopped past the timeout);
+# and once the agent runs again (SIGCONT) it ends the run it was given up
+# on before it reads what waited in its queues: the next controller is
+# served at once, not a timeout later
+my $cont;
+case('frozen agent h3', 5, sub {
+    my $at = time;
+    kill 'STOP', $agent{h3};
+    return ($at, qr/^hopbench: stage sub\.1: host h3: no word from its agent for 5 s/m, 'h3',
+            sub { sleep 0.1 while time < $at + 15; kill 'CONT', $agent{h3}; $cont = time });
+});
+{
+    my ($pid, $n, $started) = run_going($cont + 2, 5);
+    ok(defined $pid && $started - $cont < 2,
+       sprintf('frozen agent h3: once it runs again, the next run is served %.2f s later',
+               ($started // 99) - $cont));
+    is($pid ? run_wait($pid, 60) : -1, 0, 'frozen agent h3: and that run ends well')
+        or diag Hopbench::slurp("$work/ctl$n.err");
+    like(join('', map { Hopbench::slurp($_) } glob("$work/agent-h3-*.err")),
+         qr/this agent did not run for \d+\.\d s \(stopped\?\), longer than the run's timeout \(5 s\)/,
+         'frozen agent h3: its log says why it ended the run');
+    $ended = time;
+}
+
 # After every case, a run is served and ends well
 my ($pid, $n, $started) = run_going($ended + 10, 5);
 ok(defined $pid && $started - $ended < 10, 'after every case, a run is served')

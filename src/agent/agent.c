@@ -329,6 +329,23 @@ static void s_teardown(agent_t *self)
 //  ------------------------------------------------------------------------
 //  The loop
 
+//  A wait of AGENT_POLL_MS that took longer than the run's timeout: the
+//  agent did not run (stopped: SIGSTOP, a suspended machine).  Its
+//  controller has given it up by now, and what waits in its queues
+//  (heartbeats) is stale: the run ends before they are read, so the
+//  agent is free for the next controller at once
+static void s_woke(agent_t *self, double slept)
+{
+    if (!self->run || slept <= self->timeout)
+        return;
+    char why[160];
+    snprintf(why, sizeof why,
+             "this agent did not run for %.1f s (stopped?), longer than the "
+             "run's timeout (%g s): its controller has given it up",
+             slept, self->timeout);
+    s_end_run(self, why);
+}
+
 //  false when the agent should end (stdin closed)
 static bool s_wait(agent_t *self)
 {
@@ -339,7 +356,10 @@ static bool s_wait(agent_t *self)
     int n = self->leash ? 3 : 2;
     if (self->run)
         n += agent_run_poll_items(self->run, items + n, AGENT_ITEMS - n);
-    if (zmq_poll(items, n, AGENT_POLL_MS) <= 0)
+    double before = mono_seconds();
+    int ready = zmq_poll(items, n, AGENT_POLL_MS);
+    s_woke(self, mono_seconds() - before);
+    if (ready <= 0)
         return true;
     while (items[0].revents & ZMQ_POLLIN) {
         zmsg_t *msg = NULL;

@@ -14,13 +14,17 @@
     kind (a steerable proxy's control channel lives here).  SETUP carries
     the trial's endpoints and CURVE keys: "SETUP" then, per hop of the
     instance, "h n ep1 .. epn server_public server_secret client_public
-    client_secret".  It ends on $TERM, or when the controller is gone.
+    client_secret".  It ends on $TERM, when the controller is gone, or
+    when its parent (the agent, or the controller) has been stopped
+    (SIGSTOP) for longer than the timeout: whoever drives the run has
+    given it up by then, and a stage left sending would run on alone.
 */
 #define _GNU_SOURCE
 #include "crew/stage_process.h"
 #include "crew/stage_thread.h"
 #include "crew/wire.h"
 
+#include "base/mono.h"
 #include "config/topology.h"
 #include "machine/machine.h"
 #include "machine/pin.h"
@@ -38,6 +42,8 @@ typedef struct {
     pipeline_t *pl;
     void *stage; //  a thread kind's state
     zsock_t *control;
+    double parent_checked; //  when its parent's state was last read
+    double parent_stopped; //  since when it is stopped (SIGSTOP), or 0
 } child_t;
 
 //  COUNTS and STOP are the child's own to answer (STOP has no answer)
@@ -89,6 +95,39 @@ static void s_from_stage(child_t *self)
     zstr_free(&reply);
 }
 
+//  Is the parent stopped (state T or t in /proc/PPID/stat, after the
+//  command's closing parenthesis)?
+static bool s_parent_stopped(void)
+{
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)getppid());
+    FILE *file = fopen(path, "r");
+    bool got = file && fgets(line, sizeof line, file);
+    if (file)
+        fclose(file);
+    const char *end = got ? strrchr(line, ')') : NULL;
+    return end && (end[1] == ' ') && (end[2] == 'T' || end[2] == 't');
+}
+
+//  The parent gone, or stopped for longer than the timeout (looked at
+//  once a second at most)
+static bool s_orphaned(child_t *self)
+{
+    double now = mono_seconds();
+    if (getppid() == 1)
+        return true;
+    if (now - self->parent_checked < 1)
+        return false;
+    self->parent_checked = now;
+    if (!s_parent_stopped()) {
+        self->parent_stopped = 0;
+        return false;
+    }
+    if (self->parent_stopped == 0)
+        self->parent_stopped = now;
+    return now - self->parent_stopped > self->pl->params.timeout;
+}
+
 static int s_loop(child_t *self)
 {
     zsock_t *pipe = stage_thread_pipe(self->stage);
@@ -100,8 +139,8 @@ static int s_loop(child_t *self)
             break;
         if (which == pipe)
             s_from_stage(self);
-        if (getppid() == 1)
-            break; //  the controller is gone
+        if (s_orphaned(self))
+            break; //  the controller is gone, or has given it up
     }
     zpoller_destroy(&poller);
     //  whatever the stage waits for ends now (ETERM), so it can end
