@@ -98,12 +98,13 @@ void report_sizing_table(FILE *out, const sizing_row_t *rows, int n, int best,
                          const sizing_target_t *t, bool pareto)
 {
     s_answer(out, rows, n, best, t);
+    char bound[48] = "p99 any";
+    if (t->p99_us > 0)
+        snprintf(bound, sizeof bound, "p99 <= %.1f us", t->p99_us);
     fprintf(out,
-            "target: %.0f msgs/s offered by the publishers together, "
-            "p99 <= %s%.1f us, loss <= %g, carried at %.0f msgs/s "
-            "(headroom %g)\n",
-            t->rate, t->p99_us > 0 ? "" : "(any) ", t->p99_us, t->loss,
-            t->rate * (1 + t->headroom), t->headroom);
+            "target: %.0f msgs/s offered by the publishers together, %s, "
+            "loss <= %g, carried at %.0f msgs/s (headroom %g)\n",
+            t->rate, bound, t->loss, t->rate * (1 + t->headroom), t->headroom);
     fprintf(out, "  # %-44s %6s %5s %12s %12s %10s %6s  %s\n", "candidate",
             "size", "cost", "capacity", "confirmed", "p99 us", "busy",
             "verdict");
