@@ -695,6 +695,16 @@ void topology_where(const topology_t *self, unsigned level, int index,
     s_origin(self, origin, buf, len);
 }
 
+int topology_key_error(const topology_t *self, unsigned level, int index,
+                       param_key_t key, errbuf_t *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = topology_key_verror(self, level, index, key, err, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
 //  An error about a key, after where it took its value (topology_where)
 int topology_key_verror(const topology_t *self, unsigned level, int index,
                         param_key_t key, errbuf_t *err, const char *fmt,

@@ -131,6 +131,10 @@ int topology_hop_down(const topology_t *self, int h);
 //  the stage, hop or topology itself.
 void topology_where(const topology_t *self, unsigned level, int index,
                     param_key_t key, char *buf, size_t len);
+//  -1 with an error about a key, after where it took its value
+int topology_key_error(const topology_t *self, unsigned level, int index,
+                       param_key_t key, errbuf_t *err, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 
 //  The effective configuration as ZPL (loads back to the same topology)
 void topology_save(const topology_t *self, FILE *out);

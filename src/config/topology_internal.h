@@ -19,18 +19,6 @@ int topology_key_verror(const topology_t *self, unsigned level, int index,
                         param_key_t key, errbuf_t *err, const char *fmt,
                         va_list ap);
 
-//  The same with its arguments; one definition for every check's file
-static inline int __attribute__((format(printf, 6, 7), unused))
-s_key_error(const topology_t *self, unsigned level, int index, param_key_t key,
-            errbuf_t *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = topology_key_verror(self, level, index, key, err, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
 //  Set one key at a level; 'where' prefixes messages ("file:7: "), and
 //  'origin' is where it came from (params_t.line)
 int topology_set_key(params_t *params, unsigned level, const char *key,

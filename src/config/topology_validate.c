@@ -34,10 +34,11 @@ int topology_nodes(const topology_t *self, int *nodes, errbuf_t *err)
         size_t len = strcspn(p, "+");
         int node = s_node_entry(p, len);
         if (node == -2)
-            return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_NODES, err,
-                               "nodes '%s': '%.*s' is neither a node number "
-                               "(0 to %d) nor -",
-                               text, (int)len, p, LIMIT_NODE_ID);
+            return topology_key_error(
+                self, LEVEL_TOPOLOGY, 0, KEY_NODES, err,
+                "nodes '%s': '%.*s' is neither a node number "
+                "(0 to %d) nor -",
+                text, (int)len, p, LIMIT_NODE_ID);
         if (n < self->nstages)
             nodes[n] = node;
         n++;
@@ -46,11 +47,12 @@ int topology_nodes(const topology_t *self, int *nodes, errbuf_t *err)
             break;
     }
     if (*text && n != self->nstages)
-        return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_NODES, err,
-                           "nodes '%s' has %d entr%s for %d stages (one per "
-                           "stage in pipeline order, - where the placement "
-                           "decides)",
-                           text, n, n == 1 ? "y" : "ies", self->nstages);
+        return topology_key_error(
+            self, LEVEL_TOPOLOGY, 0, KEY_NODES, err,
+            "nodes '%s' has %d entr%s for %d stages (one per "
+            "stage in pipeline order, - where the placement "
+            "decides)",
+            text, n, n == 1 ? "y" : "ies", self->nstages);
     return 0;
 }
 
@@ -64,10 +66,11 @@ static int s_validate_nodes(const topology_t *self, errbuf_t *err)
         const params_t *own = &self->stages[s].params;
         if (nodes[s] >= 0 && own->set[KEY_NODE] && own->node >= 0 &&
             own->node != nodes[s])
-            return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_NODES, err,
-                               "nodes puts stage '%s' on node %d, but its "
-                               "own node is %d (write - for it)",
-                               self->stages[s].name, nodes[s], own->node);
+            return topology_key_error(
+                self, LEVEL_TOPOLOGY, 0, KEY_NODES, err,
+                "nodes puts stage '%s' on node %d, but its "
+                "own node is %d (write - for it)",
+                self->stages[s].name, nodes[s], own->node);
     }
     return 0;
 }
@@ -174,11 +177,12 @@ static int s_validate_origins(const topology_t *self, errbuf_t *err)
             continue;
         origins += stage.count;
         if (origins > LIMIT_ORIGINS)
-            return s_key_error(self, LEVEL_STAGE, i, KEY_COUNT, err,
-                               "publishers of '%s' and before: %d instances, "
-                               "more than %d (LIMIT_ORIGINS: the publishers a "
-                               "receiver tells apart, docs/LIMITS.md)",
-                               self->stages[i].name, origins, LIMIT_ORIGINS);
+            return topology_key_error(
+                self, LEVEL_STAGE, i, KEY_COUNT, err,
+                "publishers of '%s' and before: %d instances, "
+                "more than %d (LIMIT_ORIGINS: the publishers a "
+                "receiver tells apart, docs/LIMITS.md)",
+                self->stages[i].name, origins, LIMIT_ORIGINS);
     }
     return 0;
 }
@@ -197,15 +201,17 @@ static int s_validate_shape(const topology_t *self, errbuf_t *err)
         const topo_stage_t *stage = &self->stages[i];
         if (stage->role == ROLE_PROXY && stage->params.set[KEY_COUNT] &&
             stage->params.count != 1)
-            return s_key_error(self, LEVEL_STAGE, i, KEY_COUNT, err,
-                               "count is for the first and last stages "
-                               "(publishers and subscribers, anywhere in a "
-                               "tree); proxy '%s' runs once",
-                               stage->name);
+            return topology_key_error(
+                self, LEVEL_STAGE, i, KEY_COUNT, err,
+                "count is for the first and last stages "
+                "(publishers and subscribers, anywhere in a "
+                "tree); proxy '%s' runs once",
+                stage->name);
         if (stage->role != ROLE_PROXY && stage->params.set[KEY_ENGINE])
-            return s_key_error(self, LEVEL_STAGE, i, KEY_ENGINE, err,
-                               "engine is a proxy key; '%s' is a %s",
-                               stage->name, pattern_role_names[stage->role]);
+            return topology_key_error(self, LEVEL_STAGE, i, KEY_ENGINE, err,
+                                      "engine is a proxy key; '%s' is a %s",
+                                      stage->name,
+                                      pattern_role_names[stage->role]);
     }
     return s_validate_origins(self, err);
 }
@@ -215,37 +221,42 @@ static int s_validate_mode(const topology_t *self, errbuf_t *err)
 {
     const params_t *p = &self->params;
     if (p->mode != MODE_CAPACITY && p->pattern != PATTERN_PUBSUB)
-        return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_MODE, err,
-                           "mode = %s is for pubsub (pushpull never drops, "
-                           "reqrep and connect time themselves)",
-                           params_mode_names[p->mode]);
+        return topology_key_error(
+            self, LEVEL_TOPOLOGY, 0, KEY_MODE, err,
+            "mode = %s is for pubsub (pushpull never drops, "
+            "reqrep and connect time themselves)",
+            params_mode_names[p->mode]);
     if (p->mode != MODE_SEARCH)
         return 0;
     if (p->profile != PROFILE_NONE)
-        return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_PROFILE, err,
-                           "profile = %s traces fixed windows, each beside "
-                           "an untraced twin: not with mode = search",
-                           params_profile_names[p->profile]);
+        return topology_key_error(
+            self, LEVEL_TOPOLOGY, 0, KEY_PROFILE, err,
+            "profile = %s traces fixed windows, each beside "
+            "an untraced twin: not with mode = search",
+            params_profile_names[p->profile]);
     if (p->precision > 0)
-        return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_PRECISION, err,
-                           "mode = search runs its own trials to its own "
-                           "precision (search_precision, search_trials): "
-                           "precision and max_repeat are for capacity and "
-                           "flood");
+        return topology_key_error(
+            self, LEVEL_TOPOLOGY, 0, KEY_PRECISION, err,
+            "mode = search runs its own trials to its own "
+            "precision (search_precision, search_trials): "
+            "precision and max_repeat are for capacity and "
+            "flood");
     if (p->rate > 0)
-        return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_RATE, err,
-                           "mode = search chooses the rates itself: leave "
-                           "rate at 0");
+        return topology_key_error(
+            self, LEVEL_TOPOLOGY, 0, KEY_RATE, err,
+            "mode = search chooses the rates itself: leave "
+            "rate at 0");
     if (p->messages > 0)
-        return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_MESSAGES, err,
-                           "mode = search times its trials (search_trial, "
-                           "search_confirm): leave messages at 0");
+        return topology_key_error(
+            self, LEVEL_TOPOLOGY, 0, KEY_MESSAGES, err,
+            "mode = search times its trials (search_trial, "
+            "search_confirm): leave messages at 0");
     for (int i = 0; i < p->sizes.n && p->p99_us > 0; i++)
         if (p->sizes.size[i] < 16)
-            return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_P99_US, err,
-                               "p99_us needs sizes of at least 16 bytes "
-                               "(sequence and send time); sizes has %u",
-                               p->sizes.size[i]);
+            return topology_key_error(self, LEVEL_TOPOLOGY, 0, KEY_P99_US, err,
+                                      "p99_us needs sizes of at least 16 bytes "
+                                      "(sequence and send time); sizes has %u",
+                                      p->sizes.size[i]);
     return 0;
 }
 
@@ -260,27 +271,29 @@ static int s_validate_params(const topology_t *self, errbuf_t *err)
     if (topology_validate_stages(self, err) || s_validate_nodes(self, err))
         return -1;
     if (p->pattern == PATTERN_REQREP && (p->rate > 0 || p->zerocopy))
-        return s_key_error(self, LEVEL_TOPOLOGY, 0,
-                           p->rate > 0 ? KEY_RATE : KEY_ZEROCOPY, err,
-                           "reqrep times its own round trips: rate and "
-                           "zerocopy are for pubsub and pushpull");
+        return topology_key_error(self, LEVEL_TOPOLOGY, 0,
+                                  p->rate > 0 ? KEY_RATE : KEY_ZEROCOPY, err,
+                                  "reqrep times its own round trips: rate and "
+                                  "zerocopy are for pubsub and pushpull");
     if (p->rate > 0 && p->zerocopy)
-        return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_ZEROCOPY, err,
-                           "zerocopy is for throughput runs (rate = 0)");
+        return topology_key_error(self, LEVEL_TOPOLOGY, 0, KEY_ZEROCOPY, err,
+                                  "zerocopy is for throughput runs (rate = 0)");
     if (s_validate_mode(self, err) || topology_validate_topics(self, err))
         return -1;
     if (p->precision > 0 && p->max_repeat < params_min_repeat(p))
-        return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_MAX_REPEAT, err,
-                           "max_repeat %d is below the %d repeats precision "
-                           "starts with (repeat)",
-                           p->max_repeat, params_min_repeat(p));
+        return topology_key_error(
+            self, LEVEL_TOPOLOGY, 0, KEY_MAX_REPEAT, err,
+            "max_repeat %d is below the %d repeats precision "
+            "starts with (repeat)",
+            p->max_repeat, params_min_repeat(p));
     if (p->rate > 0)
         for (int i = 0; i < p->sizes.n; i++)
             if (p->sizes.size[i] < 16)
-                return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_SIZES, err,
-                                   "rate needs sizes of at least 16 bytes "
-                                   "(sequence and send time); sizes has %u",
-                                   p->sizes.size[i]);
+                return topology_key_error(
+                    self, LEVEL_TOPOLOGY, 0, KEY_SIZES, err,
+                    "rate needs sizes of at least 16 bytes "
+                    "(sequence and send time); sizes has %u",
+                    p->sizes.size[i]);
     return 0;
 }
 

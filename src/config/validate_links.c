@@ -34,19 +34,20 @@ static int s_endpoint_alias(const topology_t *self, int h, const char *mine,
         return 0;
     s_link_words(self, other, first, sizeof first);
     if (strcmp(mine, theirs) == 0)
-        return s_key_error(self, LEVEL_HOP, h, KEY_ENDPOINT, err,
-                           "hop %d uses the endpoint of %s, %s", h + 1, first,
-                           mine);
+        return topology_key_error(self, LEVEL_HOP, h, KEY_ENDPOINT, err,
+                                  "hop %d uses the endpoint of %s, %s", h + 1,
+                                  first, mine);
     if (strcmp(a, b) == 0)
-        return s_key_error(self, LEVEL_HOP, h, KEY_ENDPOINT, err,
-                           "hop %d endpoint %s names the socket of %s, "
-                           "whose endpoint is %s: both are %s",
-                           h + 1, mine, first, theirs, a);
-    return s_key_error(self, LEVEL_HOP, h, KEY_ENDPOINT, err,
-                       "hop %d endpoint %s overlaps %s, whose endpoint is "
-                       "%s: a bind on 0.0.0.0 or [::] takes its port on "
-                       "every address",
-                       h + 1, mine, first, theirs);
+        return topology_key_error(self, LEVEL_HOP, h, KEY_ENDPOINT, err,
+                                  "hop %d endpoint %s names the socket of %s, "
+                                  "whose endpoint is %s: both are %s",
+                                  h + 1, mine, first, theirs, a);
+    return topology_key_error(
+        self, LEVEL_HOP, h, KEY_ENDPOINT, err,
+        "hop %d endpoint %s overlaps %s, whose endpoint is "
+        "%s: a bind on 0.0.0.0 or [::] takes its port on "
+        "every address",
+        h + 1, mine, first, theirs);
 }
 
 int topology_validate_hop(const topology_t *self, int h, errbuf_t *err)
@@ -58,15 +59,16 @@ int topology_validate_hop(const topology_t *self, int h, errbuf_t *err)
     //  must find one (hopbench gives CURVE keys to tcp hops only)
     if (hop.curve && self->hops[h].params.set[KEY_CURVE] &&
         hop.transport != TRANSPORT_TCP)
-        return s_key_error(self, LEVEL_HOP, h, KEY_CURVE, err,
-                           "hop %d has curve, but it is %s: hopbench "
-                           "encrypts tcp hops only (transport = tcp, or no "
-                           "curve)",
-                           h + 1, params_transport_names[hop.transport]);
+        return topology_key_error(
+            self, LEVEL_HOP, h, KEY_CURVE, err,
+            "hop %d has curve, but it is %s: hopbench "
+            "encrypts tcp hops only (transport = tcp, or no "
+            "curve)",
+            h + 1, params_transport_names[hop.transport]);
     if (*hop.endpoint) {
         if (endpoint_check(hop.endpoint, hop.transport, &why))
-            return s_key_error(self, LEVEL_HOP, h, KEY_ENDPOINT, err,
-                               "hop %d %s", h + 1, why.msg);
+            return topology_key_error(self, LEVEL_HOP, h, KEY_ENDPOINT, err,
+                                      "hop %d %s", h + 1, why.msg);
         for (int other = 0; other < h; other++) {
             params_t before;
             topology_hop_params(self, other, &before);
@@ -90,10 +92,11 @@ int topology_validate_curve(const topology_t *self, errbuf_t *err)
         if (hop.transport == TRANSPORT_TCP)
             return 0;
     }
-    return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_CURVE, err,
-                       "curve = true, but no hop is tcp: hopbench encrypts "
-                       "tcp hops only, so nothing would be (transport = tcp "
-                       "on the hops to encrypt)");
+    return topology_key_error(
+        self, LEVEL_TOPOLOGY, 0, KEY_CURVE, err,
+        "curve = true, but no hop is tcp: hopbench encrypts "
+        "tcp hops only, so nothing would be (transport = tcp "
+        "on the hops to encrypt)");
 }
 
 //  "host 'h1'", or "the controller's host" for a stage without one
@@ -134,9 +137,10 @@ int topology_validate_crossing(const topology_t *self, int h, errbuf_t *err)
     char from[64], to[64];
     s_host_words(a, from, sizeof from);
     s_host_words(b, to, sizeof to);
-    return s_key_error(self, LEVEL_HOP, h, KEY_TRANSPORT, err,
-                       "hop %d is %s, which cannot cross from %s to %s (use "
-                       "tcp)",
-                       h + 1, params_transport_names[hop.transport], from, to);
+    return topology_key_error(
+        self, LEVEL_HOP, h, KEY_TRANSPORT, err,
+        "hop %d is %s, which cannot cross from %s to %s (use "
+        "tcp)",
+        h + 1, params_transport_names[hop.transport], from, to);
 }
 

@@ -38,19 +38,19 @@ static int s_validate_side(const topology_t *self, int i, bool in,
         topology_hop_params(self, h, &b);
         const char *side = in ? "into" : "out of";
         if (b.hwm != a.hwm)
-            return s_key_error(self, LEVEL_HOP, h, KEY_HWM, err,
-                               "hop %d asks for hwm %d, hop %d for %d: the "
-                               "hops %s '%s' share its socket, and a socket "
-                               "has one HWM",
-                               h + 1, b.hwm, first + 1, a.hwm, side,
-                               self->stages[i].name);
+            return topology_key_error(
+                self, LEVEL_HOP, h, KEY_HWM, err,
+                "hop %d asks for hwm %d, hop %d for %d: the "
+                "hops %s '%s' share its socket, and a socket "
+                "has one HWM",
+                h + 1, b.hwm, first + 1, a.hwm, side, self->stages[i].name);
         if (b.curve != a.curve)
-            return s_key_error(self, LEVEL_HOP, h, KEY_CURVE, err,
-                               "hop %d has curve %s, hop %d %s: the hops %s "
-                               "'%s' share its socket, CURVE on all or none",
-                               h + 1, b.curve ? "true" : "false", first + 1,
-                               a.curve ? "true" : "false", side,
-                               self->stages[i].name);
+            return topology_key_error(
+                self, LEVEL_HOP, h, KEY_CURVE, err,
+                "hop %d has curve %s, hop %d %s: the hops %s "
+                "'%s' share its socket, CURVE on all or none",
+                h + 1, b.curve ? "true" : "false", first + 1,
+                a.curve ? "true" : "false", side, self->stages[i].name);
     }
     return 0;
 }
@@ -67,38 +67,39 @@ static int s_validate_engine(const topology_t *self, int i, int engine,
     engines_with(TRAIT_COUNTS_REQREP, true, others, sizeof others);
     if (p->pattern == PATTERN_REQREP &&
         !engine_can(engine, TRAIT_COUNTS_REQREP))
-        return s_key_error(self, LEVEL_STAGE, i, KEY_ENGINE, err,
-                           "engine %s: reqrep through %s is not "
-                           "counted (use %s)",
-                           name, name, others);
+        return topology_key_error(self, LEVEL_STAGE, i, KEY_ENGINE, err,
+                                  "engine %s: reqrep through %s is not "
+                                  "counted (use %s)",
+                                  name, name, others);
     for (int h = s_next_hop_at(self, i, -1); h >= 0;
          h = s_next_hop_at(self, i, h)) {
         params_t hop;
         topology_hop_params(self, h, &hop);
         if (hop.transport == TRANSPORT_INPROC &&
             engine_can(engine, TRAIT_CZMQ_ACTOR))
-            return s_key_error(self, LEVEL_HOP, h, KEY_TRANSPORT, err,
-                               "engine %s runs in czmq's own context: "
-                               "hop %d cannot be inproc",
-                               name, h + 1);
+            return topology_key_error(self, LEVEL_HOP, h, KEY_TRANSPORT, err,
+                                      "engine %s runs in czmq's own context: "
+                                      "hop %d cannot be inproc",
+                                      name, h + 1);
         if (hop.hwm != 1000 && !engine_can(engine, TRAIT_SETS_HWM))
-            return s_key_error(self, LEVEL_HOP, h, KEY_HWM, err,
-                               "engine %s keeps libzmq's HWM of 1000; "
-                               "hop %d asks for %d",
-                               name, h + 1, hop.hwm);
+            return topology_key_error(self, LEVEL_HOP, h, KEY_HWM, err,
+                                      "engine %s keeps libzmq's HWM of 1000; "
+                                      "hop %d asks for %d",
+                                      name, h + 1, hop.hwm);
         if (hop.curve && !engine_can(engine, TRAIT_TAKES_CURVE))
-            return s_key_error(self, LEVEL_HOP, h, KEY_CURVE, err,
-                               "engine %s: hopbench does not give it "
-                               "CURVE keys (hop %d has curve)",
-                               name, h + 1);
+            return topology_key_error(self, LEVEL_HOP, h, KEY_CURVE, err,
+                                      "engine %s: hopbench does not give it "
+                                      "CURVE keys (hop %d has curve)",
+                                      name, h + 1);
     }
     if (p->pattern == PATTERN_PUBSUB && p->mode == MODE_CAPACITY &&
         !engine_can(engine, TRAIT_HOLDS_BACKPRESSURE))
-        return s_key_error(self, LEVEL_STAGE, i, KEY_ENGINE, err,
-                           "engine %s cannot carry back-pressure (mode = "
-                           "capacity): it sets no ZMQ_XPUB_NODROP; use "
-                           "mode = flood",
-                           name);
+        return topology_key_error(
+            self, LEVEL_STAGE, i, KEY_ENGINE, err,
+            "engine %s cannot carry back-pressure (mode = "
+            "capacity): it sets no ZMQ_XPUB_NODROP; use "
+            "mode = flood",
+            name);
     return 0;
 }
 
@@ -120,10 +121,10 @@ static int s_validate_process(const topology_t *self, int i, errbuf_t *err)
 {
     int h = s_inproc_neighbour(self, i);
     if (h >= 0)
-        return s_key_error(self, LEVEL_STAGE, i, KEY_PROCESS, err,
-                           "stage '%s' runs in its own process: hop %d "
-                           "cannot be inproc (use ipc or tcp)",
-                           self->stages[i].name, h + 1);
+        return topology_key_error(self, LEVEL_STAGE, i, KEY_PROCESS, err,
+                                  "stage '%s' runs in its own process: hop %d "
+                                  "cannot be inproc (use ipc or tcp)",
+                                  self->stages[i].name, h + 1);
     return 0;
 }
 
@@ -142,18 +143,20 @@ static int s_validate_host_list(const topology_t *self, int i,
         if (len == 0 || len > LIMIT_NAME ||
             strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
                       "OPQRSTUVWXYZ0123456789_-") != len)
-            return s_key_error(self, LEVEL_STAGE, i, KEY_HOST, err,
-                               "host '%s': names of 1 to %d letters, digits, "
-                               "_ and -, commas between",
-                               host, LIMIT_NAME);
+            return topology_key_error(
+                self, LEVEL_STAGE, i, KEY_HOST, err,
+                "host '%s': names of 1 to %d letters, digits, "
+                "_ and -, commas between",
+                host, LIMIT_NAME);
         p += len;
     }
     if (names > stage->count)
-        return s_key_error(self, LEVEL_STAGE, i, KEY_HOST, err,
-                           "host '%s' names %d hosts for %d instance%s of "
-                           "'%s': the extra ones would run nothing",
-                           host, names, stage->count,
-                           stage->count == 1 ? "" : "s", self->stages[i].name);
+        return topology_key_error(
+            self, LEVEL_STAGE, i, KEY_HOST, err,
+            "host '%s' names %d hosts for %d instance%s of "
+            "'%s': the extra ones would run nothing",
+            host, names, stage->count, stage->count == 1 ? "" : "s",
+            self->stages[i].name);
     return 0;
 }
 
@@ -166,16 +169,18 @@ static int s_validate_host(const topology_t *self, int i, const params_t *stage,
     if (s_validate_host_list(self, i, stage, err))
         return -1;
     if (stage->netns[0])
-        return s_key_error(self, LEVEL_STAGE, i, KEY_NETNS, err,
-                           "stage '%s' runs on host %s: zones (netns) are "
-                           "made on the controller's host only",
-                           self->stages[i].name, host);
+        return topology_key_error(
+            self, LEVEL_STAGE, i, KEY_NETNS, err,
+            "stage '%s' runs on host %s: zones (netns) are "
+            "made on the controller's host only",
+            self->stages[i].name, host);
     int h = s_inproc_neighbour(self, i);
     if (h >= 0)
-        return s_key_error(self, LEVEL_STAGE, i, KEY_HOST, err,
-                           "stage '%s' runs on host %s, in a process of its "
-                           "own: hop %d cannot be inproc (use ipc or tcp)",
-                           self->stages[i].name, host, h + 1);
+        return topology_key_error(
+            self, LEVEL_STAGE, i, KEY_HOST, err,
+            "stage '%s' runs on host %s, in a process of its "
+            "own: hop %d cannot be inproc (use ipc or tcp)",
+            self->stages[i].name, host, h + 1);
     return 0;
 }
 
@@ -201,15 +206,16 @@ static int s_validate_zone_hop(const topology_t *self, int h, const char *zone,
         return 0;
     int culprit = s_zone_stage(self, h);
     if (hop.transport == TRANSPORT_INPROC)
-        return s_key_error(self, LEVEL_STAGE, culprit, KEY_NETNS, err,
-                           "hop %d is inproc, which cannot cross from zone "
-                           "'%s' to zone '%s'",
-                           h + 1, before.netns, zone);
+        return topology_key_error(
+            self, LEVEL_STAGE, culprit, KEY_NETNS, err,
+            "hop %d is inproc, which cannot cross from zone "
+            "'%s' to zone '%s'",
+            h + 1, before.netns, zone);
     if (h + 1 > LIMIT_ZONE_HOPS)
-        return s_key_error(self, LEVEL_STAGE, culprit, KEY_NETNS, err,
-                           "hop %d crosses zones; only hops 1..%d can "
-                           "(LIMIT_ZONE_HOPS, docs/LIMITS.md)",
-                           h + 1, LIMIT_ZONE_HOPS);
+        return topology_key_error(self, LEVEL_STAGE, culprit, KEY_NETNS, err,
+                                  "hop %d crosses zones; only hops 1..%d can "
+                                  "(LIMIT_ZONE_HOPS, docs/LIMITS.md)",
+                                  h + 1, LIMIT_ZONE_HOPS);
     return 0;
 }
 
@@ -225,14 +231,15 @@ static int s_validate_zone_hosts(const topology_t *self, int i,
         params_t there;
         topology_stage_params(self, other, &there);
         if (there.host[0])
-            return s_key_error(self, LEVEL_STAGE, i, KEY_NETNS, err,
-                               "stage '%s' is in zone '%s' on the "
-                               "controller's host, and hop %d links it to "
-                               "'%s' on host %s: a zone's links reach only "
-                               "the controller's host (no zone, or no host, "
-                               "for one of them)",
-                               self->stages[i].name, zone, h + 1,
-                               self->stages[other].name, there.host);
+            return topology_key_error(
+                self, LEVEL_STAGE, i, KEY_NETNS, err,
+                "stage '%s' is in zone '%s' on the "
+                "controller's host, and hop %d links it to "
+                "'%s' on host %s: a zone's links reach only "
+                "the controller's host (no zone, or no host, "
+                "for one of them)",
+                self->stages[i].name, zone, h + 1, self->stages[other].name,
+                there.host);
     }
     return 0;
 }
@@ -246,9 +253,10 @@ static int s_validate_zone(const topology_t *self, int i, const params_t *stage,
     if (len > LIMIT_ZONE_NAME ||
         strspn(zone, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
                      "OPQRSTUVWXYZ0123456789_-") != len)
-        return s_key_error(self, LEVEL_STAGE, i, KEY_NETNS, err,
-                           "zone '%s': up to %d letters, digits, _ and -", zone,
-                           LIMIT_ZONE_NAME);
+        return topology_key_error(
+            self, LEVEL_STAGE, i, KEY_NETNS, err,
+            "zone '%s': up to %d letters, digits, _ and -", zone,
+            LIMIT_ZONE_NAME);
     for (int h = shape_next_in(&self->shape, i, -1); h >= 0;
          h = shape_next_in(&self->shape, i, h))
         if (s_validate_zone_hop(self, h, zone, err))
@@ -271,10 +279,11 @@ static int s_validate_zones(const topology_t *self, errbuf_t *err)
         if (!zone[0] || z < nzones)
             continue;
         if (nzones == LIMIT_ZONES)
-            return s_key_error(self, LEVEL_STAGE, i, KEY_NETNS, err,
-                               "zone '%s': more than %d zones (LIMIT_ZONES, "
-                               "docs/LIMITS.md)",
-                               zone, LIMIT_ZONES);
+            return topology_key_error(
+                self, LEVEL_STAGE, i, KEY_NETNS, err,
+                "zone '%s': more than %d zones (LIMIT_ZONES, "
+                "docs/LIMITS.md)",
+                zone, LIMIT_ZONES);
         zones[nzones++] = zone;
     }
     return 0;

@@ -27,11 +27,11 @@ static int s_topic_role(const topology_t *self, int i, errbuf_t *err)
     const topo_stage_t *stage = &self->stages[i];
     for (int k = 0; k < KEY_COUNT_OF_KEYS; k++)
         if (stage->params.set[k] && !topology_topic_key_fits(stage->role, k))
-            return s_key_error(
+            return topology_key_error(
                 self, LEVEL_STAGE, i, (param_key_t)k, err,
                 "%s is a %s's key, and '%s' is not one", params_options[k].name,
                 topology_topic_key_fits(ROLE_PUBLISHER, k) ? "publisher"
-                                                    : "subscriber",
+                                                           : "subscriber",
                 stage->name);
     return 0;
 }
@@ -44,10 +44,11 @@ static int s_sockets_fit(const topology_t *self, int i, const params_t *p,
     if (p->sockets <= 1 || !pattern_is_sink(stage->role))
         return 0;
     if (self->params.pattern != PATTERN_PUBSUB)
-        return s_key_error(self, LEVEL_STAGE, i, KEY_SOCKETS, err,
-                           "sockets %d on stage '%s': sockets is for the "
-                           "subscribers of pubsub",
-                           p->sockets, stage->name);
+        return topology_key_error(
+            self, LEVEL_STAGE, i, KEY_SOCKETS, err,
+            "sockets %d on stage '%s': sockets is for the "
+            "subscribers of pubsub",
+            p->sockets, stage->name);
     return 0;
 }
 
@@ -62,14 +63,15 @@ static int s_topic_pattern(const topology_t *self, int i, const params_t *p,
                       : p->subscriptions            ? KEY_SUBSCRIPTIONS
                                                     : KEY_COUNT_OF_KEYS;
     if (key != KEY_COUNT_OF_KEYS && pattern != PATTERN_PUBSUB)
-        return s_key_error(self, LEVEL_STAGE, i, key, err,
-                           "%s is for pubsub (topics and subscriptions)",
-                           params_options[key].name);
+        return topology_key_error(self, LEVEL_STAGE, i, key, err,
+                                  "%s is for pubsub (topics and subscriptions)",
+                                  params_options[key].name);
     if (p->consume_ns > 0 && pattern != PATTERN_PUBSUB &&
         pattern != PATTERN_PUSHPULL)
-        return s_key_error(self, LEVEL_STAGE, i, KEY_CONSUME_NS, err,
-                           "consume_ns is for the receivers of pubsub and "
-                           "pushpull");
+        return topology_key_error(
+            self, LEVEL_STAGE, i, KEY_CONSUME_NS, err,
+            "consume_ns is for the receivers of pubsub and "
+            "pushpull");
     return s_sockets_fit(self, i, p, err);
 }
 
@@ -88,14 +90,14 @@ static int s_topic_source(const topology_t *self, int i, const params_t *p,
     topics_order_t order;
     double exponent;
     if (topics_order_parse(p->topic_order, &order, &exponent, err))
-        return s_key_error(self, LEVEL_STAGE, i, KEY_TOPIC_ORDER, err, "%s",
-                           err->msg);
+        return topology_key_error(self, LEVEL_STAGE, i, KEY_TOPIC_ORDER, err,
+                                  "%s", err->msg);
     if (sum->publisher >= 0 && p->topic_size != sum->size)
-        return s_key_error(self, LEVEL_STAGE, i, KEY_TOPIC_SIZE, err,
-                           "topic_size %d: every publisher's is the same "
-                           "(%s has %d; receivers read the header after it)",
-                           p->topic_size, self->stages[sum->publisher].name,
-                           sum->size);
+        return topology_key_error(
+            self, LEVEL_STAGE, i, KEY_TOPIC_SIZE, err,
+            "topic_size %d: every publisher's is the same "
+            "(%s has %d; receivers read the header after it)",
+            p->topic_size, self->stages[sum->publisher].name, sum->size);
     if (sum->publisher < 0)
         sum->publisher = i, sum->size = p->topic_size;
     sum->most = p->topics > sum->most ? p->topics : sum->most;
@@ -126,23 +128,23 @@ static int s_topic_room(const topology_t *self, const topic_sum_t *sum,
     const params_t *p = &self->params;
     int need = topics_digits((uint64_t)sum->most + (uint64_t)sum->extras);
     if (sum->size < need)
-        return s_key_error(self,
-                           sum->publisher >= 0 ? LEVEL_STAGE : LEVEL_TOPOLOGY,
-                           sum->publisher, KEY_TOPIC_SIZE, err,
-                           "topic_size %d is too small: %d topics and %ld "
-                           "extra subscriptions are numbered in %d digits",
-                           sum->size, sum->most, sum->extras, need);
+        return topology_key_error(
+            self, sum->publisher >= 0 ? LEVEL_STAGE : LEVEL_TOPOLOGY,
+            sum->publisher, KEY_TOPIC_SIZE, err,
+            "topic_size %d is too small: %d topics and %ld "
+            "extra subscriptions are numbered in %d digits",
+            sum->size, sum->most, sum->extras, need);
     unsigned least = (unsigned)sum->size + (p->rate > 0 ? 16 : 8);
     for (int i = 0; i < p->sizes.n && p->frames == 1; i++)
         if (p->sizes.size[i] < least)
-            return s_key_error(self, LEVEL_TOPOLOGY, 0, KEY_SIZES, err,
-                               "a message that starts with its topic needs "
-                               "sizes of at least %u bytes (topic_size %d, "
-                               "then the %s); sizes has %u (or frames = 2)",
-                               least, sum->size,
-                               p->rate > 0 ? "sequence and send time"
-                                           : "sequence",
-                               p->sizes.size[i]);
+            return topology_key_error(
+                self, LEVEL_TOPOLOGY, 0, KEY_SIZES, err,
+                "a message that starts with its topic needs "
+                "sizes of at least %u bytes (topic_size %d, "
+                "then the %s); sizes has %u (or frames = 2)",
+                least, sum->size,
+                p->rate > 0 ? "sequence and send time" : "sequence",
+                p->sizes.size[i]);
     return 0;
 }
 
@@ -157,8 +159,8 @@ int topology_validate_topics(const topology_t *self, errbuf_t *err)
         topology_stage_params(self, i, &p);
         if (pattern_is_sink(self->stages[i].role) &&
             topics_subscribe_check(p.subscribe, sum.most, err))
-            return s_key_error(self, LEVEL_STAGE, i, KEY_SUBSCRIBE, err, "%s",
-                               err->msg);
+            return topology_key_error(self, LEVEL_STAGE, i, KEY_SUBSCRIBE, err,
+                                      "%s", err->msg);
     }
     if (sum.most > 1 || self->params.frames == 2 || sum.extras > 0)
         return s_topic_room(self, &sum, err);

@@ -24,14 +24,12 @@ static int s_expand(pipeline_t *self, const topology_t *topo, errbuf_t *err)
         self->first[s] = self->n;
         self->count[s] = params.count;
         if (self->n + params.count > PIPELINE_MAX_INSTANCES) {
-            char where[300];
-            topology_where(topo, LEVEL_STAGE, s, KEY_COUNT, where,
-                           sizeof where);
-            return err_set(err,
-                           "%sstage '%s' makes %d stage instances, more "
-                           "than %d (LIMIT_INSTANCES, docs/LIMITS.md)",
-                           where, topo->stages[s].name, self->n + params.count,
-                           PIPELINE_MAX_INSTANCES);
+            return topology_key_error(
+                topo, LEVEL_STAGE, s, KEY_COUNT, err,
+                "stage '%s' makes %d stage instances, more than %d "
+                "(LIMIT_INSTANCES, docs/LIMITS.md)",
+                topo->stages[s].name, self->n + params.count,
+                PIPELINE_MAX_INSTANCES);
         }
         for (int i = 0; i < params.count; i++) {
             instance_t *inst = &self->inst[self->n];
@@ -70,13 +68,10 @@ static int s_hops(pipeline_t *self, const topology_t *topo, errbuf_t *err)
         hop->upstream_binds = up_proxy || (!down_proxy && ups <= downs);
         hop->nendpoints = hop->upstream_binds ? ups : downs;
         if (*hop->params.endpoint && hop->nendpoints > 1) {
-            char where[300];
-            topology_where(topo, LEVEL_HOP, h, KEY_ENDPOINT, where,
-                           sizeof where);
-            return err_set(err,
-                           "%shop %d names one endpoint, but %d instances "
-                           "would bind it",
-                           where, h + 1, hop->nendpoints);
+            return topology_key_error(topo, LEVEL_HOP, h, KEY_ENDPOINT, err,
+                                      "hop %d names one endpoint, but %d "
+                                      "instances would bind it",
+                                      h + 1, hop->nendpoints);
         }
     }
     return 0;
@@ -90,14 +85,11 @@ static int s_keys(pipeline_t *self, errbuf_t *err)
         hop_plan_t *hop = &self->hops[h];
         if (!hop->params.curve || hop->params.transport != TRANSPORT_TCP)
             continue;
-        char where[300];
-        topology_where(self->topo, LEVEL_HOP, h, KEY_CURVE, where,
-                       sizeof where);
         if (!zmq_has("curve"))
-            return err_set(err,
-                           "%shop %d: curve = true, but this libzmq has no "
-                           "CURVE",
-                           where, h + 1);
+            return topology_key_error(self->topo, LEVEL_HOP, h, KEY_CURVE, err,
+                                      "hop %d: curve = true, but this libzmq "
+                                      "has no CURVE",
+                                      h + 1);
         if (zmq_curve_keypair(hop->server_public, hop->server_secret) ||
             zmq_curve_keypair(hop->client_public, hop->client_secret))
             return err_set(err, "hop %d: zmq_curve_keypair: %s", h + 1,
@@ -173,14 +165,11 @@ static int s_check_io_cpus(const pipeline_t *self, errbuf_t *err)
         int owner = self->ctx[inst->ctx].owner;
         if (owner == i || !s_own_io_cpus(self, i, owner))
             continue;
-        char where[300];
-        topology_where(self->topo, LEVEL_STAGE, inst->stage, KEY_IO_CPUS, where,
-                       sizeof where);
-        return err_set(err,
-                       "%s%s: io_cpus: its libzmq context is %s's (an inproc "
-                       "hop joins them): give io_cpus to %s",
-                       where, inst->name, self->inst[owner].name,
-                       self->inst[owner].name);
+        return topology_key_error(
+            self->topo, LEVEL_STAGE, inst->stage, KEY_IO_CPUS, err,
+            "%s: io_cpus: its libzmq context is %s's (an inproc hop joins "
+            "them): give io_cpus to %s",
+            inst->name, self->inst[owner].name, self->inst[owner].name);
     }
     return 0;
 }
@@ -241,15 +230,12 @@ static int s_check_threads(const pipeline_t *self, errbuf_t *err)
         threads += roster_count(self, i);
         if (threads <= LIMIT_THREADS)
             continue;
-        char where[300];
-        topology_where(self->topo, LEVEL_STAGE, self->inst[i].stage,
-                       KEY_IO_THREADS, where, sizeof where);
-        return err_set(err,
-                       "%s%s: the pipeline would start more than %d "
-                       "threads (stage threads, libzmq's I/O and reaper "
-                       "threads; LIMIT_THREADS, docs/LIMITS.md): fewer "
-                       "io_threads or instances",
-                       where, self->inst[i].name, LIMIT_THREADS);
+        return topology_key_error(
+            self->topo, LEVEL_STAGE, self->inst[i].stage, KEY_IO_THREADS, err,
+            "%s: the pipeline would start more than %d threads (stage "
+            "threads, libzmq's I/O and reaper threads; LIMIT_THREADS, "
+            "docs/LIMITS.md): fewer io_threads or instances",
+            self->inst[i].name, LIMIT_THREADS);
     }
     return 0;
 }

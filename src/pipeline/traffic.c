@@ -153,13 +153,12 @@ int traffic_check_reached(const pipeline_t *pl, errbuf_t *err)
         if (pipeline_is_source(pl, i) && pipeline_reaches(pl, i, j) &&
             pl->inst[i].params.topics > sent)
             sent = pl->inst[i].params.topics;
-    char where[300];
-    topology_where(pl->topo, LEVEL_STAGE, sink->stage, KEY_SUBSCRIBE, where,
-                   sizeof where);
-    return err_set(err,
-                   "%ssubscriber %s (subscribe = %s) takes no topic its "
-                   "publishers send (0 to %d): nothing can arrive",
-                   where, sink->name, sink->params.subscribe, sent - 1);
+    return topology_key_error(pl->topo, LEVEL_STAGE, sink->stage, KEY_SUBSCRIBE,
+                              err,
+                              "subscriber %s (subscribe = %s) takes no topic "
+                              "its publishers send (0 to %d): nothing can "
+                              "arrive",
+                              sink->name, sink->params.subscribe, sent - 1);
 }
 
 void traffic_set_free(traffic_set_t *set)

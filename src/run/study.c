@@ -28,10 +28,8 @@ static int s_fixed(const topology_t *topo, const machine_t *machine,
         if (!p.cpus[0])
             continue;
         if (machine_parse_cpus(machine, p.cpus, &cpus, &why)) {
-            char where[300];
-            topology_where(topo, LEVEL_STAGE, s, KEY_CPUS, where, sizeof where);
-            return err_set(err, "%s%s: %s", where, topo->stages[s].name,
-                           why.msg);
+            return topology_key_error(topo, LEVEL_STAGE, s, KEY_CPUS, err,
+                                      "%s: %s", topo->stages[s].name, why.msg);
         }
         fixed[s] = machine_node_of_cpu(machine, cpuset_next(&cpus, -1));
     }
