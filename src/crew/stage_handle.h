@@ -73,6 +73,14 @@ typedef struct {
     void (*trace_close)(void *self);
 } stage_kind_t;
 
+//  The functions every kind has, as its file names them (s_ready ..
+//  s_destroy; its send may have another name): a kind's table is
+//  {STAGE_KIND(name, send), and its optional functions}
+#define STAGE_KIND(NAME, SEND)                                                 \
+    .name = NAME, .send = SEND, .ready = s_ready, .wait = s_wait,              \
+    .counts = s_counts, .stop = s_stop, .abort = s_abort, .pid = s_pid,        \
+    .destroy = s_destroy
+
 //  Where a stage may need to know more than its pipeline says
 typedef struct {
     const char *config;        //  the combination's effective topology

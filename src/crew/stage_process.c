@@ -455,15 +455,7 @@ static int s_destroy(void *state, int timeout_ms)
     return 0;
 }
 
-const stage_kind_t stage_process_kind = {.name = "process",
-                                         .send = s_send,
-                                         .ready = s_ready,
-                                         .wait = s_wait,
-                                         .counts = s_counts,
-                                         .stop = s_stop,
-                                         .abort = s_abort,
-                                         .pid = s_pid,
-                                         .destroy = s_destroy};
+const stage_kind_t stage_process_kind = {STAGE_KIND("process", s_send)};
 
 //  ------------------------------------------------------------------------
 //  Selftest: an agent's COUNTS and the stage's answers share the relay's

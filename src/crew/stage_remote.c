@@ -442,15 +442,7 @@ static int s_trace_read(void *state, const syscalls_thread_t **threads, int *n,
     return 0;
 }
 
-const stage_kind_t stage_remote_kind = {.name = "remote",
-                                        .send = s_command,
-                                        .ready = s_ready,
-                                        .wait = s_wait,
-                                        .counts = s_counts,
-                                        .stop = s_stop,
-                                        .abort = s_abort,
-                                        .pid = s_pid,
-                                        .destroy = s_destroy,
+const stage_kind_t stage_remote_kind = {STAGE_KIND("remote", s_command),
                                         .reset = s_reset,
                                         .target = s_target,
                                         .record = s_record,

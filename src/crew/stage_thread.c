@@ -166,12 +166,4 @@ static int s_destroy(void *state, int timeout_ms)
     return 0;
 }
 
-const stage_kind_t stage_thread_kind = {.name = "thread",
-                                        .send = s_send,
-                                        .ready = s_ready,
-                                        .wait = s_wait,
-                                        .counts = s_counts,
-                                        .stop = s_stop,
-                                        .abort = s_abort,
-                                        .pid = s_pid,
-                                        .destroy = s_destroy};
+const stage_kind_t stage_thread_kind = {STAGE_KIND("thread", s_send)};
