@@ -10,6 +10,7 @@
 
 #include "base/actor.h"
 #include "base/mono.h"
+#include "base/text.h"
 #include "crew/wire.h"
 
 #include <arpa/inet.h>
@@ -59,7 +60,7 @@ static void s_lose(link_t *self, const char *why)
 {
     if (atomic_load(&self->lost))
         return;
-    snprintf(self->why, sizeof self->why, "%s", why);
+    TEXT_SET(self->why, why);
     atomic_store(&self->lost, true);
     for (int id = 0; id < LINK_IDS; id++)
         if (self->mailbox[id])
@@ -563,7 +564,7 @@ static int s_clock_estimate(agent_link_t *self, errbuf_t *err)
 //  until the timeout)
 static int s_resolve(link_t *link, errbuf_t *err)
 {
-    snprintf(link->connect, sizeof link->connect, "%s", link->endpoint);
+    TEXT_SET(link->connect, link->endpoint);
     const char *name = link->endpoint + 6, *colon = strrchr(name, ':');
     if (strncmp(link->endpoint, "tcp://", 6) || !colon)
         return 0; //  not of the hosts file's form: libzmq says why
@@ -591,12 +592,12 @@ static link_t *s_link_new(const agent_link_options_t *o)
     link_t *link = calloc(1, sizeof *link);
     if (!link)
         return NULL;
-    snprintf(link->name, sizeof link->name, "%s", o->name);
-    snprintf(link->endpoint, sizeof link->endpoint, "%s", o->endpoint);
-    snprintf(link->controller, sizeof link->controller, "%s", o->controller);
-    snprintf(link->server_key, sizeof link->server_key, "%s", o->server_key);
-    snprintf(link->public_key, sizeof link->public_key, "%s", o->public_key);
-    snprintf(link->secret_key, sizeof link->secret_key, "%s", o->secret_key);
+    TEXT_SET(link->name, o->name);
+    TEXT_SET(link->endpoint, o->endpoint);
+    TEXT_SET(link->controller, o->controller);
+    TEXT_SET(link->server_key, o->server_key);
+    TEXT_SET(link->public_key, o->public_key);
+    TEXT_SET(link->secret_key, o->secret_key);
     snprintf(link->identity, sizeof link->identity, "hb%08x%08x",
              (unsigned)random(), (unsigned)mono_ns());
     link->timeout = o->timeout;

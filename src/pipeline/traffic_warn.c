@@ -13,6 +13,7 @@
 #include "config/topics.h"
 #include "pipeline/traffic.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,27 @@ static void s_uneven_of(const pipeline_t *pl, const double *share, int first,
         *u = (uneven_t){ratio, pl->first[most], pl->first[least], high, low};
 }
 
+//  A line about stage s's subscribe key, after where it took its value,
+//  added to out
+static void s_say(const pipeline_t *pl, int s, char *out, size_t len,
+                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void s_say(const pipeline_t *pl, int s, char *out, size_t len,
+                  const char *fmt, ...)
+{
+    char where[300];
+    size_t used = strlen(out);
+    topology_where(pl->topo, LEVEL_STAGE, s, KEY_SUBSCRIBE, where,
+                   sizeof where);
+    if (used + 1 >= len)
+        return;
+    snprintf(out + used, len - used, "%s", where);
+    used += strlen(out + used);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
 static void s_say_uneven(const pipeline_t *pl, const uneven_t *u, char *out,
                          size_t len)
 {
@@ -128,21 +150,17 @@ static void s_say_uneven(const pipeline_t *pl, const uneven_t *u, char *out,
     for (int i = 0; i < pl->n && !order[0]; i++)
         if (pipeline_is_source(pl, i) && pipeline_reaches(pl, i, u->most))
             order = pl->inst[i].params.topic_order;
-    size_t used = strlen(out);
-    char where[300];
-    topology_where(pl->topo, LEVEL_STAGE, most->stage, KEY_SUBSCRIBE, where,
-                   sizeof where);
-    snprintf(out + used, len - used,
-             "%ssubscribe = %s: each of %s's subscribers takes %.1f %% of "
-             "its publishers' messages on average, of %s's %.1f %% (%.1f "
-             "times as much): instance q "
-             "of all the file's subscribers (from 0) takes topics q, q + s, "
-             "q + 2s, ..., and topic_order %s weighs them unevenly; for "
-             "equal shares use topic_order = uniform, or a list per stage "
-             "(subscribe = 0-99)\n",
-             where, most->params.subscribe, pl->topo->stages[most->stage].name,
-             100 * u->high, pl->topo->stages[least->stage].name, 100 * u->low,
-             u->ratio, order);
+    s_say(pl, most->stage, out, len,
+          "subscribe = %s: each of %s's subscribers takes %.1f %% of "
+          "its publishers' messages on average, of %s's %.1f %% (%.1f "
+          "times as much): instance q "
+          "of all the file's subscribers (from 0) takes topics q, q + s, "
+          "q + 2s, ..., and topic_order %s weighs them unevenly; for "
+          "equal shares use topic_order = uniform, or a list per stage "
+          "(subscribe = 0-99)\n",
+          most->params.subscribe, pl->topo->stages[most->stage].name,
+          100 * u->high, pl->topo->stages[least->stage].name, 100 * u->low,
+          u->ratio, order);
 }
 
 //  ------------------------------------------------------------------------
@@ -172,18 +190,14 @@ static void s_beyond(const pipeline_t *pl, int id, const traffic_set_t *set,
             last = t >= sent ? t : last;
         }
     const instance_t *sink = &pl->inst[id];
-    size_t used = strlen(out);
     if (set->all || first < 0 || below == 0 || said[sink->stage])
         return;
     said[sink->stage] = true;
-    char where[300];
-    topology_where(pl->topo, LEVEL_STAGE, sink->stage, KEY_SUBSCRIBE, where,
-                   sizeof where);
-    snprintf(out + used, len - used,
-             "%ssubscriber %s (subscribe = %s) takes topics %d to %d of which "
-             "its publishers send none (they send 0 to %d): those "
-             "subscriptions can never match\n",
-             where, sink->name, sink->params.subscribe, first, last, sent - 1);
+    s_say(pl, sink->stage, out, len,
+          "subscriber %s (subscribe = %s) takes topics %d to %d of which "
+          "its publishers send none (they send 0 to %d): those "
+          "subscriptions can never match\n",
+          sink->name, sink->params.subscribe, first, last, sent - 1);
 }
 
 //  ------------------------------------------------------------------------

@@ -15,6 +15,7 @@
 #include "base/check.h"
 #include "base/json.h"
 #include "base/lines.h"
+#include "base/text.h"
 #include "machine/tsc.h"
 
 #include <stdio.h>
@@ -103,14 +104,14 @@ static void s_note_hosts(run_t *self, const fleet_t *fleet)
             continue;
         run_host_t *h = &self->meta.hosts[self->meta.nhosts++];
         const agent_info_t *info = agent_link_info(link);
-        snprintf(h->name, sizeof h->name, "%s", fleet_name(fleet, i));
-        snprintf(h->agent, sizeof h->agent, "%s", fleet_host(fleet, i)->agent);
-        snprintf(h->hopbench, sizeof h->hopbench, "%s", info->hopbench);
-        snprintf(h->libzmq, sizeof h->libzmq, "%s", info->libzmq);
-        snprintf(h->czmq, sizeof h->czmq, "%s", info->czmq);
-        snprintf(h->hostname, sizeof h->hostname, "%s", info->hostname);
-        snprintf(h->kernel, sizeof h->kernel, "%s", info->kernel);
-        snprintf(h->cpu_model, sizeof h->cpu_model, "%s", info->cpu_model);
+        TEXT_SET(h->name, fleet_name(fleet, i));
+        TEXT_SET(h->agent, fleet_host(fleet, i)->agent);
+        TEXT_SET(h->hopbench, info->hopbench);
+        TEXT_SET(h->libzmq, info->libzmq);
+        TEXT_SET(h->czmq, info->czmq);
+        TEXT_SET(h->hostname, info->hostname);
+        TEXT_SET(h->kernel, info->kernel);
+        TEXT_SET(h->cpu_model, info->cpu_model);
         h->protocol = info->protocol;
         h->numa_nodes = info->numa_nodes;
         h->clock_offset_ns = info->offset_ns;
@@ -151,8 +152,8 @@ void run_meta_init(run_t *self, const run_options_t *options)
     progress_init(&self->progress, options->quiet, trials, self->ntopos);
     snprintf(self->meta.command_line, sizeof self->meta.command_line, "%s",
              options->command_line);
-    snprintf(self->meta.topology, sizeof self->meta.topology, "%s", topo->name);
-    snprintf(self->meta.file, sizeof self->meta.file, "%s", topo->path);
+    TEXT_SET(self->meta.topology, topo->name);
+    TEXT_SET(self->meta.file, topo->path);
     snprintf(self->meta.status, sizeof self->meta.status, "running");
     resultsdir_utc(self->meta.started, sizeof self->meta.started, false);
 }

@@ -8,6 +8,7 @@
 #include "trial/summary.h"
 
 #include "base/check.h"
+#include "base/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -167,11 +168,11 @@ static void s_link(summary_t *self, const trial_result_t *trials, int l,
     const link_row_t *first = &trials[0].links[l];
     int n = self->n;
     s->hop = first->hop;
-    snprintf(s->from, sizeof s->from, "%s", first->from);
-    snprintf(s->to, sizeof s->to, "%s", first->to);
-    snprintf(s->from_host, sizeof s->from_host, "%s", first->from_host);
-    snprintf(s->to_host, sizeof s->to_host, "%s", first->to_host);
-    snprintf(s->transport, sizeof s->transport, "%s", first->transport);
+    TEXT_SET(s->from, first->from);
+    TEXT_SET(s->to, first->to);
+    TEXT_SET(s->from_host, first->from_host);
+    TEXT_SET(s->to_host, first->to_host);
+    TEXT_SET(s->transport, first->transport);
     s->bound_rate = first->bound_rate;
     s_link_figures(s, trials, n, l, v);
     s->rate = s_median(trials, n, l, s_rate, false, v); //  v sorted
@@ -220,7 +221,7 @@ static void s_latency(latency_summary_t *s, const summary_t *self,
                       const trial_result_t *trials, const char *hop, double *v)
 {
     int n = self->n, got;
-    snprintf(s->hop, sizeof s->hop, "%s", hop);
+    TEXT_SET(s->hop, hop);
     for (int t = 0; t < n; t++) {
         const latency_row_t *row = s_find(&trials[t], hop);
         s->samples += row ? histogram_count(&row->histogram) : 0;
