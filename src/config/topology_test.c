@@ -218,6 +218,38 @@ static int s_test_tree(void)
     return 0;
 }
 
+//  A file (or --set) and the start of the error it must give
+static const struct {
+    const char *text, *set, *want;
+} s_errors[] = {
+    {"topology = t\npublisher = a\nhop = tpc\nsubscriber = b\n", NULL,
+     "t.cfg:3: unknown transport 'tpc'"},
+    {"topology = t\n    hwn = 5\npublisher = a\n", NULL,
+     "t.cfg:2: unknown key 'hwn' (did you mean 'hwm'?)"},
+    {"topology = t\n    sizes = 0..-5\n", NULL, "t.cfg:2: sizes '0..-5'"},
+    {"topology = t\npublisher = a\nsubscriber = b\n", NULL,
+     "t.cfg:3: no hop between 'a'"},
+    {"topology = t\nsubscriber = a\nhop\npublisher = b\n", NULL,
+     "t.cfg:2: stage 1 of a pubsub pipeline"},
+    {"topology = t\npublisher = a\nhop\nproxy = p\n    count = 2\nhop\n"
+     "subscriber = b\n",
+     NULL, "t.cfg:5: count is for the first"},
+    {"topology = t\npublisher = a\n    endpoint = x\n", NULL,
+     "t.cfg:3: 'endpoint' is a hop key"},
+    {"topology = t\npublisher = a\nhop = ipc\n    endpoint = "
+     "tcp://127.0.0.1:1\nsubscriber = b\n",
+     NULL, "t.cfg:4: hop 1 endpoint"},
+    {"topology = t\npublisher = a\nhop\nsubscriber = a\n", NULL,
+     "t.cfg:4: a second stage called 'a'"},
+    {"topology = t\npublisher = a\nhop\nsubscriber = b\nhop\n", NULL,
+     "t.cfg:5: a hop after the last stage"},
+    {"topology = t\npublisher = a\nhop\nsubscriber = b\n", "transport=tpc",
+     "--set transport=tpc: unknown transport 'tpc'"},
+    {"publisher = a\n", NULL, "no 'topology = NAME'"},
+    {"topology = a b\n", NULL, "t.cfg:1: value 'a b'"},
+    {"bogus = 1\n", NULL, "t.cfg:1: unknown name 'bogus'"},
+};
+
 int topology_test(bool verbose)
 {
     (void)verbose;
@@ -226,45 +258,9 @@ int topology_test(bool verbose)
     CHECK(s_test_controller() == 0);
     CHECK(s_test_tree() == 0);
     CHECK(topology_validate_test() == 0);
-    const char *head = "topology = t\n";
-    char text[512];
-    snprintf(text, sizeof text, "%spublisher = a\nhop = tpc\nsubscriber = b\n",
-             head);
-    CHECK(topology_expect(text, NULL, "t.cfg:3: unknown transport 'tpc'") == 0);
-    snprintf(text, sizeof text, "%s    hwn = 5\npublisher = a\n", head);
-    CHECK(topology_expect(text, NULL,
-                   "t.cfg:2: unknown key 'hwn' (did you mean "
-                   "'hwm'?)") == 0);
-    snprintf(text, sizeof text, "%s    sizes = 0..-5\n", head);
-    CHECK(topology_expect(text, NULL, "t.cfg:2: sizes '0..-5'") == 0);
-    snprintf(text, sizeof text, "%spublisher = a\nsubscriber = b\n", head);
-    CHECK(topology_expect(text, NULL, "t.cfg:3: no hop between 'a'") == 0);
-    snprintf(text, sizeof text, "%ssubscriber = a\nhop\npublisher = b\n", head);
-    CHECK(topology_expect(text, NULL, "t.cfg:2: stage 1 of a pubsub pipeline") == 0);
-    snprintf(text, sizeof text,
-             "%spublisher = a\nhop\nproxy = p\n"
-             "    count = 2\nhop\nsubscriber = b\n",
-             head);
-    CHECK(topology_expect(text, NULL, "t.cfg:5: count is for the first") == 0);
-    snprintf(text, sizeof text, "%spublisher = a\n    endpoint = x\n", head);
-    CHECK(topology_expect(text, NULL, "t.cfg:3: 'endpoint' is a hop key") == 0);
-    snprintf(text, sizeof text,
-             "%spublisher = a\nhop = ipc\n    endpoint = "
-             "tcp://127.0.0.1:1\nsubscriber = b\n",
-             head);
-    CHECK(topology_expect(text, NULL, "t.cfg:4: hop 1 endpoint") == 0);
-    snprintf(text, sizeof text, "%spublisher = a\nhop\nsubscriber = a\n", head);
-    CHECK(topology_expect(text, NULL, "t.cfg:4: a second stage called 'a'") == 0);
-    snprintf(text, sizeof text, "%spublisher = a\nhop\nsubscriber = b\nhop\n",
-             head);
-    CHECK(topology_expect(text, NULL, "t.cfg:5: a hop after the last stage") == 0);
-    snprintf(text, sizeof text, "%spublisher = a\nhop\nsubscriber = b\n", head);
-    CHECK(topology_expect(text, "transport=tpc",
-                   "--set transport=tpc: unknown "
-                   "transport 'tpc'") == 0);
-    CHECK(topology_expect("publisher = a\n", NULL, "no 'topology = NAME'") == 0);
-    CHECK(topology_expect("topology = a b\n", NULL, "t.cfg:1: value 'a b'") == 0);
-    CHECK(topology_expect("bogus = 1\n", NULL, "t.cfg:1: unknown name 'bogus'") == 0);
+    for (size_t i = 0; i < sizeof s_errors / sizeof s_errors[0]; i++)
+        CHECK(topology_expect(s_errors[i].text, s_errors[i].set,
+                              s_errors[i].want) == 0);
     return 0;
 }
 
