@@ -98,6 +98,27 @@ for my $case (['sizes=64,128', qr/sizes cannot vary/],
     like($stderr, $case->[1], '...naming it');
 }
 
+# --ndr: a candidate that meets is searched for its NDR too
+($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
+    '--set', 'search_trials=4', '--target', 'rate=2000,p99=1s',
+    '--try', 'engine=forwarder', '--ndr', '--output', "$out/g");
+is($rc, 0, '--ndr: exit 0') or diag $stderr;
+my ($ndr) = @{ csv("$out/g/sizing.csv")->{rows} };
+ok($ndr && $ndr->{verdict} eq 'meets' && $ndr->{ndr_per_sec} > 0,
+   '--ndr: the candidate that meets has its NDR in sizing.csv (' . ($ndr->{ndr_per_sec} // '-') . ')');
+
+# --extrapolate: the scalability law over a key's counts, said apart from
+# the answer (never the answer)
+($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
+    '--target', 'rate=1e8', '--try', 'pub.count=1,2,3', '--extrapolate',
+    '--output', "$out/h");
+is($rc, 3, '--extrapolate: none measured meets, exit 3') or diag $stderr;
+like($stdout, qr/^extrapolated \(USL, pub\.count\): lambda \d+ msgs\/s, sigma [\d.]+, kappa [\d.]+; residuals 1:[-+]\d+ 2:[-+]\d+ 3:[-+]\d+$/m,
+     '--extrapolate: the law fitted to the three counts, with its residuals');
+like($stdout, qr/^extrapolated: (no pub\.count carries 120000000 msgs\/s|pub\.count = \d+ would carry)/m,
+     '--extrapolate: what it predicts for the target');
+like($stdout, qr/^answer: no candidate meets/m, '--extrapolate: the answer stays what was measured');
+
 # latency_at: a latency.csv row per fraction of the rate found
 ($rc, $stdout, $stderr) = hopbench('run', 'topologies/proxy.cfg', @short,
     '--set', 'mode=search', '--set', 'search_trials=3',

@@ -179,7 +179,8 @@ static int s_trial(search_t *self, search_phase_t phase, int k, double offered,
                                .result = result};
     s_judge(self, judged, spec.give_up.ratio, seconds);
     self->out->windows += judged->window;
-    self->hooks->judged(self->hooks->ctx, judged);
+    if (self->hooks->judged)
+        self->hooks->judged(self->hooks->ctx, judged);
     return 0;
 }
 

@@ -145,7 +145,8 @@ typedef struct {
     //  Run one trial as spec says; its rows go into result
     int (*trial)(void *ctx, const trial_spec_t *spec, trial_result_t *result,
                  errbuf_t *err);
-    //  A trial was judged (result is freed after this returns)
+    //  A trial was judged (result is freed after this returns); NULL: no
+    //  one asks (a sizing's --ndr)
     void (*judged)(void *ctx, const search_trial_t *trial);
     void *ctx;
     //  Seconds between trials, for the last one's drain to settle
