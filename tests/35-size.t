@@ -6,6 +6,7 @@ use strict;
 use warnings;
 use lib 'tests/lib';
 use Hopbench;
+use JSON::PP;
 use Test::More;
 
 my @short = ('--sizes', '1024', '--set', 'search_confirm=0.3',
@@ -106,6 +107,22 @@ is($rc, 0, '--ndr: exit 0') or diag $stderr;
 my ($ndr) = @{ csv("$out/g/sizing.csv")->{rows} };
 ok($ndr && $ndr->{verdict} eq 'meets' && $ndr->{ndr_per_sec} > 0,
    '--ndr: the candidate that meets has its NDR in sizing.csv (' . ($ndr->{ndr_per_sec} // '-') . ')');
+
+# --format json: the same rows as sizing.csv, on stdout and in
+# sizing.json; the chart of the candidates beside them
+($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
+    '--target', 'rate=2000,p99=1s', @try, '--format', 'json', '--output', "$out/j");
+is($rc, 0, '--format json: exit 0') or diag $stderr;
+my $json = eval { JSON::PP::decode_json($stdout) } // {};
+my @rows = @{ csv("$out/j/sizing.csv")->{rows} };
+is(join(' ', map { "$_->{candidate}:$_->{verdict}" } @{ $json->{candidates} // [] }),
+   join(' ', map { "$_->{candidate}:$_->{verdict}" } @rows), '--format json: a candidate per sizing.csv row, same verdicts');
+is($json->{target}{rate}, 2000, '--format json: the target');
+ok(-s "$out/j/sizing.json", '--format json: sizing.json written too');
+SKIP: {
+    skip 'no gnuplot', 1 unless system('command -v gnuplot >/dev/null') == 0;
+    ok(-s "$out/j/sizing.png", 'the candidates\' chart, sizing.png');
+}
 
 # --extrapolate: the scalability law over a key's counts, said apart from
 # the answer (never the answer)
