@@ -40,36 +40,31 @@ typedef struct {
     } at;
 } report_info_t;
 
-//  results.csv: the columns of report/columns_files.c
-void report_csv_header(FILE *out, const report_info_t *info);
-void report_csv_rows(FILE *out, const report_info_t *info,
-                     const trial_result_t *trial);
-//  The `repeat = median` rows of a size (3 or more repeats)
-void report_csv_median_rows(FILE *out, const report_info_t *info,
-                            const summary_t *summary);
-//  latency.csv: one row per distribution; repeat is "1".."N", or "all"
-//  for the repetitions merged
-void report_latency_header(FILE *out, const report_info_t *info);
+//  The CSV files of trials' rows, each written by its table of columns
+//  (report/columns_files.c, columns_more.c)
+typedef enum {
+    REPORT_RESULTS, //  results.csv: a row per trial and link
+    REPORT_LATENCY, //  latency.csv: a row per distribution
+    REPORT_THREADS, //  threads.csv: the contract columns, size, repeat,
+                    //  mem_node, then a sweep_KEY column per swept key
+    REPORT_SOCKETS, //  sockets.csv: a row per SUB socket of subscribers of
+                    //  several
+    REPORT_MEMORY,  //  memory.csv: per stage and region the pages by node
+} report_file_t;
+void report_header(FILE *out, report_file_t file, const report_info_t *info);
+//  A trial's rows of the file, its repeat's number in their repeat column
+void report_rows(FILE *out, report_file_t file, const report_info_t *info,
+                 const trial_result_t *trial);
+//  The `repeat = median` rows of a size (3 or more repeats) in results
+//  or latency: each figure the median over the repeats (latency: of each
+//  percentile, with the intervals of p50 and p99)
+void report_median_rows(FILE *out, report_file_t file,
+                        const report_info_t *info, const summary_t *summary);
+//  latency.csv's rows of the distributions given: repeat "1".."N", or
+//  "all" for the repetitions merged
 void report_latency_rows(FILE *out, const report_info_t *info, uint32_t size,
                          const char *repeat, const latency_row_t *rows,
                          int nrows);
-//  ...and its `repeat = median` rows: each percentile's median over the
-//  repeats, with the intervals of p50 and p99
-void report_latency_median_rows(FILE *out, const report_info_t *info,
-                                const summary_t *summary);
-//  threads.csv: the contract columns, size, repeat, mem_node, then one
-//  sweep_KEY column per swept key
-void report_threads_header(FILE *out, const report_info_t *info);
-void report_threads_rows(FILE *out, const report_info_t *info,
-                         const trial_result_t *trial);
-//  sockets.csv: a row per SUB socket of subscribers of several
-void report_sockets_header(FILE *out, const report_info_t *info);
-void report_sockets_rows(FILE *out, const report_info_t *info,
-                         const trial_result_t *trial);
-//  memory.csv: per stage and region the pages by node (see report_csv.c)
-void report_memory_header(FILE *out, const report_info_t *info);
-void report_memory_rows(FILE *out, const report_info_t *info,
-                        const trial_result_t *trial);
 
 //  One size: every hop's median msgs/s and MB/s (+-x %: the interval of
 //  the median, 3 or more repeats; min-max for 2), loss, CPU per message

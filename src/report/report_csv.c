@@ -36,46 +36,61 @@ static column_ctx_t s_trial(const report_info_t *info,
     return (column_ctx_t){.info = info, .size = trial->size, .repeat = buf};
 }
 
-void report_csv_header(FILE *out, const report_info_t *info)
+static const column_table_t *const s_tables[] = {
+    [REPORT_RESULTS] = &columns_results,
+    [REPORT_LATENCY] = &columns_latency,
+    [REPORT_THREADS] = &columns_threads,
+    [REPORT_SOCKETS] = &columns_sockets,
+    [REPORT_MEMORY] = &columns_memory};
+
+void report_header(FILE *out, report_file_t file, const report_info_t *info)
 {
-    columns_header(out, &columns_results, info);
+    columns_header(out, s_tables[file], info);
 }
 
-void report_csv_rows(FILE *out, const report_info_t *info,
-                     const trial_result_t *trial)
+void report_rows(FILE *out, report_file_t file, const report_info_t *info,
+                 const trial_result_t *trial)
 {
+    const void *rows = NULL;
+    int n = 0;
+    size_t size = 0;
+    switch (file) {
+    case REPORT_RESULTS:
+        rows = trial->links, n = trial->nlinks, size = sizeof *trial->links;
+        break;
+    case REPORT_LATENCY:
+        rows = trial->latency, n = trial->nlatency;
+        size = sizeof *trial->latency;
+        break;
+    case REPORT_THREADS:
+        rows = trial->threads, n = trial->nthreads;
+        size = sizeof *trial->threads;
+        break;
+    case REPORT_SOCKETS:
+        rows = trial->sockets, n = trial->nsockets;
+        size = sizeof *trial->sockets;
+        break;
+    case REPORT_MEMORY:
+        rows = trial->memory, n = trial->nmemory, size = sizeof *trial->memory;
+        break;
+    }
     char repeat[16];
-    columns_rows(out, &columns_results,
-                 s_trial(info, trial, repeat, sizeof repeat), trial->links,
-                 trial->nlinks, sizeof *trial->links, false);
+    columns_rows(out, s_tables[file],
+                 s_trial(info, trial, repeat, sizeof repeat), rows, n, size,
+                 false);
 }
 
-void report_csv_median_rows(FILE *out, const report_info_t *info,
-                            const summary_t *summary)
+void report_median_rows(FILE *out, report_file_t file,
+                        const report_info_t *info, const summary_t *summary)
 {
     column_ctx_t ctx = {
         .info = info, .size = summary->size, .repeat = COLUMN_MEDIAN};
-    columns_rows(out, &columns_results, ctx, summary->links, summary->nlinks,
-                 sizeof *summary->links, true);
-}
-
-void report_sockets_header(FILE *out, const report_info_t *info)
-{
-    columns_header(out, &columns_sockets, info);
-}
-
-void report_sockets_rows(FILE *out, const report_info_t *info,
-                         const trial_result_t *trial)
-{
-    char repeat[16];
-    columns_rows(out, &columns_sockets,
-                 s_trial(info, trial, repeat, sizeof repeat), trial->sockets,
-                 trial->nsockets, sizeof *trial->sockets, false);
-}
-
-void report_latency_header(FILE *out, const report_info_t *info)
-{
-    columns_header(out, &columns_latency, info);
+    if (file == REPORT_RESULTS)
+        columns_rows(out, s_tables[file], ctx, summary->links, summary->nlinks,
+                     sizeof *summary->links, true);
+    else if (file == REPORT_LATENCY)
+        columns_rows(out, s_tables[file], ctx, summary->latency,
+                     summary->nlatency, sizeof *summary->latency, true);
 }
 
 void report_latency_rows(FILE *out, const report_info_t *info, uint32_t size,
@@ -84,41 +99,4 @@ void report_latency_rows(FILE *out, const report_info_t *info, uint32_t size,
 {
     column_ctx_t ctx = {.info = info, .size = size, .repeat = repeat};
     columns_rows(out, &columns_latency, ctx, rows, nrows, sizeof *rows, false);
-}
-
-void report_latency_median_rows(FILE *out, const report_info_t *info,
-                                const summary_t *summary)
-{
-    column_ctx_t ctx = {
-        .info = info, .size = summary->size, .repeat = COLUMN_MEDIAN};
-    columns_rows(out, &columns_latency, ctx, summary->latency,
-                 summary->nlatency, sizeof *summary->latency, true);
-}
-
-void report_threads_header(FILE *out, const report_info_t *info)
-{
-    columns_header(out, &columns_threads, info);
-}
-
-void report_threads_rows(FILE *out, const report_info_t *info,
-                         const trial_result_t *trial)
-{
-    char repeat[16];
-    columns_rows(out, &columns_threads,
-                 s_trial(info, trial, repeat, sizeof repeat), trial->threads,
-                 trial->nthreads, sizeof *trial->threads, false);
-}
-
-void report_memory_header(FILE *out, const report_info_t *info)
-{
-    columns_header(out, &columns_memory, info);
-}
-
-void report_memory_rows(FILE *out, const report_info_t *info,
-                        const trial_result_t *trial)
-{
-    char repeat[16];
-    columns_rows(out, &columns_memory,
-                 s_trial(info, trial, repeat, sizeof repeat), trial->memory,
-                 trial->nmemory, sizeof *trial->memory, false);
 }

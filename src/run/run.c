@@ -362,7 +362,7 @@ static int s_run(run_t *self, errbuf_t *err)
     if (!self->options->quiet)
         fprintf(stderr, "hopbench: results in %s\n", self->dir);
     if (self->options->format == FORMAT_CSV)
-        report_csv_header(stdout, &self->info);
+        report_header(stdout, REPORT_RESULTS, &self->info);
     if (s_interleaved(self))
         return s_interleave(self, err);
     for (int c = 0; c < self->ntopos; c++)

@@ -46,9 +46,9 @@ int run_outputs_open(run_t *self, errbuf_t *err)
         !(self->threads = run_outputs_file(self, "threads.csv", err)) ||
         !(self->memory = run_outputs_file(self, "memory.csv", err)))
         return -1;
-    report_csv_header(self->results, &self->info);
-    report_threads_header(self->threads, &self->info);
-    report_memory_header(self->memory, &self->info);
+    report_header(self->results, REPORT_RESULTS, &self->info);
+    report_header(self->threads, REPORT_THREADS, &self->info);
+    report_header(self->memory, REPORT_MEMORY, &self->info);
     return resultsdir_metadata(self->dir, &self->meta, self->machine, err);
 }
 
@@ -59,7 +59,7 @@ int run_outputs_latency(run_t *self, const trial_result_t *trial,
     if (!self->latency) {
         if (!(self->latency = run_outputs_file(self, "latency.csv", err)))
             return -1;
-        report_latency_header(self->latency, &self->info);
+        report_header(self->latency, REPORT_LATENCY, &self->info);
     }
     report_latency_rows(self->latency, &self->info, trial->size, repeat,
                         trial->latency, trial->nlatency);
@@ -90,9 +90,9 @@ void run_outputs_sockets(run_t *self, const trial_result_t *trial)
         return;
     if (!self->sockets &&
         (self->sockets = run_outputs_file(self, "sockets.csv", &err)))
-        report_sockets_header(self->sockets, &self->info);
+        report_header(self->sockets, REPORT_SOCKETS, &self->info);
     if (self->sockets)
-        report_sockets_rows(self->sockets, &self->info, trial);
+        report_rows(self->sockets, REPORT_SOCKETS, &self->info, trial);
 }
 
 //  One trial's rows, everywhere they go
@@ -100,13 +100,13 @@ int run_outputs_trial(run_t *self, trial_result_t *trial,
                       trial_result_t *merged, errbuf_t *err)
 {
     char repeat[16];
-    report_csv_rows(self->results, &self->info, trial);
+    report_rows(self->results, REPORT_RESULTS, &self->info, trial);
     run_meta_published(self, trial);
-    report_threads_rows(self->threads, &self->info, trial);
-    report_memory_rows(self->memory, &self->info, trial);
+    report_rows(self->threads, REPORT_THREADS, &self->info, trial);
+    report_rows(self->memory, REPORT_MEMORY, &self->info, trial);
     run_outputs_sockets(self, trial);
     if (self->options->format == FORMAT_CSV)
-        report_csv_rows(stdout, &self->info, trial);
+        report_rows(stdout, REPORT_RESULTS, &self->info, trial);
     if (trial->nlatency == 0)
         return 0;
     snprintf(repeat, sizeof repeat, "%d", trial->repeat);
@@ -178,11 +178,11 @@ void run_outputs_plot(const run_t *self)
 //  The medians' rows (latency.csv's only when it has rows)
 void run_outputs_medians(run_t *self, const summary_t *summary)
 {
-    report_csv_median_rows(self->results, &self->info, summary);
+    report_median_rows(self->results, REPORT_RESULTS, &self->info, summary);
     if (self->options->format == FORMAT_CSV)
-        report_csv_median_rows(stdout, &self->info, summary);
+        report_median_rows(stdout, REPORT_RESULTS, &self->info, summary);
     if (summary->nlatency && self->latency)
-        report_latency_median_rows(self->latency, &self->info, summary);
+        report_median_rows(self->latency, REPORT_LATENCY, &self->info, summary);
 }
 
 //  syscalls.csv, opened with its first rows
@@ -208,18 +208,18 @@ void run_outputs_judged(run_t *self, const search_trial_t *trial)
     if (self->search)
         report_search_rows(self->search, &self->info, trial,
                            &self->current->params);
-    report_threads_rows(self->threads, &self->info, trial->result);
-    report_memory_rows(self->memory, &self->info, trial->result);
+    report_rows(self->threads, REPORT_THREADS, &self->info, trial->result);
+    report_rows(self->memory, REPORT_MEMORY, &self->info, trial->result);
     run_outputs_sockets(self, trial->result);
 }
 
 //  Rows in results.csv (and on stdout with --format csv)
 void run_outputs_rows(run_t *self, const trial_result_t *trial)
 {
-    report_csv_rows(self->results, &self->info, trial);
+    report_rows(self->results, REPORT_RESULTS, &self->info, trial);
     run_meta_published(self, trial);
     if (self->options->format == FORMAT_CSV)
-        report_csv_rows(stdout, &self->info, trial);
+        report_rows(stdout, REPORT_RESULTS, &self->info, trial);
 }
 
 void run_outputs_search_summary(run_t *self, uint32_t size,

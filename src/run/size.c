@@ -162,8 +162,8 @@ static int s_files(size_t_ *self, errbuf_t *err)
     self->info.sweep_key[0] = "candidate";
     self->info.pattern = "pubsub";
     self->info.mode = "search";
-    report_csv_header(self->results, &self->info);
-    report_latency_header(self->latency, &self->info);
+    report_header(self->results, REPORT_RESULTS, &self->info);
+    report_header(self->latency, REPORT_LATENCY, &self->info);
     return s_metadata(self, "running", err);
 }
 

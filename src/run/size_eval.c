@@ -22,7 +22,7 @@ static int s_trial(size_eval_t *self, const trial_spec_t *spec,
         trial_run(self->crew, self->machine, spec, result, warnings,
                   sizeof warnings, err))
         return -1;
-    report_csv_rows(self->results, self->info, result);
+    report_rows(self->results, REPORT_RESULTS, self->info, result);
     if (result->nlatency)
         report_latency_rows(self->latency, self->info, result->size, "1",
                             result->latency, result->nlatency);
