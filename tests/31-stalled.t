@@ -17,9 +17,10 @@ use Test::More;
 chdir "$FindBin::Bin/..";
 
 # Run hopbench in the background; its stage process (the subscriber's)
-# is stopped for 1 s, 1.2 s after it appears (in the first window), and
-# with stops = 2 once more, 0.6 s after the retry began; returns exit
-# status, stdout, stderr and the stopped process
+# is stopped for 1 s, 2 s after it appears (in the first window of 4 s,
+# which opens after the handshake and warm-up: up to 2 s on a busy
+# machine), and with stops = 2 once more, 0.6 s after the retry began;
+# returns exit status, stdout, stderr and the stopped process
 sub run_stopping {
     my ($stops, @args) = @_;
     my $dir = tmp();
@@ -34,7 +35,7 @@ sub run_stopping {
         ($child) = map { /(\d+)/ ? $1 : () } `pgrep -P $pid`;
         sleep 0.05;
     }
-    sleep 1.2;
+    sleep 2;
     for my $k (1 .. $stops) {
         if ($k > 1) { #  once the retry has begun: its window is 0.6 s on
             my $until = time + 20;
@@ -56,7 +57,7 @@ sub run_stopping {
     return ($status, Hopbench::slurp("$dir/out"), Hopbench::slurp("$dir/err"), $child);
 }
 
-my @run = qw(run topologies/proxy.cfg --sizes 1024 --duration 2 --set sub.process=own);
+my @run = qw(run topologies/proxy.cfg --sizes 1024 --duration 4 --set sub.process=own);
 
 # Stopped once: retried, and the retry is a figure
 my $out = tmp();

@@ -17,8 +17,8 @@ static bool s_answers_late(const pipeline_t *pl, int id)
            engine_can(inst->params.engine, TRAIT_ANSWERS_BETWEEN_MESSAGES);
 }
 
-//  The first instances of a broker stage and a subscriber stage below it
-//  whose consume_ns can hold the broker's counters past the margin
+//  Can sink, a subscriber below broker, hold the broker's counters past
+//  the margin with its consume_ns?
 static bool s_holds(const pipeline_t *pl, int broker, int sink)
 {
     double hold = (double)SLOW_BURST * pl->inst[sink].params.consume_ns / 1e9;
@@ -38,9 +38,9 @@ static void s_say(const pipeline_t *pl, int broker, int sink, char *out,
              "consume_ns = %d on %s: %s (engine %s) answers its counters "
              "between messages, after up to %d sends each waiting for %s "
              "(%.2f s), a tenth of the timeout (%g s) or more: the run can "
-             "fail with no STATISTICS reply; engine = forwarder counts "
-             "without asking, or give a smaller consume_ns or a larger "
-             "timeout\n",
+             "fail with its counters not coming (no COUNTS within the "
+             "timeout); engine = forwarder counts without asking, or give "
+             "a smaller consume_ns or a larger timeout\n",
              s->params.consume_ns, pl->topo->stages[s->stage].name,
              pl->topo->stages[b->stage].name, engine_name(b->params.engine),
              SLOW_BURST, pl->topo->stages[s->stage].name,

@@ -10,8 +10,8 @@
     of the timeout or more (SLOW_MARGIN: on a machine whose CPUs are
     shared the subscriber takes far longer than its consume_ns; measured
     on 2 CPUs, timeout 2 s: 200 us failed, 100 us passed), the run can
-    fail with "no STATISTICS reply": one warning per broker and subscriber
-    stage, naming the key, both stages and what to change.
+    fail with "no COUNTS within N s": one warning per broker and
+    subscriber stage, naming the key, both stages and what to change.
 
     Warnings only, from the plan; nothing is measured.
 */
