@@ -471,6 +471,7 @@ int stage_process_test(bool verbose)
     stage_counts_t counts = {0};
     errbuf_t err;
     CHECK(child && self.actor);
+    zsock_set_rcvtimeo(child, 1000); //  a question that never came fails
     //  the counters come: they are not an answer, whoever looks first
     CHECK(stage_process_ask_counts(&self, &err) == 0 && self.asked);
     char *asked = zstr_recv(child);
