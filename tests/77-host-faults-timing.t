@@ -60,13 +60,7 @@ my $net = Netns->new(id => 'ht' . ($$ % 1000000), subnet => '169.254.80', work =
 $SIG{INT} = $SIG{TERM} = sub { $net->cleanup; exit 1 };
 $net->up or BAIL_OUT('cannot make the test\'s network namespaces');
 
-mkdir "$work/keys";
-for my $name ('ctl', @hosts) {
-    my ($rc, $out, $err) = hopbench('keygen', "$work/keys", '--name', $name);
-    is($rc, 0, "keygen $name") or diag $err;
-}
-write_file("$work/hosts.cfg", join '', map { "host = $_\n    agent = tcp://" . $net->addr($_)
-    . ":7800\n    cert = keys/$_.cert\n" } @hosts);
+is($net->keys("$root/hopbench", @hosts), '', 'keys for the controller and each host, and hosts.cfg');
 write_file("$work/fanout.cfg", <<"EOF");
 topology = fanout
     transport = tcp
@@ -82,19 +76,7 @@ subscriber = sub
 EOF
 
 my %agent;
-my $agents = 0;
-sub agent {
-    my ($host) = @_;
-    my $name = 'agent-' . $host . '-' . ++$agents;
-    $agent{$host} = $net->spawn($host, $name, "$root/hopbench", 'agent', '--bind',
-        'tcp://' . $net->addr($host) . ':7800', '--allow', "$work/keys/ctl.cert",
-        '--cert', "$work/keys/$host.cert_secret");
-    for (1 .. 200) {
-        return 1 if Hopbench::slurp("$work/$name.out") =~ /serving at/;
-        sleep 0.05;
-    }
-    return 0;
-}
+sub agent { return $agent{ $_[0] } = $net->agent("$root/hopbench", $_[0]) }
 agent($_) or BAIL_OUT("the agent of $_ does not start") for @hosts;
 
 my $pause = "$work/edge-pause";

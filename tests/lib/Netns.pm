@@ -5,6 +5,8 @@
 #                          hosts => { c => 10, h1 => 1, h2 => 2 }, work => $dir);
 #     $net->up or BAIL_OUT(...);
 #     my $pid = $net->spawn('h1', 'agent-h1', '/path/hopbench', 'agent', ...);
+#     $net->keys('/path/hopbench', qw(h1 h2)) eq '' or BAIL_OUT(...);
+#     my $agent = $net->agent('/path/hopbench', 'h1') or BAIL_OUT(...);
 #
 # Every host is a namespace NAME = id . host, joined by a veth pair (its
 # end is eth0) to a bridge in a namespace of its own, with the address
@@ -55,6 +57,41 @@ sub up {
         $self->quiet('ip', '-n', $ns, 'link', 'set', 'lo', 'up') or return 0;
     }
     return 1;
+}
+
+# CURVE pairs for the controller (ctl) and each host in work/keys, and
+# work/hosts.cfg naming each host's agent on port 7800: '' or what failed
+sub keys {
+    my ($self, $hopbench, @hosts) = @_;
+    my $keys = "$self->{work}/keys";
+    mkdir $keys;
+    for my $name ('ctl', @hosts) {
+        my $said = `$hopbench keygen $keys --name $name 2>&1`;
+        return "keygen $name: $said" if $? != 0;
+    }
+    open my $fh, '>', "$self->{work}/hosts.cfg" or return "hosts.cfg: $!";
+    print $fh "host = $_\n    agent = tcp://" . $self->addr($_) . ":7800\n"
+        . "    cert = keys/$_.cert\n" for @hosts;
+    close $fh or return "hosts.cfg: $!";
+    return '';
+}
+
+# Start host's agent (serving the controller's key from keys), its log in
+# work/agent-HOST-N.out and .err: its pid once it serves, else undef
+sub agent {
+    my ($self, $hopbench, $host) = @_;
+    my $name = "agent-$host-" . ++$self->{agents};
+    my $pid = $self->spawn($host, $name, $hopbench, 'agent', '--bind',
+        'tcp://' . $self->addr($host) . ':7800', '--allow', "$self->{work}/keys/ctl.cert",
+        '--cert', "$self->{work}/keys/$host.cert_secret");
+    for (1 .. 200) {
+        open my $fh, '<', "$self->{work}/$name.out" or next;
+        local $/;
+        return $pid if (<$fh> // '') =~ /serving at/;
+    } continue {
+        sleep 0.05;
+    }
+    return undef;
 }
 
 # A host's link down (cut) or up again
