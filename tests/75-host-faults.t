@@ -76,16 +76,7 @@ sub run_start {
 }
 
 # Wait for the run to end (bounded): its exit status (-1: still running)
-sub run_wait {
-    my ($pid, $limit) = @_;
-    my $until = time + $limit;
-    while (time < $until) {
-        my $status = $net->reap($pid);
-        return $status >> 8 if defined $status;
-        sleep 0.02;
-    }
-    return -1;
-}
+sub run_wait { return $net->finish(@_) }
 
 sub rows { return @{ csv("$work/run$_[0]/results.csv")->{rows} } }
 
@@ -112,15 +103,7 @@ sub run_going {
     return;
 }
 
-sub none_left {
-    my ($until) = @_;
-    my @left;
-    while (time < $until) {
-        @left = $net->stage_processes(@hosts) or return ();
-        sleep 0.05;
-    }
-    return @left;
-}
+sub none_left { return $net->stages_left($_[0], @hosts) }
 
 my $ended = time; # the last run's end: the next must be served by timeout + 5 s
 for my $host (@hosts) {

@@ -125,17 +125,7 @@ sub run_going {
 
 # Wait for the run to end (bounded), letting it past every window's end:
 # its exit status (-1: still running)
-sub run_wait {
-    my ($pid, $limit) = @_;
-    my $until = time + $limit;
-    while (time < $until) {
-        release();
-        my $status = $net->reap($pid);
-        return $status >> 8 if defined $status;
-        sleep 0.01;
-    }
-    return -1;
-}
+sub run_wait { return $net->finish(@_, \&release) }
 
 # The controller at the next window's end (held there), or false
 sub at_window_end {
@@ -149,15 +139,7 @@ sub at_window_end {
     return 0;
 }
 
-sub none_left {
-    my ($until) = @_;
-    my @left;
-    while (time < $until) {
-        @left = $net->stage_processes(@hosts) or return ();
-        sleep 0.05;
-    }
-    return @left;
-}
+sub none_left { return $net->stages_left($_[0], @hosts) }
 
 # The one stage process on $host: its pid
 sub stage_pid {

@@ -7,6 +7,8 @@
 #     my $pid = $net->spawn('h1', 'agent-h1', '/path/hopbench', 'agent', ...);
 #     $net->keys('/path/hopbench', qw(h1 h2)) eq '' or BAIL_OUT(...);
 #     my $agent = $net->agent('/path/hopbench', 'h1') or BAIL_OUT(...);
+#     my $rc = $net->finish($pid, 30);   # its exit status, -1 still running
+#     my @left = $net->stages_left(time + 7, qw(h1 h2));
 #
 # Every host is a namespace NAME = id . host, joined by a veth pair (its
 # end is eth0) to a bridge in a namespace of its own, with the address
@@ -136,6 +138,32 @@ sub stop {
     waitpid($pid, 0);
     $self->{children} = [ grep { $_ != $pid } @{ $self->{children} } ];
     return -1;
+}
+
+# Wait (bounded) for a spawned program to end: its exit status, -1 if it
+# runs still after limit seconds; each() is called on every look
+sub finish {
+    my ($self, $pid, $limit, $each) = @_;
+    my $until = time + $limit;
+    while (time < $until) {
+        $each->() if $each;
+        my $status = $self->reap($pid);
+        return $status >> 8 if defined $status;
+        sleep 0.01;
+    }
+    return -1;
+}
+
+# The stage processes still in these hosts' namespaces at 'until' (none:
+# returns as soon as they are gone)
+sub stages_left {
+    my ($self, $until, @hosts) = @_;
+    my @left;
+    while (time < $until) {
+        @left = $self->stage_processes(@hosts) or return ();
+        sleep 0.05;
+    }
+    return @left;
 }
 
 # "hopbench stage ..." processes in these hosts' namespaces: "h1: 4242"
