@@ -149,18 +149,17 @@ int size_target_test(bool verbose)
     CHECK(size_duration_us("2ms", &us) == 0 && us == 2000);
     CHECK(size_duration_us("abc", &us) == -1);
     CHECK(size_duration_us("5 ms", &us) == -1);
-    CHECK(size_target_parse("rate=0", &t, &err) == -1 &&
-          strstr(err.msg, "rate=0"));
-    CHECK(size_target_parse("rate=-1", &t, &err) == -1 &&
-          strstr(err.msg, "rate=-1"));
-    CHECK(size_target_parse("rate=1,p99=abc", &t, &err) == -1 &&
-          strstr(err.msg, "p99=abc"));
-    CHECK(size_target_parse("rate=1,headroom=-0.5", &t, &err) == -1 &&
-          strstr(err.msg, "headroom=-0.5"));
-    CHECK(size_target_parse("rate=1,speed=3", &t, &err) == -1 &&
-          strstr(err.msg, "unknown key 'speed'"));
-    CHECK(size_target_parse("p99=1ms", &t, &err) == -1 &&
-          strstr(err.msg, "no rate"));
+    static const char *bad[][2] = {
+        {"rate=0", "rate=0"},
+        {"rate=-1", "rate=-1"},
+        {"rate=1,p99=abc", "p99=abc"},
+        {"rate=1,headroom=-0.5", "headroom=-0.5"},
+        {"rate=1,speed=3", "unknown key 'speed'"},
+        {"p99=1ms", "no rate"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(size_target_parse(bad[i][0], &t, &err) == -1 &&
+              strstr(err.msg, bad[i][1]));
     sweep_t sweep;
     const char *good[] = {"engine=steerable,forwarder", "broker.io_threads=1,2"};
     CHECK(size_try_parse(good, 2, &sweep, &err) == 0 && sweep_count(&sweep) == 4);

@@ -27,46 +27,24 @@ static double s_sent_rate(const trial_result_t *t, int l)
 {
     return link_sent_rate(&t->links[l]);
 }
-static double s_sent(const trial_result_t *t, int l)
-{
-    return (double)t->links[l].sent;
-}
-static double s_expected(const trial_result_t *t, int l)
-{
-    return (double)t->links[l].expected;
-}
-static double s_selectivity(const trial_result_t *t, int l)
-{
-    return t->links[l].selectivity;
-}
-static double s_min_socket(const trial_result_t *t, int l)
-{
-    return t->links[l].min_socket_rate;
-}
-static double s_max_socket(const trial_result_t *t, int l)
-{
-    return t->links[l].max_socket_rate;
-}
-static double s_received(const trial_result_t *t, int l)
-{
-    return (double)t->links[l].received;
-}
-static double s_seconds(const trial_result_t *t, int l)
-{
-    return t->links[l].seconds;
-}
-static double s_from_ns(const trial_result_t *t, int l)
-{
-    return t->links[l].from_cpu_ns;
-}
-static double s_to_ns(const trial_result_t *t, int l)
-{
-    return t->links[l].to_cpu_ns;
-}
-static double s_seq_lost(const trial_result_t *t, int l)
-{
-    return (double)t->links[l].seq_lost;
-}
+
+//  A getter of one field of a hop's row, as a double
+#define LINK_FIGURE(name, field)                                               \
+    static double s_##name(const trial_result_t *t, int l)                     \
+    {                                                                          \
+        return (double)t->links[l].field;                                      \
+    }
+
+LINK_FIGURE(sent, sent)
+LINK_FIGURE(expected, expected)
+LINK_FIGURE(selectivity, selectivity)
+LINK_FIGURE(min_socket, min_socket_rate)
+LINK_FIGURE(max_socket, max_socket_rate)
+LINK_FIGURE(received, received)
+LINK_FIGURE(seconds, seconds)
+LINK_FIGURE(from_ns, from_cpu_ns)
+LINK_FIGURE(to_ns, to_cpu_ns)
+LINK_FIGURE(seq_lost, seq_lost)
 
 //  The median of one figure over the trials, sorted into scratch; -1 when
 //  'optional' and some trial has none (a negative value)
