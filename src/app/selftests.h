@@ -25,6 +25,7 @@
 #include "base/limits.h"
 #include "base/lines.h"
 #include "base/number.h"
+#include "base/outfile.h"
 #include "base/readfile.h"
 #include "base/stats.h"
 #include "base/stdfds.h"
@@ -43,6 +44,7 @@
 #include "report/columns.h"
 #include "report/html.h"
 #include "report/plot_data.h"
+#include "report/plot_reader.h"
 #include "trial/search.h"
 #include "trial/latency_at.h"
 #include "run/size_target.h"
@@ -81,6 +83,7 @@ static const struct {
     {"machine_live", machine_live_test},
     {"placement", placement_test},
     {"plot_data", plot_data_test},
+    {"plot_reader", plot_reader_test},
     {"roff", roff_test},
     {"csv", csv_test},
     {"html", html_test},
@@ -101,6 +104,7 @@ static const struct {
     {"shape", shape_test},
     {"syscalls", syscalls_test},
     {"readfile", readfile_test},
+    {"outfile", outfile_test},
     {"certfile", certfile_test},
     {"errbuf", errbuf_test},
     {"number", number_test},

@@ -6,9 +6,12 @@
 */
 #include "report/plot_chart.h"
 
+#include "base/outfile.h"
+
 #include "report/report.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,25 +61,19 @@ void plot_safe_name(char *out, size_t len, const char *text)
     out[i] = 0;
 }
 
-static FILE *s_create(const writer_t *self, const char *name, errbuf_t *err)
+FILE *plot_chart_data(const char *dir, const plot_chart_t *chart,
+                      errbuf_t *err, const char *format, ...)
 {
-    char path[800];
-    snprintf(path, sizeof path, "%s/%s", self->dir, name);
-    FILE *file = fopen(path, "w");
+    FILE *file = outfile_create(dir, chart->data, err);
     if (!file)
-        err_set(err, "cannot write %s: %s", path, strerror(errno));
+        return NULL;
+    va_list args;
+    va_start(args, format);
+    fprintf(file, "# hopbench plot data: %s, ", chart->name);
+    vfprintf(file, format, args);
+    fputc('\n', file);
+    va_end(args);
     return file;
-}
-
-static int s_close(const writer_t *self, FILE *file, const char *name, int rc,
-                   errbuf_t *err)
-{
-    bool failed = ferror(file) != 0;
-    failed |= fclose(file) != 0;
-    if (failed && rc == 0)
-        rc = err_set(err, "cannot write %s/%s: %s", self->dir, name,
-                     strerror(errno));
-    return rc;
 }
 
 //  ---------------------------------------------------------------------
@@ -202,11 +199,10 @@ static int s_block(const plot_row_t *rows, int a, int b, same_t same,
 static int s_sizes_data(writer_t *self, plot_chart_t *chart, int a, int b,
                         errbuf_t *err)
 {
-    FILE *file = s_create(self, chart->data, err);
+    FILE *file = plot_chart_data(self->dir, chart, err,
+                                 "one block per link\n# %s", PLOT_COLUMNS);
     if (!file)
         return -1;
-    fprintf(file, "# hopbench plot data: %s, one block per link\n# %s\n",
-            chart->name, PLOT_COLUMNS);
     int rc = 0;
     for (int i = a; i < b && rc == 0;) {
         int j = s_end(self->rows, b, i, SAME_LINK);
@@ -218,7 +214,7 @@ static int s_sizes_data(writer_t *self, plot_chart_t *chart, int a, int b,
             rc = s_block(self->rows, i, j, SAME_LINK_SIZE, chart, file, err);
         i = j;
     }
-    return s_close(self, file, chart->data, rc, err);
+    return outfile_close(file, self->dir, chart->data, rc, err);
 }
 
 static int s_bar(const plot_row_t *rows, int a, int b, int x, FILE *file,
@@ -239,11 +235,11 @@ static int s_bar(const plot_row_t *rows, int a, int b, int x, FILE *file,
 static int s_bars_data(writer_t *self, plot_chart_t *chart, int a, int b,
                        errbuf_t *err)
 {
-    FILE *file = s_create(self, chart->data, err);
+    FILE *file = plot_chart_data(self->dir, chart, err,
+                                 "every link at %u bytes\n# %s", chart->size,
+                                 PLOT_BAR_COLUMNS);
     if (!file)
         return -1;
-    fprintf(file, "# hopbench plot data: %s, every link at %u bytes\n# %s\n",
-            chart->name, chart->size, PLOT_BAR_COLUMNS);
     int rc = 0;
     for (int i = a; i < b && rc >= 0;) {
         int j = s_end(self->rows, b, i, SAME_LINK), k = i;
@@ -261,7 +257,7 @@ static int s_bars_data(writer_t *self, plot_chart_t *chart, int a, int b,
         }
         i = j;
     }
-    return s_close(self, file, chart->data, rc < 0 ? -1 : 0, err);
+    return outfile_close(file, self->dir, chart->data, rc < 0 ? -1 : 0, err);
 }
 
 //  1024 bytes when measured (the broker-sizing question), else the largest
@@ -371,13 +367,11 @@ static void s_sweep_what(const writer_t *self, const plot_row_t *rows, int n,
 static int s_sweep_data(writer_t *self, plot_chart_t *chart,
                         const plot_row_t *rows, int n, errbuf_t *err)
 {
-    FILE *file = s_create(self, chart->data, err);
+    FILE *file = plot_chart_data(self->dir, chart, err,
+                                 "%s, one block per combination\n# %s",
+                                 chart->what, PLOT_COLUMNS);
     if (!file)
         return -1;
-    fprintf(file,
-            "# hopbench plot data: %s, %s, one block per combination\n"
-            "# %s\n",
-            chart->name, chart->what, PLOT_COLUMNS);
     int rc = 0;
     for (int i = 0; i < n && rc == 0;) {
         int j = s_end(rows, n, i, SAME_PANEL);
@@ -389,7 +383,7 @@ static int s_sweep_data(writer_t *self, plot_chart_t *chart,
             rc = s_block(rows, i, j, SAME_SIZE, chart, file, err);
         i = j;
     }
-    return s_close(self, file, chart->data, rc, err);
+    return outfile_close(file, self->dir, chart->data, rc, err);
 }
 
 //  The swept keys for a file name: "hwm, my key" -> "hwm-my_key"
@@ -463,13 +457,12 @@ static int s_value_data(writer_t *self, plot_chart_t *chart,
                         const plot_row_t *rows, int n, const int *order, int m,
                         errbuf_t *err)
 {
-    FILE *file = s_create(self, chart->data, err);
+    FILE *file = plot_chart_data(
+        self->dir, chart, err,
+        "%s, one block per size\n# %s (size: the place of the value)",
+        chart->what, PLOT_COLUMNS);
     if (!file)
         return -1;
-    fprintf(file,
-            "# hopbench plot data: %s, %s, one block per size\n"
-            "# %s (size: the place of the value)\n",
-            chart->name, chart->what, PLOT_COLUMNS);
     int rc = 0;
     for (int s = 0; s < chart->nsizes && rc == 0; s++) {
         char label[32];
@@ -494,7 +487,7 @@ static int s_value_data(writer_t *self, plot_chart_t *chart,
             }
         }
     }
-    return s_close(self, file, chart->data, rc, err);
+    return outfile_close(file, self->dir, chart->data, rc, err);
 }
 
 //  The rows a value chart draws: the last hop's; for PLOT_COST its

@@ -46,6 +46,8 @@
 
 #include "report/plot_data.h"
 
+#include <stdio.h>
+
 //  PLOT_DELTA is hopbench compare's (report/compare_plot.c): each link's
 //  delta of msgs/s against size, with its interval, one line per link
 typedef enum {
@@ -104,6 +106,11 @@ typedef struct {
 //  anything else '_'
 void plot_safe_name(char *out, size_t len, const char *text);
 //  One more chart of 'kind', zeroed; NULL when out of memory
+//  DIR/chart->data created, its first line "# hopbench plot data: NAME,
+//  " and what FORMAT says; NULL and err naming the file
+FILE *plot_chart_data(const char *dir, const plot_chart_t *chart,
+                      errbuf_t *err, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
 plot_chart_t *plot_charts_add(plot_charts_t *charts, plot_kind_t kind,
                               errbuf_t *err);
 //  Decide the charts and write their data files into dir

@@ -69,7 +69,7 @@ typedef struct {
 //  ---------------------------------------------------------------------
 //  Growth and interning
 
-static int s_grow(void *array_p, int *cap, int need, size_t size)
+int plot_grow(void *array_p, int *cap, int need, size_t size)
 {
     if (need <= *cap)
         return 0;
@@ -94,7 +94,7 @@ static int s_find(const plot_names_t *names, const char *name)
 
 int plot_names_add(plot_names_t *names, const char *name)
 {
-    if (s_grow(&names->v, &names->cap, names->n + 1, sizeof *names->v))
+    if (plot_grow(&names->v, &names->cap, names->n + 1, sizeof *names->v))
         return -1;
     snprintf(names->v[names->n], PLOT_NAME, "%s", name);
     return names->n++;
@@ -106,7 +106,7 @@ void plot_names_free(plot_names_t *names)
     memset(names, 0, sizeof *names);
 }
 
-static int s_intern(plot_names_t *names, const char *name)
+int plot_names_index(plot_names_t *names, const char *name)
 {
     int index = s_find(names, name);
     return index >= 0 ? index : plot_names_add(names, name);
@@ -242,8 +242,8 @@ static int s_names(reader_t *self, plot_row_t *row)
     snprintf(tick, sizeof tick, "hop %d\n%s->%s\n%s", row->hop,
              s_text(self, C_FROM), s_text(self, C_TO),
              s_text(self, C_TRANSPORT));
-    row->topo = s_intern(&t->topos, s_text(self, C_TOPOLOGY));
-    row->combo = s_intern(&t->combos, combo);
+    row->topo = plot_names_index(&t->topos, s_text(self, C_TOPOLOGY));
+    row->combo = plot_names_index(&t->combos, combo);
     row->link = s_find(&t->links, title);
     if (row->link < 0 && (row->link = plot_names_add(&t->links, title)) >= 0)
         plot_names_add(&t->ticks, tick);
@@ -277,7 +277,7 @@ static int s_row(reader_t *self, errbuf_t *err)
     row.hop = (int)hop;
     s_cpu(self, &row);
     if (s_names(self, &row) ||
-        s_grow(&t->rows, &t->cap, t->nrows + 1, sizeof *t->rows))
+        plot_grow(&t->rows, &t->cap, t->nrows + 1, sizeof *t->rows))
         return err_set(err, "%s:%d: out of memory", t->path, self->line);
     t->rows[t->nrows++] = row;
     return 0;

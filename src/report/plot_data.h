@@ -57,7 +57,12 @@ typedef struct {
 
 //  Append a copy of name (truncated to PLOT_NAME - 1); its index or -1
 int plot_names_add(plot_names_t *names, const char *name);
+//  The index of name, added when it is not there yet; -1 out of memory
+int plot_names_index(plot_names_t *names, const char *name);
 void plot_names_free(plot_names_t *names);
+//  *array_p (of *cap elements of size bytes) grown to hold need; -1 when
+//  out of memory (the array as it was)
+int plot_grow(void *array_p, int *cap, int need, size_t size);
 
 //  Read DIR/results.csv; NULL and err on a missing or malformed file
 plot_table_t *plot_table_read(const char *dir, errbuf_t *err);

@@ -12,6 +12,8 @@
 */
 #include "report/plot_script.h"
 
+#include "base/outfile.h"
+
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -529,11 +531,9 @@ static void s_latload_chart(FILE *out, const plot_chart_t *chart)
 int plot_script_write(const char *dir, const plot_charts_t *charts,
                       plot_term_t term, errbuf_t *err)
 {
-    char path[800];
-    snprintf(path, sizeof path, "%s/%s", dir, PLOT_SCRIPT);
-    FILE *out = fopen(path, "w");
+    FILE *out = outfile_create(dir, PLOT_SCRIPT, err);
     if (!out)
-        return err_set(err, "cannot write %s: %s", path, strerror(errno));
+        return -1;
     s_prologue(out, term);
     for (int i = 0; i < charts->n; i++) {
         if (charts->v[i].kind == PLOT_HOPS)
@@ -553,8 +553,5 @@ int plot_script_write(const char *dir, const plot_charts_t *charts,
             s_line_chart(out, &charts->v[i]);
     }
     fputs("\nunset output\n", out);
-    bool failed = ferror(out) != 0;
-    failed |= fclose(out) != 0;
-    return failed ? err_set(err, "cannot write %s: %s", path, strerror(errno))
-                  : 0;
+    return outfile_close(out, dir, PLOT_SCRIPT, 0, err);
 }

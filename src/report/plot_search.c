@@ -10,10 +10,11 @@
     and line, never a crash.
 */
 #include "report/plot_search.h"
-#include "report/columns.h"
 
-#include "base/csv.h"
-#include "base/number.h"
+#include "base/outfile.h"
+#include "report/columns.h"
+#include "report/plot_reader.h"
+
 
 #include <errno.h>
 #include <stdlib.h>
@@ -45,67 +46,32 @@ typedef struct {
 } point_t;
 
 typedef struct {
-    const char *path;
-    csv_t *csv;
-    int col[C_COUNT];
-    int sweep[64], nsweep; //  sweep_ columns
+    plot_reader_t in;
     point_t *points;
     int n, cap;
     plot_names_t charts; //  "topology\tcombo\tsize"
     plot_names_t links;  //  "hop 1 pub->broker"
     double *found;       //  per chart: the confirmed rate, 0
+    const char *out;     //  the charts' data files go there
+    plot_charts_t *into; //  and the charts into this list
 } reader_t;
-
-static int s_header(reader_t *self, errbuf_t *err)
-{
-    for (int c = 0; c < C_COUNT; c++)
-        self->col[c] = -1;
-    for (int i = 0; i < csv_count(self->csv); i++) {
-        const char *name = csv_field(self->csv, i);
-        for (int c = 0; c < C_COUNT; c++)
-            if (strcmp(name, s_columns[c]) == 0)
-                self->col[c] = i;
-        if (strncmp(name, COLUMN_SWEEP_PREFIX, 6) == 0 &&
-            self->nsweep < (int)(sizeof self->sweep / sizeof self->sweep[0]))
-            self->sweep[self->nsweep++] = i;
-    }
-    for (int c = 0; c < C_COUNT; c++)
-        if (self->col[c] < 0)
-            return err_set(err, "%s:1: no column %s", self->path, s_columns[c]);
-    return 0;
-}
 
 static const char *s_field(const reader_t *self, int c)
 {
-    int i = self->col[c];
-    return i < csv_count(self->csv) ? csv_field(self->csv, i) : "";
-}
-
-static int s_number(reader_t *self, int c, double *out, errbuf_t *err)
-{
-    const char *text = s_field(self, c);
-    if (number_parse(text, out))
-        return err_set(err, "%s:%d: %s '%s' is not a number", self->path,
-                       csv_line(self->csv), s_columns[c], text);
-    return 0;
+    return plot_reader_field(&self->in, c);
 }
 
 //  The row's chart: topology, its sweep values, size
 static int s_chart_of(reader_t *self)
 {
-    char key[PLOT_NAME] = "";
-    size_t used =
-        (size_t)snprintf(key, sizeof key, "%s\t", s_field(self, C_TOPO));
-    for (int s = 0; s < self->nsweep && used < sizeof key; s++)
-        used += (size_t)snprintf(key + used, sizeof key - used, "%s%s",
-                                 s ? " " : "",
-                                 csv_field(self->csv, self->sweep[s]));
-    if (used < sizeof key)
-        snprintf(key + used, sizeof key - used, "\t%s", s_field(self, C_SIZE));
-    for (int i = 0; i < self->charts.n; i++)
-        if (strcmp(self->charts.v[i], key) == 0)
-            return i;
-    int index = plot_names_add(&self->charts, key);
+    char key[PLOT_NAME], combo[PLOT_NAME];
+    plot_reader_combo(&self->in, combo, sizeof combo);
+    snprintf(key, sizeof key, "%.80s\t%.100s\t%.20s", s_field(self, C_TOPO),
+             combo, s_field(self, C_SIZE));
+    int known = self->charts.n;
+    int index = plot_names_index(&self->charts, key);
+    if (index < known)
+        return index;
     double *found =
         index < 0 ? NULL
                   : realloc(self->found, (size_t)(index + 1) * sizeof *found);
@@ -121,27 +87,19 @@ static int s_link_of(reader_t *self)
     char name[PLOT_NAME];
     snprintf(name, sizeof name, "hop %s %.100s->%.100s", s_field(self, C_HOP),
              s_field(self, C_FROM), s_field(self, C_TO));
-    for (int i = 0; i < self->links.n; i++)
-        if (strcmp(self->links.v[i], name) == 0)
-            return i;
-    return plot_names_add(&self->links, name);
+    return plot_names_index(&self->links, name);
 }
 
-static int s_row(reader_t *self, errbuf_t *err)
+static int s_row(void *ctx, errbuf_t *err)
 {
-    if (self->n == self->cap) {
-        int cap = self->cap ? self->cap * 2 : 64;
-        point_t *v = realloc(self->points, (size_t)cap * sizeof *v);
-        if (!v)
-            return err_set(err, "out of memory");
-        self->points = v;
-        self->cap = cap;
-    }
+    reader_t *self = ctx;
+    if (plot_grow(&self->points, &self->cap, self->n + 1, sizeof *self->points))
+        return err_set(err, "out of memory");
     point_t *p = &self->points[self->n];
     double loss;
-    if (s_number(self, C_OFFERED, &p->offered, err) ||
-        s_number(self, C_RECEIVED, &p->received, err) ||
-        s_number(self, C_LOSS, &loss, err))
+    if (plot_reader_number(&self->in, C_OFFERED, &p->offered, err) ||
+        plot_reader_number(&self->in, C_RECEIVED, &p->received, err) ||
+        plot_reader_number(&self->in, C_LOSS, &loss, err))
         return -1;
     p->lost_pct = 100 * loss;
     p->pass = strcmp(s_field(self, C_PASS), "1") == 0;
@@ -151,21 +109,6 @@ static int s_row(reader_t *self, errbuf_t *err)
         self->found[p->chart] = p->offered;
     self->n++;
     return 0;
-}
-
-static int s_read(reader_t *self, FILE *file, errbuf_t *err)
-{
-    if (!(self->csv = csv_new(file, self->path)))
-        return err_set(err, "out of memory");
-    int rc = csv_next(self->csv, err);
-    if (rc == 0)
-        return err_set(err, "%s: empty", self->path);
-    if (rc < 0 || s_header(self, err))
-        return -1;
-    while ((rc = csv_next(self->csv, err)) > 0)
-        if (s_row(self, err))
-            return -1;
-    return rc;
 }
 
 static int s_by_offered(const void *a, const void *b)
@@ -206,15 +149,12 @@ static void s_describe(plot_chart_t *chart, const char *key, double found)
 static int s_write(const char *dir, plot_chart_t *chart, const reader_t *self,
                    int a, int b, errbuf_t *err)
 {
-    char path[800];
-    snprintf(path, sizeof path, "%s/%s", dir, chart->data);
-    FILE *file = fopen(path, "w");
+    FILE *file = plot_chart_data(dir, chart, err,
+                                 "search at %u bytes\n"
+                                 "# offered received_per_sec lost_pct pass",
+                                 chart->size);
     if (!file)
-        return err_set(err, "cannot write %s: %s", path, strerror(errno));
-    fprintf(file,
-            "# hopbench plot data: %s, search at %u bytes\n"
-            "# offered received_per_sec lost_pct pass\n",
-            chart->name, chart->size);
+        return -1;
     int rc = 0;
     for (int i = a; i < b && rc == 0; i++) {
         const point_t *p = &self->points[i];
@@ -233,47 +173,32 @@ static int s_write(const char *dir, plot_chart_t *chart, const reader_t *self,
         chart->rate[0] = lo == 0 || p->received < lo ? p->received : lo;
         chart->rate[1] = p->received > hi ? p->received : hi;
     }
-    bool failed = ferror(file) != 0;
-    failed |= fclose(file) != 0;
-    return rc ? rc : failed ? err_set(err, "cannot write %s", path) : 0;
+    return outfile_close(file, dir, chart->data, rc, err);
 }
 
-static int s_charts(const char *dir, reader_t *self, plot_charts_t *charts,
-                    errbuf_t *err)
+static int s_chart(void *ctx, int a, int b, errbuf_t *err)
 {
-    if (self->n > 0) //  no rows: no array (qsort wants one)
-        qsort(self->points, (size_t)self->n, sizeof *self->points,
-              s_by_offered);
-    for (int a = 0; a < self->n;) {
-        int b = a;
-        while (b < self->n && self->points[b].chart == self->points[a].chart)
-            b++;
-        plot_chart_t *chart = plot_charts_add(charts, PLOT_KNEE, err);
-        if (!chart)
-            return -1;
-        int index = self->points[a].chart;
-        s_describe(chart, self->charts.v[index], self->found[index]);
-        if (s_write(dir, chart, self, a, b, err))
-            return -1;
-        a = b;
-    }
-    return 0;
+    reader_t *self = ctx;
+    plot_chart_t *chart = plot_charts_add(self->into, PLOT_KNEE, err);
+    if (!chart)
+        return -1;
+    int index = self->points[a].chart;
+    s_describe(chart, self->charts.v[index], self->found[index]);
+    return s_write(self->out, chart, self, a, b, err);
 }
 
 int plot_search_charts(const char *dir, const char *out, plot_charts_t *charts,
                         errbuf_t *err)
 {
-    char path[700];
-    snprintf(path, sizeof path, "%s/search.csv", dir);
-    FILE *file = fopen(path, "r");
-    if (!file)
-        return errno == ENOENT
-                   ? 0
-                   : err_set(err, "cannot read %s: %s", path, strerror(errno));
-    reader_t self = {.path = path};
-    int rc = s_read(&self, file, err) || s_charts(out, &self, charts, err);
-    csv_destroy(&self.csv);
-    fclose(file);
+    reader_t self = {.out = out, .into = charts};
+    int rc = plot_reader_open(&self.in, dir, "search.csv", s_columns, C_COUNT,
+                              err);
+    if (rc <= 0)
+        return rc;
+    rc = plot_reader_rows(&self.in, false, s_row, &self, err) ||
+         plot_reader_charts(self.points, self.n, sizeof *self.points,
+                            s_by_offered, s_chart, &self, err);
+    plot_reader_close(&self.in);
     free(self.points);
     free(self.found);
     plot_names_free(&self.charts);

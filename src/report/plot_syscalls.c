@@ -10,10 +10,11 @@
     input: a malformed one is an error naming the file and line.
 */
 #include "report/plot_syscalls.h"
-#include "report/columns.h"
 
-#include "base/csv.h"
-#include "base/number.h"
+#include "base/outfile.h"
+#include "report/columns.h"
+#include "report/plot_reader.h"
+
 #include "base/stats.h"
 
 #include <errno.h>
@@ -33,89 +34,51 @@ typedef struct {
 } point_t;
 
 typedef struct {
-    const char *path;
-    csv_t *csv;
-    int col[C_COUNT];
-    int sweep[64], nsweep;
+    plot_reader_t in;
     point_t *points;
     int n, cap;
     plot_names_t charts; //  "topology\tcombo\tstage"
     plot_names_t calls;  //  syscall names
+    const char *out;     //  the charts' data files go there
+    plot_charts_t *into; //  and the charts into this list
 } reader_t;
 
 //  ------------------------------------------------------------------------
 //  Reading
 
-static int s_header(reader_t *self, errbuf_t *err)
-{
-    for (int c = 0; c < C_COUNT; c++)
-        self->col[c] = -1;
-    for (int i = 0; i < csv_count(self->csv); i++) {
-        const char *name = csv_field(self->csv, i);
-        for (int c = 0; c < C_COUNT; c++)
-            if (strcmp(name, s_columns[c]) == 0)
-                self->col[c] = i;
-        if (strncmp(name, COLUMN_SWEEP_PREFIX, 6) == 0 && self->nsweep < 64)
-            self->sweep[self->nsweep++] = i;
-    }
-    for (int c = 0; c < C_COUNT; c++)
-        if (self->col[c] < 0)
-            return err_set(err, "%s:1: no column %s", self->path, s_columns[c]);
-    return 0;
-}
-
 static const char *s_field(const reader_t *self, int c)
 {
-    int i = self->col[c];
-    return i < csv_count(self->csv) ? csv_field(self->csv, i) : "";
+    return plot_reader_field(&self->in, c);
 }
 
 static int s_number(reader_t *self, int c, double *out, errbuf_t *err)
 {
-    const char *text = s_field(self, c);
-    if (number_parse(text, out) || *out < 0)
-        return err_set(err, "%s:%d: %s '%.40s' is not a number", self->path,
-                       csv_line(self->csv), s_columns[c], text);
+    if (plot_reader_number(&self->in, c, out, err))
+        return -1;
+    if (*out < 0)
+        return err_set(err, "%s:%d: %s '%.40s' is below 0", self->in.path,
+                       csv_line(self->in.csv), s_columns[c], s_field(self, c));
     return 0;
-}
-
-static int s_index(plot_names_t *names, const char *name)
-{
-    for (int i = 0; i < names->n; i++)
-        if (strcmp(names->v[i], name) == 0)
-            return i;
-    return plot_names_add(names, name);
 }
 
 //  The row's chart: topology, its sweep values, stage
 static int s_chart_of(reader_t *self)
 {
-    char key[PLOT_NAME];
-    size_t used =
-        (size_t)snprintf(key, sizeof key, "%.80s\t", s_field(self, C_TOPO));
-    for (int s = 0; s < self->nsweep && used < sizeof key; s++)
-        used += (size_t)snprintf(key + used, sizeof key - used, "%s%.40s",
-                                 s ? " " : "",
-                                 csv_field(self->csv, self->sweep[s]));
-    if (used < sizeof key)
-        snprintf(key + used, sizeof key - used, "\t%.60s",
-                 s_field(self, C_STAGE));
-    return s_index(&self->charts, key);
+    char key[PLOT_NAME], combo[PLOT_NAME];
+    plot_reader_combo(&self->in, combo, sizeof combo);
+    snprintf(key, sizeof key, "%.80s\t%.100s\t%.60s", s_field(self, C_TOPO),
+             combo, s_field(self, C_STAGE));
+    return plot_names_index(&self->charts, key);
 }
 
-static int s_row(reader_t *self, errbuf_t *err)
+static int s_row(void *ctx, errbuf_t *err)
 {
+    reader_t *self = ctx;
     if (strcmp(s_field(self, C_THREAD), "all") == 0 ||
         strcmp(s_field(self, C_CALL), "all") == 0 || !*s_field(self, C_NS))
         return 0; //  totals, or a stage that handled nothing
-    if (self->n == self->cap) {
-        int cap = self->cap ? self->cap * 2 : 256;
-        point_t *v = realloc(self->points, (size_t)cap * sizeof *v);
-        if (!v)
-            return err_set(err, "out of memory");
-        self->points = v;
-        self->cap = cap;
-    }
+    if (plot_grow(&self->points, &self->cap, self->n + 1, sizeof *self->points))
+        return err_set(err, "out of memory");
     point_t *p = &self->points[self->n];
     double size, repeat;
     if (s_number(self, C_SIZE, &size, err) ||
@@ -124,25 +87,10 @@ static int s_row(reader_t *self, errbuf_t *err)
         return -1;
     p->size = (unsigned)size, p->repeat = (int)repeat;
     if ((p->chart = s_chart_of(self)) < 0 ||
-        (p->call = s_index(&self->calls, s_field(self, C_CALL))) < 0)
+        (p->call = plot_names_index(&self->calls, s_field(self, C_CALL))) < 0)
         return err_set(err, "out of memory");
     self->n++;
     return 0;
-}
-
-static int s_read(reader_t *self, FILE *file, errbuf_t *err)
-{
-    if (!(self->csv = csv_new(file, self->path)))
-        return err_set(err, "out of memory");
-    int rc = csv_next(self->csv, err);
-    if (rc == 0)
-        return err_set(err, "%s: empty", self->path);
-    if (rc < 0 || s_header(self, err))
-        return -1;
-    while ((rc = csv_next(self->csv, err)) > 0)
-        if (s_row(self, err))
-            return -1;
-    return rc;
 }
 
 //  ------------------------------------------------------------------------
@@ -301,16 +249,13 @@ static int s_write(const char *dir, plot_chart_t *chart, const reader_t *self,
                    const grid_t *g, errbuf_t *err)
 {
     int series[SERIES_MAX], n = s_pick(g, series);
-    char path[800];
-    snprintf(path, sizeof path, "%s/%s", dir, chart->data);
-    FILE *file = n >= 0 ? fopen(path, "w") : NULL;
+    if (n < 0)
+        return err_set(err, "out of memory");
+    FILE *file =
+        plot_chart_data(dir, chart, err, "ns per message by system call");
     if (!file)
-        return err_set(err, "cannot write %s: %s", path,
-                       n < 0 ? "out of memory" : strerror(errno));
-    fprintf(file,
-            "# hopbench plot data: %s, ns per message by system call\n#"
-            " size",
-            chart->name);
+        return -1;
+    fputs("# size", file);
     int rc = 0;
     for (int i = 0; i < n; i++) {
         fprintf(file, " %s", self->calls.v[series[i]]);
@@ -323,54 +268,38 @@ static int s_write(const char *dir, plot_chart_t *chart, const reader_t *self,
     if (chart->sizes)
         memcpy(chart->sizes, g->sizes, (size_t)g->nsizes * sizeof *g->sizes);
     chart->nsizes = chart->sizes ? g->nsizes : 0;
-    bool failed = ferror(file) != 0;
-    failed |= fclose(file) != 0;
-    if (rc || !chart->sizes)
-        return err_set(err, "out of memory");
-    return failed ? err_set(err, "cannot write %s", path) : 0;
+    rc = rc || !chart->sizes ? err_set(err, "out of memory") : 0;
+    return outfile_close(file, dir, chart->data, rc, err);
 }
 
-static int s_charts(const char *dir, reader_t *self, plot_charts_t *charts,
-                    errbuf_t *err)
+static int s_chart(void *ctx, int a, int b, errbuf_t *err)
 {
-    if (self->n > 0) //  no rows: no array (qsort wants one)
-        qsort(self->points, (size_t)self->n, sizeof *self->points,
-              s_by_chart);
-    for (int a = 0; a < self->n;) {
-        int b = a;
-        while (b < self->n && self->points[b].chart == self->points[a].chart)
-            b++;
-        plot_chart_t *chart = plot_charts_add(charts, PLOT_SYSCALLS, err);
-        grid_t grid = {0};
-        if (!chart)
-            return -1;
-        s_describe(chart, self->charts.v[self->points[a].chart]);
-        int rc = s_grid(self, a, b, &grid)
-                     ? err_set(err, "out of memory")
-                     : s_write(dir, chart, self, &grid, err);
-        free(grid.sizes);
-        free(grid.value);
-        if (rc)
-            return -1;
-        a = b;
-    }
-    return 0;
+    reader_t *self = ctx;
+    plot_chart_t *chart = plot_charts_add(self->into, PLOT_SYSCALLS, err);
+    if (!chart)
+        return -1;
+    s_describe(chart, self->charts.v[self->points[a].chart]);
+    grid_t grid = {0};
+    int rc = s_grid(self, a, b, &grid) ? err_set(err, "out of memory")
+                                       : s_write(self->out, chart, self, &grid,
+                                                 err);
+    free(grid.sizes);
+    free(grid.value);
+    return rc;
 }
 
 int plot_syscalls_charts(const char *dir, const char *out, plot_charts_t *charts,
                         errbuf_t *err)
 {
-    char path[700];
-    snprintf(path, sizeof path, "%s/syscalls.csv", dir);
-    FILE *file = fopen(path, "r");
-    if (!file)
-        return errno == ENOENT
-                   ? 0
-                   : err_set(err, "cannot read %s: %s", path, strerror(errno));
-    reader_t self = {.path = path};
-    int rc = s_read(&self, file, err) || s_charts(out, &self, charts, err);
-    csv_destroy(&self.csv);
-    fclose(file);
+    reader_t self = {.out = out, .into = charts};
+    int rc = plot_reader_open(&self.in, dir, "syscalls.csv", s_columns, C_COUNT,
+                              err);
+    if (rc <= 0)
+        return rc;
+    rc = plot_reader_rows(&self.in, false, s_row, &self, err) ||
+         plot_reader_charts(self.points, self.n, sizeof *self.points,
+                            s_by_chart, s_chart, &self, err);
+    plot_reader_close(&self.in);
     free(self.points);
     plot_names_free(&self.charts);
     plot_names_free(&self.calls);

@@ -11,22 +11,13 @@
 */
 #include "run/run_internal.h"
 
+#include "base/outfile.h"
+
 #include "report/plot.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-static FILE *run_outputs_file(const run_t *self, const char *name,
-                              errbuf_t *err)
-{
-    char path[700];
-    snprintf(path, sizeof path, "%s/%s", self->dir, name);
-    FILE *file = fopen(path, "w");
-    if (!file)
-        err_set(err, "cannot write %s: %s", path, strerror(errno));
-    return file;
-}
 
 int run_outputs_open(run_t *self, errbuf_t *err)
 {
@@ -34,7 +25,7 @@ int run_outputs_open(run_t *self, errbuf_t *err)
     if (resultsdir_create(self->options->output, topo->name, self->dir,
                           sizeof self->dir, err))
         return -1;
-    FILE *config = run_outputs_file(self, "config.cfg", err);
+    FILE *config = outfile_create(self->dir, "config.cfg", err);
     if (!config)
         return -1;
     if (self->ntopos > 1)
@@ -42,9 +33,9 @@ int run_outputs_open(run_t *self, errbuf_t *err)
                 self->meta.sweep);
     topology_save(topo, config);
     fclose(config);
-    if (!(self->results = run_outputs_file(self, "results.csv", err)) ||
-        !(self->threads = run_outputs_file(self, "threads.csv", err)) ||
-        !(self->memory = run_outputs_file(self, "memory.csv", err)))
+    if (!(self->results = outfile_create(self->dir, "results.csv", err)) ||
+        !(self->threads = outfile_create(self->dir, "threads.csv", err)) ||
+        !(self->memory = outfile_create(self->dir, "memory.csv", err)))
         return -1;
     report_header(self->results, REPORT_RESULTS, &self->info);
     report_header(self->threads, REPORT_THREADS, &self->info);
@@ -57,7 +48,7 @@ int run_outputs_latency(run_t *self, const trial_result_t *trial,
                         const char *repeat, errbuf_t *err)
 {
     if (!self->latency) {
-        if (!(self->latency = run_outputs_file(self, "latency.csv", err)))
+        if (!(self->latency = outfile_create(self->dir, "latency.csv", err)))
             return -1;
         report_header(self->latency, REPORT_LATENCY, &self->info);
     }
@@ -89,7 +80,7 @@ void run_outputs_sockets(run_t *self, const trial_result_t *trial)
     if (!self->options->per_socket || trial->nsockets == 0)
         return;
     if (!self->sockets &&
-        (self->sockets = run_outputs_file(self, "sockets.csv", &err)))
+        (self->sockets = outfile_create(self->dir, "sockets.csv", &err)))
         report_header(self->sockets, REPORT_SOCKETS, &self->info);
     if (self->sockets)
         report_rows(self->sockets, REPORT_SOCKETS, &self->info, trial);
@@ -122,7 +113,7 @@ static void s_study_summary(run_t *self)
     errbuf_t err;
     if (!study || !self->results)
         return;
-    FILE *csv = run_outputs_file(self, "placements.csv", &err);
+    FILE *csv = outfile_create(self->dir, "placements.csv", &err);
     if (csv) {
         report_placements_csv(csv, study);
         fclose(csv);
@@ -190,7 +181,7 @@ int run_outputs_syscalls(run_t *self, const trial_result_t *traced,
                          errbuf_t *err)
 {
     if (!self->syscalls &&
-        (self->syscalls = run_outputs_file(self, "syscalls.csv", err)))
+        (self->syscalls = outfile_create(self->dir, "syscalls.csv", err)))
         report_syscalls_header(self->syscalls, &self->info);
     if (!self->syscalls)
         return -1;
@@ -203,7 +194,7 @@ void run_outputs_judged(run_t *self, const search_trial_t *trial)
 {
     errbuf_t err;
     if (!self->search &&
-        (self->search = run_outputs_file(self, "search.csv", &err)))
+        (self->search = outfile_create(self->dir, "search.csv", &err)))
         report_search_header(self->search, &self->info);
     if (self->search)
         report_search_rows(self->search, &self->info, trial,
@@ -226,8 +217,9 @@ void run_outputs_search_summary(run_t *self, uint32_t size,
                                 const search_outcome_t *outcome)
 {
     errbuf_t err;
-    if (!self->search_summary && (self->search_summary = run_outputs_file(
-                                      self, "search_summary.csv", &err)))
+    if (!self->search_summary &&
+        (self->search_summary =
+             outfile_create(self->dir, "search_summary.csv", &err)))
         report_search_summary_header(self->search_summary, &self->info);
     if (self->search_summary)
         report_search_summary_rows(self->search_summary, &self->info, size,

@@ -6,6 +6,7 @@
 */
 #include "run/size.h"
 
+#include "base/outfile.h"
 #include "base/readfile.h"
 #include "config/topology.h"
 #include "machine/machine.h"
@@ -18,7 +19,6 @@
 #include "run/size_target.h"
 #include "run/usl.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,14 +150,9 @@ static int s_files(size_t_ *self, errbuf_t *err)
                           err) ||
         resultsdir_ipc_create(self->ipc_dir, sizeof self->ipc_dir, err))
         return -1;
-    char path[700];
-    snprintf(path, sizeof path, "%s/results.csv", self->dir);
-    self->results = fopen(path, "w");
-    snprintf(path, sizeof path, "%s/latency.csv", self->dir);
-    self->latency = fopen(path, "w");
-    if (!self->results || !self->latency)
-        return err_set(err, "cannot write in %s: %s", self->dir,
-                       strerror(errno));
+    if (!(self->results = outfile_create(self->dir, "results.csv", err)) ||
+        !(self->latency = outfile_create(self->dir, "latency.csv", err)))
+        return -1;
     self->info.nsweep = 1;
     self->info.sweep_key[0] = "candidate";
     self->info.pattern = "pubsub";
@@ -275,8 +270,7 @@ static bool s_carried(const size_t_ *self)
 
 static void s_report(size_t_ *self, int best)
 {
-    errbuf_t err;
-    char path[700];
+    errbuf_t err = {0};
     sizing_target_t t = {self->target.rate, self->target.p99_us,
                          self->target.loss, self->target.headroom};
     double cost[SIZE_MAX_ROWS], rate[SIZE_MAX_ROWS];
@@ -286,17 +280,21 @@ static void s_report(size_t_ *self, int best)
     size_cost_pareto(cost, rate, self->n, front);
     for (int i = 0; i < self->n; i++)
         self->row[i].pareto = front[i];
-    snprintf(path, sizeof path, "%s/sizing.csv", self->dir);
-    FILE *csv = fopen(path, "w");
+    FILE *csv = outfile_create(self->dir, "sizing.csv", &err);
     if (csv) {
         report_sizing_csv(csv, self->row, self->n);
-        fclose(csv);
+        outfile_close(csv, self->dir, "sizing.csv", 0, &err);
     }
+    FILE *json = self->o->format == FORMAT_JSON
+                     ? outfile_create(self->dir, "sizing.json", &err)
+                     : NULL;
+    if (json) {
+        report_sizing_json(json, self->row, self->n, best, &t);
+        outfile_close(json, self->dir, "sizing.json", 0, &err);
+    }
+    if (err.msg[0])
+        fprintf(stderr, "hopbench: size: %s\n", err.msg);
     if (self->o->format == FORMAT_JSON) {
-        snprintf(path, sizeof path, "%s/sizing.json", self->dir);
-        FILE *json = fopen(path, "w");
-        if (json)
-            report_sizing_json(json, self->row, self->n, best, &t), fclose(json);
         report_sizing_json(stdout, self->row, self->n, best, &t);
     } else if (self->o->format == FORMAT_CSV)
         report_sizing_csv(stdout, self->row, self->n);
