@@ -64,6 +64,12 @@ static const struct {
      "link (the sockets' add up to the row) and what its sequence numbers "
      "prove",
      &columns_sockets, ", then the sweep_KEY columns."},
+    {"sizing.csv",
+     "from hopbench size: one row per candidate and size, in the order "
+     "given: its cost, what it carried, its p99 and busy cores at the "
+     "target rate, its verdict and why (results.csv and latency.csv hold "
+     "every trial, sweep_candidate its number)",
+     &columns_sizing, "."},
     {"placements.csv",
      "with placement = all: per size and assignment its rank, its nodes, "
      "its crossings and the hops that cross, the last hop's rate (median, "

@@ -92,6 +92,18 @@ static void s_print_number(FILE *out, const column_take_t *take,
         fprintf(out, take->format ? take->format : "%llu", v->u);
 }
 
+//  "text", its quotes doubled (RFC 4180)
+static void s_print_quoted(FILE *out, const char *text)
+{
+    fputc('"', out);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"')
+            fputc('"', out);
+        fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
 static void s_cell(FILE *out, const column_take_t *take,
                    const column_ctx_t *ctx)
 {
@@ -100,7 +112,9 @@ static void s_cell(FILE *out, const column_take_t *take,
         take->fn(ctx, &v);
     else
         s_field(take, ctx, &v);
-    if (v.kind == VALUE_TEXT)
+    if (v.kind == VALUE_TEXT && (take->flags & COLUMN_QUOTED))
+        s_print_quoted(out, v.s ? v.s : "");
+    else if (v.kind == VALUE_TEXT)
         fprintf(out, take->format ? take->format : "%s", v.s ? v.s : "");
     else if (v.kind != VALUE_EMPTY)
         s_print_number(out, take, &v);

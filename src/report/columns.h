@@ -15,7 +15,8 @@
     array, a const char * as a pointer to a string.  Cells are printed with
     the take's format (the type's own when NULL); COLUMN_OPTIONAL leaves a
     negative number's cell empty, COLUMN_WHOLE prints a whole number as
-    one and anything else with one decimal (the medians of counts).
+    one and anything else with one decimal (the medians of counts),
+    COLUMN_QUOTED puts a text that may hold commas in double quotes.
 */
 #ifndef HOPBENCH_COLUMNS_H
 #define HOPBENCH_COLUMNS_H
@@ -66,6 +67,7 @@ typedef void (*column_fn_t)(const column_ctx_t *ctx, column_value_t *value);
 #define COLUMN_OPTIONAL 1u //  a negative number: an empty cell
 #define COLUMN_WHOLE    2u //  "%.0f" when whole, else "%.1f"
 #define COLUMN_OF       4u //  the offset is into ctx->of, not ctx->row
+#define COLUMN_QUOTED   8u //  text in double quotes, its quotes doubled
 
 typedef struct {
     column_kind_t kind;
@@ -157,7 +159,7 @@ void columns_repeat(const column_ctx_t *ctx, column_value_t *v);
 //  The tables (columns_files.c, columns_more.c)
 extern const column_table_t columns_results, columns_latency, columns_search,
     columns_search_summary, columns_sockets, columns_syscalls, columns_threads,
-    columns_memory;
+    columns_memory, columns_sizing;
 //  Every table, NULL-terminated
 extern const column_table_t *const columns_tables[];
 

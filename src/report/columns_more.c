@@ -1,5 +1,5 @@
 /*  columns_more: the tables of search.csv, search_summary.csv,
-    syscalls.csv, threads.csv and memory.csv (columns.h); results.csv's,
+    syscalls.csv, threads.csv, memory.csv and sizing.csv (columns.h); results.csv's,
     latency.csv's and sockets.csv's are in columns_files.c.
 
     search.csv: a row per trial and link; its row is the link
@@ -11,6 +11,7 @@
 */
 #include "report/columns.h"
 
+#include "report/report_sizing.h"
 #include "trial/search.h"
 
 #define FN(f, fmt) COLUMN_COMPUTED(f, fmt, 0)
@@ -398,7 +399,78 @@ const column_table_t columns_memory = {
     .ncolumns = (int)(sizeof s_memory / sizeof *s_memory),
     .sweep = true};
 
+//  ---------------------------------------------------------------------
+//  sizing.csv
+
+static void s_sizing_verdict(const column_ctx_t *ctx, column_value_t *v)
+{
+    const sizing_row_t *row = ctx->row;
+    column_text(v, sizing_verdict_names[row->verdict]);
+}
+static void s_pareto(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_int(v, ((const sizing_row_t *)ctx->row)->pareto);
+}
+static void s_sizing_starved(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_int(v, ((const sizing_row_t *)ctx->row)->starved);
+}
+
+#define SIZING(f, fmt, fl)                                                     \
+    COLUMN_FIELD(sizing_row_t, f, fmt, fl),                                    \
+    {                                                                          \
+        0                                                                      \
+    }
+#define MEASURED COLUMN_OPTIONAL //  empty: not measured
+
+static const column_t s_sizing[] = {
+    {"candidate", SIZING(number, NULL, 0),
+     "its number: the files, then the --try values, in the order given"},
+    {COLUMN_TOPOLOGY, SIZING(topology, NULL, 0), "the file's topology name"},
+    {"try", SIZING(tried, NULL, COLUMN_QUOTED),
+     "its --try values, \"engine=forwarder io_threads=2\""},
+    {COLUMN_SIZE, SIZING(size, NULL, 0), "the message size in bytes"},
+    {"cost", SIZING(cost, "%g", 0), "what it costs: CPUs, or cost = keys"},
+    {"broker_cpus", SIZING(brokers, "%g", 0), "...of which the brokers'"},
+    {"generator_cpus", SIZING(generators, "%g", 0),
+     "...of which the load generators'"},
+    {"capacity_per_sec", SIZING(capacity, "%.1f", MEASURED),
+     "what it carried flat out, msgs/s offered"},
+    {"confirmed_per_sec", SIZING(confirmed, "%.1f", MEASURED),
+     "rate x (1 + headroom) when it carried that within loss, else 0"},
+    {COLUMN_P99_US, SIZING(p99_us, "%.3f", MEASURED),
+     "end to end at the target rate"},
+    {"busy_cores", SIZING(busy_cores, "%.4f", MEASURED),
+     "the brokers' CPU at the target rate, in cores"},
+    {"ndr_per_sec", SIZING(ndr, "%.1f", MEASURED), "--ndr: the search's rate"},
+    {"verdict",
+     FN(s_sizing_verdict, NULL),
+     {0},
+     "meets, fails on capacity/loss/p99, does not fit, inconclusive: the "
+     "machine, or not tried"},
+    {"figure", SIZING(figure, "%g", 0), "the figure that decided it"},
+    {COLUMN_HOP, SIZING(hop, NULL, COLUMN_QUOTED), "the hop that set it"},
+    {"why", SIZING(why, NULL, COLUMN_QUOTED), "the reason, in words"},
+    {"pareto",
+     FN(s_pareto, NULL),
+     {0},
+     "1 on the front of cost against confirmed rate"},
+    {"starved",
+     FN(s_sizing_starved, NULL),
+     {0},
+     "1 when a trial of it was starved"},
+    {"seconds", SIZING(seconds, "%.1f", MEASURED),
+     "the wall time its measuring took"},
+};
+
+const column_table_t columns_sizing = {
+    .file = "sizing.csv",
+    .columns = s_sizing,
+    .ncolumns = (int)(sizeof s_sizing / sizeof *s_sizing)};
+
 const column_table_t *const columns_tables[] = {
-    &columns_results,        &columns_latency, &columns_search,
-    &columns_search_summary, &columns_sockets, &columns_syscalls,
-    &columns_threads,        &columns_memory,  NULL};
+    &columns_results, &columns_latency,
+    &columns_search,  &columns_search_summary,
+    &columns_sockets, &columns_syscalls,
+    &columns_threads, &columns_memory,
+    &columns_sizing,  NULL};

@@ -3,6 +3,7 @@
 */
 #include "report/report_sizing.h"
 
+#include "report/columns.h"
 #include "report/plot.h"
 #include "report/plot_script.h"
 
@@ -13,46 +14,12 @@ const char *const sizing_verdict_names[] = {
     "meets",        "fails on capacity", "fails on loss",    "fails on p99",
     "does not fit", "inconclusive: the machine", "not tried"};
 
-//  A CSV field: quoted, quotes doubled
-static void s_quoted(FILE *out, const char *text)
-{
-    fputc('"', out);
-    for (const char *p = text; *p; p++)
-        fputs(*p == '"' ? "\"\"" : (char[]){*p, 0}, out);
-    fputc('"', out);
-}
-
-static void s_number(FILE *out, double x, const char *format)
-{
-    fputc(',', out);
-    if (x >= 0)
-        fprintf(out, format, x);
-}
-
 void report_sizing_csv(FILE *out, const sizing_row_t *rows, int n)
 {
-    fputs("candidate,topology,try,size,cost,broker_cpus,generator_cpus,"
-          "capacity_per_sec,confirmed_per_sec,p99_us,busy_cores,ndr_per_sec,"
-          "verdict,figure,hop,why,pareto,starved\n",
-          out);
-    for (int i = 0; i < n; i++) {
-        const sizing_row_t *r = &rows[i];
-        fprintf(out, "%d,%s,", r->number, r->topology);
-        s_quoted(out, r->tried);
-        fprintf(out, ",%u,%g,%g,%g", r->size, r->cost, r->brokers,
-                r->generators);
-        s_number(out, r->capacity, "%.1f");
-        s_number(out, r->confirmed, "%.1f");
-        s_number(out, r->p99_us, "%.3f");
-        s_number(out, r->busy_cores, "%.4f");
-        s_number(out, r->ndr, "%.1f");
-        fprintf(out, ",%s,%g,", sizing_verdict_names[r->verdict], r->figure);
-        s_quoted(out, r->hop);
-        fputc(',', out);
-        s_quoted(out, r->why);
-        fprintf(out, ",%d,%d\n", r->pareto, r->starved);
-    }
-    fflush(out);
+    report_info_t info = {0};
+    columns_header(out, &columns_sizing, &info);
+    columns_rows(out, &columns_sizing, (column_ctx_t){.info = &info}, rows, n,
+                 sizeof *rows, false);
 }
 
 static void s_name(const sizing_row_t *r, char *buf, size_t len)

@@ -3,10 +3,8 @@
     against confirmed rate, the target line, p99 beside each point).
     Measuring is run/size.c's; these functions only print its rows.
 
-    sizing.csv columns, a row per candidate and size:
-        candidate,topology,try,size,cost,broker_cpus,generator_cpus,
-        capacity_per_sec,confirmed_per_sec,p99_us,busy_cores,ndr_per_sec,
-        verdict,figure,hop,why,pareto,starved
+    sizing.csv has a row per candidate and size; its columns are the
+    table columns_sizing (report/columns_more.c), which hopbench(1) lists.
 */
 #ifndef HOPBENCH_REPORT_SIZING_H
 #define HOPBENCH_REPORT_SIZING_H
@@ -36,7 +34,8 @@ typedef struct {
     uint32_t size;
     double cost, brokers, generators;
     double capacity;   //  msgs/s offered that got through flat out, -1
-    double confirmed;  //  the rate x (1 + headroom) it passed, 0: none
+    double confirmed;  //  the rate x (1 + headroom) it passed, 0: none,
+                       //  -1: not measured
     double p99_us;     //  end to end at rate, -1: not measured
     double busy_cores; //  brokers' CPU at rate (ns/msg x msgs/s), -1
     double ndr;        //  --ndr: the search's rate, -1
@@ -46,7 +45,7 @@ typedef struct {
     char why[512];    //  a sentence: the reason, the starved stage
     bool pareto;      //  --all: on the front of cost against rate
     bool starved;     //  a trial of it was starved
-    double seconds;   //  wall time spent on it
+    double seconds;   //  wall time its measuring took, -1: not measured
 } sizing_row_t;
 
 typedef struct {
