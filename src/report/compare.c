@@ -89,6 +89,18 @@ int compare_results(const compare_options_t *options, FILE *out, errbuf_t *err)
     int nsides = 0;
     if (s_check(options, err))
         return 2;
+    for (int i = 1; i < options->ndirs; i++)
+        if (compare_is_sizing(options->dirs[i]) !=
+            compare_is_sizing(options->dirs[0])) {
+            err_set(err,
+                    "%s is a sizing run and %s is not: compare sizing "
+                    "runs with sizing runs",
+                    options->dirs[compare_is_sizing(options->dirs[i]) ? i : 0],
+                    options->dirs[compare_is_sizing(options->dirs[i]) ? 0 : i]);
+            return 2;
+        }
+    if (options->ndirs && compare_is_sizing(options->dirs[0]))
+        return compare_sizing(options, out, err);
     int status = 2;
     if (compare_read(options, &sides, &nsides, err) == 0) {
         if (nsides < 2)

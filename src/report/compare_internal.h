@@ -93,6 +93,11 @@ void compare_free(comparison_t *self);
 
 //  compare_print.c: the formats
 void compare_print_table(FILE *out, const comparison_t *cmps, int n);
+
+//  Sizing runs (compare_sizing.c): does dir hold one; and compare them
+//  (the exit status, as compare_results')
+bool compare_is_sizing(const char *dir);
+int compare_sizing(const compare_options_t *options, FILE *out, errbuf_t *err);
 void compare_print_csv(FILE *out, const comparison_t *cmps, int n, bool header);
 void compare_print_json(FILE *out, const comparison_t *cmps, int n);
 //  A figure as the table prints it: msgs/s as 1.23M, latency in us

@@ -1,0 +1,183 @@
+/*  compare_sizing: `hopbench compare` of sizing runs (directories with
+    sizing.csv, as `hopbench size` leaves them); see compare.h.
+
+    Each run after the first is matched with the first candidate by
+    candidate: the same topology, --try values and size.  Per candidate,
+    its verdict and figures side by side (capacity, confirmed rate, p99
+    and busy cores at the target rate) with the change in per cent.  A
+    sizing run measures each candidate once, so there is no interval and
+    no significance test here: the table says so, and a change is only a
+    difference of two measurements.  A candidate on one side only is
+    listed as such, never dropped.
+*/
+#include "report/compare_internal.h"
+
+#include "report/plot_data.h"
+#include "report/plot_reader.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { C_TOPO, C_TRY, C_SIZE, C_VERDICT, C_CAP, C_CONF, C_P99, C_BUSY, C_N };
+static const char *const s_columns[C_N] = {
+    "topology",          "try",    "size",      "verdict", "capacity_per_sec",
+    "confirmed_per_sec", "p99_us", "busy_cores"};
+#define FIGURES 4 //  C_CAP .. C_BUSY
+static const char *const s_figures[FIGURES] = {"capacity/s", "confirmed/s",
+                                               "p99 us", "busy cores"};
+
+typedef struct {
+    char name[400]; //  "topology try" and size: what matches
+    char verdict[48];
+    double figure[FIGURES]; //  -1: not measured
+} candidate_t;
+
+typedef struct {
+    plot_reader_t in;
+    candidate_t *v;
+    int n, cap;
+} run_t;
+
+static int s_row(void *ctx, errbuf_t *err)
+{
+    run_t *self = ctx;
+    if (plot_grow(&self->v, &self->cap, self->n + 1, sizeof *self->v))
+        return err_set(err, "out of memory");
+    candidate_t *c = &self->v[self->n];
+    const char *tried = plot_reader_field(&self->in, C_TRY);
+    snprintf(c->name, sizeof c->name, "%.100s%s%.200s at %.12s B",
+             plot_reader_field(&self->in, C_TOPO), *tried ? " " : "", tried,
+             plot_reader_field(&self->in, C_SIZE));
+    snprintf(c->verdict, sizeof c->verdict, "%s",
+             plot_reader_field(&self->in, C_VERDICT));
+    for (int f = 0; f < FIGURES; f++) {
+        c->figure[f] = -1;
+        if (*plot_reader_field(&self->in, C_CAP + f) &&
+            plot_reader_number(&self->in, C_CAP + f, &c->figure[f], err))
+            return -1;
+    }
+    self->n++;
+    return 0;
+}
+
+static int s_read(run_t *self, const char *dir, errbuf_t *err)
+{
+    int rc =
+        plot_reader_open(&self->in, dir, "sizing.csv", s_columns, C_N, err);
+    if (rc == 0)
+        return err_set(err,
+                       "%s: no sizing.csv (compare sizing runs with "
+                       "sizing runs)",
+                       dir);
+    if (rc > 0)
+        rc = plot_reader_rows(&self->in, false, s_row, self, err);
+    plot_reader_close(&self->in);
+    return rc ? -1 : 0;
+}
+
+static const candidate_t *s_find(const run_t *run, const char *name)
+{
+    for (int i = 0; i < run->n; i++)
+        if (strcmp(run->v[i].name, name) == 0)
+            return &run->v[i];
+    return NULL;
+}
+
+static void s_value(char *buf, size_t len, const candidate_t *c, int f)
+{
+    if (!c)
+        snprintf(buf, len, "-");
+    else if (f < 0)
+        snprintf(buf, len, "%s", c->verdict);
+    else if (c->figure[f] < 0)
+        snprintf(buf, len, "not measured");
+    else
+        snprintf(buf, len,
+                 f == 3   ? "%.2f"
+                 : f == 2 ? "%.1f"
+                          : "%.0f",
+                 c->figure[f]);
+}
+
+//  One line per figure of one candidate (f -1: its verdict)
+static void s_line(FILE *out, bool csv, const char *name, const candidate_t *a,
+                   const candidate_t *b, int f)
+{
+    char va[64], vb[64], change[32] = "";
+    s_value(va, sizeof va, a, f);
+    s_value(vb, sizeof vb, b, f);
+    if (a && b && f >= 0 && a->figure[f] > 0 && b->figure[f] >= 0)
+        snprintf(change, sizeof change, "%+.1f%%",
+                 100 * (b->figure[f] / a->figure[f] - 1));
+    else if (a && b && f < 0 && strcmp(a->verdict, b->verdict) != 0)
+        snprintf(change, sizeof change, "changed");
+    const char *what = f < 0 ? "verdict" : s_figures[f];
+    if (csv)
+        fprintf(out, "\"%s\",%s,%s,%s,%s\n", name, what, va, vb, change);
+    else
+        fprintf(out, "  %-46.46s %-12s %14s %14s %8s\n", f < 0 ? name : "",
+                what, va, vb, change);
+}
+
+static void s_pair(FILE *out, bool csv, const run_t *a, const run_t *b,
+                   const char *da, const char *db, int *matched)
+{
+    if (!csv)
+        fprintf(out,
+                "sizing: A = %s\n        B = %s\n(each candidate measured "
+                "once: a change is two measurements apart, with no interval "
+                "and no significance)\n  %-46s %-12s %14s %14s %8s\n",
+                da, db, "candidate", "figure", "A", "B", "change");
+    for (int i = 0; i < a->n; i++) {
+        const candidate_t *other = s_find(b, a->v[i].name);
+        *matched += other != NULL;
+        for (int f = -1; f < FIGURES; f++)
+            s_line(out, csv, a->v[i].name, &a->v[i], other, f);
+    }
+    for (int i = 0; i < b->n; i++)
+        if (!s_find(a, b->v[i].name))
+            for (int f = -1; f < FIGURES; f++)
+                s_line(out, csv, b->v[i].name, NULL, &b->v[i], f);
+}
+
+bool compare_is_sizing(const char *dir)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/sizing.csv", dir);
+    return access(path, F_OK) == 0;
+}
+
+int compare_sizing(const compare_options_t *o, FILE *out, errbuf_t *err)
+{
+    if (o->by || o->plot || o->format == COMPARE_JSON) {
+        err_set(err, "compare of sizing runs takes neither --by, --plot nor "
+                     "--format json");
+        return 2;
+    }
+    run_t *runs = calloc((size_t)o->ndirs, sizeof *runs);
+    int status = 0;
+    if (!runs)
+        status = 2, err_set(err, "out of memory");
+    for (int i = 0; status == 0 && i < o->ndirs; i++)
+        if (s_read(&runs[i], o->dirs[i], err))
+            status = 2;
+    bool csv = o->format == COMPARE_CSV;
+    if (status == 0 && csv)
+        fputs("candidate,figure,a,b,change\n", out);
+    for (int i = 1; status == 0 && i < o->ndirs; i++) {
+        int matched = 0;
+        s_pair(out, csv, &runs[0], &runs[i], o->dirs[0], o->dirs[i], &matched);
+        if (!matched) {
+            err_set(err,
+                    "nothing to compare: no candidate of %.200s is one "
+                    "of %.200s (by topology, --try values and size)",
+                    o->dirs[i], o->dirs[0]);
+            status = 1;
+        }
+    }
+    for (int i = 0; runs && i < o->ndirs; i++)
+        free(runs[i].v);
+    free(runs);
+    return status;
+}
