@@ -8,6 +8,7 @@ use lib 'tests/lib';
 use Hopbench;
 use JSON::PP;
 use Test::More;
+use Time::HiRes qw(time sleep);
 
 my @short = ('--sizes', '1024', '--set', 'search_confirm=0.3',
              '--set', 'search_trial=0.2', '--quiet');
@@ -43,6 +44,15 @@ like($meta, qr/"mode": "size"/, 'metadata.json: mode size');
 like($meta, qr/"status": "ok"/, 'metadata.json: status ok at the end');
 like($meta, qr/"command_line": "[^"]*hopbench size topologies\/proxy\.cfg/, 'metadata.json: the command line');
 like($page, qr/<th>libzmq<\/th><td>\d+\.\d+\.\d+<\/td>/, 'report: the machine section, with libzmq\'s version');
+
+# sizing.csv holds each candidate's wall time; one not measured has none,
+# and says why
+my ($dear) = grep { $_->{verdict} ne 'meets' } @{ $sizing->{rows} };
+ok($met && $met->{seconds} > 0, "sizing.csv: the measured one's seconds ($met->{seconds})")
+    if $met;
+ok($dear && ($dear->{verdict} ne 'not tried' || (($dear->{seconds} // '') eq ''
+                                                 && $dear->{why} =~ /^dearer than #\d, which meets/)),
+   'sizing.csv: the one not tried has no seconds, and says why');
 
 # Impossible: capacity fails it, fast, exit 3, the best and its shortfall
 ($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
@@ -124,6 +134,50 @@ SKIP: {
     ok(-s "$out/j/sizing.png", 'the candidates\' chart, sizing.png');
 }
 
+# compare of two sizing runs: candidate by candidate, no significance
+($rc, $stdout, $stderr) = hopbench('compare', "$out/a", "$out/j");
+is($rc, 0, 'compare of two sizing runs: exit 0') or diag $stderr;
+like($stdout, qr/^sizing: A = \Q$out\E\/a\n/m, 'compare: says they are sizing runs');
+like($stdout, qr/measured\s+once/, '...each candidate measured once: no significance');
+for my $r (@rows) {
+    like($stdout, qr/^  proxy \Q$r->{try}\E at 1024 B +verdict +\S/m,
+         "compare: candidate $r->{try} matched, its verdict first");
+}
+like($stdout, qr/^ +capacity\/s +\d+ +\d+ +[-+][\d.]+%$/m, 'compare: capacity of both and its change');
+($rc, $stdout) = hopbench('compare', "$out/a", "$out/b", '--format', 'csv');
+is($rc, 0, 'compare --format csv of sizing runs: exit 0');
+like($stdout, qr/^candidate,figure,a,b,change\n"proxy engine=\S+ at 1024 B",verdict,/,
+     'compare --format csv: a row per candidate and figure');
+
+# Ctrl-C while a candidate is measured: exit 130, the finished candidate
+# kept in sizing.csv, the interrupted one "not tried" and why
+{
+    my $pid = fork();
+    if ($pid == 0) {
+        open STDOUT, '>', "$out/i.out";
+        open STDERR, '>', "$out/i.err";
+        exec './hopbench', 'size', 'topologies/proxy.cfg', '--sizes', '1024',
+            '--set', 'search_confirm=30', '--set', 'search_trial=0.2',
+            '--target', 'rate=2000', @try, '--all', '--output', "$out/i";
+    }
+    my $until = time + 60;
+    sleep 0.1 until time > $until || Hopbench::slurp("$out/i.err") =~ /candidate 2 of 2/;
+    sleep 0.5;
+    kill 'INT', $pid;
+    waitpid($pid, 0);
+    is($? >> 8, 130, 'size interrupted: exit 130');
+    my $err = Hopbench::slurp("$out/i.err");
+    like($err, qr/candidate 2 of 2: .*\(\d+ s so far; 1 to go, at most ~\d+ s\)/,
+         'progress: the time so far and the most the rest take');
+    like($err, qr/interrupted by SIGINT; what finished is in \Q$out\E\/i/, '...what finished, and where');
+    my @i = @{ csv("$out/i/sizing.csv")->{rows} };
+    is(scalar @i, 2, 'sizing.csv written on SIGINT: both candidates');
+    ok($i[0]{verdict} ne 'not tried' && $i[0]{seconds} > 0, "the first measured: $i[0]{verdict}");
+    ok($i[1]{verdict} eq 'not tried' && $i[1]{why} eq 'interrupted while it was measured',
+       'the second: not tried, interrupted while it was measured');
+    like(Hopbench::slurp("$out/i/metadata.json"), qr/"status": "interrupted"/, 'metadata.json: interrupted');
+}
+
 # --extrapolate: the scalability law over a key's counts, said apart from
 # the answer (never the answer)
 ($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
@@ -148,5 +202,8 @@ is_deeply([map { $_->{latency_at} } @at], ['0.1', '0.5', '0.9'],
 ok(!grep({ !($_->{found_per_sec} > 0 && $_->{p99_us} > 0) } @at),
    'each with the rate found and its p99');
 like($stdout, qr/latency at 50% of NDR/, 'and a table line');
+($rc, undef, $stderr) = hopbench('compare', "$out/a", "$out/f");
+is($rc, 2, 'compare of a sizing run with a run: exit 2');
+like($stderr, qr/\Q$out\E\/a is a sizing run and \Q$out\E\/f is not/, '...saying which is which');
 
 done_testing();

@@ -347,14 +347,14 @@ const cli_option_t cli_options[] = {
      .apply = s_machine},
     {.name = "hosts",
      .arg = "FILE",
-     .commands = CLI_TOPOLOGY,
+     .commands = CLI_TOPOLOGY | CLI_SIZE,
      .help = "where the hosts that stages name (host = NAME) have their "
              "agents: a ZPL file of 'host = NAME' with agent, cert and "
              "address below (docs/HOSTS.md)",
      .apply = s_keep},
     {.name = "cert",
      .arg = "SECRET_FILE",
-     .commands = CLI_TOPOLOGY | CLI_AGENT,
+     .commands = CLI_TOPOLOGY | CLI_AGENT | CLI_SIZE,
      .help = "this side's CURVE certificate, the _secret file hopbench keygen "
              "wrote: the controller's, which every agent's --allow names "
              "(default ~/.curve/hopbench.cert_secret); or the agent's, whose "
@@ -362,14 +362,14 @@ const cli_option_t cli_options[] = {
              "one for its life and says its public key on stdout)",
      .apply = s_keep},
     {.name = "ssh",
-     .commands = CLI_TOPOLOGY,
+     .commands = CLI_TOPOLOGY | CLI_SIZE,
      .help = "start hopbench agent --once on every host over ssh (BatchMode, "
              "your own keys and ~/.ssh/config, the host's name as the "
              "destination), and stop it afterwards; no cert needed",
      .apply = s_keep},
     {.name = "remote-hopbench",
      .arg = "PATH",
-     .commands = CLI_TOPOLOGY,
+     .commands = CLI_TOPOLOGY | CLI_SIZE,
      .help = "with --ssh: the hopbench to start on the hosts (default: "
              "hopbench on their PATH)",
      .apply = s_keep},
@@ -506,7 +506,8 @@ const cli_exit_t cli_exits[] = {
         "honour; nothing was run; compare: a results file that is not what "
         "hopbench writes (file:line and the column)"},
     {130, "interrupted by SIGINT: the trial in progress is discarded, "
-          "finished ones stay on disk"},
+          "finished ones stay on disk (size: the finished candidates in "
+          "sizing.csv)"},
     {3, "size: no candidate meets the target (the best is named, with its "
         "shortfall and the hop that set it)"},
     {143, "interrupted by SIGTERM, likewise"},

@@ -95,7 +95,8 @@ static int s_size(const cli_t *cli)
     return size_main(&(size_options_t){
         cli->targets, cli->ntargets, cli->sets, cli->nsets, cli->size_target,
         cli->tries, cli->ntries, cli->all, cli->ndr, cli->extrapolate,
-        cli->quiet, cli->format, cli->output, cli->command_line});
+        cli->quiet, cli->format, cli->output, cli->command_line, cli->hosts,
+        cli->cert, cli->ssh, cli->remote_hopbench});
 }
 
 //  agent: --bind and --allow are required
@@ -141,7 +142,8 @@ const cli_command_t cli_commands[] = {
     {"plot", CLI_PLOT, "RESULTS_DIR", "a results directory",
      "PNG charts from a results directory (gnuplot)", false, s_plot},
     {"compare", CLI_COMPARE, "A B [C...]", "results directories",
-     "medians, deltas and their significance between runs", true, s_compare},
+     "medians, deltas and their significance between runs (or sizing runs)",
+     true, s_compare},
     {"report", CLI_REPORT, "DIR [DIR...]", "results directories",
      "one self-contained HTML page of a run, or of several compared", true,
      s_report},

@@ -96,12 +96,18 @@ enum { S_NAMES = 4096 }; //  more are duplicates: fleet_new skips them
 
 static int s_host_names(const run_request_t *req, const hosts_t *hosts,
                         topology_t *const *topos, int n, const char **names,
-                        int *nnames, double *timeout, errbuf_t *err)
+                        int *nnames, double *timeout, errbuf_t *unfit,
+                        errbuf_t *err)
 {
     for (int c = 0; c < n; c++) {
-        if (hosts_check_topology(hosts, topos[c], err) ||
-            (!req->ssh && hosts_check_certs(hosts, topos[c], err)))
-            return 2;
+        errbuf_t *why = unfit ? &unfit[c] : err;
+        why->msg[0] = 0;
+        if (hosts_check_topology(hosts, topos[c], why) ||
+            (!req->ssh && hosts_check_certs(hosts, topos[c], why))) {
+            if (!unfit)
+                return 2;
+            continue; //  this one does not fit; the others may
+        }
         for (int i = 0; i < topos[c]->nstages; i++) {
             params_t stage;
             topology_stage_params(topos[c], i, &stage);
@@ -143,13 +149,20 @@ static int s_machine_files(const run_request_t *req, machine_t **machines,
 int assemble_fleet(const run_request_t *req, topology_t *const *topos, int n,
                    fleet_t **fleet)
 {
+    return assemble_fleet_fitting(req, topos, n, NULL, fleet);
+}
+
+int assemble_fleet_fitting(const run_request_t *req, topology_t *const *topos,
+                           int n, errbuf_t *unfit, fleet_t **fleet)
+{
     errbuf_t err;
     hosts_t *hosts = req->hosts ? inputs_hosts(req, &err) : NULL;
     static const char *names[S_NAMES];
     int nnames = 0, rc = req->hosts && !hosts ? 2 : 0;
     double timeout = 0;
     if (rc == 0)
-        rc = s_host_names(req, hosts, topos, n, names, &nnames, &timeout, &err);
+        rc = s_host_names(req, hosts, topos, n, names, &nnames, &timeout, unfit,
+                          &err);
     machine_t *machines[LIMIT_HOSTS] = {NULL};
     fleet_machine_file_t files[LIMIT_HOSTS];
     zcert_t *cert = NULL;

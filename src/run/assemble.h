@@ -32,6 +32,12 @@ int assemble_combinations(const run_request_t *req, const char *text,
 //  failure (printed), or 0
 int assemble_fleet(const run_request_t *req, topology_t *const *topos, int n,
                    fleet_t **fleet);
+//  The same for candidates that may each not fit (size): a topology whose
+//  hosts the hosts file lacks (or their certificates) gets the reason in
+//  unfit[c] (n of them; "" when it fits) and no agent; the others' hosts
+//  make the fleet
+int assemble_fleet_fitting(const run_request_t *req, topology_t *const *topos,
+                           int n, errbuf_t *unfit, fleet_t **fleet);
 //  placement = all: the study, made a sweep of nodes (when sweep is not
 //  NULL); 1 when there is none (another placement), 0 when there is, -1
 //  after saying why not.  The study keeps its topology (study->topo)

@@ -6,6 +6,8 @@
 */
 #include "run/size.h"
 
+#include "base/interrupt.h"
+#include "base/mono.h"
 #include "base/outfile.h"
 #include "base/readfile.h"
 #include "config/topology.h"
@@ -13,6 +15,7 @@
 #include "machine/tsc.h"
 #include "report/plot.h"
 #include "report/resultsdir.h"
+#include "run/assemble.h"
 #include "run/run.h"
 #include "run/size_cost.h"
 #include "run/size_eval.h"
@@ -34,6 +37,8 @@ typedef struct {
     sizing_row_t row[SIZE_MAX_ROWS];
     int n;
     machine_t *machine;
+    fleet_t *fleet;                //  agents, when a stage names a host
+    errbuf_t unfit[SIZE_MAX_ROWS]; //  why a candidate's hosts cannot be
     char dir[512], ipc_dir[256];
     FILE *results, *latency;
     report_info_t info;
@@ -62,27 +67,42 @@ static topology_t *s_topology(size_t_ *self, const char *path,
     return topo;
 }
 
+//  The agents of the hosts the candidates' stages name (host = NAME): a
+//  candidate whose hosts the hosts file lacks does not fit (s_plan says
+//  why); an agent that cannot be reached ends the run.  The exit status
+static int s_fleet(size_t_ *self)
+{
+    const size_options_t *o = self->o;
+    run_request_t req = {.command = "size",
+                         .sets = o->sets,
+                         .nsets = o->nsets,
+                         .hosts = o->hosts,
+                         .cert = o->cert,
+                         .ssh = o->ssh,
+                         .remote_hopbench = o->remote_hopbench,
+                         .quiet = o->quiet};
+    return assemble_fleet_fitting(&req, self->topo, self->n, self->unfit,
+                                  &self->fleet);
+}
+
 //  Its plan, or "does not fit" and why
 static void s_plan(size_t_ *self, int i)
 {
     errbuf_t why;
-    topology_t *topo = self->topo[i];
-    for (int s = 0; s < topo->nstages; s++) {
-        params_t stage;
-        topology_stage_params(topo, s, &stage);
-        if (stage.host[0]) {
-            self->row[i].verdict = SIZING_NOFIT;
-            snprintf(self->row[i].why, sizeof self->row[i].why,
-                     "a stage on host %.300s: size measures on this machine only",
-                     stage.host);
-            return;
-        }
-    }
-    if (!(self->pl[i] = pipeline_new(topo, self->machine, &why))) {
+    pipeline_machine_t machines[LIMIT_HOSTS + 1];
+    int nmachines = fleet_machines(self->fleet, self->machine, machines,
+                                   LIMIT_HOSTS + 1),
+        nhosts;
+    const pipeline_host_t *hosts = fleet_pipeline_hosts(self->fleet, &nhosts);
+    if (self->unfit[i].msg[0] ||
+        !(self->pl[i] =
+              pipeline_new_on(self->topo[i], machines, nmachines, &why))) {
         self->row[i].verdict = SIZING_NOFIT;
-        snprintf(self->row[i].why, sizeof self->row[i].why, "%.500s", why.msg);
+        snprintf(self->row[i].why, sizeof self->row[i].why, "%.500s",
+                 self->unfit[i].msg[0] ? self->unfit[i].msg : why.msg);
         return;
     }
+    pipeline_set_hosts(self->pl[i], hosts, nhosts);
     size_cost_plan(self->pl[i], &self->cost[i]);
     self->row[i].cost = self->cost[i].cost;
     self->row[i].brokers = self->cost[i].brokers;
@@ -113,11 +133,13 @@ static int s_candidates(size_t_ *self, errbuf_t *err)
                 sizing_row_t *row = &self->row[self->n];
                 row->number = self->n + 1;
                 row->capacity = row->p99_us = row->busy_cores = row->ndr = -1;
+                row->seconds = row->confirmed = -1;
+                row->verdict = SIZING_UNTRIED; //  until it is measured
+                snprintf(row->why, sizeof row->why, "not measured");
                 row->size = topo->params.sizes.size[s];
                 snprintf(row->topology, sizeof row->topology, "%s", topo->name);
                 sweep_describe(&self->tries, c, row->tried, sizeof row->tried);
-                self->topo[self->n] = s ? topology_dup(topo) : topo;
-                s_plan(self, self->n++);
+                self->topo[self->n++] = s ? topology_dup(topo) : topo;
             }
         }
         free(text);
@@ -162,6 +184,26 @@ static int s_files(size_t_ *self, errbuf_t *err)
     return s_metadata(self, "running", err);
 }
 
+//  "candidate 2 of 4: ...", with the time so far and, from the candidates
+//  measured, the most the rest can take (they may not all be measured)
+static void s_progress(const size_t_ *self, int i)
+{
+    double spent = 0;
+    int measured = 0, left = 0;
+    for (int j = 0; j < self->n; j++)
+        if (self->row[j].seconds >= 0)
+            spent += self->row[j].seconds, measured++;
+        else if (self->row[j].verdict != SIZING_NOFIT)
+            left++;
+    fprintf(stderr, "hopbench: size: candidate %d of %d: %s %s at %u B", i + 1,
+            self->n, self->row[i].topology, self->row[i].tried,
+            self->row[i].size);
+    if (measured)
+        fprintf(stderr, " (%.0f s so far; %d to go, at most ~%.0f s)", spent,
+                left, left * spent / measured);
+    fputc('\n', stderr);
+}
+
 static int s_eval(size_t_ *self, int i, errbuf_t *err)
 {
     char config[512], number[16];
@@ -187,12 +229,20 @@ static int s_eval(size_t_ *self, int i, errbuf_t *err)
                         .results = self->results,
                         .latency = self->latency,
                         .info = &self->info,
-                        .row = &self->row[i]};
+                        .row = &self->row[i],
+                        .fleet = self->fleet};
     if (!self->o->quiet)
-        fprintf(stderr, "hopbench: size: candidate %d of %d: %s %s at %u B\n",
-                i + 1, self->n, self->row[i].topology, self->row[i].tried,
-                self->row[i].size);
-    return size_eval(&eval, config, err);
+        s_progress(self, i);
+    double start = mono_seconds();
+    int rc = size_eval(&eval, config, err);
+    self->row[i].seconds = mono_seconds() - start;
+    if (rc) { //  not a verdict: what it had measured stays, unjudged
+        self->row[i].verdict = SIZING_UNTRIED;
+        snprintf(self->row[i].why, sizeof self->row[i].why, "%s",
+                 interrupt_signal() ? "interrupted while it was measured"
+                                    : "a trial of it failed");
+    }
+    return rc;
 }
 
 //  Cheapest first; after one meets, the rest only with --all
@@ -325,6 +375,7 @@ static void s_free(size_t_ *self)
         fclose(self->latency);
     if (self->ipc_dir[0])
         resultsdir_ipc_remove(self->ipc_dir);
+    fleet_destroy(&self->fleet);
     machine_destroy(&self->machine);
     free(self);
 }
@@ -333,22 +384,31 @@ int size_main(const size_options_t *o)
 {
     size_t_ *self = calloc(1, sizeof *self);
     errbuf_t err;
-    int rc = 2, best = -1;
+    int rc = 2, best = -1, fleet = 0;
     if (!self)
         return 1;
     self->o = o;
     if (size_target_parse(o->target, &self->target, &err) == 0 &&
         size_try_parse(o->tries, o->ntries, &self->tries, &err) == 0 &&
         (self->machine = machine_new_live(&err)) &&
-        s_candidates(self, &err) == 0)
+        s_candidates(self, &err) == 0 && (fleet = s_fleet(self)) == 0) {
+        for (int i = 0; i < self->n; i++)
+            s_plan(self, i);
         rc = s_files(self, &err) || s_measure(self, &best, &err) ? 1 : 0;
-    if (rc == 2 || rc == 1)
+    }
+    int sig = rc == 1 ? interrupt_signal() : 0;
+    if (sig)
+        err_set(&err, "interrupted by %s; what finished is in %s",
+                sig == 2 ? "SIGINT" : "SIGTERM", self->dir);
+    if (fleet) //  said already, as run says it
+        rc = fleet;
+    else if (rc == 2 || rc == 1)
         fprintf(stderr, "hopbench: size: %s\n", err.msg);
     if (rc != 2 && self->dir[0]) {
         if (rc == 1)
             snprintf(self->meta.error, sizeof self->meta.error, "%s", err.msg);
         errbuf_t why;
-        if (s_metadata(self, rc ? "failed" : "ok", &why))
+        if (s_metadata(self, sig ? "interrupted" : rc ? "failed" : "ok", &why))
             fprintf(stderr, "hopbench: size: %s\n", why.msg);
         s_report(self, best);
         if (rc == 0 && best < 0)

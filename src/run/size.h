@@ -3,8 +3,10 @@
     "Sizing a deployment").
 
     Candidates are the topology files crossed with the --try values (the
-    sweep machinery's product).  Each is planned first: a plan this
-    machine cannot run is "does not fit", with the planner's reason.  The
+    sweep machinery's product).  Each is planned first: a plan that cannot
+    run is "does not fit", with the planner's reason, or the hosts file's
+    (a stage on a host it does not name).  Stages on other hosts run
+    through their agents, one fleet for every candidate, as run's.  The
     rest are tried cheapest first (run/size_cost.h), each with its own
     stages (mode = search: PUB drop semantics, paced publishers), each
     step ending the candidate early when it fails:
@@ -24,7 +26,8 @@
     dearer ones are measured only with --all (then the Pareto front).
 
     Exit status: 0 one meets; 3 none meets (the best named, with its
-    shortfall and hop); 2 bad input; 1 a trial failed (a stage died).
+    shortfall and hop); 2 bad input; 1 a trial failed (a stage died, a
+    host lost); 130/143 interrupted, the finished candidates reported.
 */
 #ifndef HOPBENCH_SIZE_H
 #define HOPBENCH_SIZE_H
@@ -47,6 +50,11 @@ typedef struct {
     int format; //  run.h's format_t
     const char *output;
     const char *command_line;
+    //  stages on other hosts (host = NAME), as run takes them
+    const char *hosts;           //  --hosts FILE
+    const char *cert;            //  --cert SECRET_FILE
+    bool ssh;                    //  --ssh
+    const char *remote_hopbench; //  --remote-hopbench PATH
 } size_options_t;
 
 int size_main(const size_options_t *options);

@@ -20,8 +20,10 @@ static int s_trial(size_eval_t *self, const trial_spec_t *spec,
     char warnings[4096];
     if (pipeline_resolve(self->pl, self->ipc_dir, ++*self->trials, err) ||
         trial_run(self->crew, self->machine, spec, result, warnings,
-                  sizeof warnings, err))
+                  sizeof warnings, err)) {
+        fleet_blame(self->fleet, self->pl, err); //  a host's fault: which
         return -1;
+    }
     report_rows(self->results, REPORT_RESULTS, self->info, result);
     if (result->nlatency)
         report_latency_rows(self->latency, self->info, result->size, "1",
@@ -220,7 +222,9 @@ int size_eval(size_eval_t *self, const char *config, errbuf_t *err)
 {
     sizing_row_t *row = self->row;
     row->capacity = row->p99_us = row->busy_cores = row->ndr = -1;
-    if (!(self->crew = crew_new(self->pl, config, self->ipc_dir, NULL, err)))
+    row->confirmed = 0, row->why[0] = 0; //  measured from here on
+    if (!(self->crew =
+              crew_new(self->pl, config, self->ipc_dir, self->fleet, err)))
         return -1;
     int rc = s_steps(self, err);
     if (crew_destroy(&self->crew, (int)(self->params->timeout * 1000)) &&

@@ -23,6 +23,7 @@ typedef struct {
     FILE *results, *latency;
     const report_info_t *info;
     sizing_row_t *row; //  in: size; out: the figures and verdict
+    fleet_t *fleet;    //  the agents of its stages on other hosts, or NULL
     crew_t *crew;
 } size_eval_t;
 
