@@ -198,7 +198,7 @@ is((stat "$work/keys/ctl.cert_secret")[2] & 0777, 0600, 'keygen: the secret is p
 
 my $hosts = "$work/hosts.cfg";
 write_file($hosts, join '', map { "host = $_\n    agent = tcp://169.254.77.$addr{$_}:7800\n"
-    . "    cert = keys/$_.cert\n" } qw(h1 h2 h3));
+    . "    cert = keys/$_.cert\n" . ($_ eq 'h2' ? "    cost = 5\n" : '') } qw(h1 h2 h3));
 my $topo = "$work/chain.cfg";
 write_file($topo, <<'EOF');
 topology = across
@@ -254,6 +254,7 @@ ok($rc == 0 && $sized[0]{verdict} eq 'meets'
    "size across hosts: the one on h2 measured, exit $rc: $sized[0]{verdict}") or diag $err;
 like("$sized[1]{verdict}: $sized[1]{why}", qr/^does not fit: .*host 'h9' is not in \Q$hosts\E/,
      'size: a host not in --hosts does not fit, and says why');
+is($sized[0]{cost}, 5, "size: the host's cost = 5 is the candidate's, its broker on it");
 is(join(' ', sort { $a cmp $b } map { "$_->{from_host}->$_->{to_host}" } @{ csv("$work/size/results.csv")->{rows} }),
    join(' ', sort { $a cmp $b } map { ('h1->h2', 'h2->h3') } 1 .. @{ csv("$work/size/results.csv")->{rows} } / 2),
    'size: every trial ran on the hosts, h1 -> h2 -> h3');

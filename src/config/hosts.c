@@ -102,6 +102,20 @@ static int s_address(load_t *self, zconfig_t *node, host_t *host)
     return 0;
 }
 
+static int s_cost(load_t *self, zconfig_t *node, host_t *host)
+{
+    const char *value = zconfig_value(node);
+    char *end;
+    double cost = strtod(value, &end);
+    if (end == value || *end || !(cost > 0 && cost < 1e12))
+        return s_at(self, node,
+                    "cost '%s': a number above 0 (what the host costs, in "
+                    "your unit, for hopbench size)",
+                    value);
+    host->cost = cost;
+    return 0;
+}
+
 static int s_child(load_t *self, zconfig_t *child, host_t *host)
 {
     const char *key = zconfig_name(child);
@@ -113,8 +127,10 @@ static int s_child(load_t *self, zconfig_t *child, host_t *host)
         return s_cert(self, child, host);
     if (streq(key, "address"))
         return s_address(self, child, host);
-    return s_at(self, child, "unknown key '%s' in host (agent, cert, address)",
-                key);
+    if (streq(key, "cost"))
+        return s_cost(self, child, host);
+    return s_at(self, child,
+                "unknown key '%s' in host (agent, cert, address, cost)", key);
 }
 
 static int s_host(load_t *self, zconfig_t *node)
@@ -305,6 +321,10 @@ static int s_test_errors(void)
                    "h.cfg:2: cert /nonexistent.cert: No such file") == 0);
     CHECK(s_expect("host = h1\n    agent = tcp://a:1\n    address = \"a b\"\n",
                    "h.cfg:3: address") == 0);
+    CHECK(s_expect("host = h1\n    agent = tcp://a:1\n    cost = 0\n",
+                   "h.cfg:3: cost '0': a number above 0") == 0);
+    CHECK(s_expect("host = h1\n    agent = tcp://a:1\n    cost = 2x\n",
+                   "h.cfg:3: cost '2x'") == 0);
     return 0;
 }
 
@@ -317,12 +337,14 @@ int hosts_test(bool verbose)
                                      "    agent = tcp://169.254.7.1:7800\n"
                                      "host = h2\n"
                                      "    agent = tcp://169.254.7.2:7801\n"
-                                     "    address = 169.254.8.2\n",
+                                     "    address = 169.254.8.2\n"
+                                     "    cost = 2.5\n",
                                      1, &err);
     CHECK(hosts && hosts->n == 2);
     const host_t *h1 = hosts_find(hosts, "h1"), *h2 = hosts_find(hosts, "h2");
     CHECK(h1 && streq(h1->address, "169.254.7.1") && h1->agent_port == 7800);
     CHECK(h2 && streq(h2->address, "169.254.8.2") && h2->line == 3);
+    CHECK(h1->cost == 0 && h2->cost == 2.5);
     CHECK(!hosts_find(hosts, "h3"));
 
     topology_t *topo = topology_load_text(

@@ -4,6 +4,7 @@
             agent = tcp://169.254.77.1:7800   # where its hopbench agent listens
             cert = keys/h1.cert               # the agent's public certificate
             address = 169.254.77.1            # where its tcp hops bind
+            cost = 3                          # hopbench size: what it costs
         host = h2
             agent = tcp://169.254.77.2:7800
             cert = keys/h2.cert
@@ -13,7 +14,9 @@
     agent runs with its _secret twin), read now (config/certfile),
     relative to the hosts file's folder; it may be left out only when
     hopbench starts the agents itself (--ssh: each agent then makes a
-    certificate for the run and says it over ssh).  `address` defaults to the agent's address.  Every
+    certificate for the run and says it over ssh).  `address` defaults to
+    the agent's address.  `cost` is what the host costs in the user's unit,
+    for `hopbench size` (run/size_cost.h).  Every
     mistake is refused at its file:line; nothing here connects anywhere.
 */
 #ifndef HOPBENCH_HOSTS_H
@@ -36,6 +39,7 @@ typedef struct {
     char cert[512];               //  the agent's public certificate, "" none
     char public_key[41];          //  Z85, read from cert ("" without one)
     char address[HOSTS_ADDR_MAX]; //  where its tcp hops bind
+    double cost;                  //  what it costs (hopbench size), 0: none
     int line;                     //  of "host = NAME"
 } host_t;
 

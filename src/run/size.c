@@ -103,7 +103,7 @@ static void s_plan(size_t_ *self, int i)
         return;
     }
     pipeline_set_hosts(self->pl[i], hosts, nhosts);
-    size_cost_plan(self->pl[i], &self->cost[i]);
+    size_cost_plan(self->pl[i], self->fleet, &self->cost[i]);
     self->row[i].cost = self->cost[i].cost;
     self->row[i].brokers = self->cost[i].brokers;
     self->row[i].generators = self->cost[i].generators;

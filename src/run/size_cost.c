@@ -29,21 +29,39 @@ static double s_cpus(const roster_entry_t *list, int n, int owner)
     return cpuset_count(&all) + unpinned;
 }
 
-void size_cost_plan(const pipeline_t *pl, size_cost_t *out)
+//  The fleet's index of the host instance id runs on when it has a cost,
+//  else -1
+static int s_costed_host(const pipeline_t *pl, const fleet_t *fleet, int id)
+{
+    const char *name = pipeline_host(pl, id);
+    for (int h = 0; name[0] && h < fleet_size(fleet); h++)
+        if (strcmp(fleet_name(fleet, h), name) == 0)
+            return fleet_host(fleet, h)->cost > 0 ? h : -1;
+    return -1;
+}
+
+void size_cost_plan(const pipeline_t *pl, const fleet_t *fleet,
+                    size_cost_t *out)
 {
     enum { MAX = 4096 };
     roster_entry_t *list = calloc(MAX, sizeof *list);
     int n = list ? roster_list(pl, list, MAX) : 0;
+    bool counted[HOSTS_MAX] = {false};
     memset(out, 0, sizeof *out);
     double user = 0;
     for (int id = 0; id < pl->n; id++) {
         const instance_t *inst = &pl->inst[id];
         double cpus = s_cpus(list, n < MAX ? n : MAX, id);
+        int host = s_costed_host(pl, fleet, id);
         if (inst->role == ROLE_PROXY)
             out->brokers += cpus;
         else
             out->generators += cpus;
-        if (inst->params.cost > 0)
+        if (host >= 0) { //  the host stands for its stages, once
+            if (!counted[host])
+                user += fleet_host(fleet, host)->cost;
+            counted[host] = out->user = true;
+        } else if (inst->params.cost > 0)
             out->user = true, user += inst->params.cost;
         else if (inst->role == ROLE_PROXY)
             user += cpus;
