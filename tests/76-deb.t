@@ -85,6 +85,40 @@ like(Hopbench::slurp("$stub/log"),
      qr/^getent passwd hopbench\nadduser --system --group --home \/nonexistent --no-create-home .*hopbench\n(?s:.*)^install -d -o hopbench -g hopbench -m 0700 \/etc\/hopbench\/keys$/m,
      'postinst: makes the system user hopbench, and its private key folder');
 
+# An upgrade restarts the agents that run; a first install and an upgrade's
+# prerm leave them be; a removal stops them.  systemd is stood in for: in a
+# mount namespace of its own, /run/systemd/system says systemd runs, /etc
+# is a scratch tmpfs holding two agents' settings, and systemctl and
+# deb-systemd-invoke only log what they are asked
+SKIP: {
+    skip 'the upgrade case needs root and unshare (util-linux)', 4
+        if $> != 0 || system('command -v unshare >/dev/null') != 0;
+    my $fake = "$work/upgrade";
+    mkdir $fake;
+    for my $cmd (qw(getent adduser install systemctl deb-systemd-invoke)) {
+        write_file("$fake/$cmd", "#!/bin/sh\necho \"$cmd \$*\" >>'$fake/log'\n");
+        chmod 0755, "$fake/$cmd";
+    }
+    my $systemd = 'mount -t tmpfs none /run && mkdir -p /run/systemd/system && '
+        . 'mount -t tmpfs none /etc && mkdir /etc/hopbench && '
+        . 'touch /etc/hopbench/h1.env /etc/hopbench/h2.env && '
+        . "PATH='$fake':/usr/bin:/bin";
+    my $script = sub {
+        my ($name, @args) = @_;
+        unlink "$fake/log";
+        system('unshare', '-m', 'sh', '-c', "$systemd sh $scripts/$name @args") == 0 or return "exit $?";
+        return join ' | ', grep { /systemd|systemctl/ } split /\n/, Hopbench::slurp("$fake/log");
+    };
+    is($script->('postinst', 'configure', '0.0.9'),
+       'systemctl --system daemon-reload | deb-systemd-invoke restart hopbench-agent@h1.service hopbench-agent@h2.service',
+       'an upgrade (postinst configure 0.0.9): the agents restart on the new binary');
+    is($script->('postinst', 'configure', "''"), 'systemctl --system daemon-reload',
+       'a first install: no agent to restart');
+    is($script->('prerm', 'upgrade', '0.1.0'), '', 'an upgrade\'s prerm: the agents keep running');
+    is($script->('prerm', 'remove'), "deb-systemd-invoke stop hopbench-agent\@*.service",
+       'a removal: the agents stop before their program goes');
+}
+
 # Unpacked into a scratch root
 my $tree = "$work/root";
 is(system('dpkg', '-x', $deb, $tree), 0, 'dpkg -x: exit 0');
