@@ -148,6 +148,12 @@ is_deeply(\@cells, \@sig, 'compare: the page\'s significance cells are compare\'
 my ($delta) = $text =~ /\s([+-]\d+\.\d%)\s+\[/;
 like($html, qr/<td class="n">\Q$delta\E<\/td>/, "compare: a delta as compare prints it ($delta)");
 self_contained('compare', $html);
+SKIP: {
+    skip 'no gnuplot', 2 unless system('command -v gnuplot >/dev/null') == 0;
+    like($html, qr{<svg[^>]*>(?:(?!</svg>).)*<path(?:(?!</svg>).)*</svg>\s*<figcaption>proxy: msgs/s against size, base \(\Q$proxy\E\) and other \(\Q$other\E\) overlaid}s,
+         'compare: the two runs\' msgs/s against size, overlaid in one chart');
+    like($html, qr/the last hop \(hop 2 broker-(?:>|&gt;)sub\), one line per run/, '...a line per run');
+}
 
 # --- bad input: exit 2, nothing written ---
 ($rc, undef, $err) = hopbench('report', 'topologies');

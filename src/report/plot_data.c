@@ -327,6 +327,41 @@ plot_table_t *plot_table_read(const char *dir, errbuf_t *err)
     return self;
 }
 
+int plot_table_overlay(plot_table_t *self, const char *mine,
+                       const plot_table_t *other, const char *theirs)
+{
+    char name[PLOT_NAME];
+    for (int c = 0; c < self->combos.n; c++) {
+        snprintf(name, sizeof name, "run=%.60s%s%.180s", mine,
+                 self->combos.v[c][0] ? " " : "", self->combos.v[c]);
+        snprintf(self->combos.v[c], PLOT_NAME, "%s", name);
+    }
+    for (int r = 0; r < other->nrows; r++) {
+        plot_row_t row = other->rows[r];
+        const char *combo = other->combos.v[row.combo];
+        snprintf(name, sizeof name, "run=%.60s%s%.180s", theirs,
+                 combo[0] ? " " : "", combo);
+        int links = self->links.n;
+        row.topo = plot_names_index(&self->topos, other->topos.v[row.topo]);
+        row.combo = plot_names_index(&self->combos, name);
+        row.link = plot_names_index(&self->links, other->links.v[row.link]);
+        if (row.link == links && //  a new link: its bar label too
+            plot_names_add(&self->ticks, other->ticks.v[other->rows[r].link]) <
+                0)
+            return -1;
+        if (row.topo < 0 || row.combo < 0 || row.link < 0 ||
+            plot_grow(&self->rows, &self->cap, self->nrows + 1,
+                      sizeof *self->rows))
+            return -1;
+        self->rows[self->nrows++] = row;
+    }
+    snprintf(name, sizeof name, "run%s%.200s", self->sweep[0] ? ", " : "",
+             self->sweep);
+    snprintf(self->sweep, sizeof self->sweep, "%s", name);
+    self->expected |= other->expected;
+    return 0;
+}
+
 void plot_table_destroy(plot_table_t **self_p)
 {
     plot_table_t *self = *self_p;

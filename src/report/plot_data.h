@@ -67,6 +67,12 @@ int plot_grow(void *array_p, int *cap, int need, size_t size);
 //  Read DIR/results.csv; NULL and err on a missing or malformed file
 plot_table_t *plot_table_read(const char *dir, errbuf_t *err);
 void plot_table_destroy(plot_table_t **self_p);
+//  other's rows appended to self's, each side's combinations named by its
+//  run first ("run=base transport=ipc") and "run" the first swept key, so
+//  that a sweep's charts (one line per combination) overlay the two runs:
+//  0, or -1 out of memory
+int plot_table_overlay(plot_table_t *self, const char *mine,
+                       const plot_table_t *other, const char *theirs);
 
 //  Sort rows by topology, combination, link, size (by_link) or by
 //  topology, combination, size (!by_link)

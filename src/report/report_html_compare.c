@@ -5,6 +5,7 @@
         size hop from -> to metric base ± other ± delta interval significance
         geomean per metric
         the delta charts (compare --plot's, as SVG)
+        each other run's msgs/s against size overlaid on the base's
 
     The cells are compare_cells's text, the very strings compare's table
     prints, so the page and the terminal agree; a row that is not
@@ -132,6 +133,63 @@ static int s_charts(FILE *out, const comparison_t *cmps, int n,
     return rc;
 }
 
+//  charts: only its sweep charts (the last hop, a line per combination)
+static void s_keep_sweeps(plot_charts_t *charts)
+{
+    int kept = 0;
+    for (int i = 0; i < charts->n; i++) {
+        plot_chart_t *chart = &charts->v[i];
+        if (chart->kind == PLOT_SWEEP) {
+            charts->v[kept++] = *chart;
+            continue;
+        }
+        plot_names_free(&chart->series);
+        plot_names_free(&chart->ticks);
+        free(chart->sizes);
+    }
+    charts->n = kept;
+}
+
+//  Base and other's msgs/s against size on one chart: the last hop of
+//  each topology, a line per run (and per combination of a sweep)
+static int s_overlay(FILE *out, const char *base, const char *other,
+                     const char *scratch, int number, errbuf_t *err)
+{
+    plot_table_t *a = plot_table_read(base, err), *b = NULL;
+    plot_charts_t charts = {0};
+    errbuf_t why;
+    int rc = a && (b = plot_table_read(other, err)) ? 0 : -1;
+    if (rc == 0 && plot_table_overlay(a, "base", b, "other"))
+        rc = err_set(err, "out of memory");
+    if (rc == 0)
+        rc = plot_charts_write(a, scratch, &charts, err);
+    s_keep_sweeps(&charts);
+    plot_charts_as_svg(&charts);
+    if (rc == 0 && charts.n > 0 &&
+        (rc = plot_script_write(scratch, &charts, PLOT_TERM_SVG, err)) == 0 &&
+        plot_draw(scratch, &charts, NULL, &why)) {
+        html_elem(out, "p", "warn", why.msg);
+        charts.n = 0;
+    }
+    for (int i = 0; rc == 0 && i < charts.n; i++) {
+        char path[2 * REPORT_HTML_PATH], text[2 * COMPARE_LONG + 200];
+        snprintf(path, sizeof path, "%s/%s", scratch, charts.v[i].png);
+        fputs("<figure class=\"chart\">\n", out);
+        rc = report_html_svg(out, path, number + i, err);
+        snprintf(text, sizeof text,
+                 "%s: msgs/s against size, base (%s) and other (%s) overlaid, "
+                 "from each one's results.csv",
+                 charts.v[i].name, base, other);
+        fputs("<figcaption>", out);
+        html_text(out, text);
+        fputs("</figcaption>\n</figure>\n", out);
+    }
+    plot_charts_free(&charts);
+    plot_table_destroy(&a);
+    plot_table_destroy(&b);
+    return rc;
+}
+
 int report_html_compare(FILE *out, const char *const *dirs, int n,
                         const char *scratch, errbuf_t *err)
 {
@@ -156,6 +214,8 @@ int report_html_compare(FILE *out, const char *const *dirs, int n,
               "interval's level; latency (p50_us, p99_us): + is slower.</p>\n",
               out);
         rc = s_charts(out, cmps, done, scratch, err);
+        for (int i = 1; rc == 0 && i < n; i++)
+            rc = s_overlay(out, dirs[0], dirs[i], scratch, 9500 + 50 * i, err);
         html_section_end(out);
     }
     for (int i = 0; i < done; i++)
