@@ -161,6 +161,12 @@ for my $r (@rows) {
          "compare: candidate $r->{try} matched, its verdict first");
 }
 like($stdout, qr/^ +capacity\/s +\d+ +\d+ +[-+][\d.]+%$/m, 'compare: capacity of both and its change');
+($rc, undef, $stderr) = hopbench('report', "$out/a", "$out/j", '-o', "$out/aj.html");
+is($rc, 0, 'report of two sizing runs: exit 0') or diag $stderr;
+my $aj = Hopbench::slurp("$out/aj.html");
+like($aj, qr{<h3>B = \Q$out\E/j against A = \Q$out\E/a</h3>}, 'report: the sizing runs compared, B against A');
+is(scalar(() = $aj =~ m{<tr><td>proxy engine=\S+ at 1024 B</td><td>verdict</td>}g), 2,
+   'report: a verdict row per candidate, as compare prints them');
 ($rc, $stdout) = hopbench('compare', "$out/a", "$out/b", '--format', 'csv');
 is($rc, 0, 'compare --format csv of sizing runs: exit 0');
 like($stdout, qr/^candidate,figure,a,b,change\n"proxy engine=\S+ at 1024 B",verdict,/,

@@ -98,6 +98,10 @@ void compare_print_table(FILE *out, const comparison_t *cmps, int n);
 //  (the exit status, as compare_results')
 bool compare_is_sizing(const char *dir);
 int compare_sizing(const compare_options_t *options, FILE *out, errbuf_t *err);
+//  The same as a page's tables (report_html_compare): 0, or -1 when a
+//  directory cannot be read (nothing matched is said on the page)
+int compare_sizing_html(FILE *out, const char *const *dirs, int n,
+                        errbuf_t *err);
 void compare_print_csv(FILE *out, const comparison_t *cmps, int n, bool header);
 void compare_print_json(FILE *out, const comparison_t *cmps, int n);
 //  A figure as the table prints it: msgs/s as 1.23M, latency in us

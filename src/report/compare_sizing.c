@@ -12,6 +12,8 @@
 */
 #include "report/compare_internal.h"
 
+#include "report/html.h"
+
 #include "report/plot_data.h"
 #include "report/plot_reader.h"
 
@@ -100,8 +102,17 @@ static void s_value(char *buf, size_t len, const candidate_t *c, int f)
                  c->figure[f]);
 }
 
+typedef enum { AS_TABLE, AS_CSV, AS_HTML } as_t;
+
+static void s_html_cell(FILE *out, const char *text, bool number)
+{
+    fputs(number ? "<td class=\"n\">" : "<td>", out);
+    html_text(out, text);
+    fputs("</td>", out);
+}
+
 //  One line per figure of one candidate (f -1: its verdict)
-static void s_line(FILE *out, bool csv, const char *name, const candidate_t *a,
+static void s_line(FILE *out, as_t as, const char *name, const candidate_t *a,
                    const candidate_t *b, int f)
 {
     char va[64], vb[64], change[32] = "";
@@ -113,17 +124,34 @@ static void s_line(FILE *out, bool csv, const char *name, const candidate_t *a,
     else if (a && b && f < 0 && strcmp(a->verdict, b->verdict) != 0)
         snprintf(change, sizeof change, "changed");
     const char *what = f < 0 ? "verdict" : s_figures[f];
-    if (csv)
+    if (as == AS_CSV)
         fprintf(out, "\"%s\",%s,%s,%s,%s\n", name, what, va, vb, change);
-    else
+    else if (as == AS_TABLE)
         fprintf(out, "  %-46.46s %-12s %14s %14s %8s\n", f < 0 ? name : "",
                 what, va, vb, change);
+    else {
+        fputs("<tr>", out);
+        s_html_cell(out, f < 0 ? name : "", false);
+        s_html_cell(out, what, false);
+        s_html_cell(out, va, true);
+        s_html_cell(out, vb, true);
+        s_html_cell(out, change, true);
+        fputs("</tr>\n", out);
+    }
 }
 
-static void s_pair(FILE *out, bool csv, const run_t *a, const run_t *b,
+static void s_pair(FILE *out, as_t as, const run_t *a, const run_t *b,
                    const char *da, const char *db, int *matched)
 {
-    if (!csv)
+    if (as == AS_HTML) {
+        char text[2200];
+        snprintf(text, sizeof text, "B = %.1000s against A = %.1000s", db, da);
+        html_elem(out, "h3", NULL, text);
+        fputs("<table class=\"sort compare\">\n<thead><tr><th>candidate</th>"
+              "<th>figure</th><th>A</th><th>B</th><th>change</th></tr>"
+              "</thead>\n<tbody>\n",
+              out);
+    } else if (as == AS_TABLE)
         fprintf(out,
                 "sizing: A = %s\n        B = %s\n(each candidate measured "
                 "once: a change is two measurements apart, with no interval "
@@ -133,12 +161,17 @@ static void s_pair(FILE *out, bool csv, const run_t *a, const run_t *b,
         const candidate_t *other = s_find(b, a->v[i].name);
         *matched += other != NULL;
         for (int f = -1; f < FIGURES; f++)
-            s_line(out, csv, a->v[i].name, &a->v[i], other, f);
+            s_line(out, as, a->v[i].name, &a->v[i], other, f);
     }
     for (int i = 0; i < b->n; i++)
         if (!s_find(a, b->v[i].name))
             for (int f = -1; f < FIGURES; f++)
-                s_line(out, csv, b->v[i].name, NULL, &b->v[i], f);
+                s_line(out, as, b->v[i].name, NULL, &b->v[i], f);
+    if (as == AS_HTML)
+        fputs("</tbody>\n</table>\n<p>Each candidate measured once: a change "
+              "is two measurements apart, with no interval and no "
+              "significance.</p>\n",
+              out);
 }
 
 bool compare_is_sizing(const char *dir)
@@ -148,6 +181,36 @@ bool compare_is_sizing(const char *dir)
     return access(path, F_OK) == 0;
 }
 
+//  Every run after the first against the first: the exit status
+static int s_compare(const char *const *dirs, int n, as_t as, FILE *out,
+                     errbuf_t *err)
+{
+    run_t *runs = calloc((size_t)n, sizeof *runs);
+    int status = 0;
+    if (!runs)
+        status = 2, err_set(err, "out of memory");
+    for (int i = 0; status == 0 && i < n; i++)
+        if (s_read(&runs[i], dirs[i], err))
+            status = 2;
+    if (status == 0 && as == AS_CSV)
+        fputs("candidate,figure,a,b,change\n", out);
+    for (int i = 1; status == 0 && i < n; i++) {
+        int matched = 0;
+        s_pair(out, as, &runs[0], &runs[i], dirs[0], dirs[i], &matched);
+        if (!matched) {
+            err_set(err,
+                    "nothing to compare: no candidate of %.200s is one "
+                    "of %.200s (by topology, --try values and size)",
+                    dirs[i], dirs[0]);
+            status = 1;
+        }
+    }
+    for (int i = 0; runs && i < n; i++)
+        free(runs[i].v);
+    free(runs);
+    return status;
+}
+
 int compare_sizing(const compare_options_t *o, FILE *out, errbuf_t *err)
 {
     if (o->by || o->plot || o->format == COMPARE_JSON) {
@@ -155,29 +218,12 @@ int compare_sizing(const compare_options_t *o, FILE *out, errbuf_t *err)
                      "--format json");
         return 2;
     }
-    run_t *runs = calloc((size_t)o->ndirs, sizeof *runs);
-    int status = 0;
-    if (!runs)
-        status = 2, err_set(err, "out of memory");
-    for (int i = 0; status == 0 && i < o->ndirs; i++)
-        if (s_read(&runs[i], o->dirs[i], err))
-            status = 2;
-    bool csv = o->format == COMPARE_CSV;
-    if (status == 0 && csv)
-        fputs("candidate,figure,a,b,change\n", out);
-    for (int i = 1; status == 0 && i < o->ndirs; i++) {
-        int matched = 0;
-        s_pair(out, csv, &runs[0], &runs[i], o->dirs[0], o->dirs[i], &matched);
-        if (!matched) {
-            err_set(err,
-                    "nothing to compare: no candidate of %.200s is one "
-                    "of %.200s (by topology, --try values and size)",
-                    o->dirs[i], o->dirs[0]);
-            status = 1;
-        }
-    }
-    for (int i = 0; runs && i < o->ndirs; i++)
-        free(runs[i].v);
-    free(runs);
-    return status;
+    return s_compare(o->dirs, o->ndirs,
+                     o->format == COMPARE_CSV ? AS_CSV : AS_TABLE, out, err);
+}
+
+int compare_sizing_html(FILE *out, const char *const *dirs, int n,
+                        errbuf_t *err)
+{
+    return s_compare(dirs, n, AS_HTML, out, err) == 2 ? -1 : 0;
 }

@@ -193,6 +193,14 @@ static int s_overlay(FILE *out, const char *base, const char *other,
 int report_html_compare(FILE *out, const char *const *dirs, int n,
                         const char *scratch, errbuf_t *err)
 {
+    if (compare_is_sizing(dirs[0])) { //  candidate by candidate
+        html_section_begin(out, "compare", "Comparison",
+                           "sizing.csv of each directory (as hopbench "
+                           "compare)");
+        int rc = compare_sizing_html(out, dirs, n, err);
+        html_section_end(out);
+        return rc;
+    }
     compare_options_t options = {.dirs = dirs, .ndirs = n, .alpha = 0.05};
     side_t *sides = NULL;
     int nsides = 0, done = 0;
