@@ -216,8 +216,9 @@ static void s_line_chart(FILE *out, const plot_chart_t *chart)
         s_title(out, chart, "throughput of each hop against message size");
         s_y_axis(out, chart->mbps, "MB/s received (1 MB = 10^6 bytes)", false,
                  0.008);
+        //  MB/s grows with size: the bottom right corner is the free one
         fputs("set y2label \"Gbit/s\"\nset format y2 \"%g\"\n"
-              "set key top left opaque box\n",
+              "set key bottom right opaque box\n",
               out);
         s_lines(out, chart, 5);
         return;
