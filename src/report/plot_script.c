@@ -369,7 +369,7 @@ static void s_knee_chart(FILE *out, const plot_chart_t *chart)
     s_output(out, chart);
     fputs("set multiplot layout 2,1\n", out);
     s_set_quoted(out, "title", title);
-    fputs("set grid xtics ytics\nset key top left opaque box\n"
+    fputs("set grid xtics ytics\nset key top left opaque box width 2\n"
           "set xlabel \"messages/s offered (all publishers)\"\n",
           out);
     double lo = chart->offered[0], hi = chart->offered[1];
@@ -510,7 +510,7 @@ static void s_latload_chart(FILE *out, const plot_chart_t *chart)
              chart->name, chart->size, chart->found);
     s_output(out, chart);
     s_set_quoted(out, "title", title);
-    fputs("set grid xtics ytics\nset key top left opaque box\n"
+    fputs("set grid xtics ytics\nset key top left opaque box width 2\n"
           "set xlabel \"messages/s offered (all publishers)\"\n"
           "set ylabel \"latency (us)\"\nset format x \"%.1s%c\"\n",
           out);
