@@ -5,6 +5,8 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/lib";
 use Hopbench;
+use POSIX qw(WNOHANG);
+use Time::HiRes qw(time sleep);
 use Test::More;
 
 chdir "$FindBin::Bin/..";
@@ -42,8 +44,8 @@ sub leftovers {
 }
 
 SKIP: {
-    skip 'zones need root (network namespaces)', 13 if $> != 0;
-    skip 'zones need iproute2 (ip)', 13 if system('command -v ip >/dev/null') != 0;
+    skip 'zones need root (network namespaces)', 17 if $> != 0;
+    skip 'zones need iproute2 (ip)', 17 if system('command -v ip >/dev/null') != 0;
     my $left_before = leftovers();
 
     # publisher and broker in one zone, the subscriber in another
@@ -57,6 +59,34 @@ SKIP: {
        "zones hop $_->{hop}: tcp carries traffic") for @rows;
     is($rows[1]{seq_lost}, $rows[0]{lost} + $rows[1]{lost}, 'zones: loss proven across zones');
     is(leftovers(), $left_before, 'zones: no namespace or veth left by the run');
+
+    # hopbench size on zones: each candidate's zones made for its trials
+    # (the zones seen while it runs: hbPID-edge, its own)
+    $out = tmp();
+    my $sizing = fork();
+    if ($sizing == 0) {
+        open STDOUT, '>', '/dev/null';
+        open STDERR, '>', "$out.err";
+        exec './hopbench', qw(size topologies/zones.cfg --sizes 1024
+            --set search_confirm=0.3 --set search_trial=0.2 --quiet --target
+            rate=1000,p99=1s --output), $out;
+    }
+    my ($zoned, $until) = (0, time + 60);
+    while (waitpid($sizing, WNOHANG) == 0) {
+        $zoned ||= grep { /^hb$sizing-edge\b/ } `ip netns list`;
+        if (time > $until) { kill 'KILL', $sizing; waitpid($sizing, 0); last }
+        sleep 0.05;
+    }
+    $rc = $? >> 8;
+    $err = Hopbench::slurp("$out.err");
+    ok($zoned, 'size on zones: its trials ran in the zones it made (hbPID-edge)');
+    my ($sized) = @{ csv("$out/sizing.csv")->{rows} };
+    ok($sized && ($rc == 0 && $sized->{verdict} eq 'meets'
+                  || $rc == 3 && $sized->{verdict} =~ /^(fails on|inconclusive)/),
+       "size on zones: the candidate measured, exit $rc") or diag $err;
+    ok(!grep({ $_->{received} <= 0 } @{ csv("$out/results.csv")->{rows} }),
+       'size on zones: every trial carried traffic across the zones');
+    is(leftovers(), $left_before, 'size on zones: no namespace or veth left');
 
     # every stage in one zone: same-zone figures
     ($rc, undef, $err) = hopbench(qw(run topologies/zones.cfg --sizes 1024

@@ -21,9 +21,11 @@
 #include "run/size_eval.h"
 #include "run/size_target.h"
 #include "run/usl.h"
+#include "pipeline/zones.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SIZE_MAX_ROWS 256
 
@@ -103,6 +105,14 @@ static void s_plan(size_t_ *self, int i)
         return;
     }
     pipeline_set_hosts(self->pl[i], hosts, nhosts);
+    if (zones_wanted(self->pl[i]) && geteuid() != 0) {
+        self->row[i].verdict = SIZING_NOFIT;
+        snprintf(self->row[i].why, sizeof self->row[i].why,
+                 "zones (netns = ...) need root: hopbench makes network "
+                 "namespaces and veth links");
+        pipeline_destroy(&self->pl[i]);
+        return;
+    }
     size_cost_plan(self->pl[i], self->fleet, &self->cost[i]);
     self->row[i].cost = self->cost[i].cost;
     self->row[i].brokers = self->cost[i].brokers;

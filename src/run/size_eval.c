@@ -6,6 +6,7 @@
 #include "run/size_eval.h"
 
 #include "crew/crew.h"
+#include "pipeline/zones.h"
 #include "trial/search.h"
 #include "trial/trial.h"
 
@@ -223,12 +224,18 @@ int size_eval(size_eval_t *self, const char *config, errbuf_t *err)
     sizing_row_t *row = self->row;
     row->capacity = row->p99_us = row->busy_cores = row->ndr = -1;
     row->confirmed = 0, row->why[0] = 0; //  measured from here on
-    if (!(self->crew =
-              crew_new(self->pl, config, self->ipc_dir, self->fleet, err)))
+    zones_t *zones = NULL; //  netns = ...: the candidate's network zones
+    if (zones_wanted(self->pl) && !(zones = zones_create(self->pl, err)))
         return -1;
+    if (!(self->crew =
+              crew_new(self->pl, config, self->ipc_dir, self->fleet, err))) {
+        zones_destroy(&zones);
+        return -1;
+    }
     int rc = s_steps(self, err);
     if (crew_destroy(&self->crew, (int)(self->params->timeout * 1000)) &&
         rc == 0)
         rc = err_set(err, "a stage thread did not end");
+    zones_destroy(&zones);
     return rc;
 }
