@@ -88,6 +88,15 @@ is(scalar @{ csv("$out/b/latency.csv")->{rows} }, 0, '...and no rate trial ran')
 like($stdout, qr/^target: 1000000000 msgs\/s offered by the publishers together, p99 any, loss <= 0, carried at 1200000000 msgs\/s \(headroom 0\.2\)$/m,
      'the target line: p99 any when none was given');
 
+# sockets = N: the rate offered reaches every SUB socket, and the table
+# says what that delivers
+unlike($stdout, qr/^delivered:/m, 'one SUB socket: no delivered line');
+($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
+    '--set', 'sub.sockets=3', '--target', 'rate=1e9', '--output', "$out/s");
+like($stdout, qr/^delivered: 3 subscriber sockets \(candidate #1\) each take what they subscribe to: up to 1000000000 x 3 = 3000000000 msgs\/s delivered$/m,
+     'sockets = 3: the delivered rate is the rate times the sockets, said');
+is(csv("$out/s/sizing.csv")->{rows}[0]{sockets}, 3, 'sizing.csv: its sockets');
+
 # Only p99 fails: the verdict names p99 (or the machine, if starved)
 ($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
     '--target', 'rate=1000,p99=1ns', '--output', "$out/c");

@@ -461,6 +461,8 @@ static const column_t s_sizing[] = {
      "1 when a trial of it was starved"},
     {"seconds", SIZING(seconds, "%.1f", MEASURED),
      "the wall time its measuring took"},
+    {COLUMN_SOCKETS, SIZING(sockets, NULL, 0),
+     "its subscribers' SUB sockets: each takes what it subscribes to"},
 };
 
 const column_table_t columns_sizing = {

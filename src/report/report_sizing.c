@@ -61,6 +61,29 @@ static void s_answer(FILE *out, const sizing_row_t *rows, int n, int best,
             r->hop[0] ? "; bottleneck " : "", r->hop);
 }
 
+//  What the rate becomes at the subscribers: a line per socket count
+//  above 1 (fan-out, sockets = N), the candidates that have it
+static void s_delivered(FILE *out, const sizing_row_t *rows, int n,
+                        const sizing_target_t *t)
+{
+    for (int i = 0; i < n; i++) {
+        bool said = rows[i].sockets <= 1;
+        for (int j = 0; j < i && !said; j++)
+            said = rows[j].sockets == rows[i].sockets;
+        if (said)
+            continue;
+        fprintf(out, "delivered: %d subscriber sockets (candidate",
+                rows[i].sockets);
+        for (int j = i; j < n; j++)
+            if (rows[j].sockets == rows[i].sockets)
+                fprintf(out, " #%d", rows[j].number);
+        fprintf(out,
+                ") each take what they subscribe to: up to %.0f x %d = "
+                "%.0f msgs/s delivered\n",
+                t->rate, rows[i].sockets, t->rate * rows[i].sockets);
+    }
+}
+
 void report_sizing_table(FILE *out, const sizing_row_t *rows, int n, int best,
                          const sizing_target_t *t, bool pareto)
 {
@@ -72,6 +95,7 @@ void report_sizing_table(FILE *out, const sizing_row_t *rows, int n, int best,
             "target: %.0f msgs/s offered by the publishers together, %s, "
             "loss <= %g, carried at %.0f msgs/s (headroom %g)\n",
             t->rate, bound, t->loss, t->rate * (1 + t->headroom), t->headroom);
+    s_delivered(out, rows, n, t);
     fprintf(out, "  # %-44s %6s %5s %12s %12s %10s %6s  %s\n", "candidate",
             "size", "cost", "capacity", "confirmed", "p99 us", "busy",
             "verdict");

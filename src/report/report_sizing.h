@@ -33,6 +33,7 @@ typedef struct {
     char tried[256];     //  "engine=forwarder io_threads=2", "" when none
     uint32_t size;
     double cost, brokers, generators;
+    int sockets;       //  its subscribers' SUB sockets (connections)
     double capacity;   //  msgs/s offered that got through flat out, -1
     double confirmed;  //  the rate x (1 + headroom) it passed, 0: none,
                        //  -1: not measured

@@ -105,6 +105,11 @@ static void s_plan(size_t_ *self, int i)
         return;
     }
     pipeline_set_hosts(self->pl[i], hosts, nhosts);
+    for (int id = 0; id < self->pl[i]->n; id++)
+        if (self->pl[i]->inst[id].role == ROLE_SUBSCRIBER)
+            self->row[i].sockets += self->pl[i]->inst[id].params.sockets > 1
+                                        ? self->pl[i]->inst[id].params.sockets
+                                        : 1;
     if (zones_wanted(self->pl[i]) && geteuid() != 0) {
         self->row[i].verdict = SIZING_NOFIT;
         snprintf(self->row[i].why, sizeof self->row[i].why,
