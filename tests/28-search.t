@@ -64,7 +64,9 @@ for my $t (sort { $a <=> $b } keys %trials) {
     my @hops = grep { $_->{trial} == $t } @{ $s->{rows} };
     my $least = $row->{phase} eq 'confirm' ? 0 : 0.005;
     ok(!%passed && grep({ $_->{loss_ratio} > $least } @hops),
-       "trial $t ($row->{phase}) cut short: it lost more than $least on a hop and passed no ratio");
+       "trial $t ($row->{phase}) cut short: it lost more than $least on a hop and passed no ratio")
+        or diag(join "\n", "passed '" . ($row->{passed} // '') . "', window $row->{window}, pipeline $row->{pipeline}",
+                map { "hop $_->{hop}: sent $_->{sent} expected $_->{expected} received $_->{received} lost $_->{lost} loss_ratio $_->{loss_ratio}" } @hops);
     my $planned = $row->{phase} eq 'confirm' ? 0.3 : 0.2;
     ok($row->{window} >= 0.05 && $row->{window} < $planned, "trial $t cut short: window $row->{window} s, at least 0.05, below $planned");
 }
