@@ -260,7 +260,9 @@ static int s_eval(size_t_ *self, int i, errbuf_t *err)
     return rc;
 }
 
-//  Cheapest first; after one meets, the rest only with --all
+//  Cheapest first; after one meets, those that cost more only with --all
+//  (those that cost the same are measured: the table should say whether
+//  they meet too; the answer stays the first that met)
 static int s_measure(size_t_ *self, int *best, errbuf_t *err)
 {
     int order[SIZE_MAX_ROWS];
@@ -270,7 +272,8 @@ static int s_measure(size_t_ *self, int *best, errbuf_t *err)
         int i = order[j];
         if (self->row[i].verdict == SIZING_NOFIT && !self->pl[i])
             continue;
-        if (*best >= 0 && !self->o->all) {
+        if (*best >= 0 && !self->o->all &&
+            self->cost[i].cost > self->cost[*best].cost) {
             self->row[i].verdict = SIZING_UNTRIED;
             snprintf(self->row[i].why, sizeof self->row[i].why,
                      "dearer than #%d, which meets (--all measures it)",
