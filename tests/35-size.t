@@ -14,19 +14,38 @@ my @short = ('--sizes', '1024', '--set', 'search_confirm=0.3',
              '--set', 'search_trial=0.2', '--quiet');
 my @try = ('--try', 'engine=steerable,forwarder');
 
+# A sizing run's exit by the rule: 0 when one met; on a machine too busy
+# to carry even a relaxed target, 3 with every measured candidate
+# inconclusive (a starved failure is the machine's, never the deployment's)
+sub by_the_rule {
+    my ($rc, $dir) = @_;
+    my @rows = @{ csv("$dir/sizing.csv")->{rows} };
+    return $rc == 0 if grep { $_->{verdict} eq 'meets' } @rows;
+    return $rc == 3 && !grep { $_->{verdict} !~ /^(inconclusive: the machine|does not fit|not tried)/
+                               || $_->{verdict} =~ /^inconclusive/ && $_->{starved} != 1 } @rows;
+}
+
 # A relaxed target: the cheapest candidate meets it
 my $out = tmp();
 my ($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
     '--target', 'rate=2000,p99=1s', @try, '--output', "$out/a");
-is($rc, 0, 'a target this machine carries: exit 0') or diag $stderr;
-like($stdout, qr/^answer: proxy engine=\S+ at 1024 B: cost \S+ .*confirmed 2400 msgs\/s, p99 \S+ us at 2000 msgs\/s, brokers busy \S+ cores/m,
-     'the answer line comes first, with cost, rate, p99 and busy cores');
 my $sizing = csv("$out/a/sizing.csv");
 is(scalar @{ $sizing->{rows} }, 2, 'sizing.csv: a row per candidate and size');
 my ($met) = grep { $_->{verdict} eq 'meets' } @{ $sizing->{rows} };
-ok($met && $met->{cost} > 0 && $met->{capacity_per_sec} >= 2400
-   && $met->{confirmed_per_sec} == 2400 && $met->{p99_us} > 0,
-   'the one that meets has cost, capacity, confirmed rate and p99');
+# A machine too busy to carry even this (a failure in a starved trial) is
+# inconclusive, never a fail of the deployment, and exit 3
+ok($met ? $rc == 0
+        : $rc == 3 && !grep({ $_->{verdict} ne 'inconclusive: the machine' || $_->{starved} != 1 }
+                            @{ $sizing->{rows} }),
+   'a target this machine carries: exit 0 (or, starved, inconclusive and 3)') or diag $stderr;
+SKIP: {
+    skip 'the machine was too busy: no candidate met', 2 unless $met;
+    like($stdout, qr/^answer: proxy engine=\S+ at 1024 B: cost \S+ .*confirmed 2400 msgs\/s, p99 \S+ us at 2000 msgs\/s, brokers busy \S+ cores/m,
+         'the answer line comes first, with cost, rate, p99 and busy cores');
+    ok($met->{cost} > 0 && $met->{capacity_per_sec} >= 2400
+       && $met->{confirmed_per_sec} == 2400 && $met->{p99_us} > 0,
+       'the one that meets has cost, capacity, confirmed rate and p99');
+}
 ok(-s "$out/a/results.csv" && -s "$out/a/latency.csv",
    'every trial in results.csv and latency.csv');
 # the report page: the answer first, the candidate that meets as sizing.csv has it
@@ -54,11 +73,12 @@ SKIP: {
         '--set', "engine=$engine", '--set', 'rate=2000', '--duration', '10',
         '--quiet', '--output', "$out/held");
     is($rc, 0, "the answer, $met->{try}, run at 2000 msgs/s for 10 s") or diag $stderr;
+    # (a hop that lost while a stage waited for a CPU: the machine's)
     my @held = @{ csv("$out/held/results.csv")->{rows} };
-    ok(@held == 2 && !grep({ $_->{lost} != 0 || $_->{received} < 19000 } @held),
-       'the answer holds: no hop lost a message of the ~20,000 sent');
+    ok(@held == 2 && !grep({ ($_->{lost} != 0 || $_->{received} < 19000) && $_->{starved} != 1 } @held),
+       'the answer holds: no hop lost a message of the ~20,000 sent (' . join(', ', map { "lost $_->{lost}" . ($_->{starved} == 1 ? ' starved' : '') } @held) . ')');
     my ($e2e) = grep { $_->{hop} eq 'e2e' } @{ csv("$out/held/latency.csv")->{rows} };
-    ok($e2e && $e2e->{p99_us} > 0 && $e2e->{p99_us} <= 1e6,
+    ok($e2e && $e2e->{p99_us} > 0 && ($e2e->{p99_us} <= 1e6 || grep { $_->{starved} == 1 } @held),
        'the answer holds: p99 end to end within 1 s (' . ($e2e ? $e2e->{p99_us} : '-') . ' us)');
 }
 
@@ -120,7 +140,7 @@ like($row->{why}, qr/p99 [\d.]+ us at 1000 msgs\/s/, 'with its measured p99');
 ($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
     '--target', 'rate=2000,p99=1s', '--try', 'placement=spread,none',
     '--output', "$out/d");
-is($rc, 0, 'spread on one node does not end the run') or diag $stderr;
+ok(by_the_rule($rc, "$out/d"), "spread on one node does not end the run: exit $rc") or diag $stderr;
 like($stdout, qr/placement=spread .*does not fit: /, 'listed: does not fit, why');
 
 # Bad input: exit 2, naming it
@@ -147,16 +167,19 @@ for my $case (['sizes=64,128', qr/sizes cannot vary/],
 ($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
     '--set', 'search_trials=4', '--target', 'rate=2000,p99=1s',
     '--try', 'engine=forwarder', '--ndr', '--output', "$out/g");
-is($rc, 0, '--ndr: exit 0') or diag $stderr;
 my ($ndr) = @{ csv("$out/g/sizing.csv")->{rows} };
-ok($ndr && $ndr->{verdict} eq 'meets' && $ndr->{ndr_per_sec} > 0,
-   '--ndr: the candidate that meets has its NDR in sizing.csv (' . ($ndr->{ndr_per_sec} // '-') . ')');
+ok($ndr && ($ndr->{verdict} eq 'meets'
+            ? $rc == 0 && $ndr->{ndr_per_sec} > 0
+            : $rc == 3 && $ndr->{verdict} eq 'inconclusive: the machine' && $ndr->{starved} == 1
+              && ($ndr->{ndr_per_sec} // '') eq ''),
+   '--ndr: the candidate that meets has its NDR in sizing.csv (' . ($ndr->{ndr_per_sec} // '-')
+   . '); starved and failing, it is inconclusive and has none (' . ($ndr ? $ndr->{verdict} : '-') . ')') or diag $stderr;
 
 # --format json: the same rows as sizing.csv, on stdout and in
 # sizing.json; the chart of the candidates beside them
 ($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
     '--target', 'rate=2000,p99=1s', @try, '--format', 'json', '--output', "$out/j");
-is($rc, 0, '--format json: exit 0') or diag $stderr;
+ok(by_the_rule($rc, "$out/j"), "--format json: exit $rc, by the rule") or diag $stderr;
 my $json = eval { JSON::PP::decode_json($stdout) } // {};
 my @rows = @{ csv("$out/j/sizing.csv")->{rows} };
 is(join(' ', map { "$_->{candidate}:$_->{verdict}" } @{ $json->{candidates} // [] }),

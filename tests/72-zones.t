@@ -68,8 +68,8 @@ SKIP: {
         open STDOUT, '>', '/dev/null';
         open STDERR, '>', "$out.err";
         exec './hopbench', qw(size topologies/zones.cfg --sizes 1024
-            --set search_confirm=0.3 --set search_trial=0.2 --quiet --target
-            rate=1000,p99=1s --output), $out;
+            --set search_confirm=0.3 --set search_trial=0.2 --quiet --output),
+            $out, '--target', 'rate=1000,p99=1s';
     }
     my ($zoned, $until) = (0, time + 60);
     while (waitpid($sizing, WNOHANG) == 0) {
