@@ -214,8 +214,9 @@ static int s_compare(const char *const *dirs, int n, as_t as, FILE *out,
 int compare_sizing(const compare_options_t *o, FILE *out, errbuf_t *err)
 {
     if (o->by || o->plot || o->format == COMPARE_JSON) {
-        err_set(err, "compare of sizing runs takes neither --by, --plot nor "
-                     "--format json");
+        err_set(err, "sizing runs are compared without --by, --plot and "
+                     "--format json (candidate by candidate, as a table or "
+                     "CSV)");
         return 2;
     }
     return s_compare(o->dirs, o->ndirs,
