@@ -22,6 +22,7 @@ static int s_trial(size_eval_t *self, const trial_spec_t *spec,
     if (pipeline_resolve(self->pl, self->ipc_dir, ++*self->trials, err) ||
         trial_run(self->crew, self->machine, spec, result, warnings,
                   sizeof warnings, err)) {
+        trial_result_free(result); //  a failed trial's rows are not kept
         fleet_blame(self->fleet, self->pl, err); //  a host's fault: which
         return -1;
     }
