@@ -6,6 +6,7 @@
     (publisher, proxy, subscriber), placement and report_*.
 */
 #include "app/cli.h"
+#include "base/actor.h"
 #include "base/interrupt.h"
 #include "base/stdfds.h"
 #include "crew/stage_process.h"
@@ -13,6 +14,7 @@
 #include <czmq.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 //  Does the command line name stdin ("-") as an input?
 static bool s_names_stdin(int argc, char **argv)
@@ -21,6 +23,22 @@ static bool s_names_stdin(int argc, char **argv)
         if (streq(argv[i], "-"))
             return true;
     return false;
+}
+
+//  The process's end.  czmq's shutdown closes every socket and context;
+//  where a thread was left behind (it did not end within its bound, and
+//  that was said where it happened) its sockets are still in use, and
+//  closing them under it can abort the process in libzmq: then the
+//  process ends without it (_exit: nothing buffered is lost, stdio is
+//  flushed first)
+static int s_end(int rc)
+{
+    if (actor_left_behind()) {
+        fflush(NULL);
+        _exit(rc);
+    }
+    zsys_shutdown();
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -39,7 +57,7 @@ int main(int argc, char **argv)
     zsys_set_linger(0);
     //  a stage in its own process (crew/stage_child.c), started by a run
     if (argc > 1 && strcmp(argv[1], "stage") == 0)
-        return stage_process_main(argc, argv);
+        return s_end(stage_process_main(argc, argv));
     static cli_t cli;
     errbuf_t err;
     if (cli_parse(argc, argv, &cli, &err)) {
@@ -50,6 +68,5 @@ int main(int argc, char **argv)
     //  a signal that ended a wait (reading a FIFO, say) is the status
     if (rc && interrupt_signal())
         rc = 128 + interrupt_signal();
-    zsys_shutdown();
-    return rc;
+    return s_end(rc);
 }

@@ -85,6 +85,13 @@ int actor_send(zsock_t *pipe, const char *command, int timeout_ms,
     return 0;
 }
 
+static atomic_int s_left_behind;
+
+int actor_left_behind(void)
+{
+    return atomic_load(&s_left_behind);
+}
+
 int actor_destroy(zsock_t **pipe_p, int timeout_ms)
 {
     zsock_t *pipe = *pipe_p;
@@ -92,8 +99,10 @@ int actor_destroy(zsock_t **pipe_p, int timeout_ms)
         return 0;
     zsock_set_sndtimeo(pipe, timeout_ms);
     zsock_set_rcvtimeo(pipe, timeout_ms);
-    if (zstr_send(pipe, "$TERM") || zsock_wait(pipe) < 0)
+    if (zstr_send(pipe, "$TERM") || zsock_wait(pipe) < 0) {
+        atomic_fetch_add(&s_left_behind, 1);
         return -1;
+    }
     zsock_destroy(pipe_p);
     return 0;
 }
@@ -140,7 +149,9 @@ int actor_test(bool verbose)
     pipe = actor_new(s_stubborn, &let_go, &err);
     CHECK(pipe);
     double start = mono_seconds();
+    int left = actor_left_behind();
     CHECK(actor_destroy(&pipe, 100) == -1 && pipe != NULL);
+    CHECK(actor_left_behind() == left + 1); //  main ends without shutdown
     CHECK(mono_seconds() - start < 5.0); //  0.1 s, on a busy machine more
     atomic_store(&let_go, 1);
     CHECK(actor_destroy(&pipe, 10000) == 0 && pipe == NULL);

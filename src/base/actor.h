@@ -30,6 +30,10 @@ zsock_t *actor_new(zactor_fn fn, void *args, errbuf_t *err);
 //  the pipe destroyed; -1 when it did not, and the pipe is kept (the
 //  thread may still be using its args)
 int actor_destroy(zsock_t **pipe_p, int timeout_ms);
+//  How many threads actor_destroy has left behind in this process: their
+//  sockets are still theirs, so the process must not end the contexts
+//  under them (main ends with _exit then, not czmq's shutdown)
+int actor_left_behind(void);
 
 //  Send a command down an actor's pipe within timeout_ms (a pipe whose
 //  thread is gone would take it never): -1, and err says so, when it
