@@ -9,6 +9,8 @@
 
 #include "report/resultsdir.h"
 
+#include "base/outfile.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,17 +31,15 @@ static int s_check(const compare_options_t *o, errbuf_t *err)
 static int s_plot(const compare_options_t *o, const comparison_t *cmps, int n,
                   FILE *listing, errbuf_t *err)
 {
-    char dir[COMPARE_LONG], path[COMPARE_LONG + 32];
+    char dir[COMPARE_LONG];
     if (resultsdir_create(o->output, "compare", dir, sizeof dir, err))
         return 2;
-    snprintf(path, sizeof path, "%s/compare.csv", dir);
-    FILE *csv = fopen(path, "w");
-    if (!csv) {
-        err_set(err, "cannot write %s", path);
+    FILE *csv = outfile_create(dir, "compare.csv", err);
+    if (!csv)
         return 2;
-    }
     compare_print_csv(csv, cmps, n, true);
-    fclose(csv);
+    if (outfile_close(csv, dir, "compare.csv", 0, err))
+        return 2;
     return compare_plot(cmps, n, dir, listing, err);
 }
 

@@ -3,11 +3,12 @@
 */
 #include "report/report_sizing.h"
 
+#include "base/outfile.h"
+
 #include "report/columns.h"
 #include "report/plot.h"
 #include "report/plot_script.h"
 
-#include <errno.h>
 #include <string.h>
 
 const char *const sizing_verdict_names[] = {
@@ -149,11 +150,9 @@ void report_sizing_json(FILE *out, const sizing_row_t *rows, int n, int best,
 static int s_chart_data(const char *dir, const sizing_row_t *rows, int n,
                         errbuf_t *err)
 {
-    char path[800];
-    snprintf(path, sizeof path, "%s/sizing.dat", dir);
-    FILE *file = fopen(path, "w");
+    FILE *file = outfile_create(dir, "sizing.dat", err);
     if (!file)
-        return err_set(err, "cannot write %s: %s", path, strerror(errno));
+        return -1;
     fputs("# hopbench size: cost confirmed_per_sec label\n", file);
     for (int i = 0; i < n; i++) {
         const sizing_row_t *r = &rows[i];
@@ -170,19 +169,17 @@ static int s_chart_data(const char *dir, const sizing_row_t *rows, int n,
             snprintf(label, sizeof label, "%d", r->number);
         fprintf(file, "%g %.1f \"%s\"\n", r->cost, y, label);
     }
-    return fclose(file) ? err_set(err, "cannot write %s", path) : 0;
+    return outfile_close(file, dir, "sizing.dat", 0, err);
 }
 
 int report_sizing_chart(const char *dir, const sizing_row_t *rows, int n,
                         const sizing_target_t *t, errbuf_t *err)
 {
-    char path[800];
-    if (s_chart_data(dir, rows, n, err))
-        return -1;
-    snprintf(path, sizeof path, "%s/%s", dir, PLOT_SCRIPT);
-    FILE *gp = fopen(path, "w");
+    FILE *gp = s_chart_data(dir, rows, n, err)
+                   ? NULL
+                   : outfile_create(dir, PLOT_SCRIPT, err);
     if (!gp)
-        return err_set(err, "cannot write %s: %s", path, strerror(errno));
+        return -1;
     fprintf(gp,
             "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
             "    set terminal pngcairo size 1100,650 noenhanced\n"
@@ -201,8 +198,8 @@ int report_sizing_chart(const char *dir, const sizing_row_t *rows, int n,
             "     %g with lines dt 2 lw 2 title \"target x (1 + headroom)\"\n"
             "unset output\n",
             t->rate * (1 + t->headroom));
-    if (fclose(gp))
-        return err_set(err, "cannot write %s", path);
+    if (outfile_close(gp, dir, PLOT_SCRIPT, 0, err))
+        return -1;
     plot_charts_t charts = {0};
     plot_chart_t *chart = plot_charts_add(&charts, PLOT_VALUE, err);
     if (!chart)
