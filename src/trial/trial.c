@@ -20,10 +20,13 @@
 #define TRIAL_POLL_MS  50   //  failure checks while the window is open
 #define TRIAL_QUIET_MS 250  //  no counter moved this long: drained
 #define TRIAL_ABORT_MS 1000 //  after a failure, for every stage's last word
-#define TRIAL_WARMUP_REUSED 0.05 //  at most, on a pipeline that stayed up
+#define TRIAL_WARMUP_REUSED 0.03 //  at most, on a pipeline that stayed up
 //  Quiet on a pipeline that stays up: shorter, as a message it leaves
 //  behind is caught by its epoch (the next trial is void, run afresh)
-#define TRIAL_QUIET_KEPT_MS 100
+#define TRIAL_QUIET_KEPT_MS 50
+//  Polls of the warm-up and the drain on a pipeline that stays up, whose
+//  trials are short: each poll's wait is overhead on every trial
+#define TRIAL_POLL_KEPT_MS 10
 
 static bool s_source(const trial_t *self, int id)
 {
@@ -255,7 +258,8 @@ static int s_warm_up(trial_t *self, errbuf_t *err)
             return err_set(err, "hop %d (%s -> %s) delivered nothing in %g s",
                            link->hop + 1, from, to, self->pl->params.timeout);
         }
-        mono_sleep(TRIAL_POLL_MS / 1000.0);
+        mono_sleep((self->continuing ? TRIAL_POLL_KEPT_MS : TRIAL_POLL_MS) /
+                   1000.0);
     }
 }
 
@@ -441,7 +445,7 @@ static int s_drain(trial_t *self, errbuf_t *err)
     if (trial_snapshot(self, &self->last, err))
         return -1;
     while (mono_seconds() - start < self->timeout_ms / 1000.0) {
-        mono_sleep(0.02);
+        mono_sleep(self->spec.keep_up ? TRIAL_POLL_KEPT_MS / 1000.0 : 0.02);
         snapshot_t now;
         if (s_check_stages(self, err) || trial_snapshot(self, &now, err))
             return -1;
