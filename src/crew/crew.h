@@ -27,10 +27,9 @@ typedef struct {
     bool broken; //  a trial was aborted: contexts are shut down
     uint32_t epoch; //  the last trial's (stages/sequence.h)
     //  A trial left its pipeline up (trial.h: keep_up), for a session of
-    //  this size and send times
+    //  this size
     bool up;
     uint32_t session_size;
-    bool session_timed;
     char fallback[16]; //  why the last one could not stay up, "": it could
 } crew_t;
 

@@ -7,27 +7,9 @@
 */
 #include "run/run_internal.h"
 
-#include "config/engines.h"
 #include "trial/latency_at.h"
 
 #include <stdio.h>
-
-//  May a size's trials run on one pipeline that stays up between them?
-//  Streams only (a requester's round trips end its trial; a client of
-//  pattern = connect times out), and no czmq actor (zproxy's counting
-//  thread would see between trials what nobody counts)
-static bool s_search_reuse(const pipeline_t *pl)
-{
-    const params_t *params = &pl->params;
-    if (!params->search_reuse || (params->pattern != PATTERN_PUBSUB &&
-                                  params->pattern != PATTERN_PUSHPULL))
-        return false;
-    for (int i = 0; i < pl->n; i++)
-        if (pl->inst[i].role == ROLE_PROXY &&
-            engine_can(pl->inst[i].params.engine, TRAIT_CZMQ_ACTOR))
-            return false;
-    return true;
-}
 
 static int s_search_trial(void *ctx, const trial_spec_t *spec,
                           trial_result_t *result, errbuf_t *err)
@@ -37,7 +19,7 @@ static int s_search_trial(void *ctx, const trial_spec_t *spec,
     progress_trial(&self->progress, spec->size, self->size_index + 1,
                    params->sizes.n, spec->repeat, run_search_budget(params));
     trial_spec_t kept = *spec;
-    kept.keep_up = s_search_reuse(self->current);
+    kept.keep_up = trial_may_keep_up(self->current);
     return run_trial(self, &kept, result, err);
 }
 
@@ -103,8 +85,8 @@ int run_search_size(run_t *self, int index, errbuf_t *err)
     trial_spec_t spec = run_spec(self, params->sizes.size[index], 1);
     //  a pipeline that stays up is drained and checked: nothing to settle
     search_hooks_t hooks = {s_search_trial, s_search_judged, self,
-                            s_search_reuse(self->current) ? 0
-                                                          : SEARCH_SETTLE_S};
+                            trial_may_keep_up(self->current) ? 0
+                                                             : SEARCH_SETTLE_S};
     search_outcome_t outcome;
     self->size_index = index;
     if (search_run(params, self->current->norigins, &spec, &hooks, &outcome,

@@ -14,14 +14,34 @@
 #include <stdio.h>
 #include <string.h>
 
-//  One trial with the candidate's stages; its rows go to the files
+//  One trial on the candidate's pipeline, kept up between its trials
+//  where it may be (trial.h: keep_up); 1: void on the kept one
+static int s_trial_once(size_eval_t *self, const trial_spec_t *spec,
+                        trial_result_t *result, errbuf_t *err)
+{
+    char warnings[4096];
+    trial_spec_t kept = *spec;
+    kept.keep_up = trial_may_keep_up(self->pl);
+    //  a pipeline left up keeps its endpoints
+    if (!self->crew->up &&
+        pipeline_resolve(self->pl, self->ipc_dir, ++*self->trials, err))
+        return -1;
+    return trial_run(self->crew, self->machine, &kept, result, warnings,
+                     sizeof warnings, err);
+}
+
+//  ...run again on a fresh pipeline when void; its rows go to the files
 static int s_trial(size_eval_t *self, const trial_spec_t *spec,
                    trial_result_t *result, errbuf_t *err)
 {
-    char warnings[4096];
-    if (pipeline_resolve(self->pl, self->ipc_dir, ++*self->trials, err) ||
-        trial_run(self->crew, self->machine, spec, result, warnings,
-                  sizeof warnings, err)) {
+    int rc = s_trial_once(self, spec, result, err);
+    if (rc == 1) {
+        trial_result_free(result);
+        rc = s_trial_once(self, spec, result, err);
+        if (rc == 1)
+            rc = err_set(err, "a trial on a fresh pipeline was void");
+    }
+    if (rc) {
         trial_result_free(result); //  a failed trial's rows are not kept
         fleet_blame(self->fleet, self->pl, err); //  a host's fault: which
         return -1;
@@ -193,7 +213,8 @@ static int s_p99(size_eval_t *self, trial_spec_t spec, errbuf_t *err)
 //  (d) --ndr: the search
 static int s_ndr(size_eval_t *self, const trial_spec_t *spec, errbuf_t *err)
 {
-    search_hooks_t hooks = {s_hook_trial, NULL, self, SEARCH_SETTLE_S};
+    search_hooks_t hooks = {s_hook_trial, NULL, self,
+                            trial_may_keep_up(self->pl) ? 0 : SEARCH_SETTLE_S};
     search_outcome_t outcome;
     int rc = search_run(self->params, self->pl->norigins, spec, &hooks,
                         &outcome, err);
@@ -234,6 +255,8 @@ int size_eval(size_eval_t *self, const char *config, errbuf_t *err)
         return -1;
     }
     int rc = s_steps(self, err);
+    if (rc == 0)
+        rc = trial_session_end(self->crew, err);
     if (crew_destroy(&self->crew, (int)(self->params->timeout * 1000)) &&
         rc == 0)
         rc = err_set(err, "a stage thread did not end");

@@ -10,6 +10,7 @@
 
 #include "base/interrupt.h"
 #include "base/mono.h"
+#include "config/engines.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -636,12 +637,25 @@ int trial_session_end(crew_t *crew, errbuf_t *err)
     return rc;
 }
 
+bool trial_may_keep_up(const pipeline_t *pl)
+{
+    const params_t *params = &pl->params;
+    if (!params->search_reuse || (params->pattern != PATTERN_PUBSUB &&
+                                  params->pattern != PATTERN_PUSHPULL))
+        return false;
+    for (int i = 0; i < pl->n; i++)
+        if (pl->inst[i].role == ROLE_PROXY &&
+            engine_can(pl->inst[i].params.engine, TRAIT_CZMQ_ACTOR))
+            return false;
+    return true;
+}
+
 //  May this trial run on the pipeline the last one left up: the same
-//  size and send times (the session's key; the rest is the combination's)
+//  size (the session's key; the rest is the combination's, and whether
+//  messages carry send times every stage reads at each RUN)
 static bool s_continues(const crew_t *crew, const trial_spec_t *spec)
 {
-    return crew->up && crew->session_size == spec->size &&
-           crew->session_timed == spec->timed;
+    return crew->up && crew->session_size == spec->size;
 }
 
 //  What the result says of its pipeline: fresh, reused, or fresh again
@@ -680,7 +694,6 @@ static int s_finish(trial_t *self, int rc, errbuf_t *err)
     if (!why && !self->unsettled && self->spec.keep_up) {
         crew->up = true;
         crew->session_size = self->spec.size;
-        crew->session_timed = self->spec.timed;
         return 0;
     }
     crew->up = false;

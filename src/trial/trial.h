@@ -38,9 +38,10 @@ typedef struct {
     double tsc_hz;     //  the TSC's rate, for hwm_bound (0: unknown)
     bool profile;      //  trace the stages' system calls in the window
     //  The pipeline stays up after this trial: its sockets, connections
-    //  and subscriptions kept for the next trial of the same size and
-    //  send times (the session), which runs on them (no SETUP, no
-    //  HANDSHAKE, a short warm-up); trial_session_end closes it
+    //  and subscriptions kept for the next trial of the same size (the
+    //  session), which runs on them (no SETUP, no HANDSHAKE, a short
+    //  warm-up; its rate and send times its own); trial_session_end
+    //  closes it
     bool keep_up;
     //  A search's trial: the window ends early (trial_result_t's
     //  cut_short) once a subscriber's sequence numbers prove it lost more
@@ -64,6 +65,12 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
 //  its figures cannot be trusted (another trial's messages arrived, or
 //  its counts do not add up): void, the pipeline closed; run it again
 //  (on a fresh pipeline; its result's pipeline says fallback:WHY)
+
+//  May pl's trials run on a pipeline that stays up (keep_up)?  Its key
+//  search_reuse, streams only (a requester's round trips end its trial;
+//  a client of pattern = connect times out), and no czmq actor (zproxy's
+//  counting thread would see between trials what nobody counts)
+bool trial_may_keep_up(const pipeline_t *pl);
 
 //  The end of a session: close the pipeline the last trial left up
 //  (nothing to do when none is up); -1 if a stage did not answer
