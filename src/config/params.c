@@ -145,7 +145,8 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                     RANGE(1, LIMIT_REPEAT),
                     .fallback = "1",
                     .help = "repetitions of each size (the same stage threads "
-                            "and contexts; new sockets and endpoints each)"},
+                            "and contexts; new sockets and endpoints each); "
+                            "mode = search: searches of each size"},
     [KEY_CONFIDENCE] = {.name = "confidence",
                         .levels = T,
                         .type = TYPE_DOUBLE,

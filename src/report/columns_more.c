@@ -23,6 +23,11 @@ static const search_trial_t *s_trial(const column_ctx_t *ctx)
 {
     return ctx->of;
 }
+//  Which search of the size (repeat = N searches it N times)
+static void s_search_repeat(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_int(v, ctx->info->search);
+}
 static void s_rate(const column_ctx_t *ctx, column_value_t *v)
 {
     column_real(v, link_rate(ctx->row));
@@ -98,7 +103,11 @@ static void s_pipeline(const column_ctx_t *ctx, column_value_t *v)
 static const column_t s_search[] = {
     {COLUMN_TOPOLOGY, COLUMN_TAKE_TOPOLOGY, {0}, "the topology's name"},
     {COLUMN_SIZE, COLUMN_TAKE_SIZE, {0}, "the message size in bytes"},
-    {"trial", TRIAL(number, NULL, 0), "the trial, 1 first within the size"},
+    {COLUMN_REPEAT,
+     FN(s_search_repeat, NULL),
+     {0},
+     "the search of the size, 1 first (repeat = N: N searches)"},
+    {"trial", TRIAL(number, NULL, 0), "the trial, 1 first within the search"},
     {COLUMN_OFFERED, TRIAL(offered, "%.1f", 0),
      "what the publishers were asked for, msgs/s (the bound: what they sent)"},
     {"sent_per_sec", TRIAL(sent, "%.1f", 0),
@@ -201,6 +210,10 @@ static void s_set_by(const column_ctx_t *ctx, column_value_t *v)
 static const column_t s_search_summary[] = {
     {COLUMN_TOPOLOGY, COLUMN_TAKE_TOPOLOGY, {0}, "the topology's name"},
     {COLUMN_SIZE, COLUMN_TAKE_SIZE, {0}, "the message size in bytes"},
+    {COLUMN_REPEAT,
+     FN(s_search_repeat, NULL),
+     {0},
+     "the search of the size, 1 first (repeat = N: N searches)"},
     {COLUMN_LOSS_RATIO, FOUND(ratio, "%g"), "the loss ratio"},
     {"found", FOUND(found, "%.1f"), "the rate confirmed, msgs/s (0: none)"},
     {"fail", FOUND(fail, "%.1f"), "the lowest failing rate"},

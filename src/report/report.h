@@ -31,6 +31,7 @@ typedef struct {
     const char *sweep_key[REPORT_MAX_SWEEP]; //  combination's values
     const char *sweep_value[REPORT_MAX_SWEEP];
     char loss_ratio[24]; //  search rows: the ratio they confirm; else ""
+    int search;          //  search rows: which search of the size (repeat), 1..
     //  latency_at (latency.csv): its columns are there when 'load' is
     //  set; a row of an open-loop trial at 'fraction' of 'found' msgs/s
     //  (the rate the search found for loss ratio 'ratio') fills them
@@ -85,9 +86,14 @@ void report_search_rows(FILE *out, const report_info_t *info,
 void report_search_summary_header(FILE *out, const report_info_t *info);
 void report_search_summary_rows(FILE *out, const report_info_t *info,
                                 uint32_t size, const search_outcome_t *outcome);
-//  The table's line for a size: the rate found, the bottleneck
+//  The table's line for a size: the rate found, the bottleneck (search:
+//  which search of the size's repeat, 1..)
 void report_search_summary(FILE *out, const search_outcome_t *outcome,
-                           const params_t *params);
+                           const params_t *params, int search);
+//  repeat = N searches of a size: per loss ratio, the median and range
+//  of what they found (found[r * PARAMS_MAX_RATIOS + k]; 0: none held)
+void report_search_repeats(FILE *out, const double *found, int n,
+                           const ratios_t *ratios);
 //  latency_at: the table's line for one open-loop trial at a fraction of
 //  a found rate (its end-to-end percentiles)
 void report_latency_at_line(FILE *out, double fraction, double found,

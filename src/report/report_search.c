@@ -45,6 +45,9 @@
 
 #include "report/columns.h"
 
+#include "base/limits.h"
+#include "base/stats.h"
+
 void report_search_header(FILE *out, const report_info_t *info)
 {
     columns_header(out, &columns_search, info);
@@ -172,14 +175,18 @@ static void s_ratio_line(FILE *out, const search_outcome_t *outcome, int k,
 }
 
 void report_search_summary(FILE *out, const search_outcome_t *outcome,
-                           const params_t *params)
+                           const params_t *params, int search)
 {
+    char which[40] = "the search";
+    if (params->repeat > 1)
+        snprintf(which, sizeof which, "search %d of %d", search,
+                 params->repeat);
     for (int k = 0; k < outcome->nratios; k++)
         s_ratio_line(out, outcome, k, params);
     fprintf(out,
-            "      wall time of the search: %.1f s (windows %.1f s, "
+            "      wall time of %s: %.1f s (windows %.1f s, "
             "overhead %.1f s), %d trials",
-            outcome->seconds, outcome->windows,
+            which, outcome->seconds, outcome->windows,
             outcome->seconds > outcome->windows
                 ? outcome->seconds - outcome->windows
                 : 0.0,
@@ -188,6 +195,36 @@ void report_search_summary(FILE *out, const search_outcome_t *outcome,
         fprintf(out, " (%d cut short once they had failed)",
                 outcome->cut_short);
     fputc('\n', out);
+    fflush(out);
+}
+
+void report_search_repeats(FILE *out, const double *found, int n,
+                           const ratios_t *ratios)
+{
+    double held[LIMIT_REPEAT];
+    for (int k = 0; k < (ratios->n > 0 ? ratios->n : 1); k++) {
+        int m = 0;
+        for (int r = 0; r < n && m < LIMIT_REPEAT; r++)
+            if (found[(size_t)r * PARAMS_MAX_RATIOS + k] > 0)
+                held[m++] = found[(size_t)r * PARAMS_MAX_RATIOS + k];
+        char name[40] = "NDR", median[32], lo[32], hi[32];
+        if (ratios->n > 0 && ratios->ratio[k] > 0)
+            snprintf(name, sizeof name, "PDR(%g)", ratios->ratio[k]);
+        if (m == 0) {
+            fprintf(out, "  %s over %d searches: none held\n", name, n);
+            continue;
+        }
+        stats_sort(held, m);
+        fprintf(
+            out, "  %s over %d searches: median %s msgs/s (min %s, max %s)",
+            name, n,
+            report_grouped(stats_median_sorted(held, m), median, sizeof median),
+            report_grouped(held[0], lo, sizeof lo),
+            report_grouped(held[m - 1], hi, sizeof hi));
+        if (m < n)
+            fprintf(out, "; %d of them held none", n - m);
+        fputc('\n', out);
+    }
     fflush(out);
 }
 

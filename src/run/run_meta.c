@@ -141,9 +141,11 @@ void run_meta_init(run_t *self, const run_options_t *options)
     for (int c = 0; c < self->ntopos; c++) {
         const params_t *p = &self->topos[c]->params;
         self->info.at.load |= p->mode == MODE_SEARCH && p->latency_at.n;
-        trials += p->sizes.n * (p->mode == MODE_SEARCH
-                                    ? run_search_budget(p) + latency_at_budget(p)
-                                    : params_max_repeat(p) * run_twins(p));
+        trials +=
+            p->sizes.n * (p->mode == MODE_SEARCH
+                              ? (run_search_budget(p) + latency_at_budget(p)) *
+                                    (p->repeat > 1 ? p->repeat : 1)
+                              : params_max_repeat(p) * run_twins(p));
         s_note_mode(self, p);
     }
     self->meta.tsc_hz =

@@ -10,6 +10,7 @@
 #include "trial/latency_at.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static int s_search_trial(void *ctx, const trial_spec_t *spec,
                           trial_result_t *result, errbuf_t *err)
@@ -35,7 +36,7 @@ static void s_search_rows(run_t *self, search_outcome_t *outcome)
         trial_result_t found = *search_rows(outcome, k);
         if (!found.nlinks)
             continue;
-        found.repeat = 1;
+        found.repeat = self->info.search;
         snprintf(self->info.loss_ratio, sizeof self->info.loss_ratio, "%g",
                  outcome->ratio[k].ratio);
         run_outputs_rows(self, &found);
@@ -58,7 +59,8 @@ static void s_search_table(run_t *self, const search_outcome_t *outcome)
         report_table_size(stdout, &self->info, &summary);
         summary_free(&summary);
     }
-    report_search_summary(stdout, outcome, &self->current->params);
+    report_search_summary(stdout, outcome, &self->current->params,
+                          self->info.search);
 }
 
 //  latency_at: an open-loop trial's rows in latency.csv, a table line
@@ -69,7 +71,9 @@ static void s_latency_at_row(void *ctx, const latency_at_t *at)
     self->info.at.fraction = at->fraction;
     self->info.at.found = at->found;
     self->info.at.ratio = at->ratio;
-    if (run_outputs_latency(self, at->result, "1", &err))
+    char repeat[16];
+    snprintf(repeat, sizeof repeat, "%d", self->info.search);
+    if (run_outputs_latency(self, at->result, repeat, &err))
         fprintf(stderr, "hopbench: %s\n", err.msg);
     if (self->options->format == FORMAT_TABLE) {
         progress_end(&self->progress);
@@ -78,8 +82,11 @@ static void s_latency_at_row(void *ctx, const latency_at_t *at)
     }
 }
 
-//  The confirming trials' rows are the size's rows in results.csv
-int run_search_size(run_t *self, int index, errbuf_t *err)
+//  One search of the size (the info's search of its repeat); its
+//  confirming trials' rows are the size's rows in results.csv, and what
+//  each ratio found goes to found[k]
+static int s_search_once(run_t *self, int index, double *found_rates,
+                         errbuf_t *err)
 {
     const params_t *params = &self->current->params;
     trial_spec_t spec = run_spec(self, params->sizes.size[index], 1);
@@ -88,7 +95,6 @@ int run_search_size(run_t *self, int index, errbuf_t *err)
                             trial_may_keep_up(self->current) ? 0
                                                              : SEARCH_SETTLE_S};
     search_outcome_t outcome;
-    self->size_index = index;
     if (search_run(params, self->current->norigins, &spec, &hooks, &outcome,
                    err) ||
         trial_session_end(self->crew, err)) {
@@ -96,15 +102,42 @@ int run_search_size(run_t *self, int index, errbuf_t *err)
         return -1;
     }
     const trial_result_t *found = search_rows(&outcome, 0);
-    if (found->nlinks)
+    //  placement = all: the first search of a size stands for it
+    if (found->nlinks && self->info.search == 1)
         run_study_add(self, found, 1, found);
+    for (int k = 0; k < outcome.nratios; k++)
+        found_rates[k] = outcome.ratio[k].found;
     s_search_rows(self, &outcome);
     run_outputs_search_summary(self, spec.size, &outcome);
     s_search_table(self, &outcome);
     int rc = latency_at_run(params, self->current->norigins, &spec, &outcome,
                             &hooks, s_latency_at_row, self, err);
     self->info.at.fraction = 0;
-    progress_size_done(&self->progress, spec.size);
     search_outcome_free(&outcome);
+    return rc;
+}
+
+//  repeat = N: N searches of the size, one after another, each on its
+//  own pipeline; their found rates' median and range in the table
+int run_search_size(run_t *self, int index, errbuf_t *err)
+{
+    const params_t *params = &self->current->params;
+    int n = params->repeat > 1 ? params->repeat : 1, rc = 0, done = 0;
+    double *found = calloc((size_t)n * PARAMS_MAX_RATIOS, sizeof *found);
+    if (!found)
+        return err_set(err, "size %u: out of memory",
+                       params->sizes.size[index]);
+    self->size_index = index;
+    for (; done < n && rc == 0; done += rc == 0) {
+        self->info.search = done + 1;
+        rc = s_search_once(self, index,
+                           found + (size_t)done * PARAMS_MAX_RATIOS, err);
+    }
+    self->info.search = 0;
+    if (rc == 0 && n > 1 && self->options->format == FORMAT_TABLE)
+        report_search_repeats(stdout, found, n, &params->loss_ratio);
+    free(found);
+    if (rc == 0)
+        progress_size_done(&self->progress, params->sizes.size[index]);
     return rc;
 }
