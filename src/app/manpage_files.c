@@ -34,8 +34,10 @@ static const struct {
      &columns_latency, ", then the sweep_KEY columns"},
     {"search.csv",
      "with mode = search: one row per trial of the search and hop (phase "
-     "bound, step or confirm; verdict pass, fail or generator-limited "
-     "against the smallest loss ratio; window its seconds; starved yes, no "
+     "bound, step or confirm; verdict pass, fail, generator-limited, "
+     "unjudged or behind (a step whose hop fell behind what was sent into "
+     "it, nothing lost) against the smallest loss ratio; window its seconds; "
+     "starved yes, no "
      "or unknown; passed the loss ratios it passed; cut_short 1 when its "
      "window ended early, once it had lost more than a loss ratio allows "
      "of the whole trial: the largest for the bound and the steps, its "

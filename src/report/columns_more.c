@@ -134,7 +134,8 @@ static const column_t s_search[] = {
     {"verdict",
      FN(s_verdict, NULL),
      {0},
-     "pass, fail or generator-limited, against the smallest loss ratio"},
+     "pass, fail, generator-limited, unjudged or behind, against the smallest "
+     "loss ratio"},
     {"window", TRIAL(window, "%g", 0), "the trial's seconds"},
     {"starved",
      FN(s_starved, NULL),

@@ -12,7 +12,7 @@
     received_per_sec the hop's rate in the window; lost and loss_ratio the
     hop's whole trial; p99_us the end-to-end p99 (empty when not timed);
     pass the trial's verdict against the smallest loss ratio (1 pass, 0
-    fail or generator-limited), phase bound, step or confirm; window the
+    fail, generator-limited, unjudged or behind), phase bound, step or confirm; window the
     trial's seconds (steps are shorter while the bounds are wide, and a
     trial cut short ends early); starved yes, no or unknown (a stage
     waited for a CPU during it); passed the loss ratios it passed,

@@ -34,7 +34,9 @@
     (0: NDR; e.g. 0.005: a PDR) and, with p99_us, the end-to-end p99 stays
     under it.  It counts only when the publishers sent at least 99 % of the
     offered rate; else it is "generator-limited", and is a failure for the
-    bisection (that rate was not shown to pass).  The bottleneck is the hop
+    bisection (that rate was not shown to pass).  A bound or step that
+    passed but whose hop fell behind what was sent into it is "behind"
+    (verdict_t), a failure for the bisection too.  The bottleneck is the hop
     that lost first (upstream-most) in the lowest failing trial.
 
     Several loss ratios (loss_ratio = 0,0.005), as RFC 9971's MLRsearch:
@@ -67,12 +69,20 @@
 
 typedef enum { SEARCH_BOUND, SEARCH_STEP, SEARCH_CONFIRM } search_phase_t;
 //  unjudged: a confirmation cut short once it failed a smaller ratio was
-//  too short to pass or fail this one
+//  too short to pass or fail this one.  behind: a step (or the bound) that
+//  lost nothing
+//  but whose hop took less than SEARCH_BEHIND of what was sent into it
+//  in the window: its queues grew, and the rate held only while they
+//  filled (deep buffers of large messages hide that from a short trial;
+//  the confirmation, five seconds long, then failed and backed off, a
+//  trial each time).  A failure for the bisection, never a
+//  confirmation's verdict, which stays loss (and p99) alone
 typedef enum {
     VERDICT_PASS,
     VERDICT_FAIL,
     VERDICT_LIMITED,
-    VERDICT_UNJUDGED
+    VERDICT_UNJUDGED,
+    VERDICT_BEHIND
 } verdict_t;
 
 extern const char *const search_phase_names[];
