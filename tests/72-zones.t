@@ -88,6 +88,21 @@ SKIP: {
        'size on zones: every trial carried traffic across the zones');
     is(leftovers(), $left_before, 'size on zones: no namespace or veth left');
 
+    # a search across zones: its trials on the pipeline kept up in them
+    # (a late message or a slowed drain runs one afresh; counts never
+    # fail to add up)
+    $out = tmp();
+    ($rc, undef, $err) = hopbench(qw(run topologies/zones.cfg --sizes 1024 --set mode=search
+        --set search_trials=4 --set search_confirm=0.3 --set search_trial=0.2 --quiet --output), $out);
+    is($rc, 0, 'search across zones: exit 0') or diag $err;
+    my %kept = map { $_->{pipeline} => 1 } @{ csv("$out/search.csv")->{rows} };
+    ok($kept{reused} && !grep({ /^fallback:verify/ } keys %kept),
+       'search across zones: the trials after the first on the kept pipeline ('
+       . join(',', sort keys %kept) . ')');
+    ok(!grep({ $_->{received} <= 0 } @{ csv("$out/results.csv")->{rows} }),
+       'search across zones: the confirmed trial carried traffic across them');
+    is(leftovers(), $left_before, 'search across zones: no namespace or veth left');
+
     # every stage in one zone: same-zone figures
     ($rc, undef, $err) = hopbench(qw(run topologies/zones.cfg --sizes 1024
         --duration 0.3 --set sub.netns=edge --quiet --output), tmp());

@@ -259,6 +259,24 @@ is(join(' ', sort { $a cmp $b } map { "$_->{from_host}->$_->{to_host}" } @{ csv(
    join(' ', sort { $a cmp $b } map { ('h1->h2', 'h2->h3') } 1 .. @{ csv("$work/size/results.csv")->{rows} } / 2),
    'size: every trial ran on the hosts, h1 -> h2 -> h3');
 
+# A search across hosts: the agents keep their stages up between trials
+# (search.csv: reused; a late message or a drain the machine slowed runs
+# its trial again afresh, but counts never fail to add up), and every
+# trial still runs h1 -> h2 -> h3
+($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, qw(--sizes 1024 --set mode=search
+    --set search_trials=4 --set search_confirm=0.3 --set search_trial=0.2 --quiet --output),
+    "$work/search");
+is($rc, 0, 'search across hosts: exit 0') or diag $err;
+my @trials = @{ csv("$work/search/search.csv")->{rows} };
+my %kept = map { $_->{pipeline} => 1 } @trials;
+ok($kept{reused} && !grep({ /^fallback:verify/ } keys %kept),
+   'search across hosts: the trials after the first ran on the pipeline the agents kept ('
+   . join(',', sort keys %kept) . ')');
+my $held = grep { $_->{found} > 0 } @{ csv("$work/search/search_summary.csv")->{rows} };
+is(join(' ', sort { $a cmp $b } map { "$_->{from_host}->$_->{to_host}" } @{ csv("$work/search/results.csv")->{rows} }),
+   join(' ', ('h1->h2') x $held, ('h2->h3') x $held),
+   "search across hosts: the confirmed rows ran h1 -> h2 -> h3 ($held rate held)");
+
 # Every engine, fan-out to two hosts, CURVE on the data hops, placement
 ($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, qw(--set proxy.engine=forwarder
     --set sub.count=2 --set), 'sub.host=h3,h1', qw(--sizes 64 --duration 0.2 --quiet --output),
