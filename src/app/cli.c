@@ -284,7 +284,8 @@ const cli_option_t cli_options[] = {
      .commands = CLI_TOPOLOGY,
      .help = "repetitions per size (results.csv keeps every one; from 3 on, "
              "a median row and its confidence interval, the table its "
-             "median +-x %); with --precision, the fewest",
+             "median +-x %); with --precision, the fewest; with mode = "
+             "search, searches per size",
      .sets = {"repeat="},
      .apply = s_shorthand},
     {.name = "precision",
