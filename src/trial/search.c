@@ -550,7 +550,7 @@ static void s_fake_judged(void *ctx, const search_trial_t *trial)
 }
 
 //  'Behind' is a queue that grew, never a window's few messages: a
-//  topic subscriber that got none of the 2 it was due, a plain hop that
+//  topic subscriber that got none of the 1 it was due, a plain hop that
 //  took 1,300 of 1,500
 static int s_test_behind(void)
 {
@@ -569,7 +569,7 @@ static int s_test_behind(void)
                            .seconds = 0.125,
                            .sent_seconds = 0.125}};
     trial_result_t result = {.links = rows, .nlinks = 2};
-    CHECK(s_behind(&result) == -1); //  2 due: chance; 40 of 1,500: under 5 %
+    CHECK(s_behind(&result) == -1); //  1 due: chance; 40 of 1,500: under 5 %
     rows[1].window_received = 1300;
     CHECK(s_behind(&result) == 1);
     //  16 short of 200: 8 %, but as many as may be in flight
