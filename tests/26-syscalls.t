@@ -4,8 +4,9 @@
 # threads, with the calls libzmq's tcp path makes and totals that add up;
 # over inproc no stage sends or receives on a socket, and the table says
 # so; ipc sends too; plot draws a stage's calls, compare matches them;
-# and where tracing is impossible (here: a user who is not root) the run
-# is exit 2 before it starts, saying why.  Counts only, never a timing.
+# a search traces one twin of its confirmation; and where tracing is
+# impossible (here: a user who is not root) the run is exit 2 before it
+# starts, saying why.  Counts only, never a timing.
 use strict;
 use warnings;
 use FindBin;
@@ -19,12 +20,8 @@ chdir "$FindBin::Bin/..";
 $ENV{TMPDIR} = tmp();
 my @quick = qw(--duration 0.3 --set warmup=0.1 --quiet);
 
-# Checks that need no tracing: where the key may not go
-my ($rc, $stdout, $err) = hopbench(qw(check topologies/proxy.cfg --set mode=search --profile syscalls));
-is($rc, 2, 'profile with mode = search: exit 2');
-like($err, qr/--set profile=syscalls: profile = syscalls traces fixed windows.*not with mode = search/,
-     'profile with mode = search: the option named, and why');
-($rc, $stdout, $err) = hopbench(qw(check topologies/proxy.cfg --profile strace));
+# Checks that need no tracing: what the key takes
+my ($rc, $stdout, $err) = hopbench(qw(check topologies/proxy.cfg --profile strace));
 is($rc, 2, 'an unknown profile: exit 2');
 like($err, qr/unknown profile 'strace' \(none, syscalls\)/, 'an unknown profile: the choices');
 
@@ -154,6 +151,38 @@ SKIP: {
     my @data = grep { !/^#/ } split /\n/, Hopbench::slurp("$run{tcp}{dir}/plot-syscalls-proxy-broker.dat");
     is(join(',', map { (split ' ')[0] } @data), '64,16384', 'plot data: a bar per size');
 }
+# A search traces one twin per search, after it: at the confirmation's
+# rate and for its length (search_confirm 0.6 s against 0.1 s steps), on
+# the pipeline the search kept; syscalls.csv's repeat is the search's
+{
+    my $out = tmp() . '/search';
+    my ($rc, $table, $err) = hopbench(qw(run topologies/proxy.cfg --sizes 1024 --set mode=search
+        --set search_trial=0.1 --set search_confirm=0.6 --set search_trials=4 --set stall_ratio=0
+        --repeat 2 --profile syscalls --output), $out);
+    is($rc, 0, 'search with --profile syscalls: exit 0') or diag $err;
+    my @rows = @{ csv("$out/syscalls.csv")->{rows} };
+    my @searches = map { $_->{repeat} } grep { $_->{loss_ratio} ne '' }
+        @{ csv("$out/results.csv")->{rows} };
+    my %confirmed = map { ($_ => 1) } @searches;
+    for my $search (1, 2) {
+        for my $stage (qw(pub broker sub)) {
+            my ($total) = rows_of(\@rows, repeat => $search, stage => $stage, thread => 'all', syscall => 'all');
+            ok($total && $total->{calls} > 0 && $total->{messages} > 0,
+               "search $search: ${stage}'s traced total, with calls and messages") or next;
+            ok($total->{seconds} >= 0.35, "search $search: $stage traced as long as the confirmation "
+               . "($total->{seconds} s), not a step");
+        }
+        ok(!$confirmed{$search} || scalar(rows_of(\@rows, repeat => $search, stage => 'pub', syscall => 'all', thread => 'all')) == 1,
+           "search $search: one traced twin");
+    }
+    is(join(',', sort { $a <=> $b } keys %{{ map { ($_->{repeat} => 1) } @rows }}),
+       join(',', sort { $a <=> $b } keys %confirmed), 'syscalls.csv: a twin for each search that confirmed a rate');
+    like($table, qr/^ +system calls in the window \(profile = syscalls\), traced in a twin of the search's confirmation, at its rate: it ran at [\d.]+ x the untraced rate \([\d,]+ against [\d,]+ msgs\/s, median of 1 pair\)/m,
+         'table: the twin is the confirmation\'s');
+    my @traced = grep { $_->{pipeline} ne '' } @{ csv("$out/search.csv")->{rows} };
+    is(scalar(grep { $_->{phase} !~ /^(bound|step|confirm)$/ } @traced), 0, 'search.csv: the search\'s trials only');
+}
+
 # Stages in their own process: each stage's rows are its own thread and
 # its libzmq threads; the process's czmq context (the control channel to
 # the controller) is not the stage's work

@@ -336,7 +336,8 @@ const cli_option_t cli_options[] = {
      .commands = CLI_TOPOLOGY,
      .help = "syscalls: every stage's system calls in the window, counted "
              "and timed from the kernel's tracepoints, in a traced twin of "
-             "each repeat (syscalls.csv; root); none: nothing traced",
+             "each repeat or of a search's confirmation (syscalls.csv; "
+             "root); none: nothing traced",
      .sets = {"profile="},
      .apply = s_shorthand},
     {.name = "machine",

@@ -71,7 +71,8 @@ static const char *const s_profile_help[] = {
     "kernel's raw_syscalls tracepoints, into syscalls.csv and a block "
     "under each size; results.csv keeps the untraced twin, and the traced "
     "one's rate against it is the profile's cost (root, or "
-    "kernel.perf_event_paranoid = -1)",
+    "kernel.perf_event_paranoid = -1); mode = search traces one twin per "
+    "search, after it: its confirmation's rate and length, on its pipeline",
     NULL};
 
 static const char *const s_order_help[] = {
@@ -449,7 +450,8 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                      .help = "what is traced in the window besides the "
                              "counters: none, or syscalls (every stage's "
                              "system calls, in a traced twin of each "
-                             "repeat: syscalls.csv)"},
+                             "repeat, or of a search's confirmation: "
+                             "syscalls.csv)"},
     [KEY_TOPICS] = {.name = "topics",
                     .levels = T | S,
                     .type = TYPE_INT,

@@ -228,12 +228,6 @@ static int s_validate_mode(const topology_t *self, errbuf_t *err)
             params_mode_names[p->mode]);
     if (p->mode != MODE_SEARCH)
         return 0;
-    if (p->profile != PROFILE_NONE)
-        return topology_key_error(
-            self, LEVEL_TOPOLOGY, 0, KEY_PROFILE, err,
-            "profile = %s traces fixed windows, each beside "
-            "an untraced twin: not with mode = search",
-            params_profile_names[p->profile]);
     if (p->precision > 0)
         return topology_key_error(
             self, LEVEL_TOPOLOGY, 0, KEY_PRECISION, err,

@@ -23,7 +23,7 @@
 
     The block: the profile's cost first (the traced twins' delivered rate,
     what the sinks took, against the untraced repeats', the median of the
-    pairs' ratios), then
+    pairs' ratios; a search's one twin against its confirmation), then
     per stage its totals over the size's repeats and its five system
     calls that took the most time.
 */
@@ -75,9 +75,11 @@ static double s_delivered(const trial_result_t *trial)
 }
 
 //  "system calls ...: it ran at 0.78 x the untraced rate (1,690,123
-//  against 2,160,456 msgs/s, median of 3 pairs) ..."
+//  against 2,160,456 msgs/s, median of 3 pairs) ..."; a search's twin
+//  is its confirmation's
 static void s_cost(FILE *out, const trial_result_t *plain,
-                   const trial_result_t *traced, int n, const char *unit)
+                   const trial_result_t *traced, int n, const char *unit,
+                   bool search)
 {
     double *v = calloc((size_t)(3 * n + 1), sizeof *v);
     if (!v)
@@ -94,9 +96,11 @@ static void s_cost(FILE *out, const trial_result_t *plain,
     if (pairs > 0)
         fprintf(out,
                 "      system calls in the window (profile = syscalls), "
-                "traced in a twin of each repeat: it ran at %.2f x the "
+                "traced in a twin of %s: it ran at %.2f x the "
                 "untraced rate (%s against %s %s, median of %d pair%s), "
                 "the profile's cost\n",
+                search ? "the search's confirmation, at its rate"
+                       : "each repeat",
                 report_median(ratio, pairs),
                 report_grouped(report_median(b, pairs), tb, sizeof tb),
                 report_grouped(report_median(a, pairs), ta, sizeof ta), unit,
@@ -234,7 +238,8 @@ void report_syscalls_table(FILE *out, const report_info_t *info,
         return;
     bool connect = streq(info->pattern, "connect");
     const char *unit = connect ? "connection" : "message";
-    s_cost(out, plain, traced, n, connect ? "conn/s" : "msgs/s");
+    s_cost(out, plain, traced, n, connect ? "conn/s" : "msgs/s",
+           info->search > 0);
     fprintf(out, "      %-14s %-20s %-16s %12s %10s %10s\n", "stage", "thread",
             "syscall", "calls", connect ? "calls/conn" : "calls/msg",
             connect ? "ns/conn" : "ns/msg");

@@ -231,10 +231,11 @@ int run_twins(const params_t *params)
 }
 
 //  Trials a search may take: search_trials and a confirmation per ratio
+//  (and with a profile, its traced twin)
 int run_search_budget(const params_t *params)
 {
     int ratios = params->loss_ratio.n > 0 ? params->loss_ratio.n : 1;
-    return ratios * (params->search_trials + 1);
+    return ratios * (params->search_trials + 1) + run_twins(params) - 1;
 }
 
 //  ---------------------------------------------------------------------

@@ -3,10 +3,15 @@
     run's trials (run.c's retry of a stall included), takes each judged
     trial to the files (search.csv and the rest, run_outputs.c), and
     ends the size with each ratio's confirmed rows (results.csv, with
-    their loss_ratio), search_summary.csv and the table's lines.
+    their loss_ratio), search_summary.csv and the table's lines.  With
+    --profile syscalls, a size's search has one traced twin: a trial at
+    the rate the table's rows confirmed, as long as the confirmation, on
+    the same pipeline, after the search (syscalls.csv, the table's
+    block); the search's own trials are never traced.
 */
 #include "run/run_internal.h"
 
+#include "base/mono.h"
 #include "trial/latency_at.h"
 
 #include <stdio.h>
@@ -63,6 +68,54 @@ static void s_search_table(run_t *self, const search_outcome_t *outcome)
                           self->info.search);
 }
 
+//  The table's confirmed rows (the smallest ratio's of those confirmed),
+//  NULL when none was; 'rate' what their trial offered, 0: flat out
+static const trial_result_t *s_shown(const search_outcome_t *outcome,
+                                     double *rate)
+{
+    for (int k = 0; k < outcome->nratios; k++) {
+        const search_found_t *f = &outcome->ratio[outcome->ratio[k].rows];
+        if (f->confirmed.nlinks) {
+            *rate = f->fail > 0 ? f->found : 0;
+            return &f->confirmed;
+        }
+    }
+    return NULL;
+}
+
+//  --profile: the search's traced twin, on the pipeline it kept up
+static int s_traced_twin(run_t *self, const trial_spec_t *base,
+                         const search_outcome_t *outcome, errbuf_t *err)
+{
+    const params_t *params = &self->current->params;
+    double rate = 0;
+    const trial_result_t *plain = s_shown(outcome, &rate);
+    if (params->profile == PROFILE_NONE || !plain)
+        return 0;
+    trial_spec_t twin = *base;
+    twin.repeat = outcome->trials + 1;
+    twin.rate =
+        rate / (self->current->norigins > 0 ? self->current->norigins : 1);
+    twin.timed = params->p99_us > 0;
+    twin.messages = 0;
+    twin.duration = params->search_confirm;
+    twin.profile = true;
+    progress_trial(&self->progress, twin.size, self->size_index + 1,
+                   params->sizes.n, twin.repeat, run_search_budget(params));
+    trial_result_t traced;
+    twin.keep_up = trial_may_keep_up(self->current);
+    if (!twin.keep_up) //  as between the search's trials
+        mono_sleep(SEARCH_SETTLE_S);
+    if (run_trial(self, &twin, &traced, err))
+        return -1;
+    traced.repeat = self->info.search;
+    int rc = run_outputs_syscalls(self, &traced, err);
+    if (rc == 0 && self->options->format == FORMAT_TABLE)
+        report_syscalls_table(stdout, &self->info, plain, &traced, 1);
+    trial_result_free(&traced);
+    return rc;
+}
+
 //  latency_at: an open-loop trial's rows in latency.csv, a table line
 static void s_latency_at_row(void *ctx, const latency_at_t *at)
 {
@@ -96,8 +149,7 @@ static int s_search_once(run_t *self, int index, double *found_rates,
                                                              : SEARCH_SETTLE_S};
     search_outcome_t outcome;
     if (search_run(params, self->current->norigins, &spec, &hooks, &outcome,
-                   err) ||
-        trial_session_end(self->crew, err)) {
+                   err)) {
         search_outcome_free(&outcome);
         return -1;
     }
@@ -110,6 +162,12 @@ static int s_search_once(run_t *self, int index, double *found_rates,
     s_search_rows(self, &outcome);
     run_outputs_search_summary(self, spec.size, &outcome);
     s_search_table(self, &outcome);
+    //  the twin's block goes under the table; then the pipeline closes
+    if (s_traced_twin(self, &spec, &outcome, err) ||
+        trial_session_end(self->crew, err)) {
+        search_outcome_free(&outcome);
+        return -1;
+    }
     int rc = latency_at_run(params, self->current->norigins, &spec, &outcome,
                             &hooks, s_latency_at_row, self, err);
     self->info.at.fraction = 0;
