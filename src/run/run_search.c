@@ -76,7 +76,7 @@ static const trial_result_t *s_shown(const search_outcome_t *outcome,
     for (int k = 0; k < outcome->nratios; k++) {
         const search_found_t *f = &outcome->ratio[outcome->ratio[k].rows];
         if (f->confirmed.nlinks) {
-            *rate = f->fail > 0 ? f->found : 0;
+            *rate = f->flat_out ? 0 : f->found;
             return &f->confirmed;
         }
     }

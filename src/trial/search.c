@@ -366,6 +366,7 @@ static int s_confirm(search_t *self, int k, errbuf_t *err)
             s_failed(self, j, &trial);
     if (trial.verdicts[k] == VERDICT_PASS) {
         f->found = rate > 0 ? rate : trial.sent;
+        f->flat_out = rate <= 0;
         f->confirmed = result;
         f->rows = k;
         s_settle(self, k);
@@ -374,7 +375,8 @@ static int s_confirm(search_t *self, int k, errbuf_t *err)
     s_failed(self, k, &trial);
     int j = s_confirms_larger(self, k, &trial, rate);
     if (j > k) {
-        self->out->ratio[j].found = rate;
+        self->out->ratio[j].found = rate > 0 ? rate : trial.sent;
+        self->out->ratio[j].flat_out = rate <= 0;
         self->out->ratio[j].confirmed = result;
         self->out->ratio[j].rows = j;
         s_settle(self, j);
@@ -602,6 +604,7 @@ int search_test(bool verbose)
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
     CHECK(out.ratio[0].found <= 500000 && out.ratio[0].found >= 500000 * 0.99);
     CHECK(out.ratio[0].bottleneck == 1 && !out.ratio[0].limited && out.trials == fake.trials);
+    CHECK(!out.ratio[0].flat_out);
     CHECK(out.trials <= p.search_trials + 1);
     search_outcome_free(&out);
     //  Queues that hide the excess from short trials (even flat out):
@@ -618,6 +621,7 @@ int search_test(bool verbose)
     fake = (fake_t){.capacity = 500000, .most = 200000, .worst_seen = -1};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
     CHECK(out.ratio[0].found == 200000 && out.ratio[0].fail == 0 && out.trials == 2);
+    CHECK(out.ratio[0].flat_out);
     search_outcome_free(&out);
     //  Two confirmations that fail back off below them, 2 % then 4 %
     fake = (fake_t){.capacity = 500000, .most = 3000000, .fails_left = 2};

@@ -125,6 +125,7 @@ typedef struct {
     int rows;     //  the ratio whose confirmed trial holds the rows: this
                   //  one, or a smaller one's (it passed this ratio too)
     trial_result_t confirmed; //  the confirming trial: the size's rows
+    bool flat_out;            //  ...which ran flat out (found is what it sent)
 } search_found_t;
 
 typedef struct {
