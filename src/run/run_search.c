@@ -49,18 +49,28 @@ static void s_search_rows(run_t *self, search_outcome_t *outcome)
     self->info.loss_ratio[0] = 0;
 }
 
+//  The confirmation whose rows the table shows: the smallest ratio's
+//  of those confirmed (NULL when none was)
+static const search_found_t *s_shown(const search_outcome_t *outcome)
+{
+    for (int k = 0; k < outcome->nratios; k++) {
+        const search_found_t *f = &outcome->ratio[outcome->ratio[k].rows];
+        if (f->confirmed.nlinks)
+            return f;
+    }
+    return NULL;
+}
+
 //  The table: the smallest ratio's confirmed rows (of those confirmed),
 //  a line per ratio
 static void s_search_table(run_t *self, const search_outcome_t *outcome)
 {
-    const trial_result_t *found = search_rows(outcome, 0);
-    for (int k = 1; k < outcome->nratios && !found->nlinks; k++)
-        found = search_rows(outcome, k);
+    const search_found_t *found = s_shown(outcome);
     summary_t summary;
     if (self->options->format != FORMAT_TABLE)
         return;
     progress_end(&self->progress);
-    if (found->nlinks && summary_make(&summary, found, 1, 0.95, 0) == 0) {
+    if (found && summary_make(&summary, &found->confirmed, 1, 0.95, 0) == 0) {
         report_table_size(stdout, &self->info, &summary);
         summary_free(&summary);
     }
@@ -68,34 +78,18 @@ static void s_search_table(run_t *self, const search_outcome_t *outcome)
                           self->info.search);
 }
 
-//  The table's confirmed rows (the smallest ratio's of those confirmed),
-//  NULL when none was; 'rate' what their trial offered, 0: flat out
-static const trial_result_t *s_shown(const search_outcome_t *outcome,
-                                     double *rate)
-{
-    for (int k = 0; k < outcome->nratios; k++) {
-        const search_found_t *f = &outcome->ratio[outcome->ratio[k].rows];
-        if (f->confirmed.nlinks) {
-            *rate = f->flat_out ? 0 : f->found;
-            return &f->confirmed;
-        }
-    }
-    return NULL;
-}
-
 //  --profile: the search's traced twin, on the pipeline it kept up
 static int s_traced_twin(run_t *self, const trial_spec_t *base,
                          const search_outcome_t *outcome, errbuf_t *err)
 {
     const params_t *params = &self->current->params;
-    double rate = 0;
-    const trial_result_t *plain = s_shown(outcome, &rate);
-    if (params->profile == PROFILE_NONE || !plain)
+    const search_found_t *shown = s_shown(outcome);
+    if (params->profile == PROFILE_NONE || !shown)
         return 0;
+    int publishers = self->current->norigins > 0 ? self->current->norigins : 1;
     trial_spec_t twin = *base;
     twin.repeat = outcome->trials + 1;
-    twin.rate =
-        rate / (self->current->norigins > 0 ? self->current->norigins : 1);
+    twin.rate = shown->flat_out ? 0 : shown->found / publishers;
     twin.timed = params->p99_us > 0;
     twin.messages = 0;
     twin.duration = params->search_confirm;
@@ -111,7 +105,8 @@ static int s_traced_twin(run_t *self, const trial_spec_t *base,
     traced.repeat = self->info.search;
     int rc = run_outputs_syscalls(self, &traced, err);
     if (rc == 0 && self->options->format == FORMAT_TABLE)
-        report_syscalls_table(stdout, &self->info, plain, &traced, 1);
+        report_syscalls_table(stdout, &self->info, &shown->confirmed, &traced,
+                              1);
     trial_result_free(&traced);
     return rc;
 }

@@ -348,13 +348,25 @@ static int s_confirms_larger(const search_t *self, int k,
     return -1;
 }
 
+//  Ratio k confirmed at rate (0: flat out, found then what was sent) by
+//  trial, whose result becomes its rows
+static void s_confirmed(search_t *self, int k, double rate,
+                        const search_trial_t *trial, trial_result_t *result)
+{
+    search_found_t *f = &self->out->ratio[k];
+    f->found = rate > 0 ? rate : trial->sent;
+    f->flat_out = rate <= 0;
+    f->confirmed = *result;
+    f->rows = k;
+    s_settle(self, k);
+}
+
 //  Confirm ratio k's lo once; 1 when it held (its confirmed kept).  The
 //  trial counts for the larger ratios too: what passes k passes them
 static int s_confirm(search_t *self, int k, errbuf_t *err)
 {
     search_trial_t trial;
     trial_result_t result;
-    search_found_t *f = &self->out->ratio[k];
     //  flat out when even that passed: the publishers were the limit
     double rate = self->b[k].hi > 0 ? self->b[k].lo : 0;
     if (s_trial(self, SEARCH_CONFIRM, k, rate, self->p->search_confirm, &trial,
@@ -365,22 +377,14 @@ static int s_confirm(search_t *self, int k, errbuf_t *err)
             trial.verdicts[j] == VERDICT_LIMITED)
             s_failed(self, j, &trial);
     if (trial.verdicts[k] == VERDICT_PASS) {
-        f->found = rate > 0 ? rate : trial.sent;
-        f->flat_out = rate <= 0;
-        f->confirmed = result;
-        f->rows = k;
-        s_settle(self, k);
+        s_confirmed(self, k, rate, &trial, &result);
         return 1;
     }
     s_failed(self, k, &trial);
     int j = s_confirms_larger(self, k, &trial, rate);
-    if (j > k) {
-        self->out->ratio[j].found = rate > 0 ? rate : trial.sent;
-        self->out->ratio[j].flat_out = rate <= 0;
-        self->out->ratio[j].confirmed = result;
-        self->out->ratio[j].rows = j;
-        s_settle(self, j);
-    } else
+    if (j > k)
+        s_confirmed(self, j, rate, &trial, &result);
+    else
         trial_result_free(&result);
     return 0;
 }
