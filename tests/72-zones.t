@@ -33,8 +33,8 @@ ok($lat->{samples} > 0 && $lat->{p50_us} <= $lat->{max_us}, 'connect: latency.cs
 # runs on the machine (whose PID is alive) and other tools' names are not
 # this test's business.
 sub leftovers {
-    my @names = (map({ (split ' ')[0] } `ip netns list`),
-                 map({ (split /[:@\s]+/)[1] } `ip -o link`));
+    my @names = (map({ (split ' ')[0] } `ip netns list 2>/dev/null`),
+                 map({ (split /[:@\s]+/)[1] } `ip -o link 2>/dev/null`));
     my @left;
     for (@names) {
         next unless defined && /^hb(\d+)(?:-\w|h\d+[ud]$)/;
@@ -73,7 +73,7 @@ SKIP: {
     }
     my ($zoned, $until) = (0, time + 60);
     while (waitpid($sizing, WNOHANG) == 0) {
-        $zoned ||= grep { /^hb$sizing-edge\b/ } `ip netns list`;
+        $zoned ||= grep { /^hb$sizing-edge\b/ } `ip netns list 2>/dev/null`;
         if (time > $until) { kill 'KILL', $sizing; waitpid($sizing, 0); last }
         sleep 0.05;
     }

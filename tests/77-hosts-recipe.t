@@ -15,7 +15,7 @@ chdir "$FindBin::Bin/..";
 plan skip_all => 'hosts are network namespaces: root only' if $> != 0;
 plan skip_all => 'needs iproute2 (ip)' if system('command -v ip >/dev/null') != 0;
 my @names = qw(br ctl h1 h2 h3);
-my %have = map { (split ' ')[0] => 1 } `ip netns list`;
+my %have = map { (split ' ')[0] => 1 } `ip netns list 2>/dev/null`;
 plan skip_all => 'namespaces of the recipe\'s names exist already' if grep { $have{$_} } @names;
 
 my $root = getcwd();
@@ -36,7 +36,7 @@ my @rows = @{ csv("$work/out/results.csv")->{rows} };
 is(join(' ', map { "$_->{from}\@$_->{from_host}->$_->{to}\@$_->{to_host}" } @rows),
    'pub@h1->proxy@h2 proxy@h2->sub@h3', 'a row per hop, across the hosts it made');
 ok(!grep({ $_->{received} <= 0 || $_->{lost} != 0 } @rows), 'every hop took messages, none lost');
-my %left = map { (split ' ')[0] => 1 } `ip netns list`;
+my %left = map { (split ' ')[0] => 1 } `ip netns list 2>/dev/null`;
 is(join(' ', grep { $left{$_} } @names), '', 'no namespace of the recipe is left');
 system("ip netns del $_ 2>/dev/null") for grep { $left{$_} } @names;
 done_testing();
