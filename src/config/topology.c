@@ -462,6 +462,23 @@ static int s_resolve(topology_t *self, load_t *load, errbuf_t *err)
     return 0;
 }
 
+//  The hops in the shape's order: hop k is the one added perm[k]th.  A
+//  file without hops has none to move (and no array to move them in)
+static int s_renumber(topology_t *self, const int *added, const int *perm,
+                      errbuf_t *err)
+{
+    if (self->nhops == 0)
+        return 0;
+    topo_hop_t *sorted = malloc((size_t)self->nhops * sizeof *sorted);
+    if (!sorted)
+        return err_set(err, "%s: out of memory", self->path);
+    for (int k = 0; k < self->nhops; k++)
+        sorted[k] = self->hops[added[perm[k]]];
+    memcpy(self->hops, sorted, (size_t)self->nhops * sizeof *sorted);
+    free(sorted);
+    return 0;
+}
+
 //  The shape of the file: every link added in file order (the first to
 //  close a loop is refused, named once every other is in), then the hops
 //  numbered sources first
@@ -495,14 +512,7 @@ static int s_link(topology_t *self, load_t *load, errbuf_t *err)
     }
     int perm[SHAPE_MAX_LINKS];
     shape_finish(&self->shape, perm);
-    topo_hop_t *sorted = malloc((size_t)(self->nhops + 1) * sizeof *sorted);
-    if (!sorted)
-        return err_set(err, "%s: out of memory", self->path);
-    for (int k = 0; k < self->nhops; k++)
-        sorted[k] = self->hops[added[perm[k]]];
-    memcpy(self->hops, sorted, (size_t)self->nhops * sizeof *sorted);
-    free(sorted);
-    return 0;
+    return s_renumber(self, added, perm, err);
 }
 
 static int s_load_node(topology_t *self, load_t *load, zpl_t *zpl,

@@ -1,7 +1,8 @@
 /*  topology_save: the effective configuration written as ZPL, every key
-    of every level with its value, so that it loads back to the same
+    of every level with its value (but an inherited curve on a hop that
+    is not tcp: s_saved_on_hop), so that it loads back to the same
     topology (a results directory's config.cfg; the file a stage in its
-    own process loads).
+    own process loads, and an agent's spec).
 */
 #include "config/topology_internal.h"
 
@@ -16,6 +17,20 @@ static void s_save_key(FILE *out, const params_t *params, int k)
     fprintf(out, "    %s = \"%s\"\n", params_options[k].name, value);
 }
 
+//  Is key k of hop h written below it?  Every key is, with its effective
+//  value, but one whose meaning hangs on where it was set: the
+//  topology-wide curve encrypts the tcp hops and passes over the others,
+//  while a hop's own curve = true must be tcp.  A hop that is not tcp
+//  keeps inheriting curve, or it would load back as a refused file
+static bool s_saved_on_hop(const topology_t *self, int h,
+                           const params_t *effective, int k)
+{
+    if (!(params_options[k].levels & LEVEL_HOP))
+        return false;
+    return k != KEY_CURVE || effective->transport == TRANSPORT_TCP ||
+           self->hops[h].params.set[KEY_CURVE];
+}
+
 //  A link's keys, indented under its hop or from line
 static void s_save_link(const topology_t *self, int h, const char *indent,
                         FILE *out)
@@ -23,7 +38,7 @@ static void s_save_link(const topology_t *self, int h, const char *indent,
     params_t effective;
     topology_hop_params(self, h, &effective);
     for (int k = 0; k < KEY_COUNT_OF_KEYS; k++)
-        if ((params_options[k].levels & LEVEL_HOP) &&
+        if (s_saved_on_hop(self, h, &effective, k) &&
             (k != KEY_TRANSPORT || *indent)) {
             fputs(indent, out);
             s_save_key(out, &effective, k);

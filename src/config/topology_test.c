@@ -83,6 +83,25 @@ static int s_test_load(void)
     CHECK(p.count == 2);
     topology_destroy(&again);
     topology_destroy(&topo);
+
+    //  curve for the whole file passes over an inproc hop, and still
+    //  does once saved: the hop does not get it as its own (refused)
+    topo = topology_load_text("t.cfg",
+                              "topology = t\n    curve = true\n"
+                              "publisher = pub\nhop = inproc\nproxy = p\n"
+                              "hop = tcp\nsubscriber = sub\n",
+                              &err);
+    CHECK(topo && topology_validate(topo, &err) == 0);
+    again = topology_reloaded(topo);
+    CHECK(again && !again->hops[0].params.set[KEY_CURVE]);
+    topology_hop_params(again, 1, &p);
+    CHECK(p.curve && again->hops[1].params.set[KEY_CURVE]);
+    topology_destroy(&again);
+    topology_destroy(&topo);
+    //  a file of no hops has nothing to number
+    topo = topology_load_text("t.cfg", "topology =5\n", &err);
+    CHECK(topo && topo->nhops == 0);
+    topology_destroy(&topo);
     return 0;
 }
 
