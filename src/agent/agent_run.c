@@ -224,7 +224,7 @@ static int s_files(const pipeline_t *pl, const char *host, errbuf_t *err)
 {
     long need = pipeline_host_files(pl, host);
     unsigned long long soft, hard;
-    int rc = nofile_raise(need, &soft, &hard);
+    int rc = nofile_raise(need, &soft, &hard, err);
     if (rc > 0)
         return err_set(err,
                        "a stage here would open about %ld files, more than "
@@ -233,9 +233,7 @@ static int s_files(const pipeline_t *pl, const char *host, errbuf_t *err)
                        "%ld, or LimitNOFILE= in its unit), or use fewer "
                        "sockets per instance",
                        need, hard, need);
-    return rc ? err_set(err, "setrlimit (RLIMIT_NOFILE, %ld): %s", need,
-                        strerror(errno))
-              : 0;
+    return rc;
 }
 
 //  SPEC HOST TEXT: the combination, planned for this host

@@ -60,7 +60,7 @@
 #include "pipeline/slow_warn.h"
 #include "stages/sockets.h"
 #include "stages/topic.h"
-#include "run/run.h"
+#include "run/session.h"
 
 static const struct {
     const char *name;
@@ -114,7 +114,7 @@ static const struct {
     {"slow_warn", slow_warn_test},
     {"topic", topic_test},
     {"sockets", sockets_test},
-    {"run_meta", run_meta_test},
+    {"session_meta", session_meta_test},
     {"lines", lines_test},
     {"stdfds", stdfds_test},
     {"engines", engines_test},

@@ -1,6 +1,8 @@
 /*  nofile: the soft RLIMIT_NOFILE raised to what a run needs (nofile.h) */
 #include "base/nofile.h"
 
+#include <errno.h>
+#include <string.h>
 #include <sys/resource.h>
 
 int nofile_room(long need, unsigned long long *soft, unsigned long long *hard)
@@ -15,7 +17,8 @@ int nofile_room(long need, unsigned long long *soft, unsigned long long *hard)
     return 1;
 }
 
-int nofile_raise(long need, unsigned long long *soft, unsigned long long *hard)
+int nofile_raise(long need, unsigned long long *soft, unsigned long long *hard,
+                 errbuf_t *err)
 {
     struct rlimit limit;
     *soft = *hard = 0;
@@ -27,5 +30,8 @@ int nofile_raise(long need, unsigned long long *soft, unsigned long long *hard)
         return 1;
     }
     limit.rlim_cur = (rlim_t)need;
-    return setrlimit(RLIMIT_NOFILE, &limit) ? -1 : 0;
+    return setrlimit(RLIMIT_NOFILE, &limit)
+               ? err_set(err, "setrlimit (RLIMIT_NOFILE, %ld): %s", need,
+                         strerror(errno))
+               : 0;
 }

@@ -26,11 +26,6 @@ typedef struct {
     stage_handle_t *stage[PIPELINE_MAX_INSTANCES];
     bool broken; //  a trial was aborted: contexts are shut down
     uint32_t epoch; //  the last trial's (stages/sequence.h)
-    //  A trial left its pipeline up (trial.h: keep_up), for a session of
-    //  this size
-    bool up;
-    uint32_t session_size;
-    char fallback[16]; //  why the last one could not stay up, "": it could
 } crew_t;
 
 //  Start every stage where its params say (stage_handle.h): its thread

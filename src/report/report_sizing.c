@@ -95,7 +95,7 @@ void report_sizing_table(FILE *out, const sizing_row_t *rows, int n, int best,
     fprintf(out,
             "target: %.0f msgs/s offered by the publishers together, %s, "
             "loss <= %g, carried at %.0f msgs/s (headroom %g)\n",
-            t->rate, bound, t->loss, t->rate * (1 + t->headroom), t->headroom);
+            t->rate, bound, t->loss, sizing_offered(t), t->headroom);
     s_delivered(out, rows, n, t);
     fprintf(out, "  # %-44s %6s %5s %12s %12s %10s %6s  %s\n", "candidate",
             "size", "cost", "capacity", "confirmed", "p99 us", "busy",
@@ -197,7 +197,7 @@ int report_sizing_chart(const char *dir, const sizing_row_t *rows, int n,
             "     \"\" using 1:2:3 with labels offset 1,1 left notitle, \\\n"
             "     %g with lines dt 2 lw 2 title \"target x (1 + headroom)\"\n"
             "unset output\n",
-            t->rate * (1 + t->headroom));
+            sizing_offered(t));
     if (outfile_close(gp, dir, PLOT_SCRIPT, 0, err))
         return -1;
     plot_charts_t charts = {0};

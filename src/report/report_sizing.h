@@ -28,9 +28,9 @@ typedef enum {
 extern const char *const sizing_verdict_names[];
 
 typedef struct {
-    int number;          //  1-based, in the order given
-    char topology[64];   //  the file's topology name
-    char tried[256];     //  "engine=forwarder io_threads=2", "" when none
+    int number;        //  1-based, in the order given
+    char topology[64]; //  the file's topology name
+    char tried[256];   //  "engine=forwarder io_threads=2", "" when none
     uint32_t size;
     double cost, brokers, generators;
     int sockets;       //  its subscribers' SUB sockets (connections)
@@ -41,17 +41,27 @@ typedef struct {
     double busy_cores; //  brokers' CPU at rate (ns/msg x msgs/s), -1
     double ndr;        //  --ndr: the search's rate, -1
     sizing_verdict_t verdict;
-    double figure;    //  the figure that decided it (msgs/s, ratio, us)
-    char hop[128];    //  the hop that set it, "" when none
-    char why[512];    //  a sentence: the reason, the starved stage
-    bool pareto;      //  --all: on the front of cost against rate
-    bool starved;     //  a trial of it was starved
-    double seconds;   //  wall time its measuring took, -1: not measured
+    double figure;  //  the figure that decided it (msgs/s, ratio, us)
+    char hop[128];  //  the hop that set it, "" when none
+    char why[512];  //  a sentence: the reason, the starved stage
+    bool pareto;    //  --all: on the front of cost against rate
+    bool starved;   //  a trial of it was starved
+    double seconds; //  wall time its measuring took, -1: not measured
 } sizing_row_t;
 
+//  What `hopbench size` is asked to meet (--target)
 typedef struct {
-    double rate, p99_us, loss, headroom;
+    double rate;     //  msgs/s, all publishers together
+    double p99_us;   //  0: any
+    double loss;     //  loss ratio allowed
+    double headroom; //  the share above rate that must pass
 } sizing_target_t;
+
+//  The rate a candidate must carry without loss: rate x (1 + headroom)
+static inline double sizing_offered(const sizing_target_t *t)
+{
+    return t->rate * (1 + t->headroom);
+}
 
 void report_sizing_csv(FILE *out, const sizing_row_t *rows, int n);
 //  The answer line (best: the cheapest that met, or -1), then the table

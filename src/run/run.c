@@ -1,21 +1,20 @@
-/*  run: combinations x sizes x repetitions (see run.h): the loop.
+/*  run: combinations x sizes x repetitions (see run.h): the plan.
 
-    Every combination's pipeline is planned first (run_prepare.c), so a
-    plan the machine cannot honour stops the run before its first trial.
-    Then each combination's stages (its crew, and its zones) are started,
-    each size gets its repeats (a cell: the trials so far, until
-    `repeat`, or --precision is reached), a stalled trial is run once
-    more, and each size ends with its medians and its table; with order
-    = interleave, round r runs repeat r of every size of every
-    combination.  Mode = search hands a size to run_search.c.  What a
-    trial gives goes to run_outputs.c, which alone holds the files; the
-    run's status and error go into the metadata (run_meta.c).
+    Every combination's pipeline is planned and admitted by the session
+    first (session_admit), so a plan the machine cannot honour stops the
+    run before its first trial.  Then each combination's stages are
+    brought up, each size gets its repeats (a cell: the trials so far,
+    until `repeat`, or --precision is reached), and each size ends with
+    its medians and its table; with order = interleave, round r runs
+    repeat r of every size of every combination.  Mode = search hands a
+    size to run_search.c.  Everything around the trials (files, stages,
+    retries, warnings, the exit status) is the session's (session.h).
 */
 #include "run/run_internal.h"
 
-#include "base/interrupt.h"
+#include "base/text.h"
 #include "pipeline/pipeline.h"
-#include "report/report_html.h"
+#include "trial/latency_at.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -29,18 +28,19 @@ static int s_trials(run_t *self, const trial_spec_t *spec,
                     trial_result_t *plain, trial_result_t *traced,
                     errbuf_t *err)
 {
+    session_t *session = self->session;
     if (self->current->params.profile == PROFILE_NONE)
-        return run_trial(self, spec, plain, err);
+        return session_trial(session, spec, plain, err);
     trial_spec_t twin = *spec;
     twin.profile = true;
     bool first = spec->repeat % 2 == 0;
-    int rc = first ? run_trial(self, &twin, traced, err) : 0;
+    int rc = first ? session_trial(session, &twin, traced, err) : 0;
     if (rc == 0)
-        rc = run_trial(self, spec, plain, err);
+        rc = session_trial(session, spec, plain, err);
     if (rc == 0 && !first)
-        rc = run_trial(self, &twin, traced, err);
+        rc = session_trial(session, &twin, traced, err);
     if (rc == 0)
-        rc = run_outputs_syscalls(self, traced, err);
+        rc = session_rows_syscalls(session, traced, err);
     if (rc) {
         trial_result_free(plain);
         trial_result_free(traced);
@@ -69,17 +69,19 @@ static void s_table(run_t *self, const summary_t *summary,
 {
     if (self->options->format != FORMAT_TABLE)
         return;
-    progress_end(&self->progress);
-    report_table_size(stdout, &self->info, summary);
+    report_info_t *info = session_info(self->session);
+    run_meta_t *meta = session_meta(self->session);
+    progress_end(session_progress(self->session));
+    report_table_size(stdout, info, summary);
     int pattern = self->current->params.pattern;
     report_table_latency(stdout, merged->latency, merged->nlatency, summary,
                          pattern == PATTERN_REQREP    ? "round trip"
                          : pattern == PATTERN_CONNECT ? "to 1st message"
                                                       : "end to end");
     if (merged->nlatency && s_one_way_across(self->current))
-        report_table_clocks(stdout, self->meta.hosts, self->meta.nhosts);
+        report_table_clocks(stdout, meta->hosts, meta->nhosts);
     if (self->current->params.profile != PROFILE_NONE)
-        report_syscalls_table(stdout, &self->info, plain, traced, n);
+        report_syscalls_table(stdout, info, plain, traced, n);
 }
 
 //  --precision: has every link of the repeats so far reached it?
@@ -110,9 +112,9 @@ static int s_size_done(run_t *self, trial_result_t *trials,
         return err_set(err, "size %u: out of memory", trials[0].size);
     int rc = 0;
     if (done >= SUMMARY_MIN_REPEATS)
-        run_outputs_medians(self, &summary);
-    if (rc == 0 && done > 1 && merged->nlatency)
-        rc = run_outputs_latency(self, merged, "all", err);
+        session_rows_medians(self->session, &summary);
+    if (done > 1 && merged->nlatency)
+        rc = session_rows_latency(self->session, merged, "all", err);
     if (rc == 0)
         s_table(self, &summary, merged, trials, traced, done);
     summary_free(&summary);
@@ -149,22 +151,21 @@ static bool s_cell_full(const run_t *self, const cell_t *cell)
            cell->done >= params_max_repeat(&self->current->params);
 }
 
-//  Its next repeat (the current combination's crew is up)
+//  Its next repeat (the current combination's stages are up)
 static int s_cell_repeat(run_t *self, cell_t *cell, int index, errbuf_t *err)
 {
     const params_t *params = &self->current->params;
     uint32_t size = params->sizes.size[index];
     int r = cell->done + 1;
-    progress_trial(&self->progress, size, index + 1, params->sizes.n, r,
-                   params_max_repeat(params));
+    progress_trial(session_progress(self->session), size, index + 1,
+                   params->sizes.n, r, params_max_repeat(params));
     trial_spec_t spec = run_spec(self, size, r);
     int rc = s_trials(self, &spec, &cell->trials[cell->done],
                       &cell->traced[cell->done], err);
     if (rc == 0)
-        rc = run_outputs_trial(self, &cell->trials[cell->done++], &cell->merged,
-                               err);
-    if (rc == 0 &&
-        s_precise(params, cell->trials, cell->done, &cell->precise))
+        rc = session_rows_trial(self->session, &cell->trials[cell->done++],
+                                &cell->merged, err);
+    if (rc == 0 && s_precise(params, cell->trials, cell->done, &cell->precise))
         rc = err_set(err, "size %u: out of memory", size);
     return rc;
 }
@@ -174,16 +175,17 @@ static int s_cell_close(run_t *self, cell_t *cell, int index, bool ran,
                         errbuf_t *err)
 {
     const params_t *params = &self->current->params;
+    progress_t *progress = session_progress(self->session);
     int rc = 0;
     if (ran && cell->done > 0)
         rc = s_size_done(self, cell->trials, cell->traced, cell->done,
                          &cell->merged, err);
     if (ran && rc == 0) {
-        progress_repeats_saved(&self->progress,
+        progress_repeats_saved(progress,
                                (params_max_repeat(params) - cell->done) *
                                    run_twins(params));
         run_study_add(self, cell->trials, cell->done, &cell->merged);
-        progress_size_done(&self->progress, params->sizes.size[index]);
+        progress_size_done(progress, params->sizes.size[index]);
     }
     for (int t = 0; t < cell->done; t++) {
         trial_result_free(&cell->trials[t]);
@@ -201,8 +203,8 @@ static int s_cell_close(run_t *self, cell_t *cell, int index, bool ran,
 static int s_size(run_t *self, int index, errbuf_t *err)
 {
     cell_t cell;
-    int rc = s_cell_open(self, &cell, self->current->params.sizes.size[index],
-                         err);
+    int rc =
+        s_cell_open(self, &cell, self->current->params.sizes.size[index], err);
     while (rc == 0 && !s_cell_full(self, &cell))
         rc = s_cell_repeat(self, &cell, index, err);
     int closed = s_cell_close(self, &cell, index, rc == 0, err);
@@ -210,72 +212,40 @@ static int s_size(run_t *self, int index, errbuf_t *err)
 }
 
 //  ------------------------------------------------------------------------
-//  mode = search: the search's trials come through here
-
-//  The combination's effective topology, for stages in their own process
-static int s_write_config(run_t *self, int c, char *path, size_t len,
-                          errbuf_t *err)
-{
-    snprintf(path, len, "%s/combination%d.cfg", self->ipc_dir, c + 1);
-    FILE *file = fopen(path, "w");
-    if (!file)
-        return err_set(err, "cannot write %s: %s", path, strerror(errno));
-    topology_save(self->topos[c], file);
-    return fclose(file) ? err_set(err, "cannot write %s", path) : 0;
-}
+//  Combinations
 
 //  Combination c becomes the current one (its sweep values, its mode)
 static void s_select(run_t *self, int c)
 {
     char text[256];
-    sweep_values(self->options->sweep, c, self->info.sweep_value);
+    report_info_t *info = session_info(self->session);
+    sweep_values(self->options->sweep, c, info->sweep_value);
     sweep_describe(self->options->sweep, c, text, sizeof text);
-    progress_combination(&self->progress, c + 1, text);
+    progress_combination(session_progress(self->session), c + 1, text);
     self->current = self->pl[c];
     self->combination = c;
     const params_t *params = &self->current->params;
-    self->info.mode =
+    info->mode =
         params->pattern == PATTERN_PUBSUB || params->pattern == PATTERN_PUSHPULL
             ? params_mode_names[params->mode]
             : "";
 }
 
 //  Its stages (and zones) up
-static int s_crew_up(run_t *self, int c, errbuf_t *err)
+static int s_up(run_t *self, int c, errbuf_t *err)
 {
-    char config[512];
     s_select(self, c);
-    if (zones_wanted(self->current) &&
-        !(self->zones = zones_create(self->current, err)))
-        return -1;
-    if (s_write_config(self, c, config, sizeof config, err) ||
-        !(self->crew = crew_new(self->current, config, self->ipc_dir,
-                                self->options->fleet, err)))
-        return -1;
-    return 0;
-}
-
-//  ...and down; rc: how the combination's trials went
-static int s_crew_down(run_t *self, int rc, errbuf_t *err)
-{
-    if (crew_destroy(&self->crew,
-                     (int)(self->current->params.timeout * 1000))) {
-        *self->options->stages_left = true;
-        if (rc == 0)
-            rc = err_set(err, "a stage thread did not end");
-    }
-    zones_destroy(&self->zones);
-    return rc;
+    return session_up(self->session, self->current, err);
 }
 
 static int s_combination(run_t *self, int c, errbuf_t *err)
 {
-    int rc = s_crew_up(self, c, err);
+    int rc = s_up(self, c, err);
     const params_t *params = &self->current->params;
     for (int i = 0; i < params->sizes.n && rc == 0; i++)
         rc = params->mode == MODE_SEARCH ? run_search_size(self, i, err)
                                          : s_size(self, i, err);
-    return s_crew_down(self, rc, err);
+    return session_down(self->session, rc, err);
 }
 
 //  order = interleave: round r runs repeat r of every size of every
@@ -296,11 +266,11 @@ static int s_round(run_t *self, cell_t *cells, int nsizes, bool *more,
             wants |= !s_cell_full(self, &row[i]);
         if (!wants)
             continue;
-        rc = s_crew_up(self, c, err);
+        rc = s_up(self, c, err);
         for (int i = 0; i < sizes->n && rc == 0; i++)
             if (!s_cell_full(self, &row[i]))
                 rc = s_cell_repeat(self, &row[i], i, err);
-        rc = s_crew_down(self, rc, err);
+        rc = session_down(self->session, rc, err);
         for (int i = 0; i < sizes->n; i++)
             *more |= !s_cell_full(self, &row[i]);
     }
@@ -313,7 +283,8 @@ static int s_interleave(run_t *self, errbuf_t *err)
     for (int c = 0; c < self->ntopos; c++)
         if (self->pl[c]->params.sizes.n > nsizes)
             nsizes = self->pl[c]->params.sizes.n;
-    cell_t *cells = calloc((size_t)self->ntopos * (size_t)nsizes, sizeof *cells);
+    cell_t *cells =
+        calloc((size_t)self->ntopos * (size_t)nsizes, sizeof *cells);
     if (!cells)
         return err_set(err, "out of memory");
     for (int c = 0; c < self->ntopos && rc == 0; c++) {
@@ -356,13 +327,8 @@ static bool s_interleaved(const run_t *self)
 
 static int s_run(run_t *self, errbuf_t *err)
 {
-    if (resultsdir_ipc_create(self->ipc_dir, sizeof self->ipc_dir, err) ||
-        run_outputs_open(self, err))
-        return -1;
-    if (!self->options->quiet)
-        fprintf(stderr, "hopbench: results in %s\n", self->dir);
     if (self->options->format == FORMAT_CSV)
-        report_header(stdout, REPORT_RESULTS, &self->info);
+        report_header(stdout, REPORT_RESULTS, session_info(self->session));
     if (s_interleaved(self))
         return s_interleave(self, err);
     for (int c = 0; c < self->ntopos; c++)
@@ -371,65 +337,175 @@ static int s_run(run_t *self, errbuf_t *err)
     return 0;
 }
 
-//  The exit status, and the status line of the metadata
-static int s_status(run_t *self, int rc, const errbuf_t *err)
+//  ------------------------------------------------------------------------
+//  The plan, before anything runs
+
+//  A trial as the topology's keys say
+trial_spec_t run_spec(const run_t *self, uint32_t size, int repeat)
 {
-    int sig = interrupt_signal();
-    progress_end(&self->progress);
-    if (sig) {
-        snprintf(self->meta.status, sizeof self->meta.status, "interrupted");
-        snprintf(self->meta.error, sizeof self->meta.error, "interrupted by %s",
-                 sig == 2 ? "SIGINT" : "SIGTERM");
-        fprintf(stderr, "hopbench: %s; what finished is in %s\n",
-                self->meta.error, self->dir[0] ? self->dir : "(nothing)");
-        return 128 + sig;
+    const params_t *p = &self->current->params;
+    return (trial_spec_t){.size = size,
+                          .repeat = repeat,
+                          .rate = p->rate,
+                          .timed = p->rate > 0,
+                          .messages = p->messages,
+                          .duration = p->duration,
+                          .tsc_hz = session_meta(self->session)->tsc_hz};
+}
+
+//  placement = all: the assignment a combination runs, and the group of
+//  the other swept keys' values it belongs to (nodes varies fastest)
+void run_study_add(run_t *self, const trial_result_t *trials, int n,
+                   const trial_result_t *merged)
+{
+    placements_t *study = self->options->study;
+    const sweep_t *sweep = self->options->sweep;
+    if (!study || n <= 0)
+        return;
+    int c = self->combination, a = c % study->n, group = c / study->n;
+    char text[256] = "";
+    size_t used = 0;
+    const char *values[SWEEP_MAX_KEYS];
+    sweep_values(sweep, c, values);
+    for (int k = 0; k < sweep->nkeys - 1 && used < sizeof text; k++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%s=%s",
+                                 k ? " " : "", sweep->key[k], values[k]);
+    placements_add(study, a, group, text, trials, n, merged);
+}
+
+//  Trials per repeat: 2 with a profile (its traced twin), else 1
+int run_twins(const params_t *params)
+{
+    return params->profile != PROFILE_NONE ? 2 : 1;
+}
+
+//  Trials a search may take: search_trials and a confirmation per ratio
+//  (and with a profile, its traced twin)
+int run_search_budget(const params_t *params)
+{
+    int ratios = params->loss_ratio.n > 0 ? params->loss_ratio.n : 1;
+    return ratios * (params->search_trials + 1) + run_twins(params) - 1;
+}
+
+//  "transport=inproc,ipc,tcp hwm=10,1000": every swept key and value
+static void s_sweep_text(const sweep_t *sweep, char *text, size_t len)
+{
+    size_t used = 0;
+    text[0] = 0;
+    for (int k = 0; k < sweep->nkeys && used < len; k++) {
+        used += (size_t)snprintf(text + used, len - used, "%s%s=", k ? " " : "",
+                                 sweep->key[k]);
+        for (int v = 0; v < sweep->nvalues[k] && used < len; v++)
+            used += (size_t)snprintf(text + used, len - used, "%s%s",
+                                     v ? "," : "", sweep->value[k][v]);
     }
-    snprintf(self->meta.status, sizeof self->meta.status, "%s",
-             rc ? "failed" : self->stalled ? "stalled" : "ok");
-    snprintf(self->meta.error, sizeof self->meta.error, "%s",
-             rc ? err->msg : "");
-    if (rc)
-        fprintf(stderr, "hopbench: %s\n", err->msg);
-    else if (self->stalled)
-        fprintf(stderr,
-                "hopbench: %d trial%s stalled twice (a link delivered next to "
-                "nothing for a while: see the warnings)%s\n",
-                self->stalled, self->stalled > 1 ? "s" : "",
-                self->options->keep_going ? "; --keep-going" : "");
-    return rc || (self->stalled && !self->options->keep_going) ? 1 : 0;
+}
+
+//  What the run's rows and metadata say of its combinations (the swept
+//  keys and values, the modes, latency_at's columns); the trials it may
+//  take
+static int s_describe(run_t *self)
+{
+    const sweep_t *sweep = self->options->sweep;
+    report_info_t *info = session_info(self->session);
+    run_meta_t *meta = session_meta(self->session);
+    info->topology = self->topos[0]->name;
+    info->pattern = params_pattern_names[self->topos[0]->params.pattern];
+    info->nsweep = sweep->nkeys;
+    for (int k = 0; k < sweep->nkeys; k++)
+        info->sweep_key[k] = sweep->key[k];
+    s_sweep_text(sweep, meta->sweep, sizeof meta->sweep);
+    TEXT_SET(meta->topology, self->topos[0]->name);
+    TEXT_SET(meta->file, self->topos[0]->path);
+    int trials = 0;
+    for (int c = 0; c < self->ntopos; c++) {
+        const params_t *p = &self->topos[c]->params;
+        info->at.load |= p->mode == MODE_SEARCH && p->latency_at.n;
+        trials +=
+            p->sizes.n * (p->mode == MODE_SEARCH
+                              ? (run_search_budget(p) + latency_at_budget(p)) *
+                                    (p->repeat > 1 ? p->repeat : 1)
+                              : params_max_repeat(p) * run_twins(p));
+        if (p->pattern == PATTERN_PUBSUB || p->pattern == PATTERN_PUSHPULL)
+            session_note_mode(self->session, params_mode_names[p->mode]);
+    }
+    return trials;
+}
+
+//  Every combination's pipeline, placed and admitted, before anything
+//  runs
+static int s_plan(run_t *self, const machine_t *machine, errbuf_t *err)
+{
+    pipeline_machine_t machines[LIMIT_HOSTS + 1];
+    int nmachines = fleet_machines(self->options->fleet, machine, machines,
+                                   LIMIT_HOSTS + 1),
+        nhosts;
+    const pipeline_host_t *hosts =
+        fleet_pipeline_hosts(self->options->fleet, &nhosts);
+    for (int c = 0; c < self->ntopos; c++) {
+        errbuf_t why;
+        char text[256];
+        sweep_describe(self->options->sweep, c, text, sizeof text);
+        if (!(self->pl[c] =
+                  pipeline_new_on(self->topos[c], machines, nmachines, &why)))
+            return err_set(err, "%s%s%s", text, text[0] ? ": " : "", why.msg);
+        pipeline_set_hosts(self->pl[c], hosts, nhosts);
+        if (session_admit(self->session, self->pl[c], text, err))
+            return -1;
+    }
+    return 0;
+}
+
+//  The session a run's options ask for; note: config.cfg's first line
+static session_t *s_session(const run_t *self, const machine_t *machine,
+                            char *note, size_t len)
+{
+    const run_options_t *o = self->options;
+    size_t used = (size_t)snprintf(note, len, "swept (");
+    s_sweep_text(o->sweep, note + used, len - used);
+    used = strlen(note);
+    snprintf(note + used, len - used, "): this is the first combination");
+    session_options_t so = {.name = self->topos[0]->name,
+                            .output = o->output,
+                            .format = o->format,
+                            .quiet = o->quiet,
+                            .keep_going = o->keep_going,
+                            .per_socket = o->per_socket,
+                            .results_json = o->format == FORMAT_JSON,
+                            .plot = o->plot,
+                            .report = o->report,
+                            .command_line = o->command_line,
+                            .fleet = o->fleet,
+                            .machine = machine,
+                            .config = self->topos[0],
+                            .config_note = self->ntopos > 1 ? note : NULL,
+                            .stages_left = o->stages_left};
+    return session_new(&so);
 }
 
 int run_topologies(topology_t *const *topos, int ntopos,
                    const machine_t *machine, const run_options_t *options)
 {
-    run_t *self = calloc(1, sizeof *self);
+    run_t self = {.topos = topos, .ntopos = ntopos, .options = options};
     errbuf_t err = {{0}};
-    if (!self) {
+    char note[sizeof((run_meta_t *)0)->sweep + 64];
+    if (!(self.session = s_session(&self, machine, note, sizeof note))) {
         fprintf(stderr, "hopbench: out of memory\n");
         return 1;
     }
-    self->topos = topos;
-    self->ntopos = ntopos;
-    self->machine = machine;
-    self->options = options;
-    run_meta_init(self, options);
-    int status;
-    if (run_prepare(self, &err)) {
+    session_study(self.session, options->study);
+    int trials = s_describe(&self), status;
+    if (s_plan(&self, machine, &err)) {
         fprintf(stderr, "hopbench: %s\n", err.msg);
         status = 2;
     } else {
-        int rc = s_run(self, &err);
-        status = s_status(self, rc, &err);
-        run_meta_end(self);
-        run_outputs_close(self);
-        if (status == 0 && options->plot)
-            run_outputs_plot(self);
-        if (options->report && self->dir[0])
-            report_html_after_run(self->dir, stderr);
+        int rc = session_open(self.session, trials, ntopos, &err);
+        if (rc == 0)
+            rc = s_run(&self, &err);
+        status = session_end(self.session, rc, &err);
     }
     for (int c = 0; c < ntopos; c++)
-        pipeline_destroy(&self->pl[c]);
-    free(self->meta.published);
-    free(self);
+        pipeline_destroy(&self.pl[c]);
+    session_destroy(&self.session);
     return status;
 }

@@ -20,8 +20,7 @@
 #include "config/sweep.h"
 #include "config/topology.h"
 #include "report/report_placements.h"
-
-typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } format_t;
+#include "run/session.h"
 
 typedef struct {
     format_t format;
@@ -43,8 +42,5 @@ typedef struct {
 
 int run_topologies(topology_t *const *topos, int ntopos,
                    const machine_t *machine, const run_options_t *options);
-
-//  The selftest of the run's pure parts (run_meta.c's text helpers)
-int run_meta_test(bool verbose);
 
 #endif

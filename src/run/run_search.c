@@ -1,7 +1,7 @@
 /*  run_search: mode = search, a size at a time.  The search itself
     (trial/search.c) chooses each trial's rate; this file gives it the
-    run's trials (run.c's retry of a stall included), takes each judged
-    trial to the files (search.csv and the rest, run_outputs.c), and
+    run's trials (the session's, a stall's retry included), takes each judged
+    trial to the files (search.csv and the rest, session_files.c), and
     ends the size with each ratio's confirmed rows (results.csv, with
     their loss_ratio), search_summary.csv and the table's lines.  With
     --profile syscalls, a size's search has one traced twin: a trial at
@@ -22,31 +22,34 @@ static int s_search_trial(void *ctx, const trial_spec_t *spec,
 {
     run_t *self = ctx;
     const params_t *params = &self->current->params;
-    progress_trial(&self->progress, spec->size, self->size_index + 1,
-                   params->sizes.n, spec->repeat, run_search_budget(params));
+    progress_trial(session_progress(self->session), spec->size,
+                   self->size_index + 1, params->sizes.n, spec->repeat,
+                   run_search_budget(params));
     trial_spec_t kept = *spec;
-    kept.keep_up = trial_may_keep_up(self->current);
-    return run_trial(self, &kept, result, err);
+    kept.keep_up = true;
+    return session_trial(self->session, &kept, result, err);
 }
 
 static void s_search_judged(void *ctx, const search_trial_t *trial)
 {
-    run_outputs_judged(ctx, trial);
+    run_t *self = ctx;
+    session_rows_judged(self->session, trial);
 }
 
 //  Each ratio's confirmed rows, in results.csv with its loss_ratio
 static void s_search_rows(run_t *self, search_outcome_t *outcome)
 {
+    report_info_t *info = session_info(self->session);
     for (int k = 0; k < outcome->nratios; k++) {
         trial_result_t found = *search_rows(outcome, k);
         if (!found.nlinks)
             continue;
-        found.repeat = self->info.search;
-        snprintf(self->info.loss_ratio, sizeof self->info.loss_ratio, "%g",
+        found.repeat = info->search;
+        snprintf(info->loss_ratio, sizeof info->loss_ratio, "%g",
                  outcome->ratio[k].ratio);
-        run_outputs_rows(self, &found);
+        session_rows_results(self->session, &found);
     }
-    self->info.loss_ratio[0] = 0;
+    info->loss_ratio[0] = 0;
 }
 
 //  The confirmation whose rows the table shows: the smallest ratio's
@@ -66,16 +69,17 @@ static const search_found_t *s_shown(const search_outcome_t *outcome)
 static void s_search_table(run_t *self, const search_outcome_t *outcome)
 {
     const search_found_t *found = s_shown(outcome);
+    report_info_t *info = session_info(self->session);
     summary_t summary;
     if (self->options->format != FORMAT_TABLE)
         return;
-    progress_end(&self->progress);
+    progress_end(session_progress(self->session));
     if (found && summary_make(&summary, &found->confirmed, 1, 0.95, 0) == 0) {
-        report_table_size(stdout, &self->info, &summary);
+        report_table_size(stdout, info, &summary);
         summary_free(&summary);
     }
     report_search_summary(stdout, outcome, &self->current->params,
-                          self->info.search);
+                          info->search);
 }
 
 //  --profile: the search's traced twin, on the pipeline it kept up
@@ -94,19 +98,20 @@ static int s_traced_twin(run_t *self, const trial_spec_t *base,
     twin.messages = 0;
     twin.duration = params->search_confirm;
     twin.profile = true;
-    progress_trial(&self->progress, twin.size, self->size_index + 1,
-                   params->sizes.n, twin.repeat, run_search_budget(params));
+    progress_trial(session_progress(self->session), twin.size,
+                   self->size_index + 1, params->sizes.n, twin.repeat,
+                   run_search_budget(params));
     trial_result_t traced;
-    twin.keep_up = trial_may_keep_up(self->current);
-    if (!twin.keep_up) //  as between the search's trials
+    twin.keep_up = true;
+    if (!trial_may_keep_up(self->current)) //  as between the search's trials
         mono_sleep(SEARCH_SETTLE_S);
-    if (run_trial(self, &twin, &traced, err))
+    if (session_trial(self->session, &twin, &traced, err))
         return -1;
-    traced.repeat = self->info.search;
-    int rc = run_outputs_syscalls(self, &traced, err);
+    report_info_t *info = session_info(self->session);
+    traced.repeat = info->search;
+    int rc = session_rows_syscalls(self->session, &traced, err);
     if (rc == 0 && self->options->format == FORMAT_TABLE)
-        report_syscalls_table(stdout, &self->info, &shown->confirmed, &traced,
-                              1);
+        report_syscalls_table(stdout, info, &shown->confirmed, &traced, 1);
     trial_result_free(&traced);
     return rc;
 }
@@ -115,16 +120,17 @@ static int s_traced_twin(run_t *self, const trial_spec_t *base,
 static void s_latency_at_row(void *ctx, const latency_at_t *at)
 {
     run_t *self = ctx;
+    report_info_t *info = session_info(self->session);
     errbuf_t err;
-    self->info.at.fraction = at->fraction;
-    self->info.at.found = at->found;
-    self->info.at.ratio = at->ratio;
+    info->at.fraction = at->fraction;
+    info->at.found = at->found;
+    info->at.ratio = at->ratio;
     char repeat[16];
-    snprintf(repeat, sizeof repeat, "%d", self->info.search);
-    if (run_outputs_latency(self, at->result, repeat, &err))
+    snprintf(repeat, sizeof repeat, "%d", info->search);
+    if (session_rows_latency(self->session, at->result, repeat, &err))
         fprintf(stderr, "hopbench: %s\n", err.msg);
     if (self->options->format == FORMAT_TABLE) {
-        progress_end(&self->progress);
+        progress_end(session_progress(self->session));
         report_latency_at_line(stdout, at->fraction, at->found, at->ratio,
                                at->result);
     }
@@ -150,22 +156,22 @@ static int s_search_once(run_t *self, int index, double *found_rates,
     }
     const trial_result_t *found = search_rows(&outcome, 0);
     //  placement = all: the first search of a size stands for it
-    if (found->nlinks && self->info.search == 1)
+    if (found->nlinks && session_info(self->session)->search == 1)
         run_study_add(self, found, 1, found);
     for (int k = 0; k < outcome.nratios; k++)
         found_rates[k] = outcome.ratio[k].found;
     s_search_rows(self, &outcome);
-    run_outputs_search_summary(self, spec.size, &outcome);
+    session_rows_search_summary(self->session, spec.size, &outcome);
     s_search_table(self, &outcome);
     //  the twin's block goes under the table; then the pipeline closes
     if (s_traced_twin(self, &spec, &outcome, err) ||
-        trial_session_end(self->crew, err)) {
+        session_close_kept(self->session, err)) {
         search_outcome_free(&outcome);
         return -1;
     }
     int rc = latency_at_run(params, self->current->norigins, &spec, &outcome,
                             &hooks, s_latency_at_row, self, err);
-    self->info.at.fraction = 0;
+    session_info(self->session)->at.fraction = 0;
     search_outcome_free(&outcome);
     return rc;
 }
@@ -180,17 +186,19 @@ int run_search_size(run_t *self, int index, errbuf_t *err)
     if (!found)
         return err_set(err, "size %u: out of memory",
                        params->sizes.size[index]);
+    report_info_t *info = session_info(self->session);
     self->size_index = index;
     for (; done < n && rc == 0; done += rc == 0) {
-        self->info.search = done + 1;
+        info->search = done + 1;
         rc = s_search_once(self, index,
                            found + (size_t)done * PARAMS_MAX_RATIOS, err);
     }
-    self->info.search = 0;
+    info->search = 0;
     if (rc == 0 && n > 1 && self->options->format == FORMAT_TABLE)
         report_search_repeats(stdout, found, n, &params->loss_ratio);
     free(found);
     if (rc == 0)
-        progress_size_done(&self->progress, params->sizes.size[index]);
+        progress_size_done(session_progress(self->session),
+                           params->sizes.size[index]);
     return rc;
 }

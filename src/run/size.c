@@ -1,8 +1,10 @@
-/*  size: the command's loop (see size.h): candidates made and planned,
-    tried cheapest first, the answer, the table and the files.  Owns the
-    results directory: results.csv and latency.csv (every trial, with
-    sweep_candidate and sweep_step), sizing.csv, sizing.json (--format
-    json), sizing.png; and the private ipc directory.
+/*  size: the command's plan (see size.h): candidates made and planned,
+    tried cheapest first, the answer, the table and its files.  Its trials
+    run in a session (session.h), as run's do: the results directory with
+    results.csv, latency.csv, threads.csv and memory.csv (every trial,
+    with sweep_candidate), the stages, retries and warnings, the exit
+    status; this file adds sizing.csv, sizing.json (--format json) and
+    sizing.png to the directory.
 */
 #include "run/size.h"
 
@@ -10,18 +12,16 @@
 #include "base/mono.h"
 #include "base/outfile.h"
 #include "base/readfile.h"
+#include "base/text.h"
 #include "config/topology.h"
 #include "machine/machine.h"
-#include "machine/tsc.h"
 #include "report/plot.h"
-#include "report/resultsdir.h"
 #include "run/assemble.h"
-#include "run/run.h"
+#include "run/session.h"
 #include "run/size_cost.h"
 #include "run/size_eval.h"
 #include "run/size_target.h"
 #include "run/usl.h"
-#include "pipeline/zones.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +31,7 @@
 
 typedef struct {
     const size_options_t *o;
-    size_target_t target;
+    sizing_target_t target;
     sweep_t tries;
     topology_t *topo[SIZE_MAX_ROWS];
     pipeline_t *pl[SIZE_MAX_ROWS];
@@ -41,16 +41,13 @@ typedef struct {
     machine_t *machine;
     fleet_t *fleet;                //  agents, when a stage names a host
     errbuf_t unfit[SIZE_MAX_ROWS]; //  why a candidate's hosts cannot be
-    char dir[512], ipc_dir[256];
-    FILE *results, *latency;
-    report_info_t info;
-    int trials;
-    run_meta_t meta; //  metadata.json: the run, the machine, the libraries
+    session_t *session;            //  its trials, their files and stages
+    bool stages_left;              //  a stage thread could not be ended
 } size_t_;
 
 //  One file x one combination of --try: its topology, or NULL and err
-static topology_t *s_topology(size_t_ *self, const char *path,
-                              const char *text, int c, errbuf_t *err)
+static topology_t *s_topology(size_t_ *self, const char *path, const char *text,
+                              int c, errbuf_t *err)
 {
     topology_t *topo = topology_load_text(path, text, err);
     for (int i = 0; topo && i < self->o->nsets; i++)
@@ -110,11 +107,9 @@ static void s_plan(size_t_ *self, int i)
             self->row[i].sockets += self->pl[i]->inst[id].params.sockets > 1
                                         ? self->pl[i]->inst[id].params.sockets
                                         : 1;
-    if (zones_wanted(self->pl[i]) && geteuid() != 0) {
+    if (session_admit(self->session, self->pl[i], self->row[i].tried, &why)) {
         self->row[i].verdict = SIZING_NOFIT;
-        snprintf(self->row[i].why, sizeof self->row[i].why,
-                 "zones (netns = ...) need root: hopbench makes network "
-                 "namespaces and veth links");
+        snprintf(self->row[i].why, sizeof self->row[i].why, "%.500s", why.msg);
         pipeline_destroy(&self->pl[i]);
         return;
     }
@@ -133,7 +128,8 @@ static int s_candidates(size_t_ *self, errbuf_t *err)
         if (!text)
             return -1;
         for (int c = 0; c < combos; c++) {
-            topology_t *topo = s_topology(self, self->o->files[f], text, c, err);
+            topology_t *topo =
+                s_topology(self, self->o->files[f], text, c, err);
             if (!topo) {
                 free(text);
                 return -1;
@@ -162,41 +158,32 @@ static int s_candidates(size_t_ *self, errbuf_t *err)
     return 0;
 }
 
-//  metadata.json as `run` writes it (resultsdir.h): what ran, where, with
-//  which libraries; status "running" until the end says how it went
-static int s_metadata(size_t_ *self, const char *status, errbuf_t *err)
+//  The session of the candidates' trials: its rows' columns and its
+//  metadata's, then its directory and files
+static int s_session(size_t_ *self, errbuf_t *err)
 {
-    run_meta_t *meta = &self->meta;
-    if (!meta->started[0]) {
-        resultsdir_utc(meta->started, sizeof meta->started, false);
-        snprintf(meta->command_line, sizeof meta->command_line, "%s",
-                 self->o->command_line ? self->o->command_line : "");
-        snprintf(meta->topology, sizeof meta->topology, "%s",
-                 self->n ? self->topo[0]->name : "");
-        snprintf(meta->file, sizeof meta->file, "%s", self->o->files[0]);
-        snprintf(meta->mode, sizeof meta->mode, "size");
-        meta->tsc_hz = tsc_hz(meta->tsc_source, sizeof meta->tsc_source);
-    }
-    snprintf(meta->status, sizeof meta->status, "%s", status);
-    return resultsdir_metadata(self->dir, meta, self->machine, err);
-}
-
-static int s_files(size_t_ *self, errbuf_t *err)
-{
-    if (resultsdir_create(self->o->output, "size", self->dir, sizeof self->dir,
-                          err) ||
-        resultsdir_ipc_create(self->ipc_dir, sizeof self->ipc_dir, err))
-        return -1;
-    if (!(self->results = outfile_create(self->dir, "results.csv", err)) ||
-        !(self->latency = outfile_create(self->dir, "latency.csv", err)))
-        return -1;
-    self->info.nsweep = 1;
-    self->info.sweep_key[0] = "candidate";
-    self->info.pattern = "pubsub";
-    self->info.mode = "search";
-    report_header(self->results, REPORT_RESULTS, &self->info);
-    report_header(self->latency, REPORT_LATENCY, &self->info);
-    return s_metadata(self, "running", err);
+    const size_options_t *o = self->o;
+    session_options_t so = {.name = "size",
+                            .output = o->output,
+                            .format = FORMAT_TABLE, //  stdout: sizing's
+                            .quiet = o->quiet,
+                            .keep_going = true, //  a stall: the verdict's
+                            .command_line = o->command_line,
+                            .fleet = self->fleet,
+                            .machine = self->machine,
+                            .stages_left = &self->stages_left};
+    if (!(self->session = session_new(&so)))
+        return err_set(err, "out of memory");
+    report_info_t *info = session_info(self->session);
+    info->nsweep = 1;
+    info->sweep_key[0] = "candidate";
+    info->pattern = "pubsub";
+    info->mode = "search";
+    run_meta_t *meta = session_meta(self->session);
+    TEXT_SET(meta->topology, self->n ? self->topo[0]->name : "");
+    TEXT_SET(meta->file, o->files[0]);
+    TEXT_SET(meta->mode, "size");
+    return 0;
 }
 
 //  "candidate 2 of 4: ...", with the time so far and, from the candidates
@@ -221,35 +208,20 @@ static void s_progress(const size_t_ *self, int i)
 
 static int s_eval(size_t_ *self, int i, errbuf_t *err)
 {
-    char config[512], number[16];
-    snprintf(config, sizeof config, "%s/candidate%d.cfg", self->ipc_dir, i + 1);
-    FILE *file = fopen(config, "w");
-    if (!file)
-        return err_set(err, "cannot write %s", config);
-    topology_save(self->topo[i], file);
-    fclose(file);
+    char number[16];
+    report_info_t *info = session_info(self->session);
     snprintf(number, sizeof number, "%d", i + 1);
-    self->info.topology = self->topo[i]->name;
-    self->info.sweep_value[0] = number;
-    sizing_target_t target = {self->target.rate, self->target.p99_us,
-                              self->target.loss, self->target.headroom};
-    size_eval_t eval = {.pl = self->pl[i],
-                        .params = &self->pl[i]->params,
-                        .machine = self->machine,
-                        .target = &target,
-                        .ipc_dir = self->ipc_dir,
-                        .trials = &self->trials,
-                        .tsc_hz = tsc_hz(NULL, 0),
+    info->topology = self->topo[i]->name;
+    info->sweep_value[0] = number;
+    size_eval_t eval = {.session = self->session,
+                        .pl = self->pl[i],
+                        .target = &self->target,
                         .ndr = self->o->ndr,
-                        .results = self->results,
-                        .latency = self->latency,
-                        .info = &self->info,
-                        .row = &self->row[i],
-                        .fleet = self->fleet};
+                        .row = &self->row[i]};
     if (!self->o->quiet)
         s_progress(self, i);
     double start = mono_seconds();
-    int rc = size_eval(&eval, config, err);
+    int rc = size_eval(&eval, err);
     self->row[i].seconds = mono_seconds() - start;
     if (rc) { //  not a verdict: what it had measured stays, unjudged
         self->row[i].verdict = SIZING_UNTRIED;
@@ -309,27 +281,31 @@ static void s_extrapolate(const size_t_ *self, FILE *out)
                      "more, measured)\n");
         return;
     }
-    fprintf(out, "extrapolated (USL, %s): lambda %.0f msgs/s, sigma %.4f, "
-            "kappa %.5f; residuals", self->tries.key[0], fit.lambda, fit.sigma,
-            fit.kappa);
+    fprintf(out,
+            "extrapolated (USL, %s): lambda %.0f msgs/s, sigma %.4f, "
+            "kappa %.5f; residuals",
+            self->tries.key[0], fit.lambda, fit.sigma, fit.kappa);
     for (int i = 0; i < n; i++)
         fprintf(out, " %g:%+.0f", k[i], fit.residual[i]);
-    double need = self->target.rate * (1 + self->target.headroom);
+    double need = sizing_offered(&self->target);
     int kneed = usl_needed(&fit, need, 1024);
     if (kneed > 0)
-        fprintf(out, "\nextrapolated: %s = %d would carry %.0f msgs/s "
-                "(predicted %.0f; not measured)\n", self->tries.key[0], kneed,
-                need, usl_predict(&fit, kneed));
+        fprintf(out,
+                "\nextrapolated: %s = %d would carry %.0f msgs/s "
+                "(predicted %.0f; not measured)\n",
+                self->tries.key[0], kneed, need, usl_predict(&fit, kneed));
     else
-        fprintf(out, "\nextrapolated: no %s carries %.0f msgs/s: the law "
-                "peaks below it\n", self->tries.key[0], need);
+        fprintf(out,
+                "\nextrapolated: no %s carries %.0f msgs/s: the law "
+                "peaks below it\n",
+                self->tries.key[0], need);
 }
 
 //  Did some candidate carry the target's rate and headroom (so what
 //  failed was its latency, its loss or the machine, not its capacity)?
 static bool s_carried(const size_t_ *self)
 {
-    double need = self->target.rate * (1 + self->target.headroom);
+    double need = sizing_offered(&self->target);
     for (int i = 0; i < self->n; i++)
         if (self->row[i].capacity >= need)
             return true;
@@ -339,8 +315,8 @@ static bool s_carried(const size_t_ *self)
 static void s_report(size_t_ *self, int best)
 {
     errbuf_t err = {0};
-    sizing_target_t t = {self->target.rate, self->target.p99_us,
-                         self->target.loss, self->target.headroom};
+    const sizing_target_t *t = &self->target;
+    const char *dir = session_dir(self->session);
     double cost[SIZE_MAX_ROWS], rate[SIZE_MAX_ROWS];
     bool front[SIZE_MAX_ROWS];
     for (int i = 0; i < self->n; i++)
@@ -348,26 +324,26 @@ static void s_report(size_t_ *self, int best)
     size_cost_pareto(cost, rate, self->n, front);
     for (int i = 0; i < self->n; i++)
         self->row[i].pareto = front[i];
-    FILE *csv = outfile_create(self->dir, "sizing.csv", &err);
+    FILE *csv = outfile_create(dir, "sizing.csv", &err);
     if (csv) {
         report_sizing_csv(csv, self->row, self->n);
-        outfile_close(csv, self->dir, "sizing.csv", 0, &err);
+        outfile_close(csv, dir, "sizing.csv", 0, &err);
     }
     FILE *json = self->o->format == FORMAT_JSON
-                     ? outfile_create(self->dir, "sizing.json", &err)
+                     ? outfile_create(dir, "sizing.json", &err)
                      : NULL;
     if (json) {
-        report_sizing_json(json, self->row, self->n, best, &t);
-        outfile_close(json, self->dir, "sizing.json", 0, &err);
+        report_sizing_json(json, self->row, self->n, best, t);
+        outfile_close(json, dir, "sizing.json", 0, &err);
     }
     if (err.msg[0])
         fprintf(stderr, "hopbench: size: %s\n", err.msg);
     if (self->o->format == FORMAT_JSON) {
-        report_sizing_json(stdout, self->row, self->n, best, &t);
+        report_sizing_json(stdout, self->row, self->n, best, t);
     } else if (self->o->format == FORMAT_CSV)
         report_sizing_csv(stdout, self->row, self->n);
     else
-        report_sizing_table(stdout, self->row, self->n, best, &t, self->o->all);
+        report_sizing_table(stdout, self->row, self->n, best, t, self->o->all);
     FILE *notes = self->o->format == FORMAT_TABLE ? stdout : stderr;
     if (self->o->extrapolate)
         s_extrapolate(self, notes);
@@ -375,10 +351,10 @@ static void s_report(size_t_ *self, int best)
         fprintf(notes, "the target is beyond what was measured here "
                        "(--extrapolate fits a scalability law to it)\n");
     if (plot_have_gnuplot() &&
-        report_sizing_chart(self->dir, self->row, self->n, &t, &err))
+        report_sizing_chart(dir, self->row, self->n, t, &err))
         fprintf(stderr, "hopbench: size: chart: %s\n", err.msg);
     if (!self->o->quiet)
-        fprintf(stderr, "hopbench: size: files in %s\n", self->dir);
+        fprintf(stderr, "hopbench: size: files in %s\n", dir);
 }
 
 static void s_free(size_t_ *self)
@@ -387,15 +363,22 @@ static void s_free(size_t_ *self)
         pipeline_destroy(&self->pl[i]);
         topology_destroy(&self->topo[i]);
     }
-    if (self->results)
-        fclose(self->results);
-    if (self->latency)
-        fclose(self->latency);
-    if (self->ipc_dir[0])
-        resultsdir_ipc_remove(self->ipc_dir);
+    session_destroy(&self->session);
     fleet_destroy(&self->fleet);
     machine_destroy(&self->machine);
     free(self);
+}
+
+//  The candidates planned in a session, and measured: 0, or -1 (err)
+static int s_size(size_t_ *self, int *best, errbuf_t *err)
+{
+    if (s_session(self, err))
+        return -1;
+    for (int i = 0; i < self->n; i++)
+        s_plan(self, i);
+    return session_open(self->session, 0, 1, err) || s_measure(self, best, err)
+               ? -1
+               : 0;
 }
 
 int size_main(const size_options_t *o)
@@ -410,28 +393,25 @@ int size_main(const size_options_t *o)
         size_try_parse(o->tries, o->ntries, &self->tries, &err) == 0 &&
         (self->machine = machine_new_live(&err)) &&
         s_candidates(self, &err) == 0 && (fleet = s_fleet(self)) == 0) {
-        for (int i = 0; i < self->n; i++)
-            s_plan(self, i);
-        rc = s_files(self, &err) || s_measure(self, &best, &err) ? 1 : 0;
+        int measured = s_size(self, &best, &err);
+        if (self->session && session_dir(self->session)[0]) {
+            s_report(self, best);
+            rc = session_end(self->session, measured, &err);
+            if (rc == 0 && best < 0)
+                rc = SIZE_NOT_MET;
+        } else
+            rc = 1;
     }
-    int sig = rc == 1 ? interrupt_signal() : 0;
-    if (sig)
-        err_set(&err, "interrupted by %s; what finished is in %s",
-                sig == 2 ? "SIGINT" : "SIGTERM", self->dir);
     if (fleet) //  said already, as run says it
         rc = fleet;
-    else if (rc == 2 || rc == 1)
+    else if (rc == 2 ||
+             (rc == 1 && !(self->session && session_dir(self->session)[0])))
         fprintf(stderr, "hopbench: size: %s\n", err.msg);
-    if (rc != 2 && self->dir[0]) {
-        if (rc == 1)
-            snprintf(self->meta.error, sizeof self->meta.error, "%s", err.msg);
-        errbuf_t why;
-        if (s_metadata(self, sig ? "interrupted" : rc ? "failed" : "ok", &why))
-            fprintf(stderr, "hopbench: size: %s\n", why.msg);
-        s_report(self, best);
-        if (rc == 0 && best < 0)
-            rc = SIZE_NOT_MET;
-    }
+    bool stages_left = self->stages_left;
     s_free(self);
+    if (stages_left) { //  a stage thread is stuck, as run.c says
+        fflush(NULL);
+        _exit(rc);
+    }
     return rc;
 }

@@ -1,12 +1,11 @@
 /*  size_eval: one candidate measured, step by step (see size.h): its
-    stages up, the capacity, loss and p99 trials (and --ndr's search),
-    each trial's rows into results.csv and latency.csv, the verdict and
-    the figure and hop that set it.  Its stages down whatever happens.
+    stages up, the capacity, loss and p99 trials (and --ndr's search) on
+    the pipeline kept up between them, each trial's rows into the
+    session's files, the verdict and the figure and hop that set it.
+    Its stages down whatever happens.
 */
 #include "run/size_eval.h"
 
-#include "crew/crew.h"
-#include "pipeline/zones.h"
 #include "trial/search.h"
 #include "trial/trial.h"
 
@@ -15,41 +14,16 @@
 #include <string.h>
 
 //  One trial on the candidate's pipeline, kept up between its trials
-//  where it may be (trial.h: keep_up); 1: void on the kept one
-static int s_trial_once(size_eval_t *self, const trial_spec_t *spec,
-                        trial_result_t *result, errbuf_t *err)
-{
-    char warnings[4096];
-    trial_spec_t kept = *spec;
-    kept.keep_up = trial_may_keep_up(self->pl);
-    //  a pipeline left up keeps its endpoints
-    if (!self->crew->up &&
-        pipeline_resolve(self->pl, self->ipc_dir, ++*self->trials, err))
-        return -1;
-    return trial_run(self->crew, self->machine, &kept, result, warnings,
-                     sizeof warnings, err);
-}
-
-//  ...run again on a fresh pipeline when void; its rows go to the files
+//  where it may be (the session retries a stalled or void one); its rows
+//  go to the session's files
 static int s_trial(size_eval_t *self, const trial_spec_t *spec,
                    trial_result_t *result, errbuf_t *err)
 {
-    int rc = s_trial_once(self, spec, result, err);
-    if (rc == 1) {
-        trial_result_free(result);
-        rc = s_trial_once(self, spec, result, err);
-        if (rc == 1)
-            rc = err_set(err, "a trial on a fresh pipeline was void");
-    }
-    if (rc) {
-        trial_result_free(result); //  a failed trial's rows are not kept
-        fleet_blame(self->fleet, self->pl, err); //  a host's fault: which
+    trial_spec_t kept = *spec;
+    kept.keep_up = true;
+    if (session_trial(self->session, &kept, result, err) ||
+        session_rows_trial(self->session, result, NULL, err))
         return -1;
-    }
-    report_rows(self->results, REPORT_RESULTS, self->info, result);
-    if (result->nlatency)
-        report_latency_rows(self->latency, self->info, result->size, "1",
-                            result->latency, result->nlatency);
     if (result->starved == 1)
         self->row->starved = true;
     return 0;
@@ -125,18 +99,20 @@ static int s_capacity(size_eval_t *self, trial_spec_t spec, errbuf_t *err)
 {
     trial_result_t r = {0};
     spec.rate = 0, spec.timed = false;
-    spec.duration = self->params->search_trial;
+    spec.duration = self->pl->params.search_trial;
     if (s_trial(self, &spec, &r, err))
         return -1;
     int worst;
     s_delivered(&r, 0, &worst);
     self->row->capacity = s_carried(&r);
-    double need = self->target->rate * (1 + self->target->headroom);
+    double need = sizing_offered(self->target);
     if (self->row->capacity < need) {
         char why[200];
-        snprintf(why, sizeof why, "carried %.0f msgs/s flat out, %.0f%% short "
-                 "of %.0f", self->row->capacity,
-                 100 * (1 - self->row->capacity / need), need);
+        snprintf(why, sizeof why,
+                 "carried %.0f msgs/s flat out, %.0f%% short "
+                 "of %.0f",
+                 self->row->capacity, 100 * (1 - self->row->capacity / need),
+                 need);
         s_hop(self, &r, worst);
         s_fail(self, &r, SIZING_CAPACITY, self->row->capacity, why);
     }
@@ -148,23 +124,27 @@ static int s_capacity(size_eval_t *self, trial_spec_t spec, errbuf_t *err)
 static int s_loss(size_eval_t *self, trial_spec_t spec, errbuf_t *err)
 {
     trial_result_t r = {0};
-    double offered = self->target->rate * (1 + self->target->headroom);
+    double offered = sizing_offered(self->target);
     spec.rate = offered / self->pl->norigins, spec.timed = false;
-    spec.duration = self->params->search_confirm;
+    spec.duration = self->pl->params.search_confirm;
     if (s_trial(self, &spec, &r, err))
         return -1;
     int worst;
     double share = s_delivered(&r, self->target->loss, &worst);
     char why[200];
     if (r.sources_rate < 0.99 * offered) {
-        snprintf(why, sizeof why, "the publishers sent only %.0f of %.0f "
-                 "msgs/s", r.sources_rate, offered);
+        snprintf(why, sizeof why,
+                 "the publishers sent only %.0f of %.0f "
+                 "msgs/s",
+                 r.sources_rate, offered);
         s_fail(self, &r, SIZING_CAPACITY, r.sources_rate, why);
     } else if (worst >= 0) {
         const link_row_t *l = &r.links[worst];
         double lost = (double)link_lost(l) / (double)l->expected;
-        snprintf(why, sizeof why, "lost %.4g of its messages at %.0f msgs/s "
-                 "(allowed %g)", lost, offered, self->target->loss);
+        snprintf(why, sizeof why,
+                 "lost %.4g of its messages at %.0f msgs/s "
+                 "(allowed %g)",
+                 lost, offered, self->target->loss);
         s_hop(self, &r, worst);
         s_fail(self, &r, SIZING_LOSS, lost, why);
     } else
@@ -189,7 +169,7 @@ static int s_p99(size_eval_t *self, trial_spec_t spec, errbuf_t *err)
 {
     trial_result_t r = {0};
     spec.rate = self->target->rate / self->pl->norigins, spec.timed = true;
-    spec.duration = self->params->search_trial;
+    spec.duration = self->pl->params.search_trial;
     if (s_trial(self, &spec, &r, err))
         return -1;
     self->row->busy_cores = s_busy(&r);
@@ -216,7 +196,7 @@ static int s_ndr(size_eval_t *self, const trial_spec_t *spec, errbuf_t *err)
     search_hooks_t hooks = {s_hook_trial, NULL, self,
                             trial_may_keep_up(self->pl) ? 0 : SEARCH_SETTLE_S};
     search_outcome_t outcome;
-    int rc = search_run(self->params, self->pl->norigins, spec, &hooks,
+    int rc = search_run(&self->pl->params, self->pl->norigins, spec, &hooks,
                         &outcome, err);
     if (rc == 0)
         self->row->ndr = outcome.ratio[0].found;
@@ -226,10 +206,11 @@ static int s_ndr(size_eval_t *self, const trial_spec_t *spec, errbuf_t *err)
 
 static int s_steps(size_eval_t *self, errbuf_t *err)
 {
-    trial_spec_t spec = {.size = self->row->size, .repeat = 1,
-                         .tsc_hz = self->tsc_hz};
-    int (*steps[])(size_eval_t *, trial_spec_t, errbuf_t *) = {
-        s_capacity, s_loss, s_p99};
+    trial_spec_t spec = {.size = self->row->size,
+                         .repeat = 1,
+                         .tsc_hz = session_meta(self->session)->tsc_hz};
+    int (*steps[])(size_eval_t *, trial_spec_t, errbuf_t *) = {s_capacity,
+                                                               s_loss, s_p99};
     self->row->verdict = SIZING_MEETS;
     for (int s = 0; s < 3; s++) {
         spec.repeat = s + 1;
@@ -241,25 +222,13 @@ static int s_steps(size_eval_t *self, errbuf_t *err)
     return self->ndr ? s_ndr(self, &spec, err) : 0;
 }
 
-int size_eval(size_eval_t *self, const char *config, errbuf_t *err)
+int size_eval(size_eval_t *self, errbuf_t *err)
 {
     sizing_row_t *row = self->row;
     row->capacity = row->p99_us = row->busy_cores = row->ndr = -1;
     row->confirmed = 0, row->why[0] = 0; //  measured from here on
-    zones_t *zones = NULL; //  netns = ...: the candidate's network zones
-    if (zones_wanted(self->pl) && !(zones = zones_create(self->pl, err)))
-        return -1;
-    if (!(self->crew =
-              crew_new(self->pl, config, self->ipc_dir, self->fleet, err))) {
-        zones_destroy(&zones);
-        return -1;
-    }
-    int rc = s_steps(self, err);
+    int rc = session_up(self->session, self->pl, err);
     if (rc == 0)
-        rc = trial_session_end(self->crew, err);
-    if (crew_destroy(&self->crew, (int)(self->params->timeout * 1000)) &&
-        rc == 0)
-        rc = err_set(err, "a stage thread did not end");
-    zones_destroy(&zones);
-    return rc;
+        rc = s_steps(self, err);
+    return session_down(self->session, rc, err);
 }

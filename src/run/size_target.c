@@ -32,7 +32,7 @@ int size_duration_us(const char *text, double *us)
 }
 
 //  One KEY=VALUE of --target
-static int s_word(size_target_t *t, const char *word, bool *rate,
+static int s_word(sizing_target_t *t, const char *word, bool *rate,
                   errbuf_t *err)
 {
     const char *eq = strchr(word, '=');
@@ -67,9 +67,9 @@ static int s_word(size_target_t *t, const char *word, bool *rate,
     return 0;
 }
 
-int size_target_parse(const char *text, size_target_t *out, errbuf_t *err)
+int size_target_parse(const char *text, sizing_target_t *out, errbuf_t *err)
 {
-    size_target_t t = {.headroom = 0.2};
+    sizing_target_t t = {.headroom = 0.2};
     bool rate = false;
     char copy[512];
     if (!text)
@@ -135,7 +135,7 @@ int size_try_parse(const char *const *specs, int n, sweep_t *out,
 int size_target_test(bool verbose)
 {
     (void)verbose;
-    size_target_t t;
+    sizing_target_t t;
     errbuf_t err;
     double us;
     CHECK(size_target_parse("rate=2000,p99=1s", &t, &err) == 0);

@@ -21,15 +21,10 @@
 
 #include "base/errbuf.h"
 #include "config/sweep.h"
+#include "report/report_sizing.h"
 
-typedef struct {
-    double rate;     //  msgs/s, all publishers together
-    double p99_us;   //  0: any
-    double loss;     //  loss ratio allowed
-    double headroom; //  the share above rate that must pass
-} size_target_t;
-
-int size_target_parse(const char *text, size_target_t *out, errbuf_t *err);
+//  --target into a target (report_sizing.h: what the rows are judged by)
+int size_target_parse(const char *text, sizing_target_t *out, errbuf_t *err);
 //  --try specs into a sweep (the candidates' cross product)
 int size_try_parse(const char *const *specs, int n, sweep_t *out,
                    errbuf_t *err);

@@ -18,9 +18,9 @@
 #include <time.h>
 #include <zmq.h>
 
-#define TRIAL_POLL_MS  50   //  failure checks while the window is open
-#define TRIAL_QUIET_MS 250  //  no counter moved this long: drained
-#define TRIAL_ABORT_MS 1000 //  after a failure, for every stage's last word
+#define TRIAL_POLL_MS       50   //  failure checks while the window is open
+#define TRIAL_QUIET_MS      250  //  no counter moved this long: drained
+#define TRIAL_ABORT_MS      1000 //  after a failure, for every stage's last word
 #define TRIAL_WARMUP_REUSED 0.03 //  at most, on a pipeline that stayed up
 //  Quiet on a pipeline that stays up: shorter, as a message it leaves
 //  behind is caught by its epoch (the next trial is void, run afresh)
@@ -462,7 +462,7 @@ static int s_drain(trial_t *self, errbuf_t *err)
         if (complete || (!lossless && (now.t - quiet_since) * 1000 >= quiet_ms))
             return 0;
     }
-    s_drain_late(self); //  still moving after the timeout
+    s_drain_late(self);        //  still moving after the timeout
     self->unsettled = "drain"; //  not still: no next trial on it
     return 0;
 }
@@ -501,8 +501,7 @@ static void s_test_count(trial_t *self)
     const char *extra = getenv("HOPBENCH_TEST_COUNT");
     trial_result_t *result = self->result;
     if (extra && *extra && result->nlinks > 0)
-        result->links[result->nlinks - 1].received +=
-            strtoull(extra, NULL, 10);
+        result->links[result->nlinks - 1].received += strtoull(extra, NULL, 10);
 }
 
 //  Every stage's shared block as it is now, where it is not this host's
@@ -627,13 +626,13 @@ static int s_measure_reqrep(trial_t *self, errbuf_t *err)
 //  A pipeline that stays up between trials (trial.h: keep_up)
 
 //  TEARDOWN of a pipeline an earlier trial left up; every stage is idle
-int trial_session_end(crew_t *crew, errbuf_t *err)
+int trial_kept_close(crew_t *crew, trial_kept_t *kept, errbuf_t *err)
 {
     int rc = 0, timeout_ms = (int)(crew->pl->params.timeout * 1000);
-    for (int i = crew->pl->n - 1; i >= 0 && crew->up; i--)
+    for (int i = crew->pl->n - 1; i >= 0 && kept->up; i--)
         if (stage_handle_command(crew->stage[i], "TEARDOWN", timeout_ms, err))
             rc = -1;
-    crew->up = false;
+    kept->up = false;
     return rc;
 }
 
@@ -653,9 +652,9 @@ bool trial_may_keep_up(const pipeline_t *pl)
 //  May this trial run on the pipeline the last one left up: the same
 //  size (the session's key; the rest is the combination's, and whether
 //  messages carry send times every stage reads at each RUN)
-static bool s_continues(const crew_t *crew, const trial_spec_t *spec)
+static bool s_continues(const trial_kept_t *kept, const trial_spec_t *spec)
 {
-    return crew->up && crew->session_size == spec->size;
+    return kept->up && kept->size == spec->size;
 }
 
 //  What the result says of its pipeline: fresh, reused, or fresh again
@@ -665,12 +664,12 @@ static void s_pipeline_name(trial_t *self)
     trial_result_t *result = self->result;
     if (self->continuing)
         snprintf(result->pipeline, sizeof result->pipeline, "reused");
-    else if (self->crew->fallback[0])
+    else if (self->kept->fallback[0])
         snprintf(result->pipeline, sizeof result->pipeline, "fallback:%s",
-                 self->crew->fallback);
+                 self->kept->fallback);
     else
         snprintf(result->pipeline, sizeof result->pipeline, "fresh");
-    self->crew->fallback[0] = 0;
+    self->kept->fallback[0] = 0;
 }
 
 //  After the measurement: keep the pipeline up for the next trial, or
@@ -679,37 +678,38 @@ static void s_pipeline_name(trial_t *self)
 //  the pipeline closed, for the caller to run again on a fresh one
 static int s_finish(trial_t *self, int rc, errbuf_t *err)
 {
-    crew_t *crew = self->crew;
+    trial_kept_t *kept = self->kept;
     const char *why = self->continuing && rc == 0 && self->result->late ? "late"
                       : self->continuing && rc && self->verifying ? "verify"
                                                                   : NULL;
     if (rc && !why) {
         s_abort(self);
-        crew->up = false;
+        kept->up = false;
         return rc;
     }
     if (why || self->unsettled)
-        snprintf(crew->fallback, sizeof crew->fallback, "%s",
+        snprintf(kept->fallback, sizeof kept->fallback, "%s",
                  why ? why : self->unsettled);
     if (!why && !self->unsettled && self->spec.keep_up) {
-        crew->up = true;
-        crew->session_size = self->spec.size;
+        kept->up = true;
+        kept->size = self->spec.size;
         return 0;
     }
-    crew->up = false;
+    kept->up = false;
     if (s_teardown(self, err))
         return -1;
     return why ? 1 : 0;
 }
 
-int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
-              trial_result_t *result, char *warnings, size_t warnings_len,
-              errbuf_t *err)
+int trial_run(crew_t *crew, trial_kept_t *kept, const machine_t *machine,
+              const trial_spec_t *spec, trial_result_t *result, char *warnings,
+              size_t warnings_len, errbuf_t *err)
 {
     if (crew->broken)
         return err_set(err, "an earlier trial was aborted");
     double begin = mono_seconds();
-    if (crew->up && !s_continues(crew, spec) && trial_session_end(crew, err)) {
+    if (kept->up && !s_continues(kept, spec) &&
+        trial_kept_close(crew, kept, err)) {
         crew->broken = true;
         return -1;
     }
@@ -726,7 +726,8 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
         return err_set(err, "a trial: out of memory");
     }
     self->crew = crew;
-    self->continuing = crew->up;
+    self->kept = kept;
+    self->continuing = kept->up;
     self->pl = crew->pl;
     memcpy(self->stage, crew->stage, sizeof self->stage);
     self->machine = machine;

@@ -40,7 +40,7 @@ typedef struct {
     //  The pipeline stays up after this trial: its sockets, connections
     //  and subscriptions kept for the next trial of the same size (the
     //  session), which runs on them (no SETUP, no HANDSHAKE, a short
-    //  warm-up; its rate and send times its own); trial_session_end
+    //  warm-up; its rate and send times its own); trial_kept_close
     //  closes it
     bool keep_up;
     //  A search's trial: the window ends early (trial_result_t's
@@ -53,14 +53,23 @@ typedef struct {
     } give_up;
 } trial_spec_t;
 
-//  Run one trial with the crew's stages; the pipeline's endpoints must be
-//  resolved.  Fills result (free with trial_result_free); warnings
+//  The pipeline a trial left up (trial_spec_t's keep_up) for the next
+//  trials of its size: the caller's (a session's), handed to each trial
+//  of the crew.  Zero: none is up
+typedef struct {
+    bool up;
+    uint32_t size;     //  the size its trials measure
+    char fallback[16]; //  why the last one could not stay up, "": it could
+} trial_kept_t;
+
+//  Run one trial with the crew's stages, on the pipeline 'kept' says is
+//  up (or on a fresh one); the pipeline's endpoints must be resolved.  Fills result (free with trial_result_free); warnings
 //  (placement read-back) go to 'warnings', whole lines, the last "... and
 //  N more warnings" when they do not all fit.  After a failure
 //  the crew is broken: no more trials, only crew_destroy
-int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
-              trial_result_t *result, char *warnings, size_t warnings_len,
-              errbuf_t *err);
+int trial_run(crew_t *crew, trial_kept_t *kept, const machine_t *machine,
+              const trial_spec_t *spec, trial_result_t *result, char *warnings,
+              size_t warnings_len, errbuf_t *err);
 //  ...and 1 when the trial ran on a pipeline an earlier one left up and
 //  its figures cannot be trusted (another trial's messages arrived, or
 //  its counts do not add up): void, the pipeline closed; run it again
@@ -72,9 +81,9 @@ int trial_run(crew_t *crew, const machine_t *machine, const trial_spec_t *spec,
 //  counting thread would see between trials what nobody counts)
 bool trial_may_keep_up(const pipeline_t *pl);
 
-//  The end of a session: close the pipeline the last trial left up
-//  (nothing to do when none is up); -1 if a stage did not answer
-int trial_session_end(crew_t *crew, errbuf_t *err);
+//  Close the pipeline the last trial left up (nothing to do when none
+//  is up); -1 if a stage did not answer
+int trial_kept_close(crew_t *crew, trial_kept_t *kept, errbuf_t *err);
 
 //  trial_counters.c's selftest: links, counts and losses from snapshots
 int trial_counters_test(bool verbose);

@@ -44,6 +44,7 @@ typedef struct {
 
 typedef struct {
     crew_t *crew;
+    trial_kept_t *kept; //  the pipeline left up between trials (trial.h)
     pipeline_t *pl;
     const machine_t *machine;
     trial_spec_t spec;

@@ -1,15 +1,16 @@
-/*  run_outputs: the results directory of a run and every file in it.
+/*  session_files: the results directory of a session and every file in
+    it.
 
     Opens results.csv, threads.csv and memory.csv (rows flushed per
-    trial) and config.cfg (the effective topology) with the directory;
-    latency.csv, search.csv, search_summary.csv, syscalls.csv and
-    sockets.csv with their first rows; placements.csv, metadata.json
-    (rewritten at the end with the status) and results.json (--format
-    json) at the end, when every file is closed and the private ipc
-    directory removed, whatever happened.  The loop (run.c) hands it
-    results; it decides nothing about what runs.
+    trial) and config.cfg (the effective topology, when the session has
+    one) with the directory; latency.csv, search.csv, search_summary.csv,
+    syscalls.csv and sockets.csv with their first rows; placements.csv,
+    metadata.json (rewritten at the end with the status) and results.json
+    (--format json) at the end, when every file is closed and the private
+    ipc directory removed, whatever happened.  Plans hand it results; it
+    decides nothing about what runs.
 */
-#include "run/run_internal.h"
+#include "run/session_internal.h"
 
 #include "base/outfile.h"
 
@@ -19,20 +20,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-int run_outputs_open(run_t *self, errbuf_t *err)
+//  config.cfg: the effective topology
+static int s_config(session_t *self, errbuf_t *err)
 {
-    const topology_t *topo = self->topos[0];
-    if (resultsdir_create(self->options->output, topo->name, self->dir,
-                          sizeof self->dir, err))
-        return -1;
     FILE *config = outfile_create(self->dir, "config.cfg", err);
     if (!config)
         return -1;
-    if (self->ntopos > 1)
-        fprintf(config, "# swept (%s): this is the first combination\n",
-                self->meta.sweep);
-    topology_save(topo, config);
-    fclose(config);
+    if (self->o.config_note)
+        fprintf(config, "# %s\n", self->o.config_note);
+    topology_save(self->o.config, config);
+    return outfile_close(config, self->dir, "config.cfg", 0, err);
+}
+
+int session_files_open(session_t *self, errbuf_t *err)
+{
+    if (resultsdir_create(self->o.output, self->o.name, self->dir,
+                          sizeof self->dir, err))
+        return -1;
+    if (self->o.config && s_config(self, err))
+        return -1;
     if (!(self->results = outfile_create(self->dir, "results.csv", err)) ||
         !(self->threads = outfile_create(self->dir, "threads.csv", err)) ||
         !(self->memory = outfile_create(self->dir, "memory.csv", err)))
@@ -40,12 +46,12 @@ int run_outputs_open(run_t *self, errbuf_t *err)
     report_header(self->results, REPORT_RESULTS, &self->info);
     report_header(self->threads, REPORT_THREADS, &self->info);
     report_header(self->memory, REPORT_MEMORY, &self->info);
-    return resultsdir_metadata(self->dir, &self->meta, self->machine, err);
+    return resultsdir_metadata(self->dir, &self->meta, self->o.machine, err);
 }
 
 //  latency.csv exists for latency workloads only: opened with its first row
-int run_outputs_latency(run_t *self, const trial_result_t *trial,
-                        const char *repeat, errbuf_t *err)
+int session_rows_latency(session_t *self, const trial_result_t *trial,
+                         const char *repeat, errbuf_t *err)
 {
     if (!self->latency) {
         if (!(self->latency = outfile_create(self->dir, "latency.csv", err)))
@@ -74,10 +80,10 @@ static void s_merge_latency(trial_result_t *merged, const trial_result_t *one)
 }
 
 //  --per-socket: the trial's socket rows, in sockets.csv
-void run_outputs_sockets(run_t *self, const trial_result_t *trial)
+static void s_sockets(session_t *self, const trial_result_t *trial)
 {
     errbuf_t err;
-    if (!self->options->per_socket || trial->nsockets == 0)
+    if (!self->o.per_socket || trial->nsockets == 0)
         return;
     if (!self->sockets &&
         (self->sockets = outfile_create(self->dir, "sockets.csv", &err)))
@@ -87,29 +93,35 @@ void run_outputs_sockets(run_t *self, const trial_result_t *trial)
 }
 
 //  One trial's rows, everywhere they go
-int run_outputs_trial(run_t *self, trial_result_t *trial,
-                      trial_result_t *merged, errbuf_t *err)
+int session_rows_trial(session_t *self, trial_result_t *trial,
+                       trial_result_t *merged, errbuf_t *err)
 {
     char repeat[16];
     report_rows(self->results, REPORT_RESULTS, &self->info, trial);
-    run_meta_published(self, trial);
+    session_meta_published(self, trial);
     report_rows(self->threads, REPORT_THREADS, &self->info, trial);
     report_rows(self->memory, REPORT_MEMORY, &self->info, trial);
-    run_outputs_sockets(self, trial);
-    if (self->options->format == FORMAT_CSV)
+    s_sockets(self, trial);
+    if (self->o.format == FORMAT_CSV)
         report_rows(stdout, REPORT_RESULTS, &self->info, trial);
     if (trial->nlatency == 0)
         return 0;
     snprintf(repeat, sizeof repeat, "%d", trial->repeat);
-    s_merge_latency(merged, trial);
-    return run_outputs_latency(self, trial, repeat, err);
+    if (merged)
+        s_merge_latency(merged, trial);
+    return session_rows_latency(self, trial, repeat, err);
 }
 
 //  placement = all: the summary, on stdout with the table, and in
 //  placements.csv whatever the format (also after a failure: what ran)
-static void s_study_summary(run_t *self)
+void session_study(session_t *self, placements_t *study)
 {
-    placements_t *study = self->options->study;
+    self->study = study;
+}
+
+static void s_study_summary(session_t *self)
+{
+    placements_t *study = self->study;
     errbuf_t err;
     if (!study || !self->results)
         return;
@@ -119,13 +131,13 @@ static void s_study_summary(run_t *self)
         fclose(csv);
     } else
         fprintf(stderr, "hopbench: %s\n", err.msg);
-    if (self->options->format == FORMAT_TABLE) {
+    if (self->o.format == FORMAT_TABLE) {
         progress_end(&self->progress);
         report_placements(stdout, study);
     }
 }
 
-void run_outputs_close(run_t *self)
+void session_files_close(session_t *self)
 {
     errbuf_t err;
     s_study_summary(self);
@@ -136,12 +148,11 @@ void run_outputs_close(run_t *self)
         if (files[i])
             fclose(files[i]);
     if (self->results) {
-        if (resultsdir_metadata(self->dir, &self->meta, self->machine, &err))
+        if (resultsdir_metadata(self->dir, &self->meta, self->o.machine, &err))
             fprintf(stderr, "hopbench: %s\n", err.msg);
         char path[700];
         snprintf(path, sizeof path, "%s/results.json", self->dir);
-        FILE *json =
-            self->options->format == FORMAT_JSON ? fopen(path, "w") : NULL;
+        FILE *json = self->o.results_json ? fopen(path, "w") : NULL;
         if (json && (report_json(json, self->dir, &err) ||
                      report_json(stdout, self->dir, &err)))
             fprintf(stderr, "hopbench: %s\n", err.msg);
@@ -153,7 +164,7 @@ void run_outputs_close(run_t *self)
 }
 
 //  --plot: charts of the finished run; never changes the run's status
-void run_outputs_plot(const run_t *self)
+void session_files_plot(const session_t *self)
 {
     errbuf_t err;
     if (!plot_have_gnuplot())
@@ -161,24 +172,23 @@ void run_outputs_plot(const run_t *self)
                 "hopbench: --plot: no gnuplot on PATH (Debian: gnuplot-nox); "
                 "later: hopbench plot %s\n",
                 self->dir);
-    else if (plot_results(self->dir, self->options->quiet ? NULL : stderr,
-                          &err))
+    else if (plot_results(self->dir, self->o.quiet ? NULL : stderr, &err))
         fprintf(stderr, "hopbench: --plot: %s\n", err.msg);
 }
 
 //  The medians' rows (latency.csv's only when it has rows)
-void run_outputs_medians(run_t *self, const summary_t *summary)
+void session_rows_medians(session_t *self, const summary_t *summary)
 {
     report_median_rows(self->results, REPORT_RESULTS, &self->info, summary);
-    if (self->options->format == FORMAT_CSV)
+    if (self->o.format == FORMAT_CSV)
         report_median_rows(stdout, REPORT_RESULTS, &self->info, summary);
     if (summary->nlatency && self->latency)
         report_median_rows(self->latency, REPORT_LATENCY, &self->info, summary);
 }
 
 //  syscalls.csv, opened with its first rows
-int run_outputs_syscalls(run_t *self, const trial_result_t *traced,
-                         errbuf_t *err)
+int session_rows_syscalls(session_t *self, const trial_result_t *traced,
+                          errbuf_t *err)
 {
     if (!self->syscalls &&
         (self->syscalls = outfile_create(self->dir, "syscalls.csv", err)))
@@ -190,7 +200,7 @@ int run_outputs_syscalls(run_t *self, const trial_result_t *traced,
 }
 
 //  Every judged trial into search.csv (opened with its first row)
-void run_outputs_judged(run_t *self, const search_trial_t *trial)
+void session_rows_judged(session_t *self, const search_trial_t *trial)
 {
     errbuf_t err;
     if (!self->search &&
@@ -201,25 +211,24 @@ void run_outputs_judged(run_t *self, const search_trial_t *trial)
                            &self->current->params);
     report_rows(self->threads, REPORT_THREADS, &self->info, trial->result);
     report_rows(self->memory, REPORT_MEMORY, &self->info, trial->result);
-    run_outputs_sockets(self, trial->result);
+    s_sockets(self, trial->result);
 }
 
 //  Rows in results.csv (and on stdout with --format csv)
-void run_outputs_rows(run_t *self, const trial_result_t *trial)
+void session_rows_results(session_t *self, const trial_result_t *trial)
 {
     report_rows(self->results, REPORT_RESULTS, &self->info, trial);
-    run_meta_published(self, trial);
-    if (self->options->format == FORMAT_CSV)
+    session_meta_published(self, trial);
+    if (self->o.format == FORMAT_CSV)
         report_rows(stdout, REPORT_RESULTS, &self->info, trial);
 }
 
-void run_outputs_search_summary(run_t *self, uint32_t size,
-                                const search_outcome_t *outcome)
+void session_rows_search_summary(session_t *self, uint32_t size,
+                                 const search_outcome_t *outcome)
 {
     errbuf_t err;
-    if (!self->search_summary &&
-        (self->search_summary =
-             outfile_create(self->dir, "search_summary.csv", &err)))
+    if (!self->search_summary && (self->search_summary = outfile_create(
+                                      self->dir, "search_summary.csv", &err)))
         report_search_summary_header(self->search_summary, &self->info);
     if (self->search_summary)
         report_search_summary_rows(self->search_summary, &self->info, size,

@@ -1,16 +1,15 @@
-/*  run_meta: what metadata.json says of a run, filled as it goes: the
-    command line, the sweep, the modes, the TSC's rate, each host's agent,
-    the encrypted hops, what each publisher instance sent in each trial
+/*  session_meta: what metadata.json says of a session, filled as it
+    goes: the command line, the TSC's rate, each host's agent, the
+    encrypted hops, what each publisher instance sent in each trial
     ("published"), and the warnings: each printed on stderr once and
     kept whole while metadata has room (base/lines.h); the rest counted
     once each, and said at the end as "... and N more warnings" in both
-    places.  The status and the error are set by run.c at the end;
-    run_outputs.c writes the file.  The text helpers are pure, and tested
-    here.
+    places.  What a plan knows (the sweep, the modes) it adds through
+    session_meta and session_note_mode; the status and the error are set by session.c at the
+    end; session_files.c writes the file.  The text helpers are pure, and
+    tested here.
 */
-#include "run/run_internal.h"
-
-#include "trial/latency_at.h"
+#include "run/session_internal.h"
 
 #include "base/check.h"
 #include "base/json.h"
@@ -43,8 +42,8 @@ static bool s_seen(uint64_t *set, int *n, int most, uint64_t h)
 }
 
 //  Each warning once: on stderr and in the metadata while it has room,
-//  else counted (run_meta_end says how many more)
-void run_meta_warn(run_t *self, const char *warnings)
+//  else counted (session_meta_end says how many more)
+void session_warn(session_t *self, const char *warnings)
 {
     int most = (int)(sizeof self->dropped / sizeof self->dropped[0]);
     for (const char *p = warnings; *p;) {
@@ -64,7 +63,7 @@ void run_meta_warn(run_t *self, const char *warnings)
     }
 }
 
-void run_meta_end(run_t *self)
+void session_meta_end(session_t *self)
 {
     char last[LINES_TRAILER] = "";
     if (self->warnings_more == 0)
@@ -87,16 +86,13 @@ static void s_add_name(char *list, size_t size, const char *name)
         snprintf(list + used, size - used, "%s%s", used ? "," : "", name);
 }
 
-//  metadata's "mode": every mode the run's combinations measure in
-static void s_note_mode(run_t *self, const params_t *p)
+void session_note_mode(session_t *self, const char *mode)
 {
-    if (p->pattern == PATTERN_PUBSUB || p->pattern == PATTERN_PUSHPULL)
-        s_add_name(self->meta.mode, sizeof self->meta.mode,
-                   params_mode_names[p->mode]);
+    s_add_name(self->meta.mode, sizeof self->meta.mode, mode);
 }
 
 //  metadata's "hosts": each host's agent as it described itself
-static void s_note_hosts(run_t *self, const fleet_t *fleet)
+static void s_note_hosts(session_t *self, const fleet_t *fleet)
 {
     for (int i = 0; i < fleet_size(fleet) && i < LIMIT_HOSTS; i++) {
         agent_link_t *link = fleet_link(fleet, fleet_name(fleet, i));
@@ -119,43 +115,13 @@ static void s_note_hosts(run_t *self, const fleet_t *fleet)
     }
 }
 
-void run_meta_init(run_t *self, const run_options_t *options)
+void session_meta_init(session_t *self)
 {
-    const topology_t *topo = self->topos[0];
-    const sweep_t *sweep = options->sweep;
-    self->info.topology = topo->name;
-    self->info.pattern = params_pattern_names[topo->params.pattern];
-    self->info.nsweep = sweep->nkeys;
-    int trials = 0;
-    for (int k = 0; k < sweep->nkeys; k++) {
-        self->info.sweep_key[k] = sweep->key[k];
-        size_t used = strlen(self->meta.sweep);
-        snprintf(self->meta.sweep + used, sizeof self->meta.sweep - used,
-                 "%s%s=", k ? " " : "", sweep->key[k]);
-        for (int v = 0; v < sweep->nvalues[k]; v++) {
-            used = strlen(self->meta.sweep);
-            snprintf(self->meta.sweep + used, sizeof self->meta.sweep - used,
-                     "%s%s", v ? "," : "", sweep->value[k][v]);
-        }
-    }
-    for (int c = 0; c < self->ntopos; c++) {
-        const params_t *p = &self->topos[c]->params;
-        self->info.at.load |= p->mode == MODE_SEARCH && p->latency_at.n;
-        trials +=
-            p->sizes.n * (p->mode == MODE_SEARCH
-                              ? (run_search_budget(p) + latency_at_budget(p)) *
-                                    (p->repeat > 1 ? p->repeat : 1)
-                              : params_max_repeat(p) * run_twins(p));
-        s_note_mode(self, p);
-    }
     self->meta.tsc_hz =
         tsc_hz(self->meta.tsc_source, sizeof self->meta.tsc_source);
-    s_note_hosts(self, options->fleet);
-    progress_init(&self->progress, options->quiet, trials, self->ntopos);
+    s_note_hosts(self, self->o.fleet);
     snprintf(self->meta.command_line, sizeof self->meta.command_line, "%s",
-             options->command_line);
-    TEXT_SET(self->meta.topology, topo->name);
-    TEXT_SET(self->meta.file, topo->path);
+             self->o.command_line ? self->o.command_line : "");
     snprintf(self->meta.status, sizeof self->meta.status, "running");
     resultsdir_utc(self->meta.started, sizeof self->meta.started, false);
 }
@@ -171,7 +137,7 @@ static bool s_has_word(const char *text, const char *word)
 }
 
 //  metadata's "curve": the hops that are encrypted ("hop2 hop3")
-void run_meta_curve(run_t *self, const pipeline_t *pl)
+void session_note_curve(session_t *self, const pipeline_t *pl)
 {
     for (int h = 0; h < pl->nhops; h++) {
         char hop[16];
@@ -196,7 +162,7 @@ static void s_append(run_meta_t *meta, const char *text, size_t len)
 
 //  metadata's "published": a trial's entry, what each publisher instance
 //  sent (the counts expected is computed from: docs/TOPICS.md), appended
-void run_meta_published(run_t *self, const trial_result_t *trial)
+void session_meta_published(session_t *self, const trial_result_t *trial)
 {
     char *entry = NULL;
     size_t len = 0;
@@ -224,24 +190,10 @@ void run_meta_published(run_t *self, const trial_result_t *trial)
     free(entry);
 }
 
-//  Trials per repeat: 2 with a profile (its traced twin), else 1
-int run_twins(const params_t *params)
-{
-    return params->profile != PROFILE_NONE ? 2 : 1;
-}
-
-//  Trials a search may take: search_trials and a confirmation per ratio
-//  (and with a profile, its traced twin)
-int run_search_budget(const params_t *params)
-{
-    int ratios = params->loss_ratio.n > 0 ? params->loss_ratio.n : 1;
-    return ratios * (params->search_trials + 1) + run_twins(params) - 1;
-}
-
 //  ---------------------------------------------------------------------
 //  Selftest: the text helpers
 
-int run_meta_test(bool verbose)
+int session_meta_test(bool verbose)
 {
     (void)verbose;
     CHECK(s_has_word("hop1 hop2 hop12", "hop2"));
