@@ -20,8 +20,8 @@
 #include "run/session.h"
 #include "run/size_cost.h"
 #include "run/size_eval.h"
+#include "run/size_extrapolate.h"
 #include "run/size_target.h"
-#include "run/usl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -260,47 +260,6 @@ static int s_measure(size_t_ *self, int *best, errbuf_t *err)
     return 0;
 }
 
-//  --extrapolate: USL over one numeric --try key of one file and size
-static void s_extrapolate(const size_t_ *self, FILE *out)
-{
-    double k[16], x[16];
-    int n = 0;
-    if (self->tries.nkeys != 1 || self->o->nfiles != 1) {
-        fprintf(out, "extrapolate: needs one file and one --try key whose "
-                     "values are counts (io_threads=1,2,3 or count=1,2,3)\n");
-        return;
-    }
-    for (int i = 0; i < self->n && n < 16; i++) {
-        const char *eq = strchr(self->row[i].tried, '=');
-        if (eq && self->row[i].capacity > 0 && i < self->tries.nvalues[0])
-            k[n] = atof(eq + 1), x[n++] = self->row[i].capacity;
-    }
-    usl_fit_t fit;
-    if (usl_fit(k, x, n, &fit)) {
-        fprintf(out, "extrapolate: no fit (it needs the point at 1 and one "
-                     "more, measured)\n");
-        return;
-    }
-    fprintf(out,
-            "extrapolated (USL, %s): lambda %.0f msgs/s, sigma %.4f, "
-            "kappa %.5f; residuals",
-            self->tries.key[0], fit.lambda, fit.sigma, fit.kappa);
-    for (int i = 0; i < n; i++)
-        fprintf(out, " %g:%+.0f", k[i], fit.residual[i]);
-    double need = sizing_offered(&self->target);
-    int kneed = usl_needed(&fit, need, 1024);
-    if (kneed > 0)
-        fprintf(out,
-                "\nextrapolated: %s = %d would carry %.0f msgs/s "
-                "(predicted %.0f; not measured)\n",
-                self->tries.key[0], kneed, need, usl_predict(&fit, kneed));
-    else
-        fprintf(out,
-                "\nextrapolated: no %s carries %.0f msgs/s: the law "
-                "peaks below it\n",
-                self->tries.key[0], need);
-}
-
 //  Did some candidate carry the target's rate and headroom (so what
 //  failed was its latency, its loss or the machine, not its capacity)?
 static bool s_carried(const size_t_ *self)
@@ -346,7 +305,12 @@ static void s_report(size_t_ *self, int best)
         report_sizing_table(stdout, self->row, self->n, best, t, self->o->all);
     FILE *notes = self->o->format == FORMAT_TABLE ? stdout : stderr;
     if (self->o->extrapolate)
-        s_extrapolate(self, notes);
+        size_extrapolate(&(size_extrapolate_t){.tries = &self->tries,
+                                               .nfiles = self->o->nfiles,
+                                               .rows = self->row,
+                                               .n = self->n,
+                                               .target = t},
+                         notes);
     else if (best < 0 && !s_carried(self))
         fprintf(notes, "the target is beyond what was measured here "
                        "(--extrapolate fits a scalability law to it)\n");
