@@ -52,6 +52,11 @@
 #include "run/usl.h"
 #include "trial/summary.h"
 #include "trial/trial.h"
+#include "trial/trial_counters.h"
+#include "trial/trial_sockets.h"
+#include "trial/trial_stall.h"
+#include "trial/trial_starve.h"
+#include "trial/trial_topics.h"
 #include "machine/tsc.h"
 #include "machine/syscalls.h"
 #include "config/topics.h"
@@ -119,6 +124,10 @@ static const struct {
     {"stdfds", stdfds_test},
     {"engines", engines_test},
     {"trial_counters", trial_counters_test},
+    {"trial_stall", trial_stall_test},
+    {"trial_starve", trial_starve_test},
+    {"trial_topics", trial_topics_test},
+    {"trial_sockets", trial_sockets_test},
     {"columns", columns_test},
     {"latency_at", latency_at_test},
     {"size_target", size_target_test},

@@ -96,7 +96,6 @@ typedef struct {
     //  the times it was preempted; -1: unknown (another host's thread)
     double wait_pct;
     int64_t preempted;
-    int64_t wait0_ns, preempted0; //  as read when the window opened
 } thread_row_t;
 
 //  The pages of one region of memory a stage writes, by node (memory.csv)

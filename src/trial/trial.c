@@ -3,7 +3,9 @@
     The controller thread sleeps between polls of the stages' counters; it
     never sits in the message path.  Streams (pubsub, pushpull) are timed by
     the controller's snapshots; reqrep round trips are timed by the
-    requesters themselves.  What the counters mean is trial_counters.c.
+    requesters themselves.  What the counters mean is trial_counters.c,
+    and every analysis (counters, topics, sockets, stalls, starvation) is
+    fed here what the window measured (trial_window.h), never this state.
 */
 #define _GNU_SOURCE
 #include "trial/trial_state.h"
@@ -11,6 +13,8 @@
 #include "base/interrupt.h"
 #include "base/mono.h"
 #include "config/engines.h"
+#include "trial/trial_counters.h"
+#include "trial/trial_giveup.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -31,7 +35,7 @@
 
 static bool s_source(const trial_t *self, int id)
 {
-    return pipeline_is_source(self->pl, id);
+    return pipeline_is_source(self->w.pl, id);
 }
 
 //  Read what a running stage sends when its loop ends (DONE or ERR)
@@ -48,13 +52,13 @@ static int s_check_others(trial_t *self, int except, errbuf_t *err)
 {
     if (interrupt_signal())
         return err_set(err, "interrupted");
-    for (int i = 0; i < self->pl->n; i++) {
+    for (int i = 0; i < self->w.pl->n; i++) {
         if (i == except || (self->sources_ending && s_source(self, i)))
             continue;
         if (stage_handle_ready(self->stage[i], 0)) {
             if (s_collect(self, i, self->timeout_ms, err) == 0)
                 err_set(err, "stage %s stopped before it was told to",
-                        self->pl->inst[i].name);
+                        self->w.pl->inst[i].name);
             return -1;
         }
     }
@@ -80,7 +84,7 @@ static int s_command(trial_t *self, int i, const char *command, int timeout_ms,
             return -1;
         if (mono_seconds() > end)
             return err_set(err, "stage %s: no answer to %s within %g s",
-                           self->pl->inst[i].name, command,
+                           self->w.pl->inst[i].name, command,
                            timeout_ms / 1000.0);
     }
     return stage_handle_wait(stage, timeout_ms, err);
@@ -104,11 +108,11 @@ static int s_start(trial_t *self, errbuf_t *err)
 {
     const stage_trial_t trial = {self->spec.size, self->spec.rate,
                                  self->spec.timed, ++self->crew->epoch};
-    for (int i = 0; i < self->pl->n; i++) {
+    for (int i = 0; i < self->w.pl->n; i++) {
         stage_handle_reset(self->stage[i], &trial);
         self->open[i] = self->continuing;
     }
-    for (int i = 0; i < self->pl->n && !self->continuing; i++) {
+    for (int i = 0; i < self->w.pl->n && !self->continuing; i++) {
         if (s_command(self, i, "SETUP", self->timeout_ms, err))
             return -1;
         self->open[i] = true;
@@ -120,15 +124,15 @@ static int s_start(trial_t *self, errbuf_t *err)
 //  once per pipeline), then the sources
 static int s_go(trial_t *self, errbuf_t *err)
 {
-    for (int i = self->pl->n - 1; i >= 0; i--)
+    for (int i = self->w.pl->n - 1; i >= 0; i--)
         if (!s_source(self, i) && s_run_stage(self, i, err))
             return -1;
-    for (int i = 0; i < self->pl->n && !self->continuing; i++)
+    for (int i = 0; i < self->w.pl->n && !self->continuing; i++)
         if (s_source(self, i) &&
             s_command(self, i, "HANDSHAKE", self->timeout_ms + 1000, err))
             return -1;
     self->go_t = mono_seconds();
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         if (s_source(self, i) && s_run_stage(self, i, err))
             return -1;
     return 0;
@@ -138,7 +142,7 @@ static void s_stop_sources(trial_t *self)
 {
     errbuf_t ignored; //  a source's stop is its flags: it cannot fail
     self->sources_ending = true;
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         if (s_source(self, i))
             stage_handle_stop(self->stage[i], &ignored);
 }
@@ -149,10 +153,10 @@ static int s_stop(trial_t *self, bool sources, errbuf_t *err)
 {
     int rc = 0;
     s_stop_sources(self);
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         if (!s_source(self, i))
             rc |= stage_handle_stop(self->stage[i], err);
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         if (self->running[i] && (sources || !s_source(self, i)) &&
             s_collect(self, i, self->timeout_ms, err))
             rc = -1;
@@ -165,15 +169,15 @@ static int s_stop(trial_t *self, bool sources, errbuf_t *err)
 //  on both accounts, its hop's counters and its sequence numbers
 static int s_stop_sinks(trial_t *self, errbuf_t *err)
 {
-    for (int i = 0; i < self->pl->n; i++)
-        if (pipeline_is_sink(self->pl, i) &&
+    for (int i = 0; i < self->w.pl->n; i++)
+        if (pipeline_is_sink(self->w.pl, i) &&
             stage_handle_stop(self->stage[i], err))
             return -1;
-    for (int i = 0; i < self->pl->n; i++)
-        if (self->running[i] && pipeline_is_sink(self->pl, i) &&
+    for (int i = 0; i < self->w.pl->n; i++)
+        if (self->running[i] && pipeline_is_sink(self->w.pl, i) &&
             s_collect(self, i, self->timeout_ms, err))
             return -1;
-    return trial_snapshot(self, &self->last, err);
+    return trial_snapshot(self, &self->w.last, err);
 }
 
 //  Close every socket the trial opened; the threads and their contexts
@@ -181,7 +185,7 @@ static int s_stop_sinks(trial_t *self, errbuf_t *err)
 static int s_teardown(trial_t *self, errbuf_t *err)
 {
     int rc = 0;
-    for (int i = self->pl->n - 1; i >= 0; i--)
+    for (int i = self->w.pl->n - 1; i >= 0; i--)
         if (self->open[i]) {
             if (stage_handle_command(self->stage[i], "TEARDOWN",
                                      self->timeout_ms, err))
@@ -205,24 +209,24 @@ static void s_abort(trial_t *self)
 {
     errbuf_t ignored;
     s_stop_sources(self);
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         if (!s_source(self, i))
             stage_handle_stop(self->stage[i], &ignored);
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         stage_handle_abort(self->stage[i]);
     self->crew->broken = true;
     int bound =
         self->timeout_ms < TRIAL_ABORT_MS ? self->timeout_ms : TRIAL_ABORT_MS;
     double until = mono_seconds() + bound / 1000.0;
     bool blocked[PIPELINE_MAX_INSTANCES] = {false};
-    for (int i = 0; i < self->pl->n; i++) {
+    for (int i = 0; i < self->w.pl->n; i++) {
         if (!self->running[i])
             continue;
         blocked[i] = !stage_handle_ready(self->stage[i], s_left_ms(until));
         if (!blocked[i])
             s_collect(self, i, s_left_ms(until), &ignored);
     }
-    for (int i = self->pl->n - 1; i >= 0; i--)
+    for (int i = self->w.pl->n - 1; i >= 0; i--)
         if (self->open[i] && !blocked[i] && s_left_ms(until) > 0)
             stage_handle_command(self->stage[i], "TEARDOWN", s_left_ms(until),
                                  &ignored);
@@ -233,8 +237,8 @@ static void s_abort(trial_t *self)
 
 static int s_silent_link(trial_t *self)
 {
-    for (int l = 0; l < self->nlinks; l++)
-        if (self->last.link_received[l] == 0)
+    for (int l = 0; l < self->w.nlinks; l++)
+        if (self->w.last.link_received[l] == 0)
             return l;
     return -1;
 }
@@ -242,11 +246,12 @@ static int s_silent_link(trial_t *self)
 //  Until warmup has passed and every link has delivered something
 static int s_warm_up(trial_t *self, errbuf_t *err)
 {
-    double start = mono_seconds(), warmup = self->pl->params.warmup;
+    double start = mono_seconds(), warmup = self->w.pl->params.warmup;
     if (self->continuing) //  the connections are warm: the pace settles
         warmup = fmin(warmup, TRIAL_WARMUP_REUSED);
     while (true) {
-        if (s_check_stages(self, err) || trial_snapshot(self, &self->last, err))
+        if (s_check_stages(self, err) ||
+            trial_snapshot(self, &self->w.last, err))
             return -1;
         int silent = s_silent_link(self);
         double elapsed = mono_seconds() - start;
@@ -254,10 +259,10 @@ static int s_warm_up(trial_t *self, errbuf_t *err)
             return 0;
         if (silent >= 0 && elapsed * 1000 > self->timeout_ms) {
             char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
-            const link_t *link = &self->links[silent];
-            trial_link_name(self, link, from, to);
+            const link_t *link = &self->w.links[silent];
+            trial_link_name(self->w.pl, link, from, to);
             return err_set(err, "hop %d (%s -> %s) delivered nothing in %g s",
-                           link->hop + 1, from, to, self->pl->params.timeout);
+                           link->hop + 1, from, to, self->w.pl->params.timeout);
         }
         mono_sleep((self->continuing ? TRIAL_POLL_KEPT_MS : TRIAL_POLL_MS) /
                    1000.0);
@@ -270,20 +275,20 @@ static int s_check_moving(trial_t *self, double *moved, errbuf_t *err)
     snapshot_t now;
     if (s_check_stages(self, err) || trial_snapshot(self, &now, err))
         return -1;
-    for (int l = 0; l < self->nlinks; l++) {
-        if (now.link_received[l] != self->last.link_received[l] ||
-            now.link_sent[l] == self->last.link_sent[l])
+    for (int l = 0; l < self->w.nlinks; l++) {
+        if (now.link_received[l] != self->w.last.link_received[l] ||
+            now.link_sent[l] == self->w.last.link_sent[l])
             moved[l] = now.t;
         else if ((now.t - moved[l]) * 1000 > self->timeout_ms) {
             char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
-            trial_link_name(self, &self->links[l], from, to);
+            trial_link_name(self->w.pl, &self->w.links[l], from, to);
             return err_set(err, "hop %d (%s -> %s) stopped moving for %g s",
-                           self->links[l].hop + 1, from, to,
-                           self->pl->params.timeout);
+                           self->w.links[l].hop + 1, from, to,
+                           self->w.pl->params.timeout);
         }
     }
-    trial_stall_poll(self, &now);
-    self->last = now;
+    trial_stall_poll(&self->stall, &now, self->width);
+    self->w.last = now;
     return 0;
 }
 
@@ -301,9 +306,9 @@ static uint64_t s_received(trial_t *self, int i)
 static uint64_t s_remaining(trial_t *self)
 {
     uint64_t n = self->spec.messages, remaining = 0;
-    for (int i = 0; i < self->pl->n; i++)
-        if (pipeline_is_sink(self->pl, i)) {
-            uint64_t taken = s_received(self, i) - self->s0.received[i];
+    for (int i = 0; i < self->w.pl->n; i++)
+        if (pipeline_is_sink(self->w.pl, i)) {
+            uint64_t taken = s_received(self, i) - self->w.s0.received[i];
             remaining += taken < n ? n - taken : 0;
         }
     return remaining;
@@ -316,18 +321,18 @@ static int s_stalled(trial_t *self, double seconds, errbuf_t *err)
 {
     uint64_t n = self->spec.messages;
     int l = 0;
-    for (; l < self->nlinks - 1; l++) {
-        int to = self->links[l].to;
-        if (pipeline_is_sink(self->pl, to) &&
-            s_received(self, to) - self->s0.received[to] < n)
+    for (; l < self->w.nlinks - 1; l++) {
+        int to = self->w.links[l].to;
+        if (pipeline_is_sink(self->w.pl, to) &&
+            s_received(self, to) - self->w.s0.received[to] < n)
             break;
     }
     char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
-    trial_link_name(self, &self->links[l], from, to);
+    trial_link_name(self->w.pl, &self->w.links[l], from, to);
     return err_set(err,
                    "hop %d (%s -> %s) delivered nothing for %g s, before "
                    "the window's %llu messages",
-                   self->links[l].hop + 1, from, to, seconds,
+                   self->w.links[l].hop + 1, from, to, seconds,
                    (unsigned long long)n);
 }
 
@@ -365,29 +370,31 @@ static int s_window_messages(trial_t *self, double *moved, errbuf_t *err)
 static int s_window(trial_t *self, errbuf_t *err)
 {
     double moved[TRIAL_MAX_LINKS];
-    for (int l = 0; l < self->nlinks; l++)
-        moved[l] = self->s0.t;
-    self->last = self->s0;
-    trial_stall_open(self);
+    for (int l = 0; l < self->w.nlinks; l++)
+        moved[l] = self->w.s0.t;
+    self->w.last = self->w.s0;
+    trial_stall_open(&self->stall, &self->w);
     if (self->spec.messages > 0) {
         if (s_window_messages(self, moved, err))
             return -1;
     } else {
-        double end = self->s0.t + self->spec.duration;
+        double end = self->w.s0.t + self->spec.duration;
         while (mono_seconds() < end) {
             mono_sleep(fmin(TRIAL_POLL_MS / 1000.0, end - mono_seconds()));
             if (s_check_moving(self, moved, err))
                 return -1;
-            if (mono_seconds() < end && trial_give_up(self, self->last.t)) {
+            if (mono_seconds() < end &&
+                trial_give_up(&self->w, &self->spec, self->go_t,
+                              self->w.last.t)) {
                 self->result->cut_short = true;
                 break;
             }
         }
     }
-    int rc = trial_snapshot_edge(self, &self->s1, 0, err);
-    self->window_seconds = self->s1.t - self->s0.t;
+    int rc = trial_snapshot_edge(self, &self->w.s1, 0, err);
+    self->w.seconds = self->w.s1.t - self->w.s0.t;
     if (rc == 0)
-        trial_stall_poll(self, &self->s1);
+        trial_stall_poll(&self->stall, &self->w.s1, self->width);
     return rc;
 }
 
@@ -399,7 +406,7 @@ static int s_window(trial_t *self, errbuf_t *err)
 //  (its sequence one ahead of the sender's count: "proves -1")
 static int s_collect_sources(trial_t *self, errbuf_t *err)
 {
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         if (self->running[i] && s_source(self, i) &&
             s_collect(self, i, self->timeout_ms, err))
             return -1;
@@ -413,10 +420,10 @@ static int s_collect_sources(trial_t *self, errbuf_t *err)
 static void s_drain_late(trial_t *self)
 {
     uint64_t behind = 0;
-    for (int l = 0; l < self->nlinks; l++) {
-        uint64_t due = trial_link_due(self, &self->last, l);
-        if (due > self->last.link_received[l])
-            behind += due - self->last.link_received[l];
+    for (int l = 0; l < self->w.nlinks; l++) {
+        uint64_t due = trial_topics_due(self->topics, &self->w.last, l);
+        if (due > self->w.last.link_received[l])
+            behind += due - self->w.last.link_received[l];
     }
     if (!behind)
         return;
@@ -437,13 +444,13 @@ static void s_drain_late(trial_t *self)
 //  There only completion, or the timeout, ends the drain
 static int s_drain(trial_t *self, errbuf_t *err)
 {
-    const bool lossless = pipeline_backpressure(self->pl);
+    const bool lossless = pipeline_backpressure(self->w.pl);
     const int quiet_ms =
         self->spec.keep_up ? TRIAL_QUIET_KEPT_MS : TRIAL_QUIET_MS;
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         stage_handle_record(self->stage[i], STAGE_DRAINING);
     double start = mono_seconds(), quiet_since = start;
-    if (trial_snapshot(self, &self->last, err))
+    if (trial_snapshot(self, &self->w.last, err))
         return -1;
     while (mono_seconds() - start < self->timeout_ms / 1000.0) {
         mono_sleep(self->spec.keep_up ? TRIAL_POLL_KEPT_MS / 1000.0 : 0.02);
@@ -451,12 +458,13 @@ static int s_drain(trial_t *self, errbuf_t *err)
         if (s_check_stages(self, err) || trial_snapshot(self, &now, err))
             return -1;
         bool complete = true, moved = false;
-        for (int l = 0; l < self->nlinks; l++) {
-            complete &= now.link_received[l] == trial_link_due(self, &now, l);
-            moved |= now.link_received[l] != self->last.link_received[l] ||
-                     now.link_sent[l] != self->last.link_sent[l];
+        for (int l = 0; l < self->w.nlinks; l++) {
+            complete &=
+                now.link_received[l] == trial_topics_due(self->topics, &now, l);
+            moved |= now.link_received[l] != self->w.last.link_received[l] ||
+                     now.link_sent[l] != self->w.last.link_sent[l];
         }
-        self->last = now;
+        self->w.last = now;
         if (moved)
             quiet_since = now.t;
         if (complete || (!lossless && (now.t - quiet_since) * 1000 >= quiet_ms))
@@ -471,31 +479,79 @@ static int s_drain(trial_t *self, errbuf_t *err)
 static void s_check_rate(trial_t *self)
 {
     double rate = self->spec.rate;
-    if (self->pl->params.rate <= 0)
+    if (self->w.pl->params.rate <= 0)
         return; //  a search's paces: it judges them itself
-    for (int i = 0; i < self->pl->n && rate > 0; i++) {
+    for (int i = 0; i < self->w.pl->n && rate > 0; i++) {
         if (!s_source(self, i))
             continue;
-        double achieved = (self->s1.sent[i] - self->s0.sent[i]) /
-                          (self->s1.at[i] - self->s0.at[i]);
+        double achieved = (self->w.s1.sent[i] - self->w.s0.sent[i]) /
+                          (self->w.s1.at[i] - self->w.s0.at[i]);
         if (fabs(achieved - rate) > rate * 0.01) {
             char line[300];
             snprintf(line, sizeof line,
                      "stage %s sent %.0f msgs/s of the %.0f asked (the "
                      "pipeline pushed back, or this machine could not keep "
                      "the schedule)",
-                     self->pl->inst[i].name, achieved, rate);
+                     self->w.pl->inst[i].name, achieved, rate);
             trial_warn(self, line);
         }
     }
 }
 
 //  ------------------------------------------------------------------------
+//  The analyses, fed what the window measured
+
+//  Every thread's run-queue wait as the window opens (threads read back)
+static void s_starve_open(trial_t *self)
+{
+    trial_starve_open(&self->starve, self->result->threads,
+                      self->result->nthreads);
+}
+
+//  ...and as it closes (its length known)
+static void s_starve_close(trial_t *self)
+{
+    trial_starve_close(&self->starve, self->result->threads,
+                       self->result->nthreads, self->w.seconds);
+}
+
+//  The rows, and the warning of an expected that shares a loss
+static void s_rows(trial_t *self)
+{
+    trial_counters_rows(&self->w, self->topics, self->result);
+    if (trial_topics_estimated(self->topics))
+        trial_warn(self, TRIAL_TOPICS_ESTIMATED);
+}
+
+//  Each row's sockets, and a row per socket of subscribers of several
+static void s_sockets_rows(trial_t *self)
+{
+    trial_result_t *result = self->result;
+    int64_t proven[PIPELINE_MAX_INSTANCES] = {0};
+    for (int i = 0; i < self->w.pl->n; i++)
+        if (pipeline_sockets(self->w.pl, i) > 1)
+            proven[i] = trial_counters_seq_lost(&self->w, self->topics, i);
+    int n = trial_sockets_rows(&self->sockets, &self->w, proven, result->links,
+                               result->nlinks, result->sockets);
+    if (result->sockets)
+        result->nsockets = n;
+}
+
+//  Each row's waits and starved, and the trial's
+static void s_starve_rows(trial_t *self)
+{
+    trial_result_t *result = self->result;
+    result->starved = trial_starve_rows(
+        &self->w, result->threads, result->nthreads, self->starve.steal_pct,
+        result->links, result->nlinks);
+}
+
+//  ------------------------------------------------------------------------
 //  The two ways to measure
 
 //  HOPBENCH_TEST_COUNT=N (tests only) adds N to the last row's received
-//  count after the drain: a count that cannot be true, which trial_verify
-//  must turn into an error, never a figure
+//  count after the drain: a count that cannot be true, which
+//  trial_counters_verify must turn into an error, never a figure
 static void s_test_count(trial_t *self)
 {
     const char *extra = getenv("HOPBENCH_TEST_COUNT");
@@ -508,7 +564,7 @@ static void s_test_count(trial_t *self)
 //  memory (stage_handle_sync)
 static int s_sync(trial_t *self, errbuf_t *err)
 {
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         if (stage_handle_sync(self->stage[i], err))
             return -1;
     return 0;
@@ -520,48 +576,51 @@ static int s_measure_stream(trial_t *self, errbuf_t *err)
         return -1;
     trial_read_threads(self, false); //  whose CPU time counts for whom
     if (trial_profile_start(self, err) ||
-        trial_snapshot_edge(self, &self->s0, 1, err))
+        trial_snapshot_edge(self, &self->w.s0, 1, err))
         return -1;
     trial_read_threads(self, true);
-    trial_starve_open(self);
+    s_starve_open(self);
     if (s_window(self, err))
         return -1;
-    trial_starve_close(self);
+    s_starve_close(self);
     if (trial_profile_stop(self, err))
         return -1;
     s_stop_sources(self);
     //  connect's clients would only time out: no drain, the window's end
     //  counts
-    bool connect = self->pl->params.pattern == PATTERN_CONNECT;
+    bool connect = self->w.pl->params.pattern == PATTERN_CONNECT;
     if (connect)
-        self->last = self->s1;
+        self->w.last = self->w.s1;
     if ((!connect && (s_collect_sources(self, err) || s_drain(self, err) ||
                       s_stop_sinks(self, err))) ||
         s_stop(self, true, err) || s_sync(self, err))
         return -1;
     s_check_rate(self);
-    trial_make_rows(self);
+    s_rows(self);
     s_test_count(self);
-    trial_sockets_rows(self);
-    trial_starve_rows(self);
-    trial_hwm_rows(self);
-    trial_stall_rows(self);
-    trial_make_latency(self);
+    s_sockets_rows(self);
+    s_starve_rows(self);
+    trial_counters_hwm(&self->w, self->spec.tsc_hz, self->result);
+    self->result->stalled =
+        trial_stall_rows(&self->stall, &self->w, self->spec.rate,
+                         self->result->links, self->result->nlinks);
+    trial_counters_latency(&self->w, self->spec.timed, self->result);
     self->verifying = true;
-    return trial_verify(self, err);
+    return trial_counters_verify(&self->w, self->topics, self->continuing,
+                                 self->result, err);
 }
 
 //  Wait for every requester to finish its round trips; fail early if a
 //  stage dies or no round trip completes for the timeout
 static int s_wait_requesters(trial_t *self, errbuf_t *err)
 {
-    int left = self->pl->count[0];
+    int left = self->w.pl->count[0];
     bool done[PIPELINE_MAX_INSTANCES] = {false};
     double moved = mono_seconds();
     uint64_t last = 0;
     while (left > 0) {
         uint64_t received = 0;
-        for (int i = 0; i < self->pl->count[0]; i++) {
+        for (int i = 0; i < self->w.pl->count[0]; i++) {
             stage_handle_t *stage = self->stage[i];
             stage_counts_t counts = {0};
             if (stage_handle_counts(stage, &counts, err))
@@ -580,7 +639,7 @@ static int s_wait_requesters(trial_t *self, errbuf_t *err)
             last = received, moved = mono_seconds();
         else if ((mono_seconds() - moved) * 1000 > self->timeout_ms + 1000)
             return err_set(err, "no round trip completed in %g s",
-                           self->pl->params.timeout);
+                           self->w.pl->params.timeout);
         if (left > 0)
             mono_sleep(0.01);
     }
@@ -593,33 +652,36 @@ static int s_measure_reqrep(trial_t *self, errbuf_t *err)
     if (s_go(self, err) || s_sync(self, err))
         return -1;
     trial_read_threads(self, false);
-    if (trial_profile_start(self, err) || trial_snapshot(self, &self->s0, err))
+    if (trial_profile_start(self, err) ||
+        trial_snapshot(self, &self->w.s0, err))
         return -1;
     trial_read_threads(self, true);
-    trial_starve_open(self);
-    if (s_wait_requesters(self, err) || trial_snapshot(self, &self->s1, err) ||
+    s_starve_open(self);
+    if (s_wait_requesters(self, err) ||
+        trial_snapshot(self, &self->w.s1, err) ||
         trial_profile_stop(self, err) || s_sync(self, err))
         return -1;
-    self->last = self->s1;
+    self->w.last = self->w.s1;
     uint64_t start = UINT64_MAX, end = 0, trips = 0;
-    for (int i = 0; i < self->pl->count[0]; i++) {
+    for (int i = 0; i < self->w.pl->count[0]; i++) {
         const stage_shared_t *shared = stage_handle_shared(self->stage[i]);
         start =
             shared->window_start_ns < start ? shared->window_start_ns : start;
         end = shared->window_end_ns > end ? shared->window_end_ns : end;
         trips += histogram_count(&shared->latency);
     }
-    self->window_seconds = (end - start) / 1e9;
-    trial_starve_close(self);
+    self->w.seconds = (end - start) / 1e9;
+    s_starve_close(self);
     if (s_stop(self, false, err))
         return -1;
-    trial_make_rows(self);
-    trial_sockets_rows(self);
-    trial_starve_rows(self);
+    s_rows(self);
+    s_sockets_rows(self);
+    s_starve_rows(self);
     for (int l = 0; l < self->result->nlinks; l++)
         self->result->links[l].window_received = trips;
-    trial_make_latency(self);
-    return trial_verify(self, err);
+    trial_counters_latency(&self->w, self->spec.timed, self->result);
+    return trial_counters_verify(&self->w, self->topics, self->continuing,
+                                 self->result, err);
 }
 
 //  ------------------------------------------------------------------------
@@ -701,6 +763,32 @@ static int s_finish(trial_t *self, int rc, errbuf_t *err)
     return why ? 1 : 0;
 }
 
+//  The trial's window (its links, the stages' blocks), the room for its
+//  rows, and the analyses' own states: -1 when out of memory
+static int s_prepare(trial_t *self)
+{
+    trial_window_t *w = &self->w;
+    trial_result_t *result = self->result;
+    w->nlinks = trial_links_of(w->pl, w->links);
+    for (int i = 0; i < w->pl->n; i++)
+        w->shared[i] = stage_handle_shared(self->stage[i]);
+    result->links = calloc((size_t)w->nlinks, sizeof(link_row_t));
+    self->nroster = roster_list(w->pl, NULL, 0);
+    self->roster = calloc((size_t)self->nroster + 1, sizeof *self->roster);
+    result->memory =
+        calloc((size_t)w->pl->n * STAGE_MEMORY_REGIONS, sizeof(memory_row_t));
+    if (!result->links || !self->roster || !result->memory)
+        return -1;
+    roster_list(w->pl, self->roster, self->nroster);
+    if (trial_topics_new(&self->topics, w->pl, w->links, w->nlinks) ||
+        trial_sockets_new(&self->sockets, w->pl))
+        return -1;
+    long n = self->sockets.nsockets;
+    return n && !(result->sockets = calloc((size_t)n, sizeof *result->sockets))
+               ? -1
+               : 0;
+}
+
 int trial_run(crew_t *crew, trial_kept_t *kept, const machine_t *machine,
               const trial_spec_t *spec, trial_result_t *result, char *warnings,
               size_t warnings_len, errbuf_t *err)
@@ -728,44 +816,34 @@ int trial_run(crew_t *crew, trial_kept_t *kept, const machine_t *machine,
     self->crew = crew;
     self->kept = kept;
     self->continuing = kept->up;
-    self->pl = crew->pl;
+    self->w.pl = crew->pl;
     memcpy(self->stage, crew->stage, sizeof self->stage);
     self->machine = machine;
     self->spec = *spec;
-    self->timeout_ms = (int)(self->pl->params.timeout * 1000);
+    self->timeout_ms = (int)(crew->pl->params.timeout * 1000);
     self->result = result;
     self->warnings = warnings;
     self->warnings_len = warnings_len;
     warnings[0] = 0;
-    trial_make_links(self);
     result->size = spec->size;
     result->repeat = spec->repeat;
     result->starved = -1;
-    result->links = calloc((size_t)self->nlinks, sizeof(link_row_t));
-    self->nroster = roster_list(self->pl, NULL, 0);
-    self->roster = calloc((size_t)self->nroster + 1, sizeof *self->roster);
-    result->memory = calloc((size_t)self->pl->n * STAGE_MEMORY_REGIONS,
-                            sizeof(memory_row_t));
-    if (self->roster)
-        roster_list(self->pl, self->roster, self->nroster);
-    int rc = result->links && self->roster && result->memory &&
-                     trial_topics_new(self) == 0 && trial_sockets_new(self) == 0
-                 ? s_start(self, err)
-                 : err_set(err, "a trial: out of memory");
+    int rc = s_prepare(self) == 0 ? s_start(self, err)
+                                  : err_set(err, "a trial: out of memory");
     if (rc == 0)
-        rc = self->pl->params.pattern == PATTERN_REQREP
+        rc = crew->pl->params.pattern == PATTERN_REQREP
                  ? s_measure_reqrep(self, err)
                  : s_measure_stream(self, err);
     trial_profile_end(self);
     s_pipeline_name(self);
     rc = s_finish(self, rc, err);
-    if (rc >= 0 && self->s1.t > 0) {
-        result->setup_seconds = self->s0.t - begin;
-        result->drain_seconds = mono_seconds() - self->s1.t;
+    if (rc >= 0 && self->w.s1.t > 0) {
+        result->setup_seconds = self->w.s0.t - begin;
+        result->drain_seconds = mono_seconds() - self->w.s1.t;
     }
     lines_close(warnings, warnings_len, self->warnings_more, "warnings");
-    trial_topics_destroy(self);
-    trial_sockets_destroy(self);
+    trial_topics_destroy(&self->topics);
+    trial_sockets_destroy(&self->sockets);
     free(self->roster);
     free(self);
     return rc;

@@ -85,7 +85,4 @@ bool trial_may_keep_up(const pipeline_t *pl);
 //  is up); -1 if a stage did not answer
 int trial_kept_close(crew_t *crew, trial_kept_t *kept, errbuf_t *err);
 
-//  trial_counters.c's selftest: links, counts and losses from snapshots
-int trial_counters_test(bool verbose);
-
 #endif

@@ -1,4 +1,11 @@
-/*  trial_edge: a window's edge, every counter as it was at one instant.
+/*  trial_edge: the stages' counters read: a snapshot, and a window's
+    edge, every counter as it was at one instant.
+
+    A snapshot reads every counter, stage after stage: the senders' and
+    receivers' relaxed atomics, the proxies' counts, the clock, and each
+    stage's CPU time (its thread, plus the libzmq and engine threads
+    charged to it, which trial_threads.c finds).  What the counts mean is
+    trial_counters.c's.
 
     A snapshot reads the stages one after another, so each counter is true
     at its own time; a controller descheduled between two stages (or in a
@@ -28,6 +35,7 @@
 #include "trial/trial_state.h"
 
 #include "base/mono.h"
+#include "config/params.h"
 
 #include <fcntl.h>
 #include <math.h>
@@ -40,6 +48,92 @@
 #define EDGE_ATTEMPTS 2     //  edges taken before the last is kept
 #define EDGE_PAUSE_S  30    //  HOPBENCH_TEST_EDGE_PAUSE holds at most this
 
+//  ------------------------------------------------------------------------
+//  Snapshots
+
+//  Does a link's receiving end count it apart from its other links (it
+//  tells origins apart, and the link carries only some of what it takes:
+//  from one source, or over one of several hops)?
+static bool s_per_origin(const pipeline_t *pl, const link_t *link)
+{
+    return link->from >= 0 && pipeline_sees_origins(pl, link->to) &&
+           (pipeline_is_source(pl, link->from) ||
+            pipeline_next_hop_in(pl, link->to, pipeline_hop_in(pl, link->to)) >=
+                0);
+}
+
+//  What a receiver that tells origins apart took of a link's origins
+static uint64_t s_origins_received(trial_t *self, const link_t *link)
+{
+    uint64_t sum = 0;
+    for (int o = 0; o < self->w.pl->norigins; o++)
+        if (link->origins >> o & 1)
+            sum += stage_handle_origin(self->stage[link->to], o);
+    return sum;
+}
+
+//  Its thread's and its helpers' CPU time, read where they run
+static int s_cpu_ns(trial_t *self, int id, uint64_t *ns, errbuf_t *err)
+{
+    pid_t tids[THREADS_MAX];
+    int n = 0;
+    tids[n++] = stage_handle_shared(self->stage[id])->tid;
+    for (int i = 0; i < self->nhelpers && n < THREADS_MAX; i++)
+        if (self->helper_owner[i] == id)
+            tids[n++] = self->helper_tid[i];
+    return stage_handle_cpu_ns(self->stage[id], tids, n, ns, err);
+}
+
+//  Stage i's counters into snap, and right after them its links' own
+//  counts, the clock read on both sides: the counts were true at some
+//  instant between the two readings; at[i] is their middle, width[i] the
+//  time between them
+static int s_read_stage(trial_t *self, int i, snapshot_t *snap, errbuf_t *err)
+{
+    stage_counts_t counts;
+    double before = mono_seconds();
+    if (stage_handle_counts(self->stage[i], &counts, err))
+        return -1;
+    snap->sent[i] = counts.sent;
+    snap->received[i] = counts.received;
+    for (int l = 0; l < self->w.nlinks; l++) {
+        const link_t *link = &self->w.links[l];
+        if (link->to == i)
+            snap->link_received[l] = s_per_origin(self->w.pl, link)
+                                         ? s_origins_received(self, link)
+                                         : counts.received;
+    }
+    double after = mono_seconds();
+    snap->at[i] = snap->t = (before + after) / 2;
+    self->width[i] = after - before;
+    return 0;
+}
+
+//  What the links were sent, and every stage's CPU time, after the
+//  stages' counters are in snap; a CPU time that cannot be read (its
+//  host lost) ends the trial as a counter would
+static int s_snapshot_finish(trial_t *self, snapshot_t *snap, errbuf_t *err)
+{
+    for (int i = 0; i < self->w.pl->n; i++)
+        if (s_cpu_ns(self, i, &snap->cpu_ns[i], err))
+            return -1;
+    for (int l = 0; l < self->w.nlinks; l++)
+        snap->link_sent[l] =
+            trial_link_sent(self->w.pl, &self->w.links[l], snap);
+    return 0;
+}
+
+int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err)
+{
+    for (int i = 0; i < self->w.pl->n; i++)
+        if (s_read_stage(self, i, snap, err))
+            return -1;
+    return s_snapshot_finish(self, snap, err);
+}
+
+//  ------------------------------------------------------------------------
+//  A window's edge
+
 //  Stage i's counters into dst, the narrowest of a few samples; try is
 //  scratch
 static int s_sample(trial_t *self, int i, snapshot_t *dst, snapshot_t *try,
@@ -47,17 +141,17 @@ static int s_sample(trial_t *self, int i, snapshot_t *dst, snapshot_t *try,
 {
     double best = INFINITY;
     for (int k = 0; k < EDGE_TRIES && best > EDGE_TIGHT_S; k++) {
-        double width;
-        if (trial_read_stage(self, i, try, &width, err))
+        if (s_read_stage(self, i, try, err))
             return -1;
+        double width = self->width[i];
         if (width >= best)
             continue;
         best = width;
         dst->sent[i] = try->sent[i];
         dst->received[i] = try->received[i];
         dst->at[i] = try->at[i];
-        for (int l = 0; l < self->nlinks; l++)
-            if (self->links[l].to == i)
+        for (int l = 0; l < self->w.nlinks; l++)
+            if (self->w.links[l].to == i)
                 dst->link_received[l] = try->link_received[l];
     }
     return 0;
@@ -77,14 +171,14 @@ static uint64_t s_at(uint64_t a, double ta, uint64_t b, double tb, double t)
 static void s_interpolate(trial_t *self, const snapshot_t *a,
                           const snapshot_t *b, double t, snapshot_t *snap)
 {
-    for (int i = 0; i < self->pl->n; i++) {
+    for (int i = 0; i < self->w.pl->n; i++) {
         snap->sent[i] = s_at(a->sent[i], a->at[i], b->sent[i], b->at[i], t);
         snap->received[i] =
             s_at(a->received[i], a->at[i], b->received[i], b->at[i], t);
         snap->at[i] = t;
     }
-    for (int l = 0; l < self->nlinks; l++) {
-        int to = self->links[l].to;
+    for (int l = 0; l < self->w.nlinks; l++) {
+        int to = self->w.links[l].to;
         snap->link_received[l] = s_at(a->link_received[l], a->at[to],
                                       b->link_received[l], b->at[to], t);
     }
@@ -97,11 +191,11 @@ static int s_bracket(trial_t *self, double *t, double *span, errbuf_t *err)
 {
     snapshot_t *a = &self->edge[0], *b = &self->edge[1], *try = &self->edge[2];
     double first = mono_seconds();
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         if (s_sample(self, i, a, try, err))
             return -1;
     *t = mono_seconds();
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         if (s_sample(self, i, b, try, err))
             return -1;
     *span = mono_seconds() - first;
@@ -121,10 +215,29 @@ static void s_test_pause(void)
         mono_sleep(0.005);
 }
 
+//  At a window's edge (recording 1: its start, 0: its end), instance i's
+//  sockets' counts, each read once here: their slowest and fastest
+//  rates, not the row's, which is interpolated.  A remote stage's
+//  sockets came with its COUNTS, at its reading
+static void s_sockets_edge(trial_t *self, int i, int recording,
+                           const snapshot_t *snap)
+{
+    if (recording < 0 || pipeline_sockets(self->w.pl, i) <= 1)
+        return;
+    int edge = recording ? 0 : 1;
+    double before = mono_seconds();
+    trial_sockets_edge(&self->sockets, self->w.pl, i, edge,
+                       stage_handle_shared(self->stage[i]));
+    trial_sockets_at(&self->sockets, i, edge,
+                     self->w.pl->inst[i].host[0]
+                         ? snap->at[i]
+                         : (before + mono_seconds()) / 2);
+}
+
 int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
                         errbuf_t *err)
 {
-    for (int i = 0; i < self->pl->n && recording >= 0; i++)
+    for (int i = 0; i < self->w.pl->n && recording >= 0; i++)
         stage_handle_record(self->stage[i],
                             recording ? STAGE_WINDOW : STAGE_BEFORE);
     double t = 0, span = INFINITY;
@@ -134,11 +247,9 @@ int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
     s_interpolate(self, &self->edge[0], &self->edge[1], t, snap);
     if (recording == 0)
         s_test_pause();
-    if (trial_snapshot_finish(self, snap, err))
+    if (s_snapshot_finish(self, snap, err))
         return -1;
-    //  a subscriber's sockets, each read once here: their slowest and
-    //  fastest rates, not the row's, which is interpolated
-    for (int i = 0; i < self->pl->n; i++)
-        trial_sockets_edge(self, i, recording);
+    for (int i = 0; i < self->w.pl->n; i++)
+        s_sockets_edge(self, i, recording, snap);
     return 0;
 }

@@ -21,34 +21,32 @@
     and a subscriber of several sockets sums its gaps only when its loop
     ends: neither can end a window too early, only too late.
 */
-#include "trial/trial_state.h"
+#include "trial/trial_giveup.h"
 
 //  What sink 'to' has proven lost so far, over every origin
-static uint64_t s_gaps(trial_t *self, int to)
+static uint64_t s_gaps(const trial_window_t *w, int to)
 {
-    const stage_shared_t *shared = stage_handle_shared(self->stage[to]);
+    const stage_shared_t *shared = w->shared[to];
     uint64_t gaps = 0;
-    for (int id = 0; id < self->pl->n; id++) {
-        int o = self->pl->inst[id].origin;
+    for (int id = 0; id < w->pl->n; id++) {
+        int o = w->pl->inst[id].origin;
         if (o >= 0 && o < STAGE_MAX_ORIGINS)
             gaps += __atomic_load_n(&shared->origins[o].gaps, __ATOMIC_RELAXED);
     }
     return gaps;
 }
 
-bool trial_give_up(trial_t *self, double now)
+bool trial_give_up(const trial_window_t *w, const trial_spec_t *spec,
+                   double go_t, double now)
 {
-    const trial_spec_t *spec = &self->spec;
-    if (!spec->give_up.on || now - self->s0.t < spec->give_up.after ||
-        now <= self->go_t)
+    if (!spec->give_up.on || now - w->s0.t < spec->give_up.after || now <= go_t)
         return false;
-    double whole = (self->s0.t + spec->duration - self->go_t) /
-                   (now - self->go_t);
-    for (int to = 0; to < self->pl->n; to++) {
-        if (!pipeline_is_sink(self->pl, to))
+    double whole = (w->s0.t + spec->duration - go_t) / (now - go_t);
+    for (int to = 0; to < w->pl->n; to++) {
+        if (!pipeline_is_sink(w->pl, to))
             continue;
-        uint64_t gaps = s_gaps(self, to);
-        double brought = (double)(self->last.received[to] + gaps) * whole;
+        uint64_t gaps = s_gaps(w, to);
+        double brought = (double)(w->last.received[to] + gaps) * whole;
         if (gaps > 0 && (double)gaps > spec->give_up.ratio * brought)
             return true;
     }

@@ -3,10 +3,14 @@
     receiving end can tell senders apart (sinks and the forwarder read
     every header; zmq_proxy_steerable and zproxy cannot, so a fan-in into
     them is one row, "pub.*"); each link's senders and the origins whose
-    messages it carries.  A function of the pipeline alone: the counters
+    messages it carries; their names in results.csv, and what each was
+    sent by a snapshot.  A function of the pipeline alone: the counters
     (trial_counters.c), topics, stalls and starvation read them.
 */
-#include "trial/trial_state.h"
+#include "trial/trial_window.h"
+
+#include <stdio.h>
+#include <string.h>
 
 _Static_assert(LIMIT_ORIGINS <= 64, "a link's origins fit one uint64_t");
 
@@ -65,11 +69,6 @@ int trial_links_of(const pipeline_t *pl, link_t *links)
     return n;
 }
 
-void trial_make_links(trial_t *self)
-{
-    self->nlinks = trial_links_of(self->pl, self->links);
-}
-
 int trial_link_senders(const pipeline_t *pl, const link_t *link, int *ids)
 {
     int n = 0;
@@ -82,4 +81,48 @@ int trial_link_senders(const pipeline_t *pl, const link_t *link, int *ids)
         for (int u = 0; u < pl->count[pl->hops[h].up]; u++)
             ids[n++] = pl->first[pl->hops[h].up] + u;
     return n;
+}
+
+//  "pub.*", "edge-a+edge-b" or "pa.*+pb.*": the stages a summed row takes
+//  from, "*" when their names do not fit
+static void s_senders_name(const pipeline_t *pl, int to, char *from)
+{
+    size_t used = 0;
+    from[0] = 0;
+    for (int h = pipeline_hop_in(pl, to); h >= 0;
+         h = pipeline_next_hop_in(pl, to, h)) {
+        int up = pl->hops[h].up;
+        used += (size_t)snprintf(from + used, RESULTS_NAME_MAX - used, "%s%s%s",
+                                 used ? "+" : "", pl->topo->stages[up].name,
+                                 pl->count[up] > 1 ? ".*" : "");
+        if (used >= RESULTS_NAME_MAX) {
+            snprintf(from, RESULTS_NAME_MAX, "*");
+            return;
+        }
+    }
+}
+
+void trial_link_name(const pipeline_t *pl, const link_t *link, char *from,
+                     char *to)
+{
+    if (link->from >= 0)
+        snprintf(from, RESULTS_NAME_MAX, "%s", pl->inst[link->from].name);
+    else
+        s_senders_name(pl, link->to, from);
+    snprintf(to, RESULTS_NAME_MAX, "%s", pl->inst[link->to].name);
+}
+
+uint64_t trial_link_sent(const pipeline_t *pl, const link_t *link,
+                         const snapshot_t *snap)
+{
+    //  connect: a client's hop counts the cycles it began
+    if (pl->params.pattern == PATTERN_CONNECT && pipeline_is_sink(pl, link->to))
+        return snap->sent[link->to];
+    int ids[PIPELINE_MAX_INSTANCES];
+    int n = trial_link_senders(pl, link, ids);
+    uint64_t sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += snap->sent[ids[i]];
+    //  a receiver of N sockets takes N copies of each message
+    return sum * (uint64_t)pipeline_sockets(pl, link->to);
 }

@@ -8,7 +8,7 @@
         -> each stage's threads read: rows of the result (results.h)
 
     A stage's threads are its own and the libzmq and engine threads the
-    read-back charges to it (trial_counters.c: the helpers), traced here
+    read-back charges to it (trial_threads.c: the helpers), traced here
     or by its host's agent (stage_handle_trace_*).  Opening comes first for
     every stage so that the edges themselves are a few ioctls each, close
     to the snapshots.  Rows name each thread as threads.csv does; their
@@ -36,11 +36,11 @@ int trial_profile_start(trial_t *self, errbuf_t *err)
         return 0;
     pid_t tids[THREADS_MAX];
     self->tracing = true;
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         if (stage_handle_trace_open(self->stage[i], tids, s_tids(self, i, tids),
                                     err))
             return -1;
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         stage_handle_trace(self->stage[i], true);
     return 0;
 }
@@ -49,7 +49,7 @@ int trial_profile_start(trial_t *self, errbuf_t *err)
 //  others; connect: the connections of its clients (every stage's unit)
 static uint64_t s_messages(const trial_t *self, int i)
 {
-    const pipeline_t *pl = self->pl;
+    const pipeline_t *pl = self->w.pl;
     if (pl->params.pattern == PATTERN_CONNECT && !pipeline_is_sink(pl, i)) {
         uint64_t sum = 0;
         for (int s = 0; s < pl->n; s++)
@@ -58,8 +58,8 @@ static uint64_t s_messages(const trial_t *self, int i)
         return sum;
     }
     if (pipeline_is_source(pl, i))
-        return self->s1.sent[i] - self->s0.sent[i];
-    return self->s1.received[i] - self->s0.received[i];
+        return self->w.s1.sent[i] - self->w.s0.sent[i];
+    return self->w.s1.received[i] - self->w.s0.received[i];
 }
 
 //  The name threads.csv gives thread tid of stage i ("tid N" if none)
@@ -82,8 +82,8 @@ static syscall_row_t *s_row(trial_t *self, int i, const char *thread,
 {
     syscall_row_t *row = &self->result->syscalls[self->result->nsyscalls++];
     *row = (syscall_row_t){.messages = s_messages(self, i),
-                           .seconds = self->s1.at[i] - self->s0.at[i]};
-    snprintf(row->stage, sizeof row->stage, "%s", self->pl->inst[i].name);
+                           .seconds = self->w.s1.at[i] - self->w.s0.at[i]};
+    snprintf(row->stage, sizeof row->stage, "%s", self->w.pl->inst[i].name);
     snprintf(row->host, sizeof row->host, "%s",
              stage_handle_host(self->stage[i]));
     snprintf(row->thread, sizeof row->thread, "%s", thread);
@@ -119,7 +119,7 @@ static void s_stage_rows(trial_t *self, int i, const syscalls_thread_t *th,
 {
     syscall_row_t *stage = s_row(self, i, "all", "all");
     stage->totals = true;
-    stage->cpu_ns = self->s1.cpu_ns[i] - self->s0.cpu_ns[i];
+    stage->cpu_ns = self->w.s1.cpu_ns[i] - self->w.s0.cpu_ns[i];
     for (int t = 0; t < n; t++)
         s_thread_rows(self, i, &th[t], stage);
 }
@@ -128,11 +128,11 @@ int trial_profile_stop(trial_t *self, errbuf_t *err)
 {
     if (!self->tracing)
         return 0;
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         stage_handle_trace(self->stage[i], false);
     const syscalls_thread_t *threads[PIPELINE_MAX_INSTANCES];
     int counts[PIPELINE_MAX_INSTANCES], rows = 0;
-    for (int i = 0; i < self->pl->n; i++) {
+    for (int i = 0; i < self->w.pl->n; i++) {
         if (stage_handle_trace_read(self->stage[i], &threads[i], &counts[i],
                                     err))
             return -1;
@@ -143,7 +143,7 @@ int trial_profile_stop(trial_t *self, errbuf_t *err)
     trial_result_t *result = self->result;
     if (!(result->syscalls = calloc((size_t)rows, sizeof *result->syscalls)))
         return err_set(err, "a trial's system calls: out of memory");
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         s_stage_rows(self, i, threads[i], counts[i]);
     result->traced = true;
     return 0;
@@ -153,7 +153,7 @@ void trial_profile_end(trial_t *self)
 {
     if (!self->tracing)
         return;
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         stage_handle_trace_close(self->stage[i]);
     self->tracing = false;
 }

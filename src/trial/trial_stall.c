@@ -22,31 +22,36 @@
     would not have sent TRIAL_STALL_MESSAGES in it.  stall_ratio = 0
     turns it all off.
     What to do about a stall (retry, report) is the run's (run/run.c).
+    The selftest polls hand-made snapshots through each of the three.
 */
-#include "trial/trial_state.h"
+#include "trial/trial_stall.h"
 
+#include "base/check.h"
 #include "base/stats.h"
+#include "trial/trial_fixture.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define TRIAL_STALL_SPAN     0.5 //  seconds: the shortest stall
 #define TRIAL_STALL_MESSAGES 100 //  at the median rate, in a stall
 
-void trial_stall_open(trial_t *self)
+void trial_stall_open(trial_stall_t *self, const trial_window_t *w)
 {
+    self->nlinks = w->nlinks;
+    self->n = w->pl->n;
     for (int l = 0; l < self->nlinks; l++) {
-        self->stretch_t[l] = self->same_t[l] = self->s0.t;
-        self->stretch_count[l] = self->same_count[l] =
-            self->s0.link_received[l];
+        self->stretch_t[l] = self->same_t[l] = w->s0.t;
+        self->stretch_count[l] = self->same_count[l] = w->s0.link_received[l];
         self->slowest_rate[l] = -1;
         self->slowest_seconds[l] = self->frozen[l] = 0;
     }
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->n; i++)
         self->blocked[i] = 0;
 }
 
 //  The slowest stretch of link l, and how long its count stood still
-static void s_poll_link(trial_t *self, int l, const snapshot_t *now)
+static void s_poll_link(trial_stall_t *self, int l, const snapshot_t *now)
 {
     uint64_t count = now->link_received[l];
     if (count != self->same_count[l]) {
@@ -68,21 +73,23 @@ static void s_poll_link(trial_t *self, int l, const snapshot_t *now)
     self->stretch_count[l] = count;
 }
 
-void trial_stall_poll(trial_t *self, const snapshot_t *now)
+void trial_stall_poll(trial_stall_t *self, const snapshot_t *now,
+                      const double *width)
 {
     for (int l = 0; l < self->nlinks; l++)
         s_poll_link(self, l, now);
-    for (int i = 0; i < self->pl->n; i++)
-        if (self->width[i] > self->blocked[i])
-            self->blocked[i] = self->width[i];
+    for (int i = 0; i < self->n; i++)
+        if (width[i] > self->blocked[i])
+            self->blocked[i] = width[i];
 }
 
 //  The longest a stage at one of link l's ends could not be read
-static double s_blocked(trial_t *self, int l)
+static double s_blocked(const trial_stall_t *self, const trial_window_t *w,
+                        int l)
 {
     int ids[PIPELINE_MAX_INSTANCES];
-    int n = trial_link_senders(self->pl, &self->links[l], ids);
-    double most = self->blocked[self->links[l].to];
+    int n = trial_link_senders(w->pl, &w->links[l], ids);
+    double most = self->blocked[w->links[l].to];
     for (int k = 0; k < n; k++)
         most = self->blocked[ids[k]] > most ? self->blocked[ids[k]] : most;
     return most;
@@ -98,44 +105,42 @@ static double s_share(const link_row_t *row)
     return row->selectivity > 0 ? share * row->selectivity : share;
 }
 
-//  The median over links of their rates per message sent (s_share)
-static double s_median_rate(const trial_result_t *result)
+//  The median over rows of their rates per message sent (s_share)
+static double s_median_rate(const link_row_t *rows, int nrows)
 {
-    double *rates = calloc((size_t)result->nlinks + 1, sizeof *rates);
+    double *rates = calloc((size_t)nrows + 1, sizeof *rates);
     if (!rates)
         return 0;
-    for (int l = 0; l < result->nlinks; l++)
-        rates[l] = link_rate(&result->links[l]) / s_share(&result->links[l]);
-    stats_sort(rates, result->nlinks);
-    double median =
-        result->nlinks ? stats_median_sorted(rates, result->nlinks) : 0;
+    for (int l = 0; l < nrows; l++)
+        rates[l] = link_rate(&rows[l]) / s_share(&rows[l]);
+    stats_sort(rates, nrows);
+    double median = nrows ? stats_median_sorted(rates, nrows) : 0;
     free(rates);
     return median;
 }
 
 //  Did link l deliver nothing in the window, but after it?
-static bool s_empty(const trial_t *self, int l, const link_row_t *row)
+static bool s_empty(const trial_window_t *w, double rate, int l,
+                    const link_row_t *row)
 {
-    double rate = self->spec.rate;
-    bool paced_few =
-        rate > 0 && rate * self->window_seconds < TRIAL_STALL_MESSAGES;
-    return self->pl->params.stall_ratio > 0 && !paced_few &&
+    bool paced_few = rate > 0 && rate * w->seconds < TRIAL_STALL_MESSAGES;
+    return w->pl->params.stall_ratio > 0 && !paced_few &&
            row->window_received == 0 &&
-           self->last.link_received[l] > self->s1.link_received[l];
+           w->last.link_received[l] > w->s1.link_received[l];
 }
 
 //  Each row's longest stall: slowest_seconds at slowest_rate msgs/s
-void trial_stall_rows(trial_t *self)
+int trial_stall_rows(const trial_stall_t *self, const trial_window_t *w,
+                     double rate, link_row_t *rows, int nrows)
 {
-    trial_result_t *result = self->result;
-    double ratio = self->pl->params.stall_ratio;
-    double median = s_median_rate(result);
+    double ratio = w->pl->params.stall_ratio;
+    double median = s_median_rate(rows, nrows);
     bool judged =
         ratio > 0 && median * TRIAL_STALL_SPAN >= TRIAL_STALL_MESSAGES;
-    result->stalled = 0;
-    for (int l = 0; l < result->nlinks && l < self->nlinks; l++) {
-        link_row_t *row = &result->links[l];
-        double still = self->frozen[l], blocked = s_blocked(self, l);
+    int stalled = 0;
+    for (int l = 0; l < nrows && l < self->nlinks; l++) {
+        link_row_t *row = &rows[l];
+        double still = self->frozen[l], blocked = s_blocked(self, w, l);
         row->slowest_rate = self->slowest_rate[l];
         row->slowest_seconds = self->slowest_seconds[l];
         if (still > blocked && still >= TRIAL_STALL_SPAN)
@@ -145,11 +150,105 @@ void trial_stall_rows(trial_t *self)
         row->stalled = judged && row->slowest_rate >= 0 &&
                        row->slowest_seconds >= TRIAL_STALL_SPAN &&
                        row->slowest_rate < ratio * median * s_share(row);
-        if (s_empty(self, l, row)) {
+        if (s_empty(w, rate, l, row)) {
             row->stalled = 1;
             row->slowest_rate = 0;
-            row->slowest_seconds = self->window_seconds;
+            row->slowest_seconds = w->seconds;
         }
-        result->stalled += row->stalled;
+        stalled += row->stalled;
     }
+    return stalled;
+}
+
+//  ------------------------------------------------------------------------
+//  Selftest: a pub -> p -> sub window polled every 0.1 s for 2 s, each
+//  link taking 10,000 msgs/s, but link 1 'slow' msgs/s in (from, until];
+//  stage 'wide' (-1: none) takes 0.6 s to give its counters once, at 1 s
+
+static int s_test_window(trial_fixture_t *f, trial_stall_t *stall, double slow,
+                         double from, double until, int wide)
+{
+    trial_window_t *w = f->w;
+    double width[PIPELINE_MAX_INSTANCES] = {0};
+    uint64_t count[2] = {0, 0};
+    memset(&w->s0, 0, sizeof w->s0);
+    trial_stall_open(stall, w);
+    for (int k = 1; k <= 20; k++) {
+        double t = k / 10.0;
+        count[0] += 1000;
+        count[1] += t > from && t <= until ? (uint64_t)(slow / 10) : 1000;
+        w->s1.t = t;
+        w->s1.link_received[0] = count[0];
+        w->s1.link_received[1] = count[1];
+        for (int i = 0; i < w->pl->n; i++)
+            width[i] = i == wide && k == 10 ? 0.6 : 0.001;
+        trial_stall_poll(stall, &w->s1, width);
+    }
+    w->seconds = 2;
+    w->last = w->s1;
+    for (int l = 0; l < 2; l++)
+        f->rows[l] = (link_row_t){.seconds = 2,
+                                  .window_received = count[l],
+                                  .selectivity = 1,
+                                  .sockets = 1};
+    return trial_stall_rows(stall, w, 0, f->rows, w->nlinks);
+}
+
+static bool s_near(double a, double b)
+{
+    return a > b - 1e-9 && a < b + 1e-9;
+}
+
+int trial_stall_test(bool verbose)
+{
+    (void)verbose;
+    trial_fixture_t f;
+    trial_stall_t *stall = calloc(1, sizeof *stall);
+    CHECK(stall && trial_fixture_new(&f, "topology = t\npublisher = pub\n"
+                                         "hop\nproxy = p\nhop\n"
+                                         "subscriber = sub\n") == 0);
+    link_row_t *rows = f.rows;
+    CHECK(f.w->nlinks == 2 && f.w->links[1].to == 2);
+    //  steady: every stretch at 10,000 msgs/s
+    CHECK(s_test_window(&f, stall, 10000, 0, 0, -1) == 0);
+    CHECK(s_near(rows[1].slowest_rate, 10000) && rows[1].stalled == 0);
+    CHECK(s_near(rows[1].slowest_seconds, 0.5));
+    //  standing still 0.7 s: stalled, at rate 0
+    CHECK(s_test_window(&f, stall, 0, 0.6, 1.3, -1) == 1);
+    CHECK(rows[1].stalled && !rows[0].stalled && rows[1].slowest_rate == 0);
+    CHECK(s_near(rows[1].slowest_seconds, 0.7));
+    //  ...for 0.4 s only: no stall
+    CHECK(s_test_window(&f, stall, 0, 0.6, 1.0, -1) == 0);
+    //  slow: 50 msgs/s over a stretch, under 1 % of the median
+    CHECK(s_test_window(&f, stall, 50, 0.5, 1.0, -1) == 1);
+    CHECK(s_near(rows[1].slowest_rate, 50) && rows[1].stalled);
+    CHECK(s_near(rows[1].slowest_seconds, 0.5));
+    //  ...150 msgs/s is over 1 %
+    CHECK(s_test_window(&f, stall, 150, 0.5, 1.0, -1) == 0);
+    CHECK(s_near(rows[1].slowest_rate, 150));
+    //  the subscriber took 0.6 s to answer: its link stalled; the proxy,
+    //  at both links' ends, stalls both
+    CHECK(s_test_window(&f, stall, 10000, 0, 0, 2) == 1 && rows[1].stalled);
+    CHECK(s_near(rows[1].slowest_seconds, 0.6) && rows[1].slowest_rate == 0);
+    CHECK(s_test_window(&f, stall, 10000, 0, 0, 1) == 2);
+    //  a link that took nothing in the window but after it (the drain)
+    CHECK(s_test_window(&f, stall, 10000, 0, 0, -1) == 0);
+    rows[1].window_received = 0;
+    f.w->last.link_received[1]++;
+    CHECK(trial_stall_rows(stall, f.w, 0, rows, 2) == 1);
+    CHECK(rows[1].stalled && rows[1].slowest_seconds == 2);
+    //  ...unless a paced source would not have sent 100 messages in it
+    CHECK(trial_stall_rows(stall, f.w, 10, rows, 2) == 0);
+    //  a median too slow to judge a stretch (50 msgs/s at most in one)
+    f.pl->params.stall_ratio = 0.5;
+    CHECK(s_test_window(&f, stall, 0, 0.6, 1.3, -1) == 1);
+    for (int l = 0; l < 2; l++)
+        f.rows[l].window_received = 90;
+    CHECK(trial_stall_rows(stall, f.w, 0, rows, 2) == 0);
+    //  stall_ratio = 0: off
+    f.pl->params.stall_ratio = 0;
+    CHECK(s_test_window(&f, stall, 0, 0.6, 1.3, -1) == 0);
+    trial_fixture_destroy(&f);
+    free(stall);
+    return 0;
 }

@@ -6,7 +6,7 @@
     and checked against it: placed where the plan says, and nothing more
     or less; what it is goes into the result's threads (threads.csv).  A
     thread that serves a stage without being its own (libzmq's, a czmq
-    actor's) is a helper: trial_counters.c charges its CPU time to that
+    actor's) is a helper: trial_edge.c charges its CPU time to that
     stage.  Each stage's memory is read back by node (memory.csv).
 */
 #include "trial/trial_state.h"
@@ -28,18 +28,18 @@ static owner_t s_process_thread(trial_t *self, const task_t *task, int i)
 {
     owner_t who = {i, "", false};
     bool czmq = strncmp(task->name, "ZMQbg/", 6) == 0;
-    if (i < 0 && czmq && roster_czmq_owner(self->pl) >= 0)
-        who.owner = roster_czmq_owner(self->pl);
+    if (i < 0 && czmq && roster_czmq_owner(self->w.pl) >= 0)
+        who.owner = roster_czmq_owner(self->w.pl);
     if (task->tid == task->pid)
         snprintf(who.label, sizeof who.label, "%s", i < 0 ? "main" : "process");
-    else if (czmq && i >= 0 && !pipeline_czmq_actor(self->pl, i))
+    else if (czmq && i >= 0 && !pipeline_czmq_actor(self->w.pl, i))
         snprintf(who.label, sizeof who.label, "process/%s", task->name);
     else
         snprintf(who.label, sizeof who.label, "%s", task->name);
     //  a czmq actor's I/O (here, or in its own process) is its stage's;
     //  a process's own czmq context only carries its control channel
     who.helper = czmq && who.owner >= 0 &&
-                 (i < 0 || pipeline_czmq_actor(self->pl, i));
+                 (i < 0 || pipeline_czmq_actor(self->w.pl, i));
     return who;
 }
 
@@ -53,25 +53,25 @@ static owner_t s_owner(trial_t *self, const task_t *task, int scanner)
     owner_t who = {-1, "", true};
     const char *host =
         scanner >= 0 ? stage_handle_host(self->stage[scanner]) : "";
-    for (int i = 0; i < self->pl->n; i++)
+    for (int i = 0; i < self->w.pl->n; i++)
         if (stage_handle_shared(self->stage[i])->tid == task->tid &&
             streq(stage_handle_host(self->stage[i]), host))
             return (owner_t){i, "main", false};
     const char *rest;
     int prefix = threads_zmq_prefix(task->name, &rest), id;
-    if (prefix >= 1 && prefix <= self->pl->nctx) {
-        who.owner = self->pl->ctx[prefix - 1].owner;
+    if (prefix >= 1 && prefix <= self->w.pl->nctx) {
+        who.owner = self->w.pl->ctx[prefix - 1].owner;
         snprintf(who.label, sizeof who.label, "%s", rest);
         return who;
     }
     if (sscanf(task->name, "hbz:%d", &id) == 1 && id >= 0 &&
-        id < self->pl->n) { //  a czmq actor's thread, named as its engine
+        id < self->w.pl->n) { //  a czmq actor's thread, named as its engine
         who = (owner_t){id, "", true};
         snprintf(who.label, sizeof who.label, "%s",
-                 engine_name(self->pl->inst[id].params.engine));
+                 engine_name(self->w.pl->inst[id].params.engine));
         return who;
     }
-    if (sscanf(task->name, "hbr:%d", &id) == 1 && id >= 0 && id < self->pl->n)
+    if (sscanf(task->name, "hbr:%d", &id) == 1 && id >= 0 && id < self->w.pl->n)
         return (owner_t){id, "relay", false};
     return s_process_thread(self, task, scanner);
 }
@@ -103,7 +103,8 @@ static void s_record_thread(trial_t *self, const task_t *task, int scanner,
     *row = (thread_row_t){
         .tid = task->tid, .last_cpu = task->last_cpu, .mem_node = -1};
     snprintf(row->stage, sizeof row->stage, "%s",
-             who->owner >= 0 ? self->pl->inst[who->owner].name : "controller");
+             who->owner >= 0 ? self->w.pl->inst[who->owner].name
+                             : "controller");
     snprintf(row->thread, sizeof row->thread, "%s", who->label);
     snprintf(row->allowed, sizeof row->allowed, "%s", task->allowed);
     const machine_t *machine =
@@ -139,7 +140,7 @@ static void s_check_missing(trial_t *self, const bool *seen)
         snprintf(line, sizeof line,
                  "stage %s thread %s: in the plan, but not among the run's "
                  "threads",
-                 entry->owner >= 0 ? self->pl->inst[entry->owner].name
+                 entry->owner >= 0 ? self->w.pl->inst[entry->owner].name
                                    : "controller",
                  entry->thread);
         trial_warn(self, line);
@@ -172,16 +173,16 @@ static void s_check_region(trial_t *self, const memory_row_t *row, int region)
 static void s_record_memory(trial_t *self)
 {
     trial_result_t *result = self->result;
-    for (int i = 0; i < self->pl->n; i++) {
+    for (int i = 0; i < self->w.pl->n; i++) {
         const stage_shared_t *shared = stage_handle_shared(self->stage[i]);
         for (int r = 0; r < STAGE_MEMORY_REGIONS; r++) {
             if (shared->memory[r].pages == 0)
                 continue; //  none (no zerocopy pool)
             memory_row_t *row = &result->memory[result->nmemory++];
             snprintf(row->stage, sizeof row->stage, "%s",
-                     self->pl->inst[i].name);
+                     self->w.pl->inst[i].name);
             row->region = stage_memory_names[r];
-            row->node = self->pl->inst[i].place.node;
+            row->node = self->w.pl->inst[i].place.node;
             row->pages = shared->memory[r];
             s_check_region(self, row, r);
         }
@@ -196,7 +197,7 @@ static int s_scan(trial_t *self, task_t *tasks, int *scanner)
     int n = threads_scan(getpid(), tasks, THREADS_MAX);
     for (int t = 0; t < n; t++)
         scanner[t] = -1;
-    for (int i = 0; i < self->pl->n && n >= 0; i++) {
+    for (int i = 0; i < self->w.pl->n && n >= 0; i++) {
         int more =
             stage_handle_threads(self->stage[i], tasks + n, THREADS_MAX - n);
         for (int t = n; t < n + more; t++)
