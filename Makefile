@@ -32,7 +32,7 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
-PKGS     = libzmq libczmq numa audit
+PKGS     = libzmq libczmq numa audit jansson
 OPT     ?= -O2 -g
 CFLAGS  += $(OPT) -std=gnu11 -Wall -Wextra -pthread -MMD -MP -Isrc
 CFLAGS  += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -83,7 +83,7 @@ MAN_DATE ?= $(shell git log -1 --format=%cd --date=short 2>/dev/null)
 
 # Debian packages: to build and run, and what the tests use on top
 DEBS       = gcc make pkg-config libzmq3-dev libczmq-dev libnuma-dev \
-             libaudit-dev
+             libaudit-dev libjansson-dev
 CHECK_DEBS = perl jq procps iproute2 gnuplot-nox groff man-db openssh-server \
              openssh-client dpkg binutils systemd chromium dpkg-dev lintian \
              devscripts python3

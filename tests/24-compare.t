@@ -144,7 +144,10 @@ sub fake_run {
             1, 1, 0, -1, -1, -1, -1, 'capacity') . "\n";
     }
     write_file("$dir/results.csv", $csv);
-    write_file("$dir/metadata.json", qq({\n  "hostname": "$host",\n  "topology": "proxy"\n}\n));
+    # metadata.json as a run writes it, on another host
+    my $meta = decode_json(Hopbench::slurp("$ra/metadata.json"));
+    $meta->{hostname} = $host;
+    write_file("$dir/metadata.json", encode_json($meta));
     return $dir;
 }
 my $base = fake_run('alpha', '64/1' => [100, 101, 102, 103, 104],
@@ -185,6 +188,7 @@ my $hcsv = Hopbench::slurp("$other/results.csv");
 $hcsv =~ s/^(.*?),mode$/$1,mode,from_host,to_host/m;
 $hcsv =~ s/,capacity$/,capacity,h1,h2/mg;
 write_file("$hosted/results.csv", $hcsv);
+write_file("$hosted/metadata.json", Hopbench::slurp("$other/metadata.json"));
 ($rc, $stdout, $err) = hopbench('compare', $base, $hosted);
 is($rc, 0, 'compare across hosts: exit 0') or diag $err;
 like($stdout, qr/note: hosts of a hop differ: size 64 hop 1 one host in \Q$base\E, h1 -> h2 in \Q$hosted\E/,
@@ -211,7 +215,7 @@ like($err, qr/no column sweep_placement: --by placement needs a run with --sweep
      '--by a key not swept: says what is needed');
 ($rc, undef, $err) = hopbench('compare', $ra, tmp() . '/none');
 is($rc, 2, 'a missing directory: exit 2');
-like($err, qr/cannot read .*none\/results.csv/, 'a missing directory: named');
+like($err, qr/\/none: No such file or directory/, 'a missing directory: named');
 
 # A file that is not what hopbench writes: exit 2 at file:line, naming
 # the column; no row in common: exit 1, nothing to compare
@@ -221,6 +225,7 @@ sub broken {
     my $text = Hopbench::slurp("$base/results.csv");
     $text = $edit->($text);
     write_file("$dir/results.csv", $text);
+    write_file("$dir/metadata.json", Hopbench::slurp("$base/metadata.json"));
     return $dir;
 }
 my %bad = (

@@ -45,7 +45,7 @@ is(`dpkg-deb -f $deb Package Version Architecture`,
    "Package: hopbench\nVersion: $version\nArchitecture: " . `dpkg --print-architecture`,
    'control: package, version, architecture');
 my $depends = `dpkg-deb -f $deb Depends`;
-like($depends, qr/^libaudit1 \(>= [\d:.]+\), libc6 \(>= [\d.]+\), libczmq4 \(>= [\d.]+\), libnuma1 \(>= [\d.]+\), libzmq5 \(>= [\d.]+\), adduser$/,
+like($depends, qr/^libaudit1 \(>= [\d:.]+\), libc6 \(>= [\d.]+\), libczmq4 \(>= [\d.]+\), libjansson4 \(>= [\d.]+\), libnuma1 \(>= [\d.]+\), libzmq5 \(>= [\d.]+\), adduser$/,
      'control: the libraries it links, and adduser') or diag $depends;
 
 # Debian's standard: lintian (pedantic) has nothing to say, and the

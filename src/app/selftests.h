@@ -20,6 +20,7 @@
 #include "pipeline/zones.h"
 #include "base/actor.h"
 #include "base/csv.h"
+#include "base/jsondoc.h"
 #include "base/errbuf.h"
 #include "base/histogram.h"
 #include "base/limits.h"
@@ -45,6 +46,7 @@
 #include "report/html.h"
 #include "report/plot_data.h"
 #include "report/plot_reader.h"
+#include "report/rundir.h"
 #include "trial/search.h"
 #include "trial/latency_at.h"
 #include "run/size_target.h"
@@ -89,8 +91,10 @@ static const struct {
     {"placement", placement_test},
     {"plot_data", plot_data_test},
     {"plot_reader", plot_reader_test},
+    {"rundir", rundir_test},
     {"roff", roff_test},
     {"csv", csv_test},
+    {"jsondoc", jsondoc_test},
     {"html", html_test},
     {"search", search_test},
     {"tsc", tsc_test},

@@ -68,7 +68,7 @@ static int s_compare(const compare_options_t *o, side_t *sides, int nsides,
     if (rc == 0 && o->format == COMPARE_CSV)
         compare_print_csv(out, cmps, n, true);
     else if (rc == 0 && o->format == COMPARE_JSON)
-        compare_print_json(out, cmps, n);
+        rc = compare_print_json(out, cmps, n, err);
     else if (rc == 0)
         compare_print_table(out, cmps, n);
     int status = rc ? 2 : 0;

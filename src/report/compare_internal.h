@@ -103,7 +103,9 @@ int compare_sizing(const compare_options_t *options, FILE *out, errbuf_t *err);
 int compare_sizing_html(FILE *out, const char *const *dirs, int n,
                         errbuf_t *err);
 void compare_print_csv(FILE *out, const comparison_t *cmps, int n, bool header);
-void compare_print_json(FILE *out, const comparison_t *cmps, int n);
+//  0, or -1 and err (out of memory, a write that failed)
+int compare_print_json(FILE *out, const comparison_t *cmps, int n,
+                       errbuf_t *err);
 //  A figure as the table prints it: msgs/s as 1.23M, latency in us
 const char *compare_value(const char *metric, double v, char *buf, size_t len);
 //  A matched row's text, as the table prints it (the HTML report's too):

@@ -31,7 +31,7 @@
 */
 #include "report/compare_internal.h"
 
-#include "base/json.h"
+#include "base/jsondoc.h"
 #include "report/report.h"
 
 #include <math.h>
@@ -161,51 +161,61 @@ void compare_print_csv(FILE *out, const comparison_t *cmps, int n, bool header)
     fflush(out);
 }
 
-static void s_json_record(FILE *out, const record_t *r, bool first)
+//  A record as an object onto list: numbers as numbers (null when empty)
+static int s_json_record(json_t *list, const record_t *r)
 {
-    fputs(first ? "\n  {" : ",\n  {", out);
-    for (int f = 0; f < S_FIELDS; f++) {
-        fputs(f ? ", " : "", out);
-        json_string(out, s_names[f]);
-        fputs(": ", out);
-        if (s_numeric(f))
-            fputs(r->v[f][0] ? r->v[f] : "null", out);
-        else
-            json_string(out, r->v[f]);
-    }
-    fputc('}', out);
+    json_t *row = json_object();
+    for (int f = 0; row && f < S_FIELDS; f++)
+        if (jsondoc_set(row, s_names[f],
+                        s_numeric(f) ? jsondoc_cell(r->v[f])
+                                     : jsondoc_text(r->v[f])))
+            json_decref(row), row = NULL;
+    return json_array_append_new(list, row);
 }
 
-//  {"alpha": 0.05, "notes": ["..."], "rows": [{...}, ...]}
-void compare_print_json(FILE *out, const comparison_t *cmps, int n)
+//  The notes of every comparison, one string per line
+static int s_json_notes(json_t *notes, const comparison_t *cmps, int n)
 {
-    record_t r;
-    bool first = true;
-    fprintf(out, "{\"alpha\": %g,\n\"notes\": [", n ? cmps[0].alpha : 0.05);
+    int rc = 0;
     for (int c = 0; c < n; c++)
-        for (const char *p = cmps[c].notes; *p;) {
+        for (const char *p = cmps[c].notes; rc == 0 && *p;) {
             char line[COMPARE_LONG];
             size_t len = strcspn(p, "\n");
             snprintf(line, sizeof line, "%.*s", (int)len, p);
-            fputs(first ? "" : ", ", out);
-            json_string(out, line);
-            first = false;
+            rc = json_array_append_new(notes, jsondoc_text(line));
             p += len + (p[len] == '\n');
         }
-    fputs("],\n\"rows\": [", out);
-    first = true;
-    for (int c = 0; c < n; c++) {
-        for (int i = 0; i < cmps[c].nrows; i++, first = false) {
+    return rc;
+}
+
+//  {"alpha": 0.05, "notes": ["..."], "rows": [{...}, ...]}
+int compare_print_json(FILE *out, const comparison_t *cmps, int n,
+                       errbuf_t *err)
+{
+    record_t r;
+    json_t *doc = json_object(), *notes = json_array(), *rows = json_array();
+    int rc = doc && notes && rows ? 0 : -1;
+    rc = rc || s_json_notes(notes, cmps, n);
+    for (int c = 0; rc == 0 && c < n; c++) {
+        for (int i = 0; rc == 0 && i < cmps[c].nrows; i++) {
             s_record(&cmps[c], &cmps[c].rows[i], &r);
-            s_json_record(out, &r, first);
+            rc = s_json_record(rows, &r);
         }
-        for (int g = 0; g < cmps[c].ngeomean; g++, first = false) {
+        for (int g = 0; rc == 0 && g < cmps[c].ngeomean; g++) {
             s_geomean_record(&cmps[c], &cmps[c].geomean[g], &r);
-            s_json_record(out, &r, first);
+            rc = s_json_record(rows, &r);
         }
     }
-    fputs("\n]}\n", out);
-    fflush(out);
+    if (rc || jsondoc_set(doc, "alpha", json_real(n ? cmps[0].alpha : 0.05)) ||
+        jsondoc_set(doc, "notes", json_incref(notes)) ||
+        jsondoc_set(doc, "rows", json_incref(rows)))
+        rc = err_set(err, "out of memory");
+    else
+        rc = jsondoc_print(out, doc, err);
+    json_decref(notes);
+    json_decref(rows);
+    json_decref(doc);
+    return rc;
 }
 
 //  ---------------------------------------------------------------------
@@ -328,8 +338,8 @@ static void s_block_header(FILE *out, const series_t *s, double alpha,
     snprintf(interval, sizeof interval, "interval (%.0f%%)", 100 * (1 - alpha));
     if (s->syscall[0])
         fprintf(out, "%6s  %-39s %-10s %8s %-8s %8s %-8s %8s  %-19s %s\n",
-                "size", "stage thread syscall", "metric", "base", " ±",
-                "other", " ±", "delta", interval, "significance");
+                "size", "stage thread syscall", "metric", "base", " ±", "other",
+                " ±", "delta", interval, "significance");
     else
         fprintf(out, "%6s %4s  %-*s %-7s %8s %-8s %8s %-8s %8s  %-19s %s\n",
                 "size", "hop", width, "from -> to", "metric", "base", " ±",

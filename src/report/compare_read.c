@@ -5,9 +5,9 @@
     by column name, keeping only the per-repeat rows (repeat is a
     number): the `median` and `all` rows are sums of those.  Of
     syscalls.csv, the rows of a stage's calls (one series per stage, kind
-    of thread and syscall, the threads of a kind summed) and its totals.  metadata.json is read
-    for a few of its string fields by a small scanner, enough for the
-    file hopbench writes; a field it cannot find is "".  Every file is
+    of thread and syscall, the threads of a kind summed) and its totals.
+    metadata.json is read through rundir, which refuses one that is not
+    what hopbench writes; the notes take a few of its fields.  Every file is
     outside input: a malformed one is an error naming file:line, never a
     crash.  Each file is read once, in one pass: a row whose fields are
     not the header's in number (a line cut short), a number that is not
@@ -16,11 +16,13 @@
 */
 #include "report/compare_internal.h"
 #include "report/columns.h"
+#include "report/rundir.h"
 
 #include "base/csv.h"
 #include "base/number.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +32,7 @@ typedef struct {
     side_t *sides; //  room for LIMIT_COMPARE_RUNS... or --by values
     int *nsides, most;
     const char *path, *dir;
+    const json_t *meta; //  the directory's metadata.json
     csv_t *csv;
     bool latency;  //  latency.csv: p50 and p99; else msgs/s
     bool syscalls; //  syscalls.csv (compare_syscalls): ns and calls per msg
@@ -49,54 +52,22 @@ typedef struct {
 //  ---------------------------------------------------------------------
 //  metadata.json
 
-//  The string value of "key": "..." in text, unescaped, into out
-static void s_json_string(const char *text, const char *key, char *out,
-                          size_t len)
+//  What the side's run says of itself, for the notes (rundir checked it)
+static void s_metadata(side_t *side, const json_t *meta)
 {
-    char pattern[80];
-    snprintf(pattern, sizeof pattern, "\"%s\": \"", key);
-    out[0] = 0;
-    const char *p = text ? strstr(text, pattern) : NULL;
-    if (!p)
-        return;
-    size_t n = 0;
-    for (p += strlen(pattern); *p && *p != '"' && n + 1 < len; p++) {
-        if (*p == '\\' && p[1]) {
-            p++;
-            out[n++] = *p == 'n' ? ' ' : *p == 'u' ? '?' : *p;
-            if (*p == 'u')
-                p += strspn(p + 1, "0123456789abcdefABCDEF") > 3 ? 4 : 0;
-        } else
-            out[n++] = *p;
-    }
-    out[n] = 0;
-}
-
-static char *s_slurp(const char *path)
-{
-    FILE *file = fopen(path, "r");
-    if (!file)
-        return NULL;
-    size_t cap = 1 << 16; //  metadata.json is a few kilobytes
-    char *text = malloc(cap);
-    if (text)
-        text[fread(text, 1, cap - 1, file)] = 0;
-    fclose(file);
-    return text;
-}
-
-static void s_metadata(side_t *side, const char *dir)
-{
-    char path[COMPARE_LONG + 32];
-    snprintf(path, sizeof path, "%s/metadata.json", dir);
-    char *text = s_slurp(path);
-    s_json_string(text, "topology", side->topology, sizeof side->topology);
-    s_json_string(text, "hostname", side->host, sizeof side->host);
-    s_json_string(text, "cpu_model", side->cpu, sizeof side->cpu);
-    s_json_string(text, "kernel", side->kernel, sizeof side->kernel);
-    s_json_string(text, "libzmq", side->libzmq, sizeof side->libzmq);
-    s_json_string(text, "started_utc", side->started, sizeof side->started);
-    free(text);
+    static const struct {
+        const char *key;
+        size_t offset, len;
+    } fields[] = {
+#define S_META(key, field)                                                     \
+    {key, offsetof(side_t, field), sizeof((side_t *)0)->field}
+        S_META("topology", topology), S_META("hostname", host),
+        S_META("cpu_model", cpu),     S_META("kernel", kernel),
+        S_META("libzmq", libzmq),     S_META("started_utc", started)};
+#undef S_META
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        snprintf((char *)side + fields[i].offset, fields[i].len, "%s",
+                 jsondoc_get_text(meta, fields[i].key));
 }
 
 //  ---------------------------------------------------------------------
@@ -184,7 +155,8 @@ static int s_syscalls_header(reader_t *self, errbuf_t *err)
                    s_need(self, &self->stage, COLUMN_STAGE, err) ||
                    s_need(self, &self->thread, COLUMN_THREAD, err) ||
                    s_need(self, &self->syscall, COLUMN_SYSCALL, err) ||
-                   s_need(self, &self->calls_per_msg, COLUMN_CALLS_PER_MSG, err) ||
+                   s_need(self, &self->calls_per_msg, COLUMN_CALLS_PER_MSG,
+                          err) ||
                    s_need(self, &self->ns_per_msg, COLUMN_NS_PER_MSG, err)
                ? -1
                : 0;
@@ -283,7 +255,7 @@ static side_t *s_side(reader_t *self, errbuf_t *err)
     side_t *side = &self->sides[(*self->nsides)++];
     snprintf(side->label, sizeof side->label, "%s", label);
     snprintf(side->dir, sizeof side->dir, "%s", self->dir);
-    s_metadata(side, self->dir);
+    s_metadata(side, self->meta);
     return side;
 }
 
@@ -365,14 +337,12 @@ static int s_syscalls_row(reader_t *self, series_t *key, side_t *side,
     if (s_number(self, self->ns_per_msg, "ns_per_msg", &v[0], err) ||
         s_number(self, self->calls_per_msg, "calls_per_msg", &v[1], err))
         return -1;
-    if (n == 3 &&
-        (s_number(self, self->cpu_ns, "cpu_ns", &cpu, err) ||
-         s_number(self, self->messages, "messages", &messages, err)))
+    if (n == 3 && (s_number(self, self->cpu_ns, "cpu_ns", &cpu, err) ||
+                   s_number(self, self->messages, "messages", &messages, err)))
         return -1;
     if (n == 3)
         v[2] = messages > 0 ? cpu / messages : 0;
-    static const char *const metrics[3] = {"ns/msg", "calls/msg",
-                                           "cpu_ns/msg"};
+    static const char *const metrics[3] = {"ns/msg", "calls/msg", "cpu_ns/msg"};
     for (int m = 0; m < n; m++) {
         snprintf(key->metric, sizeof key->metric, "%s", metrics[m]);
         series_t *s = s_series(side, key, err);
@@ -458,13 +428,22 @@ static int s_file(reader_t *self, const char *dir, const char *name,
     return rc < 0 ? -1 : 0;
 }
 
-static int s_dir(reader_t *self, const char *dir, errbuf_t *err)
+//  One directory: its metadata.json (for the side without --by), then
+//  its files
+static int s_dir(reader_t *self, side_t *side, const char *dir, errbuf_t *err)
 {
-    return s_file(self, dir, "results.csv", err) ||
-                   s_file(self, dir, "latency.csv", err) ||
-                   s_file(self, dir, "syscalls.csv", err)
-               ? -1
-               : 0;
+    json_t *meta = rundir_metadata(dir, err);
+    self->meta = meta;
+    if (meta && side)
+        s_metadata(side, meta);
+    int rc = meta && s_file(self, dir, "results.csv", err) == 0 &&
+                     s_file(self, dir, "latency.csv", err) == 0 &&
+                     s_file(self, dir, "syscalls.csv", err) == 0
+                 ? 0
+                 : -1;
+    json_decref(meta);
+    self->meta = NULL;
+    return rc;
 }
 
 int compare_read(const compare_options_t *options, side_t **sides_p,
@@ -479,14 +458,13 @@ int compare_read(const compare_options_t *options, side_t **sides_p,
     if (!sides)
         return err_set(err, "out of memory");
     if (options->by)
-        return s_dir(&reader, options->dirs[0], err);
+        return s_dir(&reader, NULL, options->dirs[0], err);
     for (int d = 0; d < options->ndirs; d++) {
         side_t *side = &sides[(*nsides)++];
         snprintf(side->label, sizeof side->label, "%s", options->dirs[d]);
         snprintf(side->dir, sizeof side->dir, "%s", options->dirs[d]);
-        s_metadata(side, options->dirs[d]);
         reader.side = d;
-        if (s_dir(&reader, options->dirs[d], err))
+        if (s_dir(&reader, side, options->dirs[d], err))
             return -1;
     }
     return 0;

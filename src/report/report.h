@@ -111,8 +111,10 @@ void report_syscalls_table(FILE *out, const report_info_t *info,
                            const trial_result_t *plain,
                            const trial_result_t *traced, int n);
 
-//  The run's files as one JSON document: metadata, rows, latency
-int report_json(FILE *out, const char *dir, errbuf_t *err);
+//  The run's files as one JSON document (metadata, rows, latency, the
+//  search's, the system calls') into DIR/results.json, and onto also
+//  (unless NULL): 0, or -1 and err
+int report_json(const char *dir, FILE *also, errbuf_t *err);
 
 //  Latency lines under a size's block (the repetitions merged), and with
 //  3 or more repeats the median p50 and p99 over them (summary, or NULL)

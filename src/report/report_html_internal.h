@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "base/errbuf.h"
+#include "base/jsondoc.h"
 
 #define REPORT_HTML_PATH 1024
 
@@ -18,7 +19,7 @@ typedef struct {
     char dir[REPORT_HTML_PATH];     //  the results directory
     char scratch[REPORT_HTML_PATH]; //  charts are drawn here
     int charts;                     //  charts inlined so far (their ids)
-    char *meta;                     //  metadata.json's text, or NULL
+    json_t *meta;                   //  metadata.json, read and checked
     char ids[16]; //  before its sections' ids: "", "run2-" for a second
 } report_page_t;
 
@@ -27,9 +28,6 @@ int report_html_run(FILE *out, report_page_t *page, errbuf_t *err);
 //  The sizing section (sizing.csv, `hopbench size`): the answer first,
 //  then the candidates.  0, also when there is no sizing.csv
 int report_html_sizing(FILE *out, const report_page_t *page, errbuf_t *err);
-//  The string value of "key" in metadata.json, unescaped, "" if absent
-void report_html_meta(const report_page_t *page, const char *key, char *out,
-                      size_t len);
 
 //  report_html_results.c: results.csv, a table per size
 int report_html_results(FILE *out, const report_page_t *page, errbuf_t *err);

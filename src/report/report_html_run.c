@@ -19,6 +19,7 @@
 #include "report/html.h"
 #include "report/report_html_internal.h"
 #include "report/report_tree.h"
+#include "report/rundir.h"
 
 #include "base/csv.h"
 #include "config/topology.h"
@@ -28,100 +29,53 @@
 #include <unistd.h>
 
 //  ---------------------------------------------------------------------
-//  metadata.json
+//  metadata.json (read and checked by rundir)
 
-static char *s_slurp(const char *path)
-{
-    FILE *file = fopen(path, "r");
-    if (!file)
-        return NULL;
-    //  the keys read here come first; "published", last, may run long and
-    //  be cut off
-    size_t cap = 1 << 18;
-    char *text = malloc(cap);
-    if (text)
-        text[fread(text, 1, cap - 1, file)] = 0;
-    fclose(file);
-    return text;
-}
-
-//  The JSON string at p (after its opening quote), unescaped into out; the
-//  character after its closing quote
-static const char *s_unquote(const char *p, char *out, size_t len)
-{
-    size_t n = 0;
-    for (; *p && *p != '"'; p++) {
-        char c = *p;
-        if (c == '\\' && p[1]) {
-            c = *++p == 'n' ? '\n' : *p == 't' ? '\t' : *p;
-            if (*p == 'u')
-                c = '?',
-                p += strspn(p + 1, "0123456789abcdefABCDEF") > 3 ? 4 : 0;
-        }
-        if (n + 1 < len)
-            out[n++] = c;
-    }
-    out[n] = 0;
-    return *p ? p + 1 : p;
-}
-
-void report_html_meta(const report_page_t *page, const char *key, char *out,
-                      size_t len)
-{
-    char pattern[80];
-    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
-    out[0] = 0;
-    const char *p = page->meta ? strstr(page->meta, pattern) : NULL;
-    if (!p)
-        return;
-    p += strlen(pattern);
-    if (*p == '"')
-        s_unquote(p + 1, out, len);
-    else
-        snprintf(out, len, "%.*s", (int)strcspn(p, ",\n}"), p);
-}
-
+//  A row of the machine table: the field's value as text (a number as
+//  jansson writes it), none when empty
 static void s_kv(FILE *out, const report_page_t *page, const char *key,
                  const char *label)
 {
-    char value[4096];
-    report_html_meta(page, key, value, sizeof value);
-    if (!value[0])
+    const json_t *value = json_object_get(page->meta, key);
+    char number[64];
+    const char *text = json_string_value(value);
+    if (json_is_integer(value))
+        snprintf(number, sizeof number, "%" JSON_INTEGER_FORMAT,
+                 json_integer_value(value));
+    if (json_is_integer(value))
+        text = number;
+    if (!text || !*text)
         return;
     fputs("<tr><th>", out);
     html_text(out, label);
     fputs("</th><td>", out);
-    html_text(out, value);
+    html_text(out, text);
     fputs("</td></tr>\n", out);
 }
 
-//  The NUMA nodes, one line each: "node 0: CPUs 0-1, distances 10 21",
-//  from the shape resultsdir.c writes ({"node": 0, "cpus": "0-1",
-//  "distances": [10, 21]})
+//  The NUMA nodes, one line each: "node 0: CPUs 0-1, distances 10 21"
 static void s_numa(FILE *out, const report_page_t *page)
 {
-    const char *p = page->meta ? strstr(page->meta, "\"nodes\": [") : NULL;
-    const char *end = p ? strstr(p, "}]") : NULL; //  the array's end
-    if (!p)
-        return;
+    const json_t *nodes =
+        json_object_get(json_object_get(page->meta, "numa"), "nodes");
+    size_t i, j;
+    const json_t *node, *d;
     fputs("<tr><th>NUMA nodes</th><td>", out);
-    int node, at;
-    char cpus[256], distances[512];
-    while ((p = strstr(p, "{\"node\": ")) && (!end || p < end) &&
-           sscanf(p, "{\"node\": %d, \"cpus\": \"%255[^\"]\", "
-                     "\"distances\": [%511[^]]]}%n",
-                  &node, cpus, distances, &at) == 3) {
-        char *to = distances; //  "10, 21" -> "10 21"
-        for (const char *c = distances; *c; c++)
-            if (*c != ',')
-                *to++ = *c;
-        *to = 0;
+    json_array_foreach(nodes, i, node)
+    {
         char line[900];
-        snprintf(line, sizeof line, "node %d: CPUs %s, distances %s", node,
-                 cpus, distances);
+        int n = snprintf(line, sizeof line,
+                         "node %" JSON_INTEGER_FORMAT ": CPUs %s, distances",
+                         json_integer_value(json_object_get(node, "node")),
+                         jsondoc_get_text(node, "cpus"));
+        json_array_foreach(json_object_get(node, "distances"), j, d)
+        {
+            if (n > 0 && (size_t)n < sizeof line)
+                n += snprintf(line + n, sizeof line - (size_t)n,
+                              " %" JSON_INTEGER_FORMAT, json_integer_value(d));
+        }
         html_text(out, line);
         fputs("<br>\n", out);
-        p += at;
     }
     fputs("</td></tr>\n", out);
 }
@@ -148,11 +102,6 @@ static void s_machine(FILE *out, const report_page_t *page)
                                           {"curve", "CURVE"}};
     html_section_begin_as(out, page->ids, "machine",
                           "Run, machine and libraries", "metadata.json");
-    if (!page->meta) {
-        fputs("<p>No metadata.json in this directory.</p>\n", out);
-        html_section_end(out);
-        return;
-    }
     fputs("<table class=\"meta\">\n", out);
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         s_kv(out, page, keys[i][0], keys[i][1]);
@@ -164,19 +113,19 @@ static void s_machine(FILE *out, const report_page_t *page)
 //  The warnings array, one box each, and the run's error
 static void s_warnings(FILE *out, const report_page_t *page)
 {
-    char text[4096];
     html_section_begin_as(out, page->ids, "warnings", "Warnings",
                           "metadata.json");
+    const char *error = jsondoc_get_text(page->meta, "error");
     int n = 0;
-    report_html_meta(page, "error", text, sizeof text);
-    if (text[0])
-        html_elem(out, "p", "warn", text), n++;
-    const char *p = page->meta ? strstr(page->meta, "\"warnings\": [") : NULL;
-    for (p = p ? p + 13 : NULL; p && *p && *p != ']'; p++)
-        if (*p == '"') {
-            p = s_unquote(p + 1, text, sizeof text) - 1;
-            html_elem(out, "p", "warn", text), n++;
-        }
+    if (*error)
+        html_elem(out, "p", "warn", error), n++;
+    size_t i;
+    const json_t *warning;
+    json_array_foreach(json_object_get(page->meta, "warnings"), i, warning)
+    {
+        html_elem(out, "p", "warn", json_string_value(warning));
+        n++;
+    }
     if (n == 0)
         fputs("<p>None.</p>\n", out);
     html_section_end(out);
@@ -266,8 +215,10 @@ static void s_answer_text(csv_t *csv, char *text, size_t len)
                  csv_field(csv, at[COST]));
         return;
     }
-    snprintf(text, len, "none of the %d candidates meets the target (each "
-             "one's verdict and why: the table)", tried);
+    snprintf(text, len,
+             "none of the %d candidates meets the target (each "
+             "one's verdict and why: the table)",
+             tried);
 }
 
 int report_html_sizing(FILE *out, const report_page_t *page, errbuf_t *err)
@@ -306,9 +257,9 @@ static int s_placement(FILE *out, const report_page_t *page, errbuf_t *err)
 
 int report_html_run(FILE *out, report_page_t *page, errbuf_t *err)
 {
-    char path[REPORT_HTML_PATH + 32];
-    snprintf(path, sizeof path, "%s/metadata.json", page->dir);
-    page->meta = s_slurp(path);
+    page->meta = rundir_metadata(page->dir, err);
+    if (!page->meta)
+        return -1;
     fputs("<nav><a href=\"#machine\">machine</a><a href=\"#topology\">"
           "topology</a><a href=\"#results\">per hop</a><a href=\"#charts\">"
           "charts</a><a href=\"#threads\">placement</a><a href=\"#warnings\">"
@@ -337,7 +288,7 @@ int report_html_run(FILE *out, report_page_t *page, errbuf_t *err)
         rc = s_placement(out, page, err);
     if (rc == 0)
         s_warnings(out, page);
-    free(page->meta);
+    json_decref(page->meta);
     page->meta = NULL;
     return rc ? -1 : 0;
 }

@@ -3,6 +3,7 @@
 */
 #include "report/report_sizing.h"
 
+#include "base/jsondoc.h"
 #include "base/outfile.h"
 
 #include "report/columns.h"
@@ -12,8 +13,9 @@
 #include <string.h>
 
 const char *const sizing_verdict_names[] = {
-    "meets",        "fails on capacity", "fails on loss",    "fails on p99",
-    "does not fit", "inconclusive: the machine", "not tried"};
+    "meets",        "fails on capacity", "fails on loss",
+    "fails on p99", "does not fit",      "inconclusive: the machine",
+    "not tried"};
 
 void report_sizing_csv(FILE *out, const sizing_row_t *rows, int n)
 {
@@ -25,8 +27,7 @@ void report_sizing_csv(FILE *out, const sizing_row_t *rows, int n)
 
 static void s_name(const sizing_row_t *r, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s%s%s", r->topology, r->tried[0] ? " " : "",
-             r->tried);
+    snprintf(buf, len, "%s%s%s", r->topology, r->tried[0] ? " " : "", r->tried);
 }
 
 static void s_answer(FILE *out, const sizing_row_t *rows, int n, int best,
@@ -121,30 +122,56 @@ void report_sizing_table(FILE *out, const sizing_row_t *rows, int n, int best,
     }
 }
 
+//  A candidate's object, as sizing.json has it
+static json_t *s_json_row(const sizing_row_t *r)
+{
+    json_t *row = json_object();
+    if (jsondoc_set(row, "candidate", json_integer(r->number)) ||
+        jsondoc_set(row, "topology", jsondoc_text(r->topology)) ||
+        jsondoc_set(row, "try", jsondoc_text(r->tried)) ||
+        jsondoc_set(row, "size", json_integer(r->size)) ||
+        jsondoc_set(row, "cost", jsondoc_number(r->cost)) ||
+        jsondoc_set(row, "broker_cpus", jsondoc_number(r->brokers)) ||
+        jsondoc_set(row, "capacity_per_sec", jsondoc_number(r->capacity)) ||
+        jsondoc_set(row, "confirmed_per_sec", jsondoc_number(r->confirmed)) ||
+        jsondoc_set(row, "p99_us", jsondoc_number(r->p99_us)) ||
+        jsondoc_set(row, "busy_cores", jsondoc_number(r->busy_cores)) ||
+        jsondoc_set(row, "ndr_per_sec", jsondoc_number(r->ndr)) ||
+        jsondoc_set(row, "verdict",
+                    jsondoc_text(sizing_verdict_names[r->verdict])) ||
+        jsondoc_set(row, "figure", jsondoc_number(r->figure)) ||
+        jsondoc_set(row, "hop", jsondoc_text(r->hop)) ||
+        jsondoc_set(row, "pareto", json_boolean(r->pareto)) ||
+        jsondoc_set(row, "starved", json_boolean(r->starved))) {
+        json_decref(row);
+        return NULL;
+    }
+    return row;
+}
+
 void report_sizing_json(FILE *out, const sizing_row_t *rows, int n, int best,
                         const sizing_target_t *t)
 {
-    fprintf(out,
-            "{\"target\": {\"rate\": %g, \"p99_us\": %g, \"loss\": %g, "
-            "\"headroom\": %g},\n \"answer\": %d,\n \"candidates\": [",
-            t->rate, t->p99_us, t->loss, t->headroom,
-            best >= 0 ? rows[best].number : -1);
-    for (int i = 0; i < n; i++) {
-        const sizing_row_t *r = &rows[i];
-        fprintf(out,
-                "%s\n  {\"candidate\": %d, \"topology\": \"%s\", \"try\": "
-                "\"%s\", \"size\": %u, \"cost\": %g, \"broker_cpus\": %g, "
-                "\"capacity_per_sec\": %g, \"confirmed_per_sec\": %g, "
-                "\"p99_us\": %g, \"busy_cores\": %g, \"ndr_per_sec\": %g, "
-                "\"verdict\": \"%s\", \"figure\": %g, \"hop\": \"%s\", "
-                "\"pareto\": %s, \"starved\": %s}",
-                i ? "," : "", r->number, r->topology, r->tried, r->size,
-                r->cost, r->brokers, r->capacity, r->confirmed, r->p99_us,
-                r->busy_cores, r->ndr, sizing_verdict_names[r->verdict],
-                r->figure, r->hop, r->pareto ? "true" : "false",
-                r->starved ? "true" : "false");
-    }
-    fputs("\n ]}\n", out);
+    json_t *doc = json_object(), *target = json_object(), *list = json_array();
+    int rc = doc && target && list ? 0 : -1;
+    for (int i = 0; rc == 0 && i < n; i++)
+        rc = json_array_append_new(list, s_json_row(&rows[i]));
+    errbuf_t err;
+    if (rc || jsondoc_set(target, "rate", jsondoc_number(t->rate)) ||
+        jsondoc_set(target, "p99_us", jsondoc_number(t->p99_us)) ||
+        jsondoc_set(target, "loss", jsondoc_number(t->loss)) ||
+        jsondoc_set(target, "headroom", jsondoc_number(t->headroom)) ||
+        jsondoc_set(doc, "target", json_incref(target)) ||
+        jsondoc_set(doc, "answer",
+                    json_integer(best >= 0 ? rows[best].number : -1)) ||
+        jsondoc_set(doc, "candidates", json_incref(list)) ||
+        jsondoc_print(out, doc, &err))
+        fputs("hopbench: size: sizing.json: out of memory, or a write "
+              "failed\n",
+              stderr);
+    json_decref(target);
+    json_decref(list);
+    json_decref(doc);
 }
 
 static int s_chart_data(const char *dir, const sizing_row_t *rows, int n,
@@ -157,7 +184,7 @@ static int s_chart_data(const char *dir, const sizing_row_t *rows, int n,
     for (int i = 0; i < n; i++) {
         const sizing_row_t *r = &rows[i];
         char label[64];
-        double y = r->confirmed > 0 ? r->confirmed
+        double y = r->confirmed > 0  ? r->confirmed
                    : r->capacity > 0 ? r->capacity
                                      : 0;
         if (r->verdict == SIZING_NOFIT || r->verdict == SIZING_UNTRIED)

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/errbuf.h"
 #include "base/limits.h"
@@ -50,10 +51,10 @@ typedef struct {
     char tsc_source[32]; //  where that came from
     int nhosts;          //  the hosts stages name, one entry each
     run_host_t hosts[LIMIT_HOSTS];
-    //  "published": one JSON object a trial whose rows results.csv has,
-    //  what each publisher instance sent (its own, heap; NULL: none yet)
-    char *published;
-    size_t published_len;
+    //  "published": a JSON array, an object per trial whose rows
+    //  results.csv has, what each publisher instance sent (NULL: none
+    //  yet); resultsdir_meta_free lets it go
+    struct json_t *published;
 } run_meta_t;
 
 //  Make the directory (and its parents); path NULL: results/<UTC>-<name>
@@ -62,6 +63,14 @@ int resultsdir_create(const char *path, const char *name, char *out, size_t len,
 //  Write (or rewrite) metadata.json in dir
 int resultsdir_metadata(const char *dir, const run_meta_t *meta,
                         const machine_t *machine, errbuf_t *err);
+//  "published"'s entry of a trial appended: its size, repeat, sweep
+//  values and each origin's count (names[o], sent[o]); -1 out of memory
+int resultsdir_published(run_meta_t *meta, unsigned size, int repeat,
+                         int nsweep, const char *const *keys,
+                         const char *const *values, int norigins,
+                         const char *const *names, const uint64_t *sent);
+//  What meta holds on the heap, let go
+void resultsdir_meta_free(run_meta_t *meta);
 //  A private 0700 directory for ipc endpoints
 int resultsdir_ipc_create(char *out, size_t len, errbuf_t *err);
 //  Remove it and every socket file in it

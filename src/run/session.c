@@ -30,7 +30,7 @@ void session_destroy(session_t **self_p)
     session_t *self = *self_p;
     if (!self)
         return;
-    free(self->meta.published);
+    resultsdir_meta_free(&self->meta);
     free(self);
     *self_p = NULL;
 }

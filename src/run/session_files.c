@@ -150,14 +150,8 @@ void session_files_close(session_t *self)
     if (self->results) {
         if (resultsdir_metadata(self->dir, &self->meta, self->o.machine, &err))
             fprintf(stderr, "hopbench: %s\n", err.msg);
-        char path[700];
-        snprintf(path, sizeof path, "%s/results.json", self->dir);
-        FILE *json = self->o.results_json ? fopen(path, "w") : NULL;
-        if (json && (report_json(json, self->dir, &err) ||
-                     report_json(stdout, self->dir, &err)))
+        if (self->o.results_json && report_json(self->dir, stdout, &err))
             fprintf(stderr, "hopbench: %s\n", err.msg);
-        if (json)
-            fclose(json);
     }
     if (self->ipc_dir[0])
         resultsdir_ipc_remove(self->ipc_dir);

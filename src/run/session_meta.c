@@ -12,7 +12,6 @@
 #include "run/session_internal.h"
 
 #include "base/check.h"
-#include "base/json.h"
 #include "base/lines.h"
 #include "base/text.h"
 #include "machine/tsc.h"
@@ -149,45 +148,20 @@ void session_note_curve(session_t *self, const pipeline_t *pl)
     }
 }
 
-//  text appended to metadata's "published" (dropped when out of memory)
-static void s_append(run_meta_t *meta, const char *text, size_t len)
-{
-    char *grown = realloc(meta->published, meta->published_len + len + 1);
-    if (!grown)
-        return;
-    memcpy(grown + meta->published_len, text, len + 1);
-    meta->published = grown;
-    meta->published_len += len;
-}
-
 //  metadata's "published": a trial's entry, what each publisher instance
 //  sent (the counts expected is computed from: docs/TOPICS.md), appended
+//  (left out when out of memory)
 void session_meta_published(session_t *self, const trial_result_t *trial)
 {
-    char *entry = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&entry, &len);
-    if (!out)
-        return;
-    fprintf(out, "%s\n    {\"size\": %u, \"repeat\": %d, \"sweep\": {",
-            self->meta.published ? "," : "", trial->size, trial->repeat);
-    for (int k = 0; k < self->info.nsweep; k++) {
-        fputs(k ? ", " : "", out);
-        json_string(out, self->info.sweep_key[k]);
-        fputs(": ", out);
-        json_string(out, self->info.sweep_value[k]);
-    }
-    fputs("}, \"sent\": {", out);
+    const char *names[LIMIT_ORIGINS];
     for (int o = 0; o < trial->norigins; o++) {
         int id = pipeline_origin_instance(self->current, o);
-        fputs(o ? ", " : "", out);
-        json_string(out, id >= 0 ? self->current->inst[id].name : "?");
-        fprintf(out, ": %llu", (unsigned long long)trial->published[o]);
+        names[o] = id >= 0 ? self->current->inst[id].name : "?";
     }
-    fputs("}}", out);
-    if (fclose(out) == 0)
-        s_append(&self->meta, entry, len);
-    free(entry);
+    resultsdir_published(&self->meta, trial->size, trial->repeat,
+                         self->info.nsweep, self->info.sweep_key,
+                         self->info.sweep_value, trial->norigins, names,
+                         trial->published);
 }
 
 //  ---------------------------------------------------------------------
