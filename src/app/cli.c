@@ -155,8 +155,8 @@ static int s_quiet(cli_t *cli, const cli_option_t *opt, const char *value,
     return 0;
 }
 
-static int s_per_socket(cli_t *cli, const cli_option_t *opt,
-                        const char *value, errbuf_t *err)
+static int s_per_socket(cli_t *cli, const cli_option_t *opt, const char *value,
+                        errbuf_t *err)
 {
     (void)opt, (void)value, (void)err;
     cli->per_socket = true;
@@ -202,8 +202,8 @@ static int s_alpha(cli_t *cli, const cli_option_t *opt, const char *value,
 }
 
 //  size's own options
-static int s_size_option(cli_t *cli, const cli_option_t *opt,
-                         const char *value, errbuf_t *err)
+static int s_size_option(cli_t *cli, const cli_option_t *opt, const char *value,
+                         errbuf_t *err)
 {
     if (strcmp(opt->name, "target") == 0)
         cli->size_target = value;
@@ -215,7 +215,15 @@ static int s_size_option(cli_t *cli, const cli_option_t *opt,
         cli->all = true;
     else if (strcmp(opt->name, "ndr") == 0)
         cli->ndr = true;
-    else
+    else if (strcmp(opt->name, "prove") == 0) {
+        double seconds;
+        if (number_parse(value, &seconds) || seconds < 0 || seconds > 86400)
+            return err_set(err,
+                           "--prove %s: seconds of the answer's proof at "
+                           "rate, 0 (none) to 86400",
+                           value);
+        cli->prove = seconds;
+    } else
         cli->extrapolate = true;
     return 0;
 }
@@ -477,6 +485,13 @@ const cli_option_t cli_options[] = {
      .commands = CLI_SIZE,
      .help = "also search each candidate that meets for its NDR",
      .apply = s_size_option},
+    {.name = "prove",
+     .arg = "SECONDS",
+     .commands = CLI_SIZE,
+     .help = "before a candidate is the answer, run it at rate this long "
+             "(default 10): its loss and p99 must hold, else the next one "
+             "is tried; 0: no proof",
+     .apply = s_size_option},
     {.name = "extrapolate",
      .commands = CLI_SIZE,
      .help = "fit the Universal Scalability Law to the capacities of one "
@@ -510,8 +525,11 @@ const cli_exit_t cli_exits[] = {
     {130, "interrupted by SIGINT: the trial in progress is discarded, "
           "finished ones stay on disk (size: the finished candidates in "
           "sizing.csv)"},
-    {3, "size: no candidate meets the target (the best is named, with its "
-        "shortfall and the hop that set it)"},
+    {3, "size: for a size, no candidate meets the target, decided (the best "
+        "is named, with its shortfall and the hop that set it)"},
+    {4, "size: for a size, the answer is undecided: a candidate's evidence "
+        "straddles a bound within its budget, or the machine starved what "
+        "would have failed it (inconclusive); none was proven to meet"},
     {143, "interrupted by SIGTERM, likewise"},
     {0, NULL}};
 
@@ -721,7 +739,8 @@ static int s_output_usable(const cli_t *cli, errbuf_t *err)
     if (!cli->output || strcmp(cli->command, "report") == 0 ||
         stat(cli->output, &st) || S_ISDIR(st.st_mode))
         return 0;
-    return err_set(err, "--output %s: not a directory (%s writes a "
+    return err_set(err,
+                   "--output %s: not a directory (%s writes a "
                    "directory of files there)",
                    cli->output, cli->command);
 }
@@ -745,6 +764,7 @@ static int s_taken(const cli_t *cli, const bool *given, errbuf_t *err)
 int cli_parse(int argc, char **argv, cli_t *cli, errbuf_t *err)
 {
     memset(cli, 0, sizeof *cli);
+    cli->prove = CLI_PROVE_SECONDS;
     s_command_line(cli, argc, argv);
     struct option longs[S_NOPTIONS + 1];
     char letters[2 * S_NOPTIONS + 2];

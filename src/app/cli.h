@@ -14,6 +14,8 @@
 #define HOPBENCH_CLI_H
 
 #include <stdbool.h>
+
+#define CLI_PROVE_SECONDS 10 //  size --prove's default
 #include <stdio.h>
 
 #include "base/errbuf.h"
@@ -56,13 +58,14 @@ struct cli_s {
     bool report;     //  run --report: report.html at the end
     bool keep_going; //  run: --keep-going
     bool per_socket; //  run --per-socket
-    const char *by; //  compare --by KEY
+    const char *by;  //  compare --by KEY
     //  size: --target, --try (repeatable), --all, --ndr, --extrapolate
     const char *size_target;
     const char *tries[CLI_MAX_SWEEPS];
     int ntries;
     bool all, ndr, extrapolate;
-    double alpha;   //  compare --alpha, 0: its default
+    double prove; //  size --prove SECONDS (0: no proof)
+    double alpha; //  compare --alpha, 0: its default
     char command_line[2048];
     cli_handler_t *handler; //  the command's, or an option's instead
 };

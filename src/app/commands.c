@@ -92,11 +92,26 @@ static int s_report(const cli_t *cli)
 //  size: the candidates are the topology files given, its own options
 static int s_size(const cli_t *cli)
 {
-    return size_main(&(size_options_t){
-        cli->targets, cli->ntargets, cli->sets, cli->nsets, cli->size_target,
-        cli->tries, cli->ntries, cli->all, cli->ndr, cli->extrapolate,
-        cli->quiet, cli->format, cli->output, cli->command_line, cli->hosts,
-        cli->cert, cli->ssh, cli->remote_hopbench});
+    return size_main(&(size_options_t){.files = cli->targets,
+                                       .nfiles = cli->ntargets,
+                                       .sets = cli->sets,
+                                       .nsets = cli->nsets,
+                                       .target = cli->size_target,
+                                       .tries = cli->tries,
+                                       .ntries = cli->ntries,
+                                       .all = cli->all,
+                                       .ndr = cli->ndr,
+                                       .extrapolate = cli->extrapolate,
+                                       .quiet = cli->quiet,
+                                       .prove = cli->prove,
+                                       .format = cli->format,
+                                       .output = cli->output,
+                                       .command_line = cli->command_line,
+                                       .hosts = cli->hosts,
+                                       .cert = cli->cert,
+                                       .ssh = cli->ssh,
+                                       .remote_hopbench =
+                                           cli->remote_hopbench});
 }
 
 //  agent: --bind and --allow are required
@@ -148,8 +163,8 @@ const cli_command_t cli_commands[] = {
      "one self-contained HTML page of a run, or of several compared", true,
      s_report},
     {"size", CLI_SIZE, "FILE...", "topology files",
-     "the cheapest measured deployment that meets --target; exit 3 when "
-     "none does",
+     "the cheapest measured deployment that meets --target, proven; exit "
+     "3 when none does, 4 when undecided",
      true, s_size},
     {"agent", CLI_AGENT, NULL, NULL,
      "serve the stages a run on another host puts on this one", false, s_agent},

@@ -51,6 +51,8 @@
 #include "trial/latency_at.h"
 #include "run/size_target.h"
 #include "run/size_cost.h"
+#include "run/size_evidence.h"
+#include "base/quantile_ci.h"
 #include "run/usl.h"
 #include "trial/summary.h"
 #include "trial/trial.h"
@@ -136,6 +138,8 @@ static const struct {
     {"latency_at", latency_at_test},
     {"size_target", size_target_test},
     {"size_cost", size_cost_test},
+    {"size_evidence", size_evidence_test},
+    {"quantile_ci", quantile_ci_test},
     {"usl", usl_test},
 };
 

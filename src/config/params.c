@@ -603,10 +603,58 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                   AT(cost),
                   RANGE(0, 1e9),
                   .fallback = "0",
-                  .help = "hopbench size: what one instance of this stage "
-                          "costs, in your unit (a host, a VM, money), "
-                          "instead of the CPUs the plan pins its threads "
-                          "to; 0: those CPUs (brokers only)"},
+                  .help = "hopbench size: what one instance of this "
+                          "broker costs in your unit (a VM, money), instead "
+                          "of the cores it takes; every broker of a "
+                          "candidate then needs one (or its host's cost)"},
+    [KEY_SIZE_GOAL_SECONDS] = {.name = "size_goal_seconds",
+                               .levels = T,
+                               .type = TYPE_DOUBLE,
+                               AT(size_goal_seconds),
+                               RANGE(0.05, 3600),
+                               .fallback = "5",
+                               .help = "hopbench size: the trial-seconds at "
+                                       "rate x (1 + headroom) that decide "
+                                       "loss (MLRsearch's goal duration "
+                                       "sum), in trials search_trial long"},
+    [KEY_SIZE_EXCEED_RATIO] = {.name = "size_exceed_ratio",
+                               .levels = T,
+                               .type = TYPE_DOUBLE,
+                               AT(size_exceed_ratio),
+                               RANGE(0, 0.99),
+                               .fallback = "0.2",
+                               .help = "hopbench size: the share of those "
+                                       "trial-seconds that may lose more "
+                                       "than loss (MLRsearch's goal exceed "
+                                       "ratio; 0.5 as MLRsearch recommends "
+                                       "for benchmarks)"},
+    [KEY_SIZE_WINDOW] = {.name = "size_window",
+                         .levels = T,
+                         .type = TYPE_DOUBLE,
+                         AT(size_window),
+                         RANGE(0.01, 3600),
+                         .fallback = "1",
+                         .help = "hopbench size: seconds of each window of "
+                                 "the open-loop trials at rate whose p99s "
+                                 "give the p99's interval"},
+    [KEY_SIZE_WINDOWS] = {.name = "size_windows",
+                          .levels = T,
+                          .type = TYPE_INT,
+                          AT(size_windows),
+                          RANGE(3, 1000),
+                          .fallback = "10",
+                          .help = "hopbench size: windows before a p99 is "
+                                  "judged (then 5 more at a time while its "
+                                  "interval straddles the bound)"},
+    [KEY_SIZE_BUDGET] = {.name = "size_budget",
+                         .levels = T,
+                         .type = TYPE_DOUBLE,
+                         AT(size_budget),
+                         RANGE(0.1, 86400),
+                         .fallback = "30",
+                         .help = "hopbench size: the most trial-seconds one "
+                                 "criterion (capacity, loss, p99) may take; "
+                                 "then it is undecided"},
 };
 #undef T
 #undef S

@@ -105,6 +105,11 @@ typedef enum {
     KEY_STALL_RATIO,
     KEY_LATENCY_AT,
     KEY_COST,
+    KEY_SIZE_GOAL_SECONDS,
+    KEY_SIZE_EXCEED_RATIO,
+    KEY_SIZE_WINDOW,
+    KEY_SIZE_WINDOWS,
+    KEY_SIZE_BUDGET,
     KEY_COUNT_OF_KEYS
 } param_key_t;
 
@@ -163,8 +168,14 @@ typedef struct {
     double stall_ratio; //  a link slower than this share of the median
     ratios_t latency_at; //  search: open-loop trials at these fractions of
                          //  each rate found (latency against load)
-    double cost; //  hopbench size: what an instance of the stage costs,
-                 //  0: the CPUs its threads occupy (brokers)
+    double cost; //  hopbench size: what a broker instance costs in the
+                 //  user's unit, 0: the cores it takes
+    //  hopbench size's evidence: trial-seconds that decide loss, the
+    //  share of them that may lose, a p99 window, how many at first, the
+    //  most trial-seconds a criterion may take before it is undecided
+    double size_goal_seconds, size_exceed_ratio, size_window;
+    int size_windows;
+    double size_budget;
     bool set[KEY_COUNT_OF_KEYS]; //  given at this level
     //  Where each given key came from, for messages about it found later:
     //  > 0 its line in the file, < 0 the -line'th --set or --sweep

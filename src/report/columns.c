@@ -104,14 +104,26 @@ static void s_print_quoted(FILE *out, const char *text)
     fputc('"', out);
 }
 
+void columns_value(const column_take_t *take, const column_ctx_t *ctx,
+                   column_value_t *v)
+{
+    v->kind = VALUE_EMPTY;
+    if (take->kind == COLUMN_FN)
+        take->fn(ctx, v);
+    else
+        s_field(take, ctx, v);
+    double d = v->kind == VALUE_REAL  ? v->d
+               : v->kind == VALUE_INT ? (double)v->i
+                                      : 0;
+    if ((take->flags & COLUMN_OPTIONAL) && d < 0)
+        v->kind = VALUE_EMPTY;
+}
+
 static void s_cell(FILE *out, const column_take_t *take,
                    const column_ctx_t *ctx)
 {
-    column_value_t v = {.kind = VALUE_EMPTY};
-    if (take->kind == COLUMN_FN)
-        take->fn(ctx, &v);
-    else
-        s_field(take, ctx, &v);
+    column_value_t v;
+    columns_value(take, ctx, &v);
     if (v.kind == VALUE_TEXT && (take->flags & COLUMN_QUOTED))
         s_print_quoted(out, v.s ? v.s : "");
     else if (v.kind == VALUE_TEXT)

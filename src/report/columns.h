@@ -211,6 +211,10 @@ void columns_rows(FILE *out, const column_table_t *table, column_ctx_t ctx,
                   const void *rows, int n, size_t stride, bool median);
 //  "sweep_" and key with what is not alphanumeric turned into '_'
 void columns_sweep_name(const char *key, char *buf, size_t len);
+//  A cell's value as its take gives it (an optional negative number:
+//  empty), for writers other than CSV (sizing.json)
+void columns_value(const column_take_t *take, const column_ctx_t *ctx,
+                   column_value_t *v);
 //  The column's index in the table, -1 when it has none of that name
 int columns_find(const column_table_t *table, const char *name);
 //  The header's names joined by ',' (no sweep columns; tail: the tail's

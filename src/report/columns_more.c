@@ -429,6 +429,10 @@ static void s_sizing_starved(const column_ctx_t *ctx, column_value_t *v)
 {
     column_int(v, ((const sizing_row_t *)ctx->row)->starved);
 }
+static void s_sizing_answer(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_int(v, ((const sizing_row_t *)ctx->row)->answer);
+}
 
 #define SIZING(f, fmt, fl)                                                     \
     COLUMN_FIELD(sizing_row_t, f, fmt, fl),                                    \
@@ -444,31 +448,35 @@ static const column_t s_sizing[] = {
     {"try", SIZING(tried, NULL, COLUMN_QUOTED),
      "its --try values, \"engine=forwarder io_threads=2\""},
     {COLUMN_SIZE, SIZING(size, NULL, 0), "the message size in bytes"},
-    {"cost", SIZING(cost, "%g", 0), "what it costs: CPUs, or cost = keys"},
-    {"broker_cpus", SIZING(brokers, "%g", 0), "...of which the brokers'"},
+    {"cost", SIZING(cost, "%g", MEASURED),
+     "what it takes, in cost_unit: the brokers' busy cores at rate x (1 + "
+     "headroom) rounded up per broker (or the CPUs their cpus = reserve, "
+     "whichever is larger), the hosts' or the brokers' own cost ="},
+    {"broker_cpus", SIZING(brokers, "%g", 0),
+     "the CPUs the brokers' cpus = reserve (0: none)"},
     {"generator_cpus", SIZING(generators, "%g", 0),
-     "...of which the load generators'"},
-    {"capacity_per_sec", SIZING(capacity, "%.1f", MEASURED),
-     "what it carried flat out, msgs/s offered"},
+     "the CPUs the load generators may run on (never in the cost)"},
+    {"capacity_per_sec", SIZING(capacity.value, "%.1f", MEASURED),
+     "what it carried flat out, msgs/s offered: the mean of its trials"},
     {"confirmed_per_sec", SIZING(confirmed, "%.1f", MEASURED),
-     "rate x (1 + headroom) when it carried that within loss, else 0"},
-    {COLUMN_P99_US, SIZING(p99_us, "%.3f", MEASURED),
-     "end to end at the target rate"},
+     "rate x (1 + headroom) when its loss there met the target, else 0"},
+    {COLUMN_P99_US, SIZING(p99_us.value, "%.3f", MEASURED),
+     "end to end at the target rate, over every window"},
     {"busy_cores", SIZING(busy_cores, "%.4f", MEASURED),
-     "the brokers' CPU at the target rate, in cores"},
+     "the brokers' CPU at rate x (1 + headroom), in cores"},
     {"ndr_per_sec", SIZING(ndr, "%.1f", MEASURED), "--ndr: the search's rate"},
     {"verdict",
      FN(s_sizing_verdict, NULL),
      {0},
-     "meets, fails on capacity/loss/p99, does not fit, inconclusive: the "
-     "machine, or not tried"},
+     "meets, fails on capacity/loss/p99, fails its proof, undecided, "
+     "inconclusive: the machine, does not fit, or not tried"},
     {"figure", SIZING(figure, "%g", 0), "the figure that decided it"},
     {COLUMN_HOP, SIZING(hop, NULL, COLUMN_QUOTED), "the hop that set it"},
     {"why", SIZING(why, NULL, COLUMN_QUOTED), "the reason, in words"},
     {"pareto",
      FN(s_pareto, NULL),
      {0},
-     "1 on the front of cost against confirmed rate"},
+     "1 on the front of cost against capacity, of those that meet"},
     {"starved",
      FN(s_sizing_starved, NULL),
      {0},
@@ -477,6 +485,47 @@ static const column_t s_sizing[] = {
      "the wall time its measuring took"},
     {COLUMN_SOCKETS, SIZING(sockets, NULL, 0),
      "its subscribers' SUB sockets: each takes what it subscribes to"},
+    {"file", SIZING(file, NULL, COLUMN_QUOTED), "its topology file"},
+    {"cost_unit", SIZING(cost_unit, NULL, 0), "cores, hosts or yours"},
+    {"planned_cost", SIZING(planned_cost, "%g", MEASURED),
+     "its cost before it was measured: each broker a core, or the CPUs it "
+     "reserves (the order candidates are tried in)"},
+    {"capacity_low", SIZING(capacity.low, "%.1f", MEASURED),
+     "...the interval of capacity_per_sec (confidence)"},
+    {"capacity_high", SIZING(capacity.high, "%.1f", MEASURED),
+     "...its top"},
+    {"capacity_trials", SIZING(capacity_trials, NULL, 0),
+     "the flat-out trials it rests on"},
+    {"loss_good_seconds", SIZING(loss_good, "%.2f", 0),
+     "trial-seconds at rate x (1 + headroom) that lost no more than loss"},
+    {"loss_bad_seconds", SIZING(loss_bad, "%.2f", 0),
+     "...that lost more, not starved"},
+    {"loss_starved_seconds", SIZING(loss_starved, "%.2f", 0),
+     "...that lost more, starved (counted as neither)"},
+    {"loss_worst", SIZING(loss_worst, "%g", 0),
+     "the most any of those trials lost, a ratio"},
+    {"p99_low_us", SIZING(p99_us.low, "%.3f", MEASURED),
+     "...the interval of p99_us (confidence), from its windows"},
+    {"p99_high_us", SIZING(p99_us.high, "%.3f", MEASURED), "...its top"},
+    {"p99_windows", SIZING(p99_windows, NULL, 0), "the windows it rests on"},
+    {"decided_by", SIZING(decided_by, NULL, 0),
+     "the criterion that gave the verdict: capacity, loss, p99 or proof"},
+    {"answer",
+     FN(s_sizing_answer, NULL),
+     {0},
+     "1 for its size's answer: the cheapest that meets, proven"},
+    {"proof_seconds", SIZING(proof_seconds, "%.2f", 0),
+     "its proof at rate (0: none)"},
+    {"proof_loss", SIZING(proof_loss, "%g", 0),
+     "the most a window of the proof lost, a ratio"},
+    {"proof_p99_us", SIZING(proof_p99_us.value, "%.3f", MEASURED),
+     "...its p99, and the interval"},
+    {"proof_p99_low_us", SIZING(proof_p99_us.low, "%.3f", MEASURED),
+     "...its interval's bottom"},
+    {"proof_p99_high_us", SIZING(proof_p99_us.high, "%.3f", MEASURED),
+     "...its top"},
+    {"trial_seconds", SIZING(trial_seconds, "%.2f", 0),
+     "the trial-seconds its verdict rests on"},
 };
 
 const column_table_t columns_sizing = {

@@ -187,13 +187,14 @@ static int s_csv_section(FILE *out, const report_page_t *page, const char *id,
     return rc < 0 ? -1 : 0;
 }
 
-//  The cheapest candidate of sizing.csv that meets the target (the file
-//  lists them cheapest first), or how many were tried and none did
+//  The answer of sizing.csv (the proven cheapest that meets; a file of
+//  before answers were proven: the first that meets), or how many were
+//  tried and none did
 static void s_answer_text(csv_t *csv, char *text, size_t len)
 {
-    enum { CANDIDATE, TOPOLOGY, TRY, SIZE, COST, VERDICT, NCOLS };
-    static const char *const want[NCOLS] = {"candidate", "topology", "try",
-                                            "size",      "cost",     "verdict"};
+    enum { CANDIDATE, TOPOLOGY, TRY, SIZE, COST, VERDICT, ANSWER, NCOLS };
+    static const char *const want[NCOLS] = {
+        "candidate", "topology", "try", "size", "cost", "verdict", "answer"};
     int at[NCOLS], tried = 0;
     errbuf_t err;
     for (int c = 0; c < NCOLS; c++)
@@ -201,12 +202,14 @@ static void s_answer_text(csv_t *csv, char *text, size_t len)
              at[c] >= 0 && strcmp(csv_field(csv, at[c]), want[c]); at[c]--)
             ;
     snprintf(text, len, "no candidate meets the target");
-    for (int c = 0; c < NCOLS; c++)
+    for (int c = 0; c < ANSWER; c++)
         if (at[c] < 0)
             return;
     while (csv_next(csv, &err) > 0 && csv_count(csv) > VERDICT) {
         tried++;
-        if (strcmp(csv_field(csv, at[VERDICT]), "meets"))
+        if (at[ANSWER] >= 0 ? csv_count(csv) <= at[ANSWER] ||
+                                  strcmp(csv_field(csv, at[ANSWER]), "1")
+                            : strcmp(csv_field(csv, at[VERDICT]), "meets") != 0)
             continue;
         snprintf(text, len,
                  "candidate %s meets the target: %s %s at %s B, cost %s",
@@ -215,10 +218,8 @@ static void s_answer_text(csv_t *csv, char *text, size_t len)
                  csv_field(csv, at[COST]));
         return;
     }
-    snprintf(text, len,
-             "none of the %d candidates meets the target (each "
-             "one's verdict and why: the table)",
-             tried);
+    snprintf(text, len, "none of the %d candidates was proven to meet the "
+             "target (each one's verdict and why: the table)", tried);
 }
 
 int report_html_sizing(FILE *out, const report_page_t *page, errbuf_t *err)

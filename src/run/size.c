@@ -1,15 +1,15 @@
-/*  size: the command's plan (see size.h): candidates made and planned,
-    tried cheapest first, the answer, the table and its files.  Its trials
-    run in a session (session.h), as run's do: the results directory with
-    results.csv, latency.csv, threads.csv and memory.csv (every trial,
-    with sweep_candidate), the stages, retries and warnings, the exit
-    status; this file adds sizing.csv, sizing.json (--format json) and
-    sizing.png to the directory.
+/*  size: the command (see size.h): candidates made from the files and
+    the --try values, planned and admitted (or "does not fit"), measured
+    and answered size by size (size_answer.c), the table and its files.
+    Its trials run in a session (session.h), as run's do: the results
+    directory with results.csv, latency.csv, threads.csv and memory.csv
+    (every trial, with sweep_candidate and sweep_criterion), the stages,
+    retries and warnings; this file adds sizing.csv, sizing.json (--format
+    json) and sizing.png to the directory, and gives the exit status.
 */
-#include "run/size.h"
+#include "run/size_internal.h"
 
 #include "base/interrupt.h"
-#include "base/mono.h"
 #include "base/outfile.h"
 #include "base/readfile.h"
 #include "base/text.h"
@@ -17,33 +17,13 @@
 #include "machine/machine.h"
 #include "report/plot.h"
 #include "run/assemble.h"
-#include "run/session.h"
-#include "run/size_cost.h"
-#include "run/size_eval.h"
 #include "run/size_extrapolate.h"
-#include "run/size_target.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define SIZE_MAX_ROWS 256
-
-typedef struct {
-    const size_options_t *o;
-    sizing_target_t target;
-    sweep_t tries;
-    topology_t *topo[SIZE_MAX_ROWS];
-    pipeline_t *pl[SIZE_MAX_ROWS];
-    size_cost_t cost[SIZE_MAX_ROWS];
-    sizing_row_t row[SIZE_MAX_ROWS];
-    int n;
-    machine_t *machine;
-    fleet_t *fleet;                //  agents, when a stage names a host
-    errbuf_t unfit[SIZE_MAX_ROWS]; //  why a candidate's hosts cannot be
-    session_t *session;            //  its trials, their files and stages
-    bool stages_left;              //  a stage thread could not be ended
-} size_t_;
+#define SIZE_WARN_SECONDS 600 //  a sizing that may take longer says so
 
 //  One file x one combination of --try: its topology, or NULL and err
 static topology_t *s_topology(size_t_ *self, const char *path, const char *text,
@@ -113,10 +93,17 @@ static void s_plan(size_t_ *self, int i)
         pipeline_destroy(&self->pl[i]);
         return;
     }
-    size_cost_plan(self->pl[i], self->fleet, &self->cost[i]);
-    self->row[i].cost = self->cost[i].cost;
-    self->row[i].brokers = self->cost[i].brokers;
-    self->row[i].generators = self->cost[i].generators;
+    if (size_cost_plan(self->pl[i], self->fleet, &self->cost[i], &why)) {
+        self->row[i].verdict = SIZING_NOFIT;
+        snprintf(self->row[i].why, sizeof self->row[i].why, "%.500s", why.msg);
+        pipeline_destroy(&self->pl[i]);
+        return;
+    }
+    sizing_row_t *row = &self->row[i];
+    row->cost = row->planned_cost = self->cost[i].planned;
+    TEXT_SET(row->cost_unit, size_cost_units[self->cost[i].unit]);
+    row->brokers = self->cost[i].reserved;
+    row->generators = self->cost[i].generators;
 }
 
 //  Every file x --try combination x size: a row
@@ -143,12 +130,15 @@ static int s_candidates(size_t_ *self, errbuf_t *err)
                 }
                 sizing_row_t *row = &self->row[self->n];
                 row->number = self->n + 1;
-                row->capacity = row->p99_us = row->busy_cores = row->ndr = -1;
-                row->seconds = row->confirmed = -1;
+                row->capacity = row->p99_us = (sizing_figure_t){-1, -1, -1};
+                row->proof_p99_us = row->capacity;
+                row->busy_cores = row->ndr = -1;
+                row->seconds = row->confirmed = row->cost = -1;
                 row->verdict = SIZING_UNTRIED; //  until it is measured
                 snprintf(row->why, sizeof row->why, "not measured");
                 row->size = topo->params.sizes.size[s];
                 snprintf(row->topology, sizeof row->topology, "%s", topo->name);
+                snprintf(row->file, sizeof row->file, "%s", self->o->files[f]);
                 sweep_describe(&self->tries, c, row->tried, sizeof row->tried);
                 self->topo[self->n++] = s ? topology_dup(topo) : topo;
             }
@@ -175,8 +165,9 @@ static int s_session(size_t_ *self, errbuf_t *err)
     if (!(self->session = session_new(&so)))
         return err_set(err, "out of memory");
     report_info_t *info = session_info(self->session);
-    info->nsweep = 1;
+    info->nsweep = 2;
     info->sweep_key[0] = "candidate";
+    info->sweep_key[1] = "criterion";
     info->pattern = "pubsub";
     info->mode = "search";
     run_meta_t *meta = session_meta(self->session);
@@ -186,103 +177,49 @@ static int s_session(size_t_ *self, errbuf_t *err)
     return 0;
 }
 
-//  "candidate 2 of 4: ...", with the time so far and, from the candidates
-//  measured, the most the rest can take (they may not all be measured)
-static void s_progress(const size_t_ *self, int i)
-{
-    double spent = 0;
-    int measured = 0, left = 0;
-    for (int j = 0; j < self->n; j++)
-        if (self->row[j].seconds >= 0)
-            spent += self->row[j].seconds, measured++;
-        else if (self->row[j].verdict != SIZING_NOFIT)
-            left++;
-    fprintf(stderr, "hopbench: size: candidate %d of %d: %s %s at %u B", i + 1,
-            self->n, self->row[i].topology, self->row[i].tried,
-            self->row[i].size);
-    if (measured)
-        fprintf(stderr, " (%.0f s so far; %d to go, at most ~%.0f s)", spent,
-                left, left * spent / measured);
-    fputc('\n', stderr);
-}
-
-static int s_eval(size_t_ *self, int i, errbuf_t *err)
-{
-    char number[16];
-    report_info_t *info = session_info(self->session);
-    snprintf(number, sizeof number, "%d", i + 1);
-    info->topology = self->topo[i]->name;
-    info->sweep_value[0] = number;
-    size_eval_t eval = {.session = self->session,
-                        .pl = self->pl[i],
-                        .target = &self->target,
-                        .ndr = self->o->ndr,
-                        .row = &self->row[i]};
-    if (!self->o->quiet)
-        s_progress(self, i);
-    double start = mono_seconds();
-    int rc = size_eval(&eval, err);
-    self->row[i].seconds = mono_seconds() - start;
-    if (rc) { //  not a verdict: what it had measured stays, unjudged
-        self->row[i].verdict = SIZING_UNTRIED;
-        snprintf(self->row[i].why, sizeof self->row[i].why, "%s",
-                 interrupt_signal() ? "interrupted while it was measured"
-                                    : "a trial of it failed");
-    }
-    return rc;
-}
-
-//  Cheapest first; after one meets, those that cost more only with --all
-//  (those that cost the same are measured: the table should say whether
-//  they meet too; the answer stays the first that met)
-static int s_measure(size_t_ *self, int *best, errbuf_t *err)
-{
-    int order[SIZE_MAX_ROWS];
-    size_cost_order(self->cost, self->n, order);
-    *best = -1;
-    for (int j = 0; j < self->n; j++) {
-        int i = order[j];
-        if (self->row[i].verdict == SIZING_NOFIT && !self->pl[i])
-            continue;
-        if (*best >= 0 && !self->o->all &&
-            self->cost[i].cost > self->cost[*best].cost) {
-            self->row[i].verdict = SIZING_UNTRIED;
-            snprintf(self->row[i].why, sizeof self->row[i].why,
-                     "dearer than #%d, which meets (--all measures it)",
-                     self->row[*best].number);
-            continue;
-        }
-        if (s_eval(self, i, err))
-            return -1;
-        if (self->row[i].verdict == SIZING_MEETS && *best < 0)
-            *best = i;
-    }
-    return 0;
-}
-
 //  Did some candidate carry the target's rate and headroom (so what
 //  failed was its latency, its loss or the machine, not its capacity)?
 static bool s_carried(const size_t_ *self)
 {
     double need = sizing_offered(&self->target);
     for (int i = 0; i < self->n; i++)
-        if (self->row[i].capacity >= need)
+        if (self->row[i].capacity.value >= need)
             return true;
     return false;
 }
 
-static void s_report(size_t_ *self, int best)
+//  Is any size without an answer?
+static bool s_unanswered(const size_t_ *self)
+{
+    for (int i = 0; i < self->n; i++)
+        if (size_answer_outcome(self, self->row[i].size) != SIZE_ANSWERED)
+            return true;
+    return false;
+}
+
+//  The Pareto front: cost against capacity, of those that meet
+static void s_pareto(size_t_ *self)
+{
+    double cost[SIZE_MAX_ROWS], rate[SIZE_MAX_ROWS];
+    bool front[SIZE_MAX_ROWS];
+    for (int i = 0; i < self->n; i++) {
+        cost[i] = self->row[i].cost;
+        rate[i] = self->row[i].verdict == SIZING_MEETS
+                      ? self->row[i].capacity.value
+                      : 0;
+    }
+    size_cost_pareto(cost, rate, self->n, front);
+    for (int i = 0; i < self->n; i++)
+        self->row[i].pareto = front[i];
+}
+
+static void s_report(size_t_ *self)
 {
     errbuf_t err = {0};
     const sizing_target_t *t = &self->target;
     const char *dir = session_dir(self->session);
-    double cost[SIZE_MAX_ROWS], rate[SIZE_MAX_ROWS];
-    bool front[SIZE_MAX_ROWS];
-    for (int i = 0; i < self->n; i++)
-        cost[i] = self->row[i].cost, rate[i] = self->row[i].confirmed;
-    size_cost_pareto(cost, rate, self->n, front);
-    for (int i = 0; i < self->n; i++)
-        self->row[i].pareto = front[i];
+    bool stopped = interrupt_signal() != 0;
+    s_pareto(self);
     FILE *csv = outfile_create(dir, "sizing.csv", &err);
     if (csv) {
         report_sizing_csv(csv, self->row, self->n);
@@ -292,17 +229,18 @@ static void s_report(size_t_ *self, int best)
                      ? outfile_create(dir, "sizing.json", &err)
                      : NULL;
     if (json) {
-        report_sizing_json(json, self->row, self->n, best, t);
+        report_sizing_json(json, self->row, self->n, t, stopped);
         outfile_close(json, dir, "sizing.json", 0, &err);
     }
     if (err.msg[0])
         fprintf(stderr, "hopbench: size: %s\n", err.msg);
-    if (self->o->format == FORMAT_JSON) {
-        report_sizing_json(stdout, self->row, self->n, best, t);
-    } else if (self->o->format == FORMAT_CSV)
+    if (self->o->format == FORMAT_JSON)
+        report_sizing_json(stdout, self->row, self->n, t, stopped);
+    else if (self->o->format == FORMAT_CSV)
         report_sizing_csv(stdout, self->row, self->n);
     else
-        report_sizing_table(stdout, self->row, self->n, best, t, self->o->all);
+        report_sizing_table(stdout, self->row, self->n, t, self->o->all,
+                            stopped);
     FILE *notes = self->o->format == FORMAT_TABLE ? stdout : stderr;
     if (self->o->extrapolate)
         size_extrapolate(&(size_extrapolate_t){.tries = &self->tries,
@@ -311,7 +249,7 @@ static void s_report(size_t_ *self, int best)
                                                .n = self->n,
                                                .target = t},
                          notes);
-    else if (best < 0 && !s_carried(self))
+    else if (!stopped && s_unanswered(self) && !s_carried(self))
         fprintf(notes, "the target is beyond what was measured here "
                        "(--extrapolate fits a scalability law to it)\n");
     if (plot_have_gnuplot() &&
@@ -333,23 +271,60 @@ static void s_free(size_t_ *self)
     free(self);
 }
 
+//  A sizing that may take long says so before it starts, and how to
+//  shorten it
+static void s_warn_long(size_t_ *self)
+{
+    double most = 0;
+    int measured = 0;
+    for (int i = 0; i < self->n; i++)
+        if (self->pl[i])
+            most += size_answer_bound(self, i), measured++;
+    if (most <= SIZE_WARN_SECONDS)
+        return;
+    char line[400];
+    snprintf(line, sizeof line,
+             "size: %d candidates may take up to ~%.0f minutes (each at most "
+             "~%.0f s: every criterion's size_budget and a proof); fewer "
+             "--try values or sizes, --prove 0, or a smaller size_budget "
+             "shorten it",
+             measured, most / 60, most / measured);
+    session_warn(self->session, line);
+}
+
 //  The candidates planned in a session, and measured: 0, or -1 (err)
-static int s_size(size_t_ *self, int *best, errbuf_t *err)
+static int s_size(size_t_ *self, errbuf_t *err)
 {
     if (s_session(self, err))
         return -1;
     for (int i = 0; i < self->n; i++)
         s_plan(self, i);
-    return session_open(self->session, 0, 1, err) || s_measure(self, best, err)
+    s_warn_long(self);
+    return session_open(self->session, 0, 1, err) || size_answer_all(self, err)
                ? -1
                : 0;
+}
+
+//  The exit status of a finished sizing: 0 every size answered; 3 a size
+//  none of whose candidates meets, decided; 4 a size undecided
+static int s_status(const size_t_ *self)
+{
+    int status = 0;
+    for (int i = 0; i < self->n; i++) {
+        size_outcome_t o = size_answer_outcome(self, self->row[i].size);
+        if (o == SIZE_NONE)
+            return SIZE_NOT_MET;
+        if (o == SIZE_OPEN)
+            status = SIZE_UNDECIDED;
+    }
+    return status;
 }
 
 int size_main(const size_options_t *o)
 {
     size_t_ *self = calloc(1, sizeof *self);
     errbuf_t err;
-    int rc = 2, best = -1, fleet = 0;
+    int rc = 2, fleet = 0;
     if (!self)
         return 1;
     self->o = o;
@@ -357,12 +332,12 @@ int size_main(const size_options_t *o)
         size_try_parse(o->tries, o->ntries, &self->tries, &err) == 0 &&
         (self->machine = machine_new_live(&err)) &&
         s_candidates(self, &err) == 0 && (fleet = s_fleet(self)) == 0) {
-        int measured = s_size(self, &best, &err);
+        int measured = s_size(self, &err);
         if (self->session && session_dir(self->session)[0]) {
-            s_report(self, best);
+            s_report(self);
             rc = session_end(self->session, measured, &err);
-            if (rc == 0 && best < 0)
-                rc = SIZE_NOT_MET;
+            if (rc == 0)
+                rc = s_status(self);
         } else
             rc = 1;
     }

@@ -36,7 +36,11 @@
 
 #include "base/limits.h"
 
-#define SIZE_NOT_MET 3 //  the exit status when no candidate meets
+//  Exit statuses: a size none of whose candidates meets; a size
+//  undecided (its evidence straddles, or the machine starved what would
+//  fail it)
+#define SIZE_NOT_MET   3
+#define SIZE_UNDECIDED 4
 
 typedef struct {
     const char *const *files;
@@ -47,7 +51,8 @@ typedef struct {
     const char *const *tries;
     int ntries;
     bool all, ndr, extrapolate, quiet;
-    int format; //  run.h's format_t
+    double prove; //  --prove SECONDS: the answer at rate first, 0: not
+    int format;   //  run.h's format_t
     const char *output;
     const char *command_line;
     //  stages on other hosts (host = NAME), as run takes them

@@ -19,8 +19,8 @@ void size_extrapolate(const size_extrapolate_t *in, FILE *out)
     }
     for (int i = 0; i < in->n && n < 16; i++) {
         const char *eq = strchr(in->rows[i].tried, '=');
-        if (eq && in->rows[i].capacity > 0 && i < in->tries->nvalues[0])
-            k[n] = atof(eq + 1), x[n++] = in->rows[i].capacity;
+        if (eq && in->rows[i].capacity.value > 0 && i < in->tries->nvalues[0])
+            k[n] = atof(eq + 1), x[n++] = in->rows[i].capacity.value;
     }
     usl_fit_t fit;
     if (usl_fit(k, x, n, &fit)) {
