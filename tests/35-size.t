@@ -262,13 +262,20 @@ like($stdout, qr/^answer at 1024 B: (no candidate meets|undecided)/m, '--extrapo
     '--set', 'mode=search', '--set', 'search_trials=3',
     '--set', 'latency_at=0.1,0.5,0.9', '--output', "$out/f");
 is($rc, 0, 'a search with latency_at') or diag $stderr;
-my @at = grep { $_->{latency_at} ne '' && $_->{hop} eq 'e2e' }
-    @{ csv("$out/f/latency.csv")->{rows} };
-is_deeply([map { $_->{latency_at} } @at], ['0.1', '0.5', '0.9'],
-          'one e2e row per fraction');
-ok(!grep({ !($_->{found_per_sec} > 0 && $_->{p99_us} > 0) } @at),
-   'each with the rate found and its p99');
-like($stdout, qr/latency at 50% of NDR/, 'and a table line');
+SKIP: {
+    #  a search on a busy machine may find no rate: then latency_at has
+    #  nothing to be a fraction of, and says so
+    my ($found) = map { $_->{found} } @{ csv("$out/f/search_summary.csv")->{rows} };
+    skip "the search found no rate on this machine (load: " . `cat /proc/loadavg` . ')', 3
+        unless $found && $found > 0;
+    my @at = grep { $_->{latency_at} ne '' && $_->{hop} eq 'e2e' }
+        @{ csv("$out/f/latency.csv")->{rows} };
+    is_deeply([map { $_->{latency_at} } @at], ['0.1', '0.5', '0.9'],
+              'one e2e row per fraction');
+    ok(!grep({ !($_->{found_per_sec} > 0 && $_->{p99_us} > 0) } @at),
+       'each with the rate found and its p99');
+    like($stdout, qr/latency at 50% of NDR/, 'and a table line');
+}
 ($rc, undef, $stderr) = hopbench('compare', "$out/a", "$out/f");
 is($rc, 2, 'compare of a sizing run with a run: exit 2');
 like($stderr, qr/\Q$out\E\/a is a sizing run and \Q$out\E\/f is not/, '...saying which is which');
