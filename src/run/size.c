@@ -271,6 +271,19 @@ static void s_free(size_t_ *self)
     free(self);
 }
 
+//  --try io_threads (the topology's) reaches every stage's context: said,
+//  with the key that reaches a broker's alone
+static void s_warn_io_threads(size_t_ *self)
+{
+    for (int k = 0; k < self->tries.nkeys; k++)
+        if (strcmp(self->tries.key[k], "io_threads") == 0)
+            session_warn(self->session,
+                         "size: --try io_threads sets the I/O threads of "
+                         "every stage's context, the load generators' too; "
+                         "--try BROKER.io_threads sets a broker's alone (the "
+                         "cost counts the brokers' either way)");
+}
+
 //  A sizing that may take long says so before it starts, and how to
 //  shorten it
 static void s_warn_long(size_t_ *self)
@@ -300,6 +313,7 @@ static int s_size(size_t_ *self, errbuf_t *err)
     for (int i = 0; i < self->n; i++)
         s_plan(self, i);
     s_warn_long(self);
+    s_warn_io_threads(self);
     return session_open(self->session, 0, 1, err) || size_answer_all(self, err)
                ? -1
                : 0;

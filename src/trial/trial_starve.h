@@ -15,13 +15,16 @@ typedef struct {
     threads_wait_t open[THREADS_MAX], close[THREADS_MAX];
     int64_t steal0, ticks0; //  /proc/stat's as the window opened
     double steal_pct;       //  the share of the window stolen, -1 unknown
+    double t0;              //  when the waits were read at the opening
 } trial_starve_t;
 
 //  As the window opens (its threads read back): every thread row's wait
 //  (a local thread's; -1 for another host's), and this host's steal
 void trial_starve_open(trial_starve_t *self, thread_row_t *threads, int n);
 //  As it closes, 'seconds' long: each thread row's wait_pct and
-//  preempted (trial_starve_waits), and steal_pct
+//  preempted (trial_starve_waits), and steal_pct.  A wait is a share of
+//  the time between the two readings (they bracket the window: a share
+//  of the window alone could pass 100 %)
 void trial_starve_close(trial_starve_t *self, thread_row_t *threads, int n,
                         double seconds);
 
