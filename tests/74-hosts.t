@@ -256,6 +256,8 @@ ok($rc == 0 && $sized[0]{verdict} eq 'meets' && $sized[0]{answer} == 1
 like("$sized[1]{verdict}: $sized[1]{why}", qr/^does not fit: .*host 'h9' is not in \Q$hosts\E/,
      'size: a host not in --hosts does not fit, and says why');
 is("$sized[0]{cost} $sized[0]{cost_unit}", '5 hosts', "size: the host's cost = 5 is the candidate's, its broker on it");
+is(join(',', map { $_->{name} } @{ decode_json(Hopbench::slurp("$work/size/metadata.json"))->{hosts} }),
+   'h1,h2,h3', "size: metadata.json names its hosts, as a run's does");
 is(join(' ', sort { $a cmp $b } map { "$_->{from_host}->$_->{to_host}" } @{ csv("$work/size/results.csv")->{rows} }),
    join(' ', sort { $a cmp $b } map { ('h1->h2', 'h2->h3') } 1 .. @{ csv("$work/size/results.csv")->{rows} } / 2),
    'size: every trial ran on the hosts, h1 -> h2 -> h3');
