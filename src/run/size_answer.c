@@ -82,10 +82,11 @@ static size_eval_t s_evaluator(size_t_ *self, int i)
                          .row = &self->row[i]};
 }
 
-//  Why a trial ended the run: a failure, or Ctrl-C
+//  A candidate whose trial ended the run (a failure, or Ctrl-C): not
+//  judged, and why
 static void s_unjudged(sizing_row_t *row)
 {
-    row->verdict = interrupt_signal() ? SIZING_UNTRIED : SIZING_UNTRIED;
+    row->verdict = SIZING_UNTRIED;
     snprintf(row->why, sizeof row->why, "%s",
              interrupt_signal() ? "interrupted while it was measured"
                                 : "a trial of it failed");
