@@ -1,9 +1,9 @@
 #!/usr/bin/perl
 # The man pages say what the program does: both render without a warning,
-# hopbench.1 has every option and command --help lists, and
-# hopbench-topology.5 every key --help-keys lists; their examples run (the
-# topology files check, the commands run on short sizes); make install
-# puts both where man finds them.
+# hopbench.1 has every option and command --help lists and every limit
+# docs/LIMITS.md lists, hopbench-topology.5 every key --help-keys lists;
+# their examples run (the topology files check, the commands run on short
+# sizes); make install puts both where man finds them.
 use strict;
 use warnings;
 use FindBin;
@@ -67,6 +67,14 @@ my @statuses = ($exits // '') =~ /^  (\d+)/mg;
 is_deeply([ sort { $a <=> $b } @statuses ], [ 0, 1, 2, 3, 4, 130, 143 ], '--help: exit statuses');
 for my $status (@statuses) {
     like(section('hopbench.1', 'EXIT STATUS'), qr/^ {7}\Q$status\E\s/m, "hopbench.1 EXIT STATUS: $status");
+}
+
+# hopbench.1: every limit of docs/LIMITS.md's table, with its value
+my @limits = Hopbench::slurp('docs/LIMITS.md') =~ /^\| `(LIMIT_\w+)` \| (\d+) \|/mg;
+ok(@limits > 20, 'limits from docs/LIMITS.md');
+while (my ($name, $value) = splice @limits, 0, 2) {
+    like(section('hopbench.1', 'LIMITS'), qr/^ {7}\Q$name $value\E\n {14}\S/m,
+         "hopbench.1 LIMITS: $name $value");
 }
 
 # hopbench-topology.5: every key of --help-keys, with its default

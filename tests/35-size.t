@@ -155,7 +155,7 @@ for my $case (['sizes=64,128', qr/sizes cannot vary/],
               ['colour=red', qr/unknown key 'colour'/],
               ['engine=warp', qr/warp/]) {
     ($rc, undef, $stderr) = hopbench('size', 'topologies/proxy.cfg',
-        '--target', 'rate=10', '--try', $case->[0], '--output', "$out/e");
+        '--target', 'rate=1000', '--try', $case->[0], '--output', "$out/e");
     is($rc, 2, "--try $case->[0]: exit 2");
     like($stderr, $case->[1], '...naming it');
 }

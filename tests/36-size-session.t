@@ -76,8 +76,8 @@ my ($rc, undef, $ran) = hopbench('run', $cfg, '--sizes', '64', '--duration', '0.
 my $sized = tmp() . '/sized';
 my ($src, undef, $said) = hopbench('size', $cfg, '--sizes', '64', '--set', 'search_trial=0.1',
                                    '--set', 'size_goal_seconds=0.1', '--prove', '0',
-                                   '--set', 'size_window=0.05', '--quiet',
-                                   '--target', 'rate=100', '--output', $sized);
+                                   '--set', 'size_window=0.1', '--quiet',
+                                   '--target', 'rate=1000', '--output', $sized);
 ok(index($ran, $warning) >= 0, 'run says it') or diag $ran;
 ok(index($said, $warning) >= 0, 'size says it, in the same words') or diag $said;
 $meta = decode_json(Hopbench::slurp("$sized/metadata.json") || '{}');
@@ -91,7 +91,7 @@ ok((grep { $_ eq $line } @{ $meta->{warnings} // [] }), "...and keeps it in meta
 my $limited = tmp() . '/limited';
 my $cmd = "ulimit -S -n 100 && exec ./hopbench size topologies/proxy.cfg --sizes 64 "
         . "--set search_trial=0.1 --set size_goal_seconds=0.2 --set sub.sockets=40 "
-        . "--set size_window=0.05 --prove 0 --quiet --target rate=100 --output $limited";
+        . "--set size_window=0.1 --prove 0 --quiet --target rate=1000 --output $limited";
 my $limited_err = `bash -c '$cmd' 2>&1 >/dev/null`;
 my $limited_rc = $? >> 8;
 ok(by_the_rule($limited_rc, $limited), "40 sockets under ulimit -S -n 100: exit $limited_rc, by the rule")

@@ -465,16 +465,19 @@ const cli_option_t cli_options[] = {
     {.name = "target",
      .arg = "rate=R,p99=L,..",
      .commands = CLI_SIZE,
-     .help = "what size must meet: rate (msgs/s the publishers offer "
-             "together), p99 (500us, 2ms; default any), loss (largest loss "
-             "ratio, default 0), headroom (default 0.2: it must carry 1.2 x "
-             "rate)",
+     .help = "what size must meet, each key once: rate (msgs/s the "
+             "publishers offer together; a trial at it must carry 100 "
+             "messages), p99 (with its unit: 500us, 2ms; default any), loss "
+             "(largest loss ratio, default 0), headroom (default 0.2: it "
+             "must carry 1.2 x rate)",
      .apply = s_size_option},
     {.name = "try",
      .arg = "KEY=V1,V2,..",
      .commands = CLI_SIZE,
      .help = "the values of a key the candidates take (any key --sweep "
-             "takes; repeatable: their cross product, with each file)",
+             "takes, each value once; repeatable, one per key: their cross "
+             "product, with each file and size, at most 256 candidates: "
+             "LIMIT_SIZE_CANDIDATES)",
      .apply = s_size_option},
     {.name = "all",
      .commands = CLI_SIZE,

@@ -16,6 +16,7 @@
 #include "app/cli.h"
 #include "app/manpage.h"
 #include "app/roff.h"
+#include "base/limits.h"
 #include "config/params.h"
 #include "config/topology.h"
 
@@ -244,6 +245,28 @@ static void s_exit_status(FILE *out)
                    "unknown transport 'tpc' (inproc, ipc, tcp)`.");
 }
 
+//  LIMITS: the limits table (base/limits.h), as docs/LIMITS.md has it
+static void s_limits(FILE *out)
+{
+    roff_section(out, "LIMITS");
+    roff_para(out, "What hopbench is given is bounded; past a limit it is "
+                   "refused with exit status 2 before anything runs, the "
+                   "message naming the limit and where it was passed "
+                   "(docs/LIMITS.md says why each is what it is).");
+    for (const limit_t *limit = limits_table; limit->name; limit++) {
+        char value[32];
+        snprintf(value, sizeof value, " %ld", limit->value);
+        roff_request(out, ".TP");
+        roff_font(out, 'B', limit->name);
+        roff_font(out, 'R', value);
+        fputc('\n', out);
+        roff_text(out, limit->what);
+        fputs(" (", out);
+        roff_text(out, limit->where);
+        fputs(").\n", out);
+    }
+}
+
 //  NUMA: where every thread goes, what the run reads back, the study
 static void s_numa(FILE *out)
 {
@@ -358,6 +381,7 @@ static int s_page_hopbench(FILE *out, const char *date)
     s_commands(out);
     s_options(out);
     s_exit_status(out);
+    s_limits(out);
     s_numa(out);
     roff_section(out, "ENVIRONMENT");
     roff_request(out, ".TP");

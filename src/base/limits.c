@@ -87,6 +87,10 @@ const limit_t limits_table[] = {
     ROW(LIMIT_SWEEP_COMBOS, "combinations of all --sweep keys", "command line"),
     ROW(LIMIT_SWEEP_KEY, "characters of a swept key", "command line"),
     ROW(LIMIT_SWEEP_VALUE, "characters of one swept value", "command line"),
+    ROW(LIMIT_SIZE_CANDIDATES,
+        "candidates of one size run: files x --try combinations x sizes, "
+        "each a row of sizing.csv",
+        "command line: FILE: N --try combinations x M sizes make ..."),
     ROW(LIMIT_COMPARE_RUNS, "results directories of one compare (A B C...)",
         "command line"),
     ROW(LIMIT_KEYGEN_NAME, "characters of keygen --name",

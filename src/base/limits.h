@@ -71,6 +71,7 @@
 #define LIMIT_SWEEP_COMBOS 1024 //  combinations of all --sweep keys
 #define LIMIT_SWEEP_KEY    63   //  characters of a swept key
 #define LIMIT_SWEEP_VALUE  127  //  characters of one swept value
+#define LIMIT_SIZE_CANDIDATES 256 //  size: files x --try x sizes
 #define LIMIT_COMPARE_RUNS 16   //  results directories of one compare
 #define LIMIT_KEYGEN_NAME  64   //  characters of keygen --name
 

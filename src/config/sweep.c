@@ -6,43 +6,44 @@
 #include <stdio.h>
 #include <string.h>
 
-static int s_parse_one(sweep_t *self, const char *spec, errbuf_t *err)
+static int s_parse_one(sweep_t *self, const char *spec, const char *option,
+                       errbuf_t *err)
 {
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec || !eq[1])
-        return err_set(err, "--sweep %s: expected KEY=V1,V2,...", spec);
+        return err_set(err, "%s %s: expected KEY=V1,V2,...", option, spec);
     int k = self->nkeys;
     if (k == SWEEP_MAX_KEYS)
         return err_set(err,
-                       "--sweep %.100s: more than %d swept keys "
+                       "%s %.100s: more than %d keys "
                        "(LIMIT_SWEEP_KEYS, docs/LIMITS.md)",
-                       spec, SWEEP_MAX_KEYS);
+                       option, spec, SWEEP_MAX_KEYS);
     if ((size_t)(eq - spec) >= sizeof self->key[k])
         return err_set(err,
-                       "--sweep %.100s: a key longer than %d characters "
+                       "%s %.100s: a key longer than %d characters "
                        "(LIMIT_SWEEP_KEY)",
-                       spec, LIMIT_SWEEP_KEY);
+                       option, spec, LIMIT_SWEEP_KEY);
     snprintf(self->key[k], sizeof self->key[k], "%.*s", (int)(eq - spec), spec);
-    snprintf(self->option[k], sizeof self->option[k], "--sweep");
+    snprintf(self->option[k], sizeof self->option[k], "%s", option);
     for (int j = 0; j < k; j++)
         if (strcmp(self->key[j], self->key[k]) == 0)
-            return err_set(err, "--sweep %s: %s is swept twice", spec,
-                           self->key[k]);
+            return err_set(err, "%s %s: %s is given twice (one %s per key)",
+                           option, spec, self->key[k], option);
     for (const char *p = eq + 1;;) {
         size_t len = strcspn(p, ",");
         int n = self->nvalues[k];
         if (len == 0)
-            return err_set(err, "--sweep %s: an empty value", spec);
+            return err_set(err, "%s %s: an empty value", option, spec);
         if (n == SWEEP_MAX_VALUES)
             return err_set(err,
-                           "--sweep %.100s: more than %d values "
+                           "%s %.100s: more than %d values "
                            "(LIMIT_SWEEP_VALUES, docs/LIMITS.md)",
-                           spec, SWEEP_MAX_VALUES);
+                           option, spec, SWEEP_MAX_VALUES);
         if (len >= sizeof self->value[k][n])
             return err_set(err,
-                           "--sweep %.100s: value '%.20s...' is longer than "
+                           "%s %.100s: value '%.20s...' is longer than "
                            "%d characters (LIMIT_SWEEP_VALUE)",
-                           spec, p, LIMIT_SWEEP_VALUE);
+                           option, spec, p, LIMIT_SWEEP_VALUE);
         snprintf(self->value[k][n], sizeof self->value[k][n], "%.*s", (int)len,
                  p);
         self->nvalues[k]++;
@@ -54,22 +55,23 @@ static int s_parse_one(sweep_t *self, const char *spec, errbuf_t *err)
     return 0;
 }
 
-int sweep_parse(sweep_t *self, const char *const *specs, int n, errbuf_t *err)
+int sweep_parse(sweep_t *self, const char *const *specs, int n,
+                const char *option, errbuf_t *err)
 {
     memset(self, 0, sizeof *self);
     for (int i = 0; i < n; i++)
-        if (s_parse_one(self, specs[i], err))
+        if (s_parse_one(self, specs[i], option, err))
             return -1;
     if (sweep_count(self) > SWEEP_MAX_COMBOS)
         return err_set(err,
-                       "--sweep: more than %d combinations of the swept "
-                       "values (LIMIT_SWEEP_COMBOS, docs/LIMITS.md)",
-                       SWEEP_MAX_COMBOS);
+                       "%s: more than %d combinations of the values "
+                       "(LIMIT_SWEEP_COMBOS, docs/LIMITS.md)",
+                       option, SWEEP_MAX_COMBOS);
     return 0;
 }
 
-int sweep_add(sweep_t *self, const char *key, const char *const *values,
-              int n, const char *option, errbuf_t *err)
+int sweep_add(sweep_t *self, const char *key, const char *const *values, int n,
+              const char *option, errbuf_t *err)
 {
     int k = self->nkeys;
     if (k == SWEEP_MAX_KEYS || n < 1 || n > SWEEP_MAX_VALUES ||
@@ -150,7 +152,7 @@ int sweep_test(bool verbose)
     sweep_t sweep;
     errbuf_t err;
     const char *specs[] = {"transport=inproc,ipc,tcp", "hwm=10,1000"};
-    CHECK(sweep_parse(&sweep, specs, 2, &err) == 0);
+    CHECK(sweep_parse(&sweep, specs, 2, "--sweep", &err) == 0);
     CHECK(sweep.nkeys == 2 && sweep_count(&sweep) == 6);
     const char *values[SWEEP_MAX_KEYS];
     sweep_values(&sweep, 0, values);
@@ -172,28 +174,34 @@ int sweep_test(bool verbose)
     CHECK(strcmp(sweep.option[2], "--placement all") == 0);
     CHECK(strcmp(sweep.option[0], "--sweep") == 0);
 
-    CHECK(sweep_parse(&sweep, NULL, 0, &err) == 0 && sweep_count(&sweep) == 1);
+    CHECK(sweep_parse(&sweep, NULL, 0, "--sweep", &err) == 0 &&
+          sweep_count(&sweep) == 1);
     sweep_describe(&sweep, 0, buf, sizeof buf);
     CHECK(buf[0] == 0);
     const char *bad[][1] = {{"transport"}, {"=a"}, {"k="}, {"k=a,,b"}};
     for (int i = 0; i < 4; i++)
-        CHECK(sweep_parse(&sweep, bad[i], 1, &err) == -1);
+        CHECK(sweep_parse(&sweep, bad[i], 1, "--sweep", &err) == -1);
     const char *twice[] = {"hwm=1", "hwm=2"};
-    CHECK(sweep_parse(&sweep, twice, 2, &err) == -1);
-    CHECK(strstr(err.msg, "swept twice"));
+    CHECK(sweep_parse(&sweep, twice, 2, "--sweep", &err) == -1);
+    CHECK(strcmp(err.msg, "--sweep hwm=2: hwm is given twice (one --sweep per "
+                          "key)") == 0);
+    //  Messages name the option that gave the values, as it is spelt
+    CHECK(sweep_parse(&sweep, twice, 2, "--try", &err) == -1);
+    CHECK(strncmp(err.msg, "--try hwm=2: hwm is given twice", 31) == 0);
 
     //  The limits, each named
     char many[SWEEP_MAX_VALUES * 4 + 8] = "hwm=1";
     for (int v = 2; v <= SWEEP_MAX_VALUES + 1; v++)
         snprintf(many + strlen(many), sizeof many - strlen(many), ",%d", v);
     const char *values_past[] = {many};
-    CHECK(sweep_parse(&sweep, values_past, 1, &err) == -1);
-    CHECK(strstr(err.msg, "more than 64 values (LIMIT_SWEEP_VALUES"));
+    CHECK(sweep_parse(&sweep, values_past, 1, "--try", &err) == -1);
+    CHECK(strncmp(err.msg, "--try hwm=1,2,", 14) == 0 &&
+          strstr(err.msg, ": more than 64 values (LIMIT_SWEEP_VALUES"));
     const char *combos[] = {"a=1,2,3,4", "b=1,2,3,4", "c=1,2,3,4",
                             "d=1,2,3,4", "e=1,2,3,4", "f=1,2,3,4"};
-    CHECK(sweep_parse(&sweep, combos, 5, &err) == 0);
+    CHECK(sweep_parse(&sweep, combos, 5, "--sweep", &err) == 0);
     CHECK(sweep_count(&sweep) == 1024);
-    CHECK(sweep_parse(&sweep, combos, 6, &err) == -1);
-    CHECK(strstr(err.msg, "more than 1024 combinations"));
+    CHECK(sweep_parse(&sweep, combos, 6, "--sweep", &err) == -1);
+    CHECK(strstr(err.msg, "--sweep: more than 1024 combinations"));
     return 0;
 }

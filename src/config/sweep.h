@@ -26,7 +26,9 @@ typedef struct {
     char value[SWEEP_MAX_KEYS][SWEEP_MAX_VALUES][LIMIT_SWEEP_VALUE + 1];
 } sweep_t;
 
-int sweep_parse(sweep_t *self, const char *const *specs, int n, errbuf_t *err);
+//  specs as 'option' gave them ("--sweep", "--try"): messages name it
+int sweep_parse(sweep_t *self, const char *const *specs, int n,
+                const char *option, errbuf_t *err);
 //  One more key and its values, as 'option' gave them ("--placement
 //  all"): messages about them name it
 int sweep_add(sweep_t *self, const char *key, const char *const *values,

@@ -102,6 +102,8 @@ static int s_host_names(const run_request_t *req, const hosts_t *hosts,
     for (int c = 0; c < n; c++) {
         errbuf_t *why = unfit ? &unfit[c] : err;
         why->msg[0] = 0;
+        if (!topos[c]) //  a candidate the checks refused: never planned
+            continue;
         if (hosts_check_topology(hosts, topos[c], why) ||
             (!req->ssh && hosts_check_certs(hosts, topos[c], why))) {
             if (!unfit)

@@ -39,7 +39,7 @@ static int s_run(const run_request_t *req, const char *text,
     static placements_t study;
     sweep_t sweep;
     errbuf_t err;
-    if (sweep_parse(&sweep, req->sweeps, req->nsweeps, &err)) {
+    if (sweep_parse(&sweep, req->sweeps, req->nsweeps, "--sweep", &err)) {
         fprintf(stderr, "hopbench: %s\n", err.msg);
         return 2;
     }

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 double inputs_wait(const run_request_t *req)
@@ -26,6 +27,33 @@ double inputs_wait(const run_request_t *req)
 char *inputs_read(const run_request_t *req, const char *path, errbuf_t *err)
 {
     return readfile(path, inputs_wait(req), NULL, err);
+}
+
+//  The file path names, "-" being stdin; false when it cannot be told
+static bool s_identity(const char *path, struct stat *st)
+{
+    return (strcmp(path, "-") == 0 ? fstat(0, st) : stat(path, st)) == 0;
+}
+
+int inputs_distinct(const char *const *paths, int n, errbuf_t *err)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++) {
+            struct stat a, b;
+            if (strcmp(paths[i], paths[j]) == 0)
+                return err_set(err,
+                               "%s is given twice: its candidates "
+                               "would be the same (name each file once)",
+                               paths[i]);
+            if (s_identity(paths[j], &a) && s_identity(paths[i], &b) &&
+                a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+                return err_set(err,
+                               "%s and %s are the same file: its "
+                               "candidates would be the same (name each "
+                               "file once)",
+                               paths[j], paths[i]);
+        }
+    return 0;
 }
 
 machine_t *inputs_machine(const run_request_t *req, const char *path,

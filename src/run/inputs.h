@@ -24,6 +24,10 @@
 double inputs_wait(const run_request_t *req);
 //  The text of the file at path ("-": stdin); NULL with "path: why"
 char *inputs_read(const run_request_t *req, const char *path, errbuf_t *err);
+//  Files a command takes several of (size's topologies): each given once.
+//  -1 with "A and B are the same file" (by device and inode, "-" being
+//  stdin), or the same path given twice
+int inputs_distinct(const char *const *paths, int n, errbuf_t *err);
 //  A machine description (--machine FILE, or the FILE of HOST=FILE)
 machine_t *inputs_machine(const run_request_t *req, const char *path,
                           errbuf_t *err);

@@ -17,6 +17,7 @@
 #include "machine/machine.h"
 #include "report/plot.h"
 #include "run/assemble.h"
+#include "run/inputs.h"
 #include "run/size_extrapolate.h"
 
 #include <stdlib.h>
@@ -26,13 +27,25 @@
 #define SIZE_WARN_SECONDS 600 //  a sizing that may take longer says so
 
 //  One file x one combination of --try: its topology, or NULL and err
+//  (the run ends: a file, a --set or a --try value that cannot be
+//  applied); a topology the checks refuse comes back with *why set: that
+//  candidate does not fit, the others go on
 static topology_t *s_topology(size_t_ *self, const char *path, const char *text,
-                              int c, errbuf_t *err)
+                              int c, errbuf_t *why, errbuf_t *err)
 {
+    why->msg[0] = 0;
     topology_t *topo = topology_load_text(path, text, err);
     for (int i = 0; topo && i < self->o->nsets; i++)
         if (topology_set(topo, self->o->sets[i], err))
             topology_destroy(&topo);
+    if (topo && topo->params.pattern != PATTERN_PUBSUB) {
+        err_set(err,
+                "%s: pattern %s: size measures pubsub pipelines (its "
+                "trials offer a rate and count what each hop loses; "
+                "pushpull never drops, reqrep and connect time themselves)",
+                path, params_pattern_names[topo->params.pattern]);
+        topology_destroy(&topo);
+    }
     if (topo && topology_set_as(topo, "mode=search", "size", err))
         topology_destroy(&topo);
     for (int k = 0; topo && k < self->tries.nkeys; k++) {
@@ -41,8 +54,11 @@ static topology_t *s_topology(size_t_ *self, const char *path, const char *text,
         if (topology_set_as(topo, assignment, "--try", err))
             topology_destroy(&topo);
     }
-    if (topo && topology_validate(topo, err))
+    if (topo && size_target_measurable(&self->target, topo->params.search_trial,
+                                       topo->params.size_window, err))
         topology_destroy(&topo);
+    if (topo)
+        topology_validate(topo, why);
     return topo;
 }
 
@@ -68,6 +84,8 @@ static int s_fleet(size_t_ *self)
 static void s_plan(size_t_ *self, int i)
 {
     errbuf_t why;
+    if (!self->topo[i]) //  refused by the checks: s_file said why
+        return;
     pipeline_machine_t machines[LIMIT_HOSTS + 1];
     int nmachines = fleet_machines(self->fleet, self->machine, machines,
                                    LIMIT_HOSTS + 1),
@@ -106,44 +124,79 @@ static void s_plan(size_t_ *self, int i)
     row->generators = self->cost[i].generators;
 }
 
+//  Candidate c of file f at its size s: a row, "does not fit" when the
+//  checks refused its topology (why says how)
+static void s_row(size_t_ *self, const topology_t *topo, int f, int c, int s,
+                  const errbuf_t *why)
+{
+    sizing_row_t *row = &self->row[self->n];
+    row->number = self->n + 1;
+    row->capacity = row->p99_us = (sizing_figure_t){-1, -1, -1};
+    row->proof_p99_us = row->capacity;
+    row->busy_cores = row->ndr = -1;
+    row->seconds = row->confirmed = row->cost = -1;
+    row->verdict = why->msg[0] ? SIZING_NOFIT : SIZING_UNTRIED;
+    snprintf(row->why, sizeof row->why, "%.500s",
+             why->msg[0] ? why->msg : "not measured");
+    row->size = topo->params.sizes.size[s];
+    snprintf(row->topology, sizeof row->topology, "%s", topo->name);
+    snprintf(row->file, sizeof row->file, "%s", self->o->files[f]);
+    sweep_describe(&self->tries, c, row->tried, sizeof row->tried);
+    self->n++;
+}
+
+//  File f's candidates: each --try combination x each size, within
+//  LIMIT_SIZE_CANDIDATES; a file none of whose candidates passes the
+//  checks is refused with the first one's reason
+static int s_file(size_t_ *self, int f, const char *text, errbuf_t *err)
+{
+    const char *path = self->o->files[f];
+    int combos = sweep_count(&self->tries), valid = 0;
+    errbuf_t first = {0};
+    for (int c = 0; c < combos; c++) {
+        errbuf_t why;
+        topology_t *topo = s_topology(self, path, text, c, &why, err);
+        if (!topo)
+            return -1;
+        int sizes = topo->params.sizes.n; //  the same for every c
+        if (c == 0 && self->n + combos * sizes > SIZE_MAX_ROWS) {
+            topology_destroy(&topo);
+            return err_set(err,
+                           "%s: %d --try combinations x %d sizes make "
+                           "%d candidates, more than %d in all "
+                           "(LIMIT_SIZE_CANDIDATES, docs/LIMITS.md): try "
+                           "fewer values or sizes",
+                           path, combos, sizes, self->n + combos * sizes,
+                           SIZE_MAX_ROWS);
+        }
+        if (why.msg[0] && !first.msg[0])
+            first = why;
+        valid += !why.msg[0];
+        for (int s = 0; s < sizes; s++) {
+            self->topo[self->n] = why.msg[0] ? NULL
+                                  : s        ? topology_dup(topo)
+                                             : topo;
+            s_row(self, topo, f, c, s, &why);
+        }
+        if (why.msg[0])
+            topology_destroy(&topo);
+    }
+    if (!valid)
+        *err = first;
+    return valid ? 0 : -1;
+}
+
 //  Every file x --try combination x size: a row
 static int s_candidates(size_t_ *self, errbuf_t *err)
 {
-    int combos = sweep_count(&self->tries);
+    if (inputs_distinct(self->o->files, self->o->nfiles, err))
+        return -1;
     for (int f = 0; f < self->o->nfiles; f++) {
         char *text = readfile(self->o->files[f], 5, NULL, err);
-        if (!text)
-            return -1;
-        for (int c = 0; c < combos; c++) {
-            topology_t *topo =
-                s_topology(self, self->o->files[f], text, c, err);
-            if (!topo) {
-                free(text);
-                return -1;
-            }
-            for (int s = 0; s < topo->params.sizes.n; s++) {
-                if (self->n == SIZE_MAX_ROWS) {
-                    free(text);
-                    topology_destroy(&topo);
-                    return err_set(err, "more than %d candidates and sizes",
-                                   SIZE_MAX_ROWS);
-                }
-                sizing_row_t *row = &self->row[self->n];
-                row->number = self->n + 1;
-                row->capacity = row->p99_us = (sizing_figure_t){-1, -1, -1};
-                row->proof_p99_us = row->capacity;
-                row->busy_cores = row->ndr = -1;
-                row->seconds = row->confirmed = row->cost = -1;
-                row->verdict = SIZING_UNTRIED; //  until it is measured
-                snprintf(row->why, sizeof row->why, "not measured");
-                row->size = topo->params.sizes.size[s];
-                snprintf(row->topology, sizeof row->topology, "%s", topo->name);
-                snprintf(row->file, sizeof row->file, "%s", self->o->files[f]);
-                sweep_describe(&self->tries, c, row->tried, sizeof row->tried);
-                self->topo[self->n++] = s ? topology_dup(topo) : topo;
-            }
-        }
+        int rc = text ? s_file(self, f, text, err) : -1;
         free(text);
+        if (rc)
+            return -1;
     }
     return 0;
 }
@@ -171,7 +224,7 @@ static int s_session(size_t_ *self, errbuf_t *err)
     info->pattern = "pubsub";
     info->mode = "search";
     run_meta_t *meta = session_meta(self->session);
-    TEXT_SET(meta->topology, self->n ? self->topo[0]->name : "");
+    TEXT_SET(meta->topology, self->n ? self->row[0].topology : "");
     TEXT_SET(meta->file, o->files[0]);
     TEXT_SET(meta->mode, "size");
     return 0;

@@ -10,7 +10,7 @@
 #include "run/size_cost.h"
 #include "run/size_target.h"
 
-#define SIZE_MAX_ROWS 256 //  candidates x sizes of one sizing
+#define SIZE_MAX_ROWS LIMIT_SIZE_CANDIDATES //  files x --try x sizes
 
 typedef struct {
     const size_options_t *o;

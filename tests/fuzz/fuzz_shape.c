@@ -288,7 +288,8 @@ static void s_sweep(builder_t *self, const topology_t *topo, const char *input)
 {
     sweep_t *sweep = calloc(1, sizeof *sweep);
     errbuf_t err;
-    if (!sweep || sweep_parse(sweep, self->sweep_specs, self->nsweeps, &err)) {
+    if (!sweep || sweep_parse(sweep, self->sweep_specs, self->nsweeps, "--sweep",
+                               &err)) {
         free(sweep);
         return;
     }
