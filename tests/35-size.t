@@ -244,17 +244,7 @@ like($stdout, qr/^candidate,figure,a,b,change\n(.*\n)*"proxy engine=forwarder at
     like(Hopbench::slurp("$out/i/metadata.json"), qr/"status": "interrupted"/, 'metadata.json: interrupted');
 }
 
-# --extrapolate: the scalability law over a key's counts, said apart from
-# the answer (never the answer)
-($rc, $stdout, $stderr) = hopbench('size', 'topologies/proxy.cfg', @short,
-    '--target', 'rate=1e8', '--try', 'pub.count=1,2,3', '--extrapolate',
-    '--output', "$out/h");
-ok(by_the_rule($rc, "$out/h"), "--extrapolate: none measured meets, exit $rc by the rule") or diag $stderr;
-like($stdout, qr/^extrapolated \(USL, pub\.count\): lambda \d+ msgs\/s, sigma [\d.]+, kappa [\d.]+; residuals 1:[-+]\d+ 2:[-+]\d+ 3:[-+]\d+$/m,
-     '--extrapolate: the law fitted to the three counts, with its residuals');
-like($stdout, qr/^extrapolated: (no pub\.count carries 120000000 msgs\/s|pub\.count = \d+ would carry)/m,
-     '--extrapolate: what it predicts for the target');
-like($stdout, qr/^answer at 1024 B: (no candidate meets|undecided)/m, '--extrapolate: the answer stays what was measured');
+# --extrapolate: tests/38-size-extrapolate.t
 
 # latency_at: a latency.csv row per fraction of the rate found
 ($rc, $stdout, $stderr) = hopbench('run', 'topologies/proxy.cfg', '--sizes', '1024',

@@ -497,9 +497,12 @@ const cli_option_t cli_options[] = {
      .apply = s_size_option},
     {.name = "extrapolate",
      .commands = CLI_SIZE,
-     .help = "fit the Universal Scalability Law to the capacities of one "
-             "--try key's counts and predict the count the target needs "
-             "(marked extrapolated, never the answer)",
+     .help = "fit the Universal Scalability Law, a fit per size, to the "
+             "capacities measured along one --try key that is a resource "
+             "(io_threads, PROXY.io_threads; at least 3 values), starved "
+             "trials left out; print each fit's residuals and range, write "
+             "sizing_fit.csv, and predict the value the target needs "
+             "(marked predicted, never a measured row, never the answer)",
      .apply = s_size_option},
     {.name = "help",
      .letter = 'h',

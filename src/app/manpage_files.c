@@ -72,6 +72,14 @@ static const struct {
      "target rate, its verdict and why (results.csv and latency.csv hold "
      "every trial, sweep_candidate its number)",
      &columns_sizing, "."},
+    {"sizing_fit.csv",
+     "from hopbench size --extrapolate: per size, a row per candidate of "
+     "the --try key fitted (fitted, or left out: starved or not measured), "
+     "then the size's answer (predicted for a k not measured, marked "
+     "beyond the range fitted when it is; answered by a measured row; "
+     "beyond the law's peak; or no fit), each with the fit's law, "
+     "parameters, residual standard error and range",
+     &columns_sizing_fit, "."},
     {"placements.csv",
      "with placement = all: per size and assignment its rank, its nodes, "
      "its crossings and the hops that cross, the last hop's rate (median, "

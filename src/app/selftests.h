@@ -47,11 +47,13 @@
 #include "report/plot_data.h"
 #include "report/plot_reader.h"
 #include "report/rundir.h"
+#include "report/sizing_fit.h"
 #include "trial/search.h"
 #include "trial/latency_at.h"
 #include "run/size_target.h"
 #include "run/size_cost.h"
 #include "run/size_evidence.h"
+#include "run/size_extrapolate.h"
 #include "base/quantile_ci.h"
 #include "run/usl.h"
 #include "trial/summary.h"
@@ -141,6 +143,8 @@ static const struct {
     {"size_evidence", size_evidence_test},
     {"quantile_ci", quantile_ci_test},
     {"usl", usl_test},
+    {"size_extrapolate", size_extrapolate_test},
+    {"sizing_fit", sizing_fit_test},
 };
 
 #endif

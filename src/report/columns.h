@@ -156,10 +156,10 @@ void columns_repeat(const column_ctx_t *ctx, column_value_t *v);
 #define COLUMN_TAKE_SIZE     COLUMN_COMPUTED(columns_size, NULL, 0)
 #define COLUMN_TAKE_REPEAT   COLUMN_COMPUTED(columns_repeat, NULL, 0)
 
-//  The tables (columns_files.c, columns_more.c)
+//  The tables (columns_files.c, columns_more.c, columns_fit.c)
 extern const column_table_t columns_results, columns_latency, columns_search,
     columns_search_summary, columns_sockets, columns_syscalls, columns_threads,
-    columns_memory, columns_sizing;
+    columns_memory, columns_sizing, columns_sizing_fit;
 //  Every table, NULL-terminated
 extern const column_table_t *const columns_tables[];
 

@@ -538,4 +538,5 @@ const column_table_t *const columns_tables[] = {
     &columns_search,  &columns_search_summary,
     &columns_sockets, &columns_syscalls,
     &columns_threads, &columns_memory,
-    &columns_sizing,  NULL};
+    &columns_sizing,  &columns_sizing_fit,
+    NULL};

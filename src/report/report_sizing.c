@@ -11,6 +11,7 @@
 #include "report/columns.h"
 #include "report/plot.h"
 #include "report/plot_script.h"
+#include "report/sizing_fit.h"
 
 #include <math.h>
 #include <string.h>
@@ -287,7 +288,8 @@ static json_t *s_json_answers(const sizing_row_t *rows, int n)
 }
 
 void report_sizing_json(FILE *out, const sizing_row_t *rows, int n,
-                        const sizing_target_t *t, bool stopped)
+                        const sizing_target_t *t, bool stopped,
+                        const sizing_fit_t *fits, int nfits)
 {
     json_t *doc = json_object(), *target = json_object(), *list = json_array();
     int rc = doc && target && list ? 0 : -1;
@@ -303,6 +305,7 @@ void report_sizing_json(FILE *out, const sizing_row_t *rows, int n,
                     jsondoc_text(stopped ? "interrupted" : "finished")) ||
         jsondoc_set(doc, "answers", s_json_answers(rows, n)) ||
         jsondoc_set(doc, "candidates", json_incref(list)) ||
+        (fits && jsondoc_set(doc, "fits", report_fit_json(fits, nfits))) ||
         jsondoc_print(out, doc, &err))
         fputs("hopbench: size: sizing.json: out of memory, or a write "
               "failed\n",

@@ -98,8 +98,12 @@ void report_sizing_csv(FILE *out, const sizing_row_t *rows, int n);
 void report_sizing_table(FILE *out, const sizing_row_t *rows, int n,
                          const sizing_target_t *target, bool pareto,
                          bool interrupted);
+//  fits: --extrapolate's (report/sizing_fit.h), sizing.json's "fits";
+//  NULL: none
+struct sizing_fit;
 void report_sizing_json(FILE *out, const sizing_row_t *rows, int n,
-                        const sizing_target_t *target, bool interrupted);
+                        const sizing_target_t *target, bool interrupted,
+                        const struct sizing_fit *fits, int nfits);
 //  sizing.dat and plot.gp in dir, then gnuplot: sizing.png
 int report_sizing_chart(const char *dir, const sizing_row_t *rows, int n,
                         const sizing_target_t *target, errbuf_t *err);

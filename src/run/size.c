@@ -273,6 +273,16 @@ static void s_report(size_t_ *self)
     const char *dir = session_dir(self->session);
     bool stopped = interrupt_signal() != 0;
     s_pareto(self);
+    sizing_fit_t *fits = NULL; //  --extrapolate's, a fit per size
+    int nfits = self->o->extrapolate
+                    ? size_extrapolate_fit(
+                          &(size_extrapolate_t){.tries = &self->tries,
+                                                .nfiles = self->o->nfiles,
+                                                .rows = self->row,
+                                                .n = self->n,
+                                                .target = t},
+                          &fits)
+                    : 0;
     FILE *csv = outfile_create(dir, "sizing.csv", &err);
     if (csv) {
         report_sizing_csv(csv, self->row, self->n);
@@ -282,29 +292,28 @@ static void s_report(size_t_ *self)
                      ? outfile_create(dir, "sizing.json", &err)
                      : NULL;
     if (json) {
-        report_sizing_json(json, self->row, self->n, t, stopped);
+        report_sizing_json(json, self->row, self->n, t, stopped, fits, nfits);
         outfile_close(json, dir, "sizing.json", 0, &err);
     }
     if (err.msg[0])
         fprintf(stderr, "hopbench: size: %s\n", err.msg);
     if (self->o->format == FORMAT_JSON)
-        report_sizing_json(stdout, self->row, self->n, t, stopped);
+        report_sizing_json(stdout, self->row, self->n, t, stopped, fits, nfits);
     else if (self->o->format == FORMAT_CSV)
         report_sizing_csv(stdout, self->row, self->n);
     else
         report_sizing_table(stdout, self->row, self->n, t, self->o->all,
                             stopped);
     FILE *notes = self->o->format == FORMAT_TABLE ? stdout : stderr;
-    if (self->o->extrapolate)
-        size_extrapolate(&(size_extrapolate_t){.tries = &self->tries,
-                                               .nfiles = self->o->nfiles,
-                                               .rows = self->row,
-                                               .n = self->n,
-                                               .target = t},
-                         notes);
-    else if (!stopped && s_unanswered(self) && !s_carried(self))
+    if (self->o->extrapolate &&
+        (nfits < 0 || size_extrapolate_report(fits, nfits, notes, dir, &err)))
+        fprintf(stderr, "hopbench: size: --extrapolate: %s\n",
+                nfits < 0 ? "out of memory" : err.msg);
+    else if (!self->o->extrapolate && !stopped && s_unanswered(self) &&
+             !s_carried(self))
         fprintf(notes, "the target is beyond what was measured here "
                        "(--extrapolate fits a scalability law to it)\n");
+    free(fits);
     if (plot_have_gnuplot() &&
         report_sizing_chart(dir, self->row, self->n, t, &err))
         fprintf(stderr, "hopbench: size: chart: %s\n", err.msg);
@@ -398,7 +407,11 @@ int size_main(const size_options_t *o)
     if (size_target_parse(o->target, &self->target, &err) == 0 &&
         size_try_parse(o->tries, o->ntries, &self->tries, &err) == 0 &&
         (self->machine = machine_new_live(&err)) &&
-        s_candidates(self, &err) == 0 && (fleet = s_fleet(self)) == 0) {
+        s_candidates(self, &err) == 0 &&
+        (!o->extrapolate ||
+         size_extrapolate_check(&self->tries, o->nfiles, self->topo, self->n,
+                                &err) == 0) &&
+        (fleet = s_fleet(self)) == 0) {
         int measured = s_size(self, &err);
         if (self->session && session_dir(self->session)[0]) {
             s_report(self);
