@@ -53,8 +53,10 @@ static const column_t s_fit[] = {
     {"candidate", POINT(candidate, NULL, NONE),
      "its row in sizing.csv (answered: the row that answers)"},
     {"capacity_per_sec", POINT(capacity, "%.1f", NONE),
-     "a point: what it carried flat out; predicted: what the law gives at k"},
-    {"fitted_per_sec", POINT(fitted, "%.1f", NONE), "the law at k"},
+     "a point: what it carried flat out; predicted: what the law gives at "
+     "k; answered: the measured row's"},
+    {"fitted_per_sec", POINT(fitted, "%.1f", NONE),
+     "the law at k (beyond the peak: the law's peak)"},
     {"residual_per_sec", FN(s_residual, "%.1f"),
      "a fitted point: measured minus the law"},
     {"beyond_range", FN(s_beyond, NULL),

@@ -208,12 +208,13 @@ static void s_answer(sizing_fit_t *f, const usl_fit_t *fit)
                                         : "short of the target, though "
                                           "the law says it carries it");
     } else if (k < 0) {
+        //  the law's peak: its figure, never a capacity beside a k
         a->kind = FIT_BEYOND_PEAK, a->k = usl_peak(fit, S_KMAX);
-        a->capacity = a->fitted = usl_predict(fit, a->k);
+        a->fitted = usl_predict(fit, a->k);
         a->beyond = a->k < f->kmin || a->k > f->kmax;
         snprintf(a->why, sizeof a->why,
                  "the law peaks at %.0f msgs/s (%s = %g%s), below it",
-                 a->capacity, f->key, a->k,
+                 a->fitted, f->key, a->k,
                  a->beyond ? ", beyond the fitted range" : "");
     } else {
         a->kind = FIT_PREDICTED, a->k = k;
@@ -355,6 +356,8 @@ int size_extrapolate_test(bool verbose)
     CHECK(f->point[1].kind == FIT_STARVED && f->point[1].candidate == 4);
     CHECK(f->point[1].fitted > 0 && f->point[0].kind == FIT_FITTED);
     CHECK(f->answer.kind == FIT_BEYOND_PEAK || f->answer.kind == FIT_PREDICTED);
+    CHECK(f->answer.kind != FIT_BEYOND_PEAK ||
+          (f->answer.capacity < 0 && f->answer.fitted > 0));
     free(fits);
     //  A measured row that carries the target answers: no prediction
     target.rate = 2000; //  2400: k = 4 carried 2817
