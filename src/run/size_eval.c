@@ -439,14 +439,12 @@ int size_eval(size_eval_t *self, errbuf_t *err)
 //  ------------------------------------------------------------------------
 //  The proof
 
-//  The proof's verdict: its loss as the loss criterion counts it (the
-//  proof's seconds the goal), and its p99
+//  The proof's verdict: no window may lose more than allowed (a lossy
+//  window starved leaves it inconclusive, never proven), and its p99
 static evidence_t s_proof(const size_eval_t *self, const windows_t *w,
                           const evidence_result_t *p99, double *worst)
 {
-    const params_t *p = &self->pl->params;
-    evidence_goal_t goal = {self->target->loss, p99->seconds,
-                            p->size_exceed_ratio};
+    evidence_goal_t goal = {self->target->loss, p99->seconds, 0};
     evidence_result_t loss;
     evidence_loss(w->loss, w->n, &goal, true, &loss);
     *worst = loss.worst;

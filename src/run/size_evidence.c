@@ -31,7 +31,8 @@ static bool s_interval(const evidence_trial_t *t, int n, bool starved_too,
         if (starved_too || !t[i].starved)
             squares += (t[i].value - *mean) * (t[i].value - *mean);
     double half = quantile_t(m - 1, confidence) * sqrt(squares / (m - 1) / m);
-    *low = *mean - half, *high = *mean + half;
+    *low = *mean - half > 0 ? *mean - half : 0; //  a rate is never below 0
+    *high = *mean + half;
     return true;
 }
 

@@ -29,6 +29,7 @@ static bool s_local(const thread_row_t *row)
 
 void trial_starve_open(trial_starve_t *self, thread_row_t *threads, int n)
 {
+    self->t0 = mono_seconds(); //  before the first reading
     for (int t = 0; t < n && t < THREADS_MAX; t++) {
         self->open[t] = (threads_wait_t){-1, -1};
         if (s_local(&threads[t]))
@@ -36,18 +37,17 @@ void trial_starve_open(trial_starve_t *self, thread_row_t *threads, int n)
         threads[t].wait_pct = threads[t].preempted = -1;
     }
     threads_steal(&self->steal0, &self->ticks0);
-    self->t0 = mono_seconds();
 }
 
 void trial_starve_close(trial_starve_t *self, thread_row_t *threads, int n,
                         double seconds)
 {
-    double span = mono_seconds() - self->t0;
     for (int t = 0; t < n && t < THREADS_MAX; t++) {
         self->close[t] = (threads_wait_t){-1, -1};
         if (s_local(&threads[t]) && self->open[t].wait_ns >= 0 && seconds > 0)
             self->close[t] = threads_wait(threads[t].tid);
     }
+    double span = mono_seconds() - self->t0; //  after the last reading
     trial_starve_waits(threads, n, self->open, self->close,
                        seconds > 0 && span > seconds ? span : seconds);
     int64_t steal, ticks;

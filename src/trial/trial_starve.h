@@ -15,7 +15,7 @@ typedef struct {
     threads_wait_t open[THREADS_MAX], close[THREADS_MAX];
     int64_t steal0, ticks0; //  /proc/stat's as the window opened
     double steal_pct;       //  the share of the window stolen, -1 unknown
-    double t0;              //  when the waits were read at the opening
+    double t0;              //  when the opening's readings began
 } trial_starve_t;
 
 //  As the window opens (its threads read back): every thread row's wait
