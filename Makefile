@@ -177,8 +177,8 @@ endif
 	tests/prove-clean -j$(CHECK_JOBS) tests/*.t
 
 # make check, and the slow cases the tests keep for it (tests/lib/
-# Hopbench.pm's long(): every shipped topology's search, the longest
-# chain's run, more repeats).  Not run by CI
+# Hopbench.pm's long(): every shipped topology's search, more repeats).
+# Not run by CI
 check-long:
 	HOPBENCH_LONG=1 $(MAKE) check
 

@@ -4,8 +4,8 @@
 # status, stdout and stderr; csv($path) reads a CSV file into a list of
 # hashes keyed by the header; tmp() gives a directory removed at exit;
 # long() is true under `make check-long` (HOPBENCH_LONG=1), where tests
-# also run their slow cases: every shipped topology's search, the longest
-# chain, more repeats.  HOPBENCH_TIMES=1 notes each hopbench's seconds
+# also run their slow cases: every shipped topology's search, more
+# repeats.  HOPBENCH_TIMES=1 notes each hopbench's seconds
 # (to find what makes a test slow).
 package Hopbench;
 
