@@ -16,11 +16,13 @@ use Test::More;
 
 chdir "$FindBin::Bin/..";
 
-# Run hopbench in the background; its stage process (the subscriber's)
-# is stopped for 1 s, 2 s after it appears (in the first window of 4 s,
-# which opens after the handshake and warm-up: up to 2 s on a busy
-# machine), and with stops = 2 once more, 0.6 s after the retry began;
-# returns exit status, stdout, stderr and the stopped process
+# Run hopbench in the background and stop its stage process (the
+# subscriber's) for 1 s, 2 s after it appears (in the first window of
+# 4 s, which opens after the handshake and warm-up): once (stops = 1),
+# or (stops = 0) again and again, 1 s in every 2, until the run ends, so
+# that every window, the retry's too, holds a whole second stopped
+# however long the handshakes took.  Returns exit status, stdout,
+# stderr and the stopped process
 sub run_stopping {
     my ($stops, @args) = @_;
     my $dir = tmp();
@@ -36,32 +38,40 @@ sub run_stopping {
         sleep 0.05;
     }
     sleep 2;
-    for my $k (1 .. $stops) {
-        if ($k > 1) { #  once the retry has begun: its window is 0.6 s on
-            my $until = time + 20;
-            sleep 0.05 while time < $until && Hopbench::slurp("$dir/err") !~ /retried/;
-            sleep 0.6;
-        }
-        last unless $child && kill 0, $child;
+    my $status;
+    for (my $k = 0; $child && kill(0, $child) && ($stops == 0 || $k < $stops); $k++) {
+        sleep 1 if $k;
+        last if waitpid($pid, WNOHANG) == $pid && (($status = $? >> 8), 1);
         kill 'STOP', $child;
         sleep 1;
         kill 'CONT', $child;
     }
-    my $status = 255;
     for (1 .. 600) {
-        my $done = waitpid($pid, WNOHANG);
-        if ($done == $pid) { $status = $? >> 8; last }
+        last if defined $status;
+        $status = $? >> 8 if waitpid($pid, WNOHANG) == $pid;
         sleep 0.1;
     }
-    if ($status == 255) { kill 'KILL', $pid; waitpid $pid, 0 }
+    if (!defined $status) { kill 'KILL', $pid; waitpid $pid, 0; $status = 255 }
     return ($status, Hopbench::slurp("$dir/out"), Hopbench::slurp("$dir/err"), $child);
 }
 
-my @run = qw(run topologies/proxy.cfg --sizes 1024 --duration 4 --set sub.process=own);
+# Paced (rate): a stall is a link delivering less than stall_ratio of the
+# median rate, which 2,000 msgs/s shows as well as flat out, while the
+# stopped subscriber, not a CPU the machine took, makes the stall
+my @run = qw(run topologies/proxy.cfg --sizes 1024 --duration 4 --set sub.process=own
+             --set rate=2000);
 
-# Stopped once: retried, and the retry is a figure
-my $out = tmp();
-my ($rc, $stdout, $err, $child) = run_stopping(1, @run, '--output', $out);
+# Stopped once: retried, and the retry is a figure.  A stop that missed
+# the first window (handshakes longer than 2 s on a busy machine) stalled
+# nothing: the run is made again, up to three times
+my $out;
+my ($rc, $stdout, $err, $child);
+for my $attempt (1 .. 3) {
+    $out = tmp();
+    ($rc, $stdout, $err, $child) = run_stopping(1, @run, '--output', $out);
+    last if $err =~ /stalled/;
+    note("attempt $attempt: the stop missed the window (" . `cat /proc/loadavg` =~ s/\n//r . ')');
+}
 ok($child, "the subscriber's process found ($child)");
 like($err, qr/hop \d \(\S+ -> \S+\) stalled: \d+ msgs\/s for [\d.]+ s of the window \(stall_ratio 0\.01\); retried/,
      'stopped once: the stall is named, and the trial retried') or diag $err;
@@ -75,29 +85,20 @@ SKIP: {
     unlike($stdout, qr/STALLED/, 'stopped once: no row is STALLED');
 }
 
-# Stopped in the retry too: stalled, exit 1.  On a busy machine the
-# first stop may come before the window opens (the handshake took
-# longer): then nothing was stalled to retry, and that is said, not failed
+# Stopped in the retry too (1 s in every 2 till the end): stalled, exit 1
 $out = tmp();
-($rc, $stdout, $err) = run_stopping(2, @run, '--output', $out);
-SKIP: {
-    skip 'the first stop missed the window (a busy machine: ' . `cat /proc/loadavg` . ')', 6
-        if $err !~ /stalled/;
-    is($rc, 1, 'stopped twice: exit 1') or diag $err;
-    like($err, qr/stalled again when retried/, 'stopped twice: stalled again when retried');
-    like($stdout, qr/^\s+\d+\s+\S+ -> \S+ .*STALLED$/m, 'stopped twice: the table marks the rows STALLED');
-    like($stdout, qr/^\s+STALLED: hop \d delivered next to nothing/m, 'stopped twice: and says why');
-    $meta = decode_json(Hopbench::slurp("$out/metadata.json") || '{}');
-    is($meta->{status}, 'stalled', 'stopped twice: status stalled');
-    ok(grep({ /stalled again/ } ref $meta->{warnings} ? @{ $meta->{warnings} } : ($meta->{warnings} // '')),
-       'stopped twice: metadata.json\'s warnings say it');
-}
+($rc, $stdout, $err) = run_stopping(0, @run, '--output', $out);
+is($rc, 1, 'stopped twice: exit 1') or diag $err;
+like($err, qr/stalled again when retried/, 'stopped twice: stalled again when retried');
+like($stdout, qr/^\s+\d+\s+\S+ -> \S+ .*STALLED$/m, 'stopped twice: the table marks the rows STALLED');
+like($stdout, qr/^\s+STALLED: hop \d delivered next to nothing/m, 'stopped twice: and says why');
+$meta = decode_json(Hopbench::slurp("$out/metadata.json") || '{}');
+is($meta->{status}, 'stalled', 'stopped twice: status stalled');
+ok(grep({ /stalled again/ } ref $meta->{warnings} ? @{ $meta->{warnings} } : ($meta->{warnings} // '')),
+   'stopped twice: metadata.json\'s warnings say it');
 
 # --keep-going: the same, exit 0
-($rc, $stdout, $err) = run_stopping(2, @run, '--keep-going', '--output', tmp());
+($rc, $stdout, $err) = run_stopping(0, @run, '--keep-going', '--output', tmp());
 is($rc, 0, '--keep-going: exit 0') or diag $err;
-SKIP: {
-    skip 'the first stop missed the window (a busy machine)', 1 if $err !~ /stalled/;
-    like($stdout, qr/STALLED/, '--keep-going: still STALLED in the table');
-}
+like($stdout, qr/STALLED/, '--keep-going: still STALLED in the table');
 done_testing();
