@@ -103,9 +103,17 @@ FUZZ_CFLAGS   = $(filter-out $(OPT) -fsanitize=%,$(CFLAGS)) -g -O1 -Isrc \
 FUZZ_TARGETS  = topology lists machine shape
 FUZZ_BINS     = $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 FUZZ_OBJ      = $(LIB_SRC:src/%.c=build/fuzz/%.o) build/fuzz/fuzz.o
+# The same targets built to replay inputs, not to fuzz (tests/50-fuzz-
+# regressions.t runs each on tests/fuzz/regressions/): ASan and UBSan
+# without the fuzzer's coverage, unoptimized and without debug data, in
+# build/fuzz-replay/ (the fuzzing build's compile takes 3 times the CPU)
+REPLAY_CFLAGS = $(filter-out $(OPT) -fsanitize=%,$(CFLAGS)) -O0 -Isrc \
+                -fsanitize=address,undefined -fno-sanitize-recover=all
+REPLAY_BINS   = $(FUZZ_TARGETS:%=build/fuzz-replay/fuzz_%)
+REPLAY_OBJ    = $(LIB_SRC:src/%.c=build/fuzz-replay/%.o) build/fuzz-replay/fuzz.o
 
 .PHONY: all run check check-long lint bench anchors install deb deb-package deps check-deps memcheck \
-        clean format fuzz fuzz-deps fuzz-build soak soak-handover FORCE
+        clean format fuzz fuzz-deps fuzz-build fuzz-replay soak soak-handover FORCE
 
 all: hopbench $(MANPAGES)
 
@@ -223,6 +231,21 @@ build/fuzz/%.o: tests/fuzz/%.c
 tests/fuzz/fuzz_%: build/fuzz/fuzz_%.o $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^ $(LDLIBS)
 
+fuzz-replay: $(REPLAY_BINS)
+.SECONDARY: $(REPLAY_OBJ) $(FUZZ_TARGETS:%=build/fuzz-replay/fuzz_%.o)
+
+build/fuzz-replay/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(REPLAY_CFLAGS) -c -o $@ $<
+
+build/fuzz-replay/%.o: tests/fuzz/%.c
+	@mkdir -p build/fuzz-replay
+	$(FUZZ_CC) $(REPLAY_CFLAGS) -c -o $@ $<
+
+# libFuzzer's main runs the inputs named on its command line
+build/fuzz-replay/fuzz_%: build/fuzz-replay/fuzz_%.o $(REPLAY_OBJ)
+	$(FUZZ_CC) $(REPLAY_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
 # Soak: a long mixed sweep of every topology, one hopbench process each,
 # sampled after every trial (tests/soak/run says how it judges growth).
 # SOAK_MODES is the one list of modes swept where a topology takes them.
@@ -292,4 +315,5 @@ clean:
 	    $(MANPAGES) $(MANPAGES:%=%.tmp) \
 	    $(FUZZ_BINS)
 
--include $(wildcard $(B)/*/*.d tests/bench/*.d build/fuzz/*.d build/fuzz/*/*.d)
+-include $(wildcard $(B)/*/*.d tests/bench/*.d build/fuzz/*.d build/fuzz/*/*.d \
+    build/fuzz-replay/*.d build/fuzz-replay/*/*.d)
