@@ -7,7 +7,8 @@
 # two nodes), that every thread and the memory each stage writes land
 # where the plan says, that the plan lists exactly the threads the run
 # starts, and that placement all measures each distinct assignment once.
-# Few VM boots (each costs seconds): several runs in each.
+# Few VM boots (each costs seconds): several runs in each, the VMs side
+# by side.
 use strict;
 use warnings;
 use Cwd qw(getcwd);
@@ -15,6 +16,7 @@ use FindBin;
 use lib "$FindBin::Bin/lib";
 use Hopbench;
 use JSON::PP;
+use POSIX ();
 use Test::More;
 
 chdir "$FindBin::Bin/..";
@@ -118,23 +120,124 @@ sub sections {
     return \%section;
 }
 
-# Run a shell script, its output and status: natively, or in a VM booted
-# by numa-vm-run with @vm_options (hopbench, topologies/ and numa/ copied
-# in).  $out in the script is a scratch directory.
-sub shell {
+# Start a shell script in the background: natively, or in a VM booted by
+# numa-vm-run with @vm_options (hopbench, topologies/ and numa/ copied
+# in).  $out in the script is a scratch directory.  shell_finish waits
+# for it: its status and output
+sub shell_start {
     my ($script, @vm_options) = @_;
     my $log = tmp();
     my @command = @vm_options
         ? ($vm_tool, @vm_options, qw(./hopbench topologies numa --), "out=/tmp/vmout\n$script")
         : ('sh', '-c', 'out=' . tmp() . "\n$script");
-    system(join(' ', map { "'" . s/'/'\\''/gr . "'" } @command) . " >$log/out 2>$log/err");
-    return ($? >> 8, Hopbench::slurp("$log/out") . Hopbench::slurp("$log/err"));
+    my $line = join(' ', map { "'" . s/'/'\\''/gr . "'" } @command) . " >$log/out 2>$log/err";
+    my $pid = fork // die "fork: $!";
+    if ($pid == 0) {
+        exec('sh', '-c', $line);
+        POSIX::_exit(127);
+    }
+    return { pid => $pid, log => $log };
+}
+
+sub shell_wait {
+    my ($job) = @_;
+    $job->{status} //= waitpid($job->{pid}, 0) == $job->{pid} ? $? >> 8 : 255;
+    return $job->{status};
+}
+
+sub shell_finish {
+    my ($job) = @_;
+    return (255, 'not started') unless $job;
+    return (shell_wait($job), Hopbench::slurp("$job->{log}/out") . Hopbench::slurp("$job->{log}/err"));
 }
 
 # On two NUMA nodes: this machine when it has them, else the 2-node VM
-sub on_two_nodes {
+sub on_two_nodes_start {
     my ($script, @vm_options) = @_;
-    return $two_nodes_here ? shell($script) : shell($script, @vm_options);
+    return $two_nodes_here ? shell_start($script) : shell_start($script, @vm_options);
+}
+
+# ------------------------------------------------------ the VMs, started
+
+# The runs on real nodes (the subtests at the end read them) start now
+# and run side by side, beside the plans below: a VM mostly waits (its
+# boot takes seconds of wall time and little CPU).  The first fetches
+# numa-vm-run's kernel when it has none yet: the others then wait for it
+my $no_two_nodes = $two_nodes_here || -x $vm_tool ? undef
+    : "this machine has one NUMA node and there is no $vm_tool";
+my $no_vm = -x $vm_tool ? undef : "no $vm_tool";
+my $where = $two_nodes_here ? 'this machine' : 'the 2-node VM';
+my $vm_kernel = ($ENV{NUMAVM_DIR} // '/tmp/numavm') . '/cache/vmlinuz';
+my %vm_job;
+$vm_job{two} = on_two_nodes_start(<<'SCRIPT', qw(-t 300)) unless $no_two_nodes;
+echo '--- machine'; ./hopbench machine; echo "exit $?"
+for t in proxy proxy-procs; do
+    echo "--- plan-$t"; ./hopbench plan topologies/$t.cfg --placement split --format csv
+    echo "--- run-$t"
+    ./hopbench run topologies/$t.cfg --placement split --sizes 64 --messages 20000 \
+        --format csv --quiet --set timeout=60 --output $out/$t 2>&1
+    echo "exit $?"
+    for f in results.csv threads.csv memory.csv metadata.json; do
+        echo "--- $t-$f"; cat $out/$t/$f
+    done
+done
+echo '--- plan-mixed'; ./hopbench plan topologies/mixed.cfg --placement split --format csv
+echo '--- run-mixed'
+./hopbench run topologies/mixed.cfg --placement split --sizes 64 --repeat 2 --messages 5000 \
+    --quiet --set timeout=60 --output $out/mixed >/dev/null 2>&1
+echo "exit $?"
+echo '--- mixed-threads.csv'; cat $out/mixed/threads.csv
+echo '--- mixed-memory.csv'; cat $out/mixed/memory.csv
+echo '--- mixed-metadata.json'; cat $out/mixed/metadata.json
+echo '--- end'
+SCRIPT
+unless ($no_vm) {
+    shell_wait($vm_job{two}) if $vm_job{two} && !-s $vm_kernel;
+    $vm_job{three} = shell_start(<<'SCRIPT', qw(-t 300 -n 3 -c 2));
+echo '--- machine'; ./hopbench machine
+run() {
+    name=$1; shift
+    echo "--- plan-$name"; ./hopbench plan "$@" --placement spread --format csv
+    echo "--- run-$name"
+    ./hopbench run "$@" --placement spread --sizes 64 --messages 5000 --quiet \
+        --set timeout=60 --output $out/$name >/dev/null 2>&1
+    echo "exit $?"
+    for f in threads.csv memory.csv metadata.json; do echo "--- $name-$f"; cat $out/$name/$f; done
+}
+run threads topologies/proxy.cfg
+run processes topologies/proxy-procs.cfg
+run zproxy topologies/proxy.cfg --set mode=flood --set broker.engine=zproxy --set broker.process=own
+echo '--- end'
+SCRIPT
+    $vm_job{smt} = shell_start(<<'SCRIPT', qw(-t 400 -c 4 -s 2));
+echo '--- machine'; ./hopbench machine
+echo '--- siblings'
+for cpu in 0 1 2 3 4 5 6 7; do
+    echo "$cpu $(cat /sys/devices/system/cpu/cpu$cpu/topology/thread_siblings_list)"
+done
+echo '--- plan'; ./hopbench plan topologies/proxy.cfg --placement compact --format csv
+echo '--- run'
+./hopbench run topologies/proxy.cfg --placement compact --sizes 64 --messages 5000 \
+    --quiet --set timeout=60 --output $out/smt >/dev/null 2>&1
+echo "exit $?"
+echo '--- threads.csv'; cat $out/smt/threads.csv
+echo '--- strict'
+./hopbench run topologies/proxy.cfg --placement compact --set siblings=false \
+    --sizes 64 --messages 5000 --quiet --output $out/strict 2>&1
+echo "exit $?"
+echo '--- plan-all'; ./hopbench plan topologies/proxy.cfg --placement all --format csv
+echo '--- all'
+./hopbench run topologies/proxy.cfg --placement all --sizes 64 --messages 5000 \
+    --set timeout=60 --output $out/all 2>/dev/null
+echo "exit $?"
+for f in placements.csv results.csv threads.csv memory.csv metadata.json; do
+    echo "--- all-$f"; cat $out/all/$f
+done
+for a in 0+0+0 0+0+1 0+1+0 0+1+1; do
+    echo "--- plan-$a"; ./hopbench plan topologies/proxy.cfg --set nodes=$a --format csv
+done
+echo '--- end'
+SCRIPT
 }
 
 # ------------------------------------------- plans for a described machine
@@ -483,10 +586,6 @@ SKIP: {
 
 # ------------------------------------------------------------- real nodes
 
-my $no_two_nodes = $two_nodes_here || -x $vm_tool ? undef
-    : "this machine has one NUMA node and there is no $vm_tool";
-my $no_vm = -x $vm_tool ? undef : "no $vm_tool";
-my $where = $two_nodes_here ? 'this machine' : 'the 2-node VM';
 
 # One trial's threads.csv rows against the plan: the same threads (by the
 # plan's names), each allowed exactly the plan's CPUs, none allowed CPUs
@@ -534,28 +633,7 @@ sub node_of_stage { return { map { $_->{stage} => $_->{node} } main_rows(@{ $_[0
 # mixed over two trials (memory in each, for stages that share a context)
 subtest "2 nodes x 2 CPUs ($where): every thread placed, memory on its node" => sub {
     plan skip_all => $no_two_nodes if $no_two_nodes;
-    my ($vm_rc, $output) = on_two_nodes(<<'SCRIPT', qw(-t 300));
-echo '--- machine'; ./hopbench machine; echo "exit $?"
-for t in proxy proxy-procs; do
-    echo "--- plan-$t"; ./hopbench plan topologies/$t.cfg --placement split --format csv
-    echo "--- run-$t"
-    ./hopbench run topologies/$t.cfg --placement split --sizes 64 --messages 20000 \
-        --format csv --quiet --set timeout=60 --output $out/$t 2>&1
-    echo "exit $?"
-    for f in results.csv threads.csv memory.csv metadata.json; do
-        echo "--- $t-$f"; cat $out/$t/$f
-    done
-done
-echo '--- plan-mixed'; ./hopbench plan topologies/mixed.cfg --placement split --format csv
-echo '--- run-mixed'
-./hopbench run topologies/mixed.cfg --placement split --sizes 64 --repeat 2 --messages 5000 \
-    --quiet --set timeout=60 --output $out/mixed >/dev/null 2>&1
-echo "exit $?"
-echo '--- mixed-threads.csv'; cat $out/mixed/threads.csv
-echo '--- mixed-memory.csv'; cat $out/mixed/memory.csv
-echo '--- mixed-metadata.json'; cat $out/mixed/metadata.json
-echo '--- end'
-SCRIPT
+    my ($vm_rc, $output) = shell_finish($vm_job{two});
     is($vm_rc, 0, "the commands ran in $where") or diag $output;
     my $s = sections($output);
     like($s->{machine}, qr/, 2 NUMA nodes\n/, 'hopbench machine: 2 NUMA nodes');
@@ -632,22 +710,7 @@ SCRIPT
 # is its I/O, on its node)
 subtest 'spread over 3 nodes (-n 3 -c 2): the controller confined, counters on each node' => sub {
     plan skip_all => $no_vm if $no_vm;
-    my ($vm_rc, $output) = shell(<<'SCRIPT', qw(-t 300 -n 3 -c 2));
-echo '--- machine'; ./hopbench machine
-run() {
-    name=$1; shift
-    echo "--- plan-$name"; ./hopbench plan "$@" --placement spread --format csv
-    echo "--- run-$name"
-    ./hopbench run "$@" --placement spread --sizes 64 --messages 5000 --quiet \
-        --set timeout=60 --output $out/$name >/dev/null 2>&1
-    echo "exit $?"
-    for f in threads.csv memory.csv metadata.json; do echo "--- $name-$f"; cat $out/$name/$f; done
-}
-run threads topologies/proxy.cfg
-run processes topologies/proxy-procs.cfg
-run zproxy topologies/proxy.cfg --set mode=flood --set broker.engine=zproxy --set broker.process=own
-echo '--- end'
-SCRIPT
+    my ($vm_rc, $output) = shell_finish($vm_job{three});
     is($vm_rc, 0, 'the commands ran in the 3-node VM') or diag $output;
     my $s = sections($output);
     my $machine = machine_printed($s->{machine});
@@ -683,35 +746,7 @@ SCRIPT
 # CPUs (two cores, then a sibling), and the controller a core of node 1
 subtest '2 nodes x 2 cores x 2 threads (-c 4 -s 2): compact, and placement all' => sub {
     plan skip_all => $no_vm if $no_vm;
-    my ($vm_rc, $output) = shell(<<'SCRIPT', qw(-t 400 -c 4 -s 2));
-echo '--- machine'; ./hopbench machine
-echo '--- siblings'
-for cpu in 0 1 2 3 4 5 6 7; do
-    echo "$cpu $(cat /sys/devices/system/cpu/cpu$cpu/topology/thread_siblings_list)"
-done
-echo '--- plan'; ./hopbench plan topologies/proxy.cfg --placement compact --format csv
-echo '--- run'
-./hopbench run topologies/proxy.cfg --placement compact --sizes 64 --messages 5000 \
-    --quiet --set timeout=60 --output $out/smt >/dev/null 2>&1
-echo "exit $?"
-echo '--- threads.csv'; cat $out/smt/threads.csv
-echo '--- strict'
-./hopbench run topologies/proxy.cfg --placement compact --set siblings=false \
-    --sizes 64 --messages 5000 --quiet --output $out/strict 2>&1
-echo "exit $?"
-echo '--- plan-all'; ./hopbench plan topologies/proxy.cfg --placement all --format csv
-echo '--- all'
-./hopbench run topologies/proxy.cfg --placement all --sizes 64 --messages 5000 \
-    --set timeout=60 --output $out/all 2>/dev/null
-echo "exit $?"
-for f in placements.csv results.csv threads.csv memory.csv metadata.json; do
-    echo "--- all-$f"; cat $out/all/$f
-done
-for a in 0+0+0 0+0+1 0+1+0 0+1+1; do
-    echo "--- plan-$a"; ./hopbench plan topologies/proxy.cfg --set nodes=$a --format csv
-done
-echo '--- end'
-SCRIPT
+    my ($vm_rc, $output) = shell_finish($vm_job{smt});
     is($vm_rc, 0, 'the commands ran in the VM') or diag $output;
     my $s = sections($output);
     my $described = description('numa/vm-2x4-smt.cfg');
