@@ -154,16 +154,23 @@ SKIP: {
 # A search traces one twin per search, after it: at the confirmation's
 # rate and for its length (search_confirm 0.6 s against 0.1 s steps), on
 # the pipeline the search kept; syscalls.csv's repeat is the search's
+# (a search that confirmed no rate, every trial failed on a busy machine,
+# traces nothing: the run is made again, up to three times, until both
+# searches confirmed one)
 {
-    my $out = tmp() . '/search';
-    my ($rc, $table, $err) = hopbench(qw(run topologies/proxy.cfg --sizes 1024 --set mode=search
-        --set search_trial=0.1 --set search_confirm=0.6 --set search_trials=4 --set stall_ratio=0
-        --repeat 2 --profile syscalls --output), $out);
+    my ($out, $rc, $table, $err, %confirmed);
+    for my $attempt (1 .. 3) {
+        $out = tmp() . '/search';
+        ($rc, $table, $err) = hopbench(qw(run topologies/proxy.cfg --sizes 1024 --set mode=search
+            --set search_trial=0.1 --set search_confirm=0.6 --set search_trials=4 --set stall_ratio=0
+            --repeat 2 --profile syscalls --output), $out);
+        %confirmed = map { ($_->{repeat} => 1) } grep { $_->{loss_ratio} ne '' }
+            @{ csv("$out/results.csv")->{rows} };
+        last if $rc != 0 || keys %confirmed == 2;
+        note("attempt $attempt: searches that confirmed a rate: " . join(',', sort keys %confirmed));
+    }
     is($rc, 0, 'search with --profile syscalls: exit 0') or diag $err;
     my @rows = @{ csv("$out/syscalls.csv")->{rows} };
-    my @searches = map { $_->{repeat} } grep { $_->{loss_ratio} ne '' }
-        @{ csv("$out/results.csv")->{rows} };
-    my %confirmed = map { ($_ => 1) } @searches;
     for my $search (1, 2) {
         for my $stage (qw(pub broker sub)) {
             my ($total) = rows_of(\@rows, repeat => $search, stage => $stage, thread => 'all', syscall => 'all');
