@@ -173,16 +173,26 @@ run: deps
 
 # Test files run two at a time: a file keeps the two CPUs about half
 # busy (windows, handshakes, drains), and every test holds beside a CPU
-# hog (a file beside it is one); CHECK_JOBS=1 runs them one by one
+# hog (a file beside it is one); CHECK_JOBS=1 runs them one by one.  The
+# longest files start first (CHECK_FIRST, longest first), so that none
+# starts near the end and runs there alone; the rest follow by name.
+# The build before them runs CHECK_JOBS compilers too, unless make was
+# given its own -j
 CHECK_JOBS ?= 2
+CHECK_FIRST = 77-host-faults-timing 76-deb 75-host-faults 23-modes 30-numa \
+              25-trees 35-size 74-hosts 31-stalled 29-truth 50-fuzz-regressions \
+              21-patterns 11-readme 12-man 26-syscalls
+CHECK_FILES = $(wildcard $(CHECK_FIRST:%=tests/%.t)) \
+              $(filter-out $(CHECK_FIRST:%=tests/%.t),$(sort $(wildcard tests/*.t)))
 
 check: check-deps
-	$(MAKE) hopbench tests/selftest $(MANPAGES)
+	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS)) \
+	    hopbench tests/selftest $(MANPAGES)
 ifeq ($(SANITIZE),1)
 	@ldd hopbench | grep -q libasan && ldd tests/selftest | grep -q libasan || \
 	    { echo 'hopbench: ./hopbench is not the sanitized build' >&2; exit 1; }
 endif
-	tests/prove-clean -j$(CHECK_JOBS) tests/*.t
+	tests/prove-clean -j$(CHECK_JOBS) $(CHECK_FILES)
 
 # make check, and the slow cases the tests keep for it (tests/lib/
 # Hopbench.pm's long(): every shipped topology's search, more repeats).
