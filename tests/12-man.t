@@ -126,9 +126,11 @@ for my $text (@files) {
 like(join('', @files), qr/^hop\n    endpoint = .*\n    hwm = .*\n    curve = true\n/m,
      'hopbench-topology.5: an example with a hop\'s own endpoint, hwm and curve');
 
-# hopbench.1's commands, runs made short (the last word wins)
+# hopbench.1's commands, runs made short (the last word wins): one size,
+# windows of 0.2 s after 0.05 s of warm-up, and 3 repeats where an
+# example repeats (the fewest that give a median and its interval)
 my $gnuplot = !system('command -v gnuplot >/dev/null 2>&1');
-my @short = qw(--sizes 64 --duration 0.2 --quiet);
+my @short = qw(--sizes 64 --duration 0.2 --set warmup=0.05 --quiet);
 for my $block (examples('hopbench.1')) {
     $block =~ s/\s*\\\n\s*/ /g;
     for my $line (split /\n/, $block) {
@@ -142,6 +144,8 @@ for my $block (examples('hopbench.1')) {
         }
         my $command = $words[0];
         push @words, @short if $command eq 'run';
+        push @words, '--repeat', 3 if $command eq 'run' && grep { $_ eq '--repeat' } @words;
+        push @words, '--max-repeat', 3 if $command eq 'run' && grep { $_ eq '--max-repeat' } @words;
         push @words, '--output', "$tmp/run" if $command eq 'run' && !grep { $_ eq '--output' } @words;
         SKIP: {
             skip "no gnuplot for: $line", 1 if $command eq 'plot' && !$gnuplot;
