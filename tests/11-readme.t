@@ -1,7 +1,8 @@
 #!/usr/bin/perl
 # README tells the truth: it is short, its two commands come first, every
-# `./hopbench` command it shows runs (shortened: windows of 0.2 s, ranges
-# cut to their ends, a quick search, results/ in a temporary directory),
+# `./hopbench` command it shows runs (shortened: windows of 0.2 s after
+# 0.05 s of warm-up, 3 repeats, ranges cut to their ends, a quick search,
+# results/ in a temporary directory),
 # the output it shows under a command has the lines that command prints
 # today (numbers aside), and it names every shipped topology.  Every key
 # of the program's own table is in README or docs/ with the same default
@@ -46,6 +47,8 @@ sub shorten {
     $command .= ' --set search_trial=0.1 --set search_confirm=0.2'
         . ' --set search_trials=4 --set loss_ratio=0.01' if $command =~ /mode=search/;
     $command .= ' --duration 0.2' if $command =~ /^run / && $command !~ /--duration/;
+    $command =~ s/--repeat \d+/--repeat 3/g;
+    $command .= ' --set warmup=0.05' if $command =~ /^run /;
     return split ' ', $command;
 }
 
