@@ -22,7 +22,7 @@ while (my $line = <$fh>) {
 }
 close $fh;
 
-my @short = ('--sizes', '64', '--duration', '0.2', '--quiet');
+my @short = ('--sizes', '64', '--duration', '0.2', '--set', 'warmup=0.05', '--quiet');
 my %extra = (
     'direct'         => ['--repeat', '3'],
     'direct-search'  => ['--set', 'mode=search', '--set', 'search_confirm=0.2'],
