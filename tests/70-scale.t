@@ -46,14 +46,16 @@ is($rc, 0, 'fanin steerable: exit 0') or diag $err;
 is(join(' ', map { $_->{from} } @first), 'pub.*', 'fanin steerable: one row for the four publishers');
 # 128 stages (docs/LIMITS.md's widest tree): more than 99 contexts, so
 # libzmq's thread names pass the kernel's 15 characters ("100/ZMQbg/Reape");
-# every thread is still the plan's, and no warning says otherwise
+# every thread is still the plan's, and no warning says otherwise (no
+# stall check: 128 stages flat out on a busy machine stall a window, and
+# the retry's warning is the machine's; stalls are tests/31-stalled.t's)
 my $tree = "topology = wide\n    sizes = 64\npublisher = pub\nhop\nproxy = core\n";
 $tree .= "proxy = e$_\n    from = core\nhop = ipc\nsubscriber = s$_\n" for 1 .. 63;
 my $dir = tmp();
 write_file("$dir/widetree.cfg", $tree);
 $out = "$dir/out";
 ($rc, undef, $err) = hopbench('run', "$dir/widetree.cfg", qw(--sizes 64
-    --duration 0.2 --set timeout=60 --quiet --output), $out);
+    --duration 0.2 --set timeout=60 --set stall_ratio=0 --quiet --output), $out);
 is($rc, 0, '128 stages: exit 0') or diag $err;
 my @warned = grep { /warning/ } split /\n/, $err;
 is(scalar @warned, 0, '128 stages: no warning') or diag join "\n", @warned[0 .. 4];
