@@ -98,7 +98,8 @@ $ENV{TMPDIR} = tmp();
 }
 
 # (warm-up 0.05 s: the invariant holds from the first message, and the
-# runs are many)
+# runs are many; no stall check: a busy machine stalled a run's window
+# twice, exit 1, and stalls are tests/31-stalled.t's)
 my $runs = long() ? 20 : 10;
 for my $engine (qw(steerable forwarder)) {
     my ($worst, $bad, $ran) = (0, 0, 0);
@@ -106,7 +107,7 @@ for my $engine (qw(steerable forwarder)) {
         my $out = tmp();
         my ($rc, undef, $err) = hopbench('run', 'tests/fixtures/disjoint-topics.cfg',
             '--set', "engine=$engine", qw(--set mode=flood --sizes 64 --duration 0.2
-            --set warmup=0.05 --set timeout=5 --quiet --output), $out);
+            --set warmup=0.05 --set stall_ratio=0 --set timeout=5 --quiet --output), $out);
         is($rc, 0, "$engine run $run: exit 0") or do { diag $err; next };
         my @rows = @{ csv("$out/results.csv")->{rows} };
         my ($parent) = grep { $_->{hop} == 1 } @rows;
