@@ -130,10 +130,16 @@ subscriber = slow
 EOF
 # (stall_ratio = 0: the slow one, reading 20 sockets at 400 us a message,
 # may take next to nothing for half a second, which reads as a stall:
-# docs/GUIDE.md)
-$dir = run_dir('flood, a slow instance', $cfg, qw(--duration 1 --per-socket --set rate=5000
-    --set stall_ratio=0));
-$t = csv("$dir/results.csv");
+# docs/GUIDE.md.  A fast instance that lost while it waited for a CPU,
+# starved, lost to the machine: the run is made again, up to three times)
+for my $attempt (1 .. 3) {
+    $dir = run_dir('flood, a slow instance', $cfg, qw(--duration 1 --per-socket --set rate=5000
+        --set stall_ratio=0));
+    $t = csv("$dir/results.csv");
+    my @starved = grep { $_->{to} =~ /^fast/ && $_->{lost} > 0 && $_->{starved} } trial_rows($t);
+    last unless @starved;
+    note("attempt $attempt: " . join(', ', map { "$_->{to} lost $_->{lost}, starved" } @starved));
+}
 $s = csv("$dir/sockets.csv");
 my %row = map { $_->{to} => $_ } trial_rows($t);
 for my $to (qw(fast.1 fast.2 slow)) {
