@@ -179,9 +179,10 @@ run: deps
 # The build before them runs CHECK_JOBS compilers too, unless make was
 # given its own -j
 CHECK_JOBS ?= 2
-CHECK_FIRST = 77-host-faults-timing 76-deb 75-host-faults 23-modes 30-numa \
-              25-trees 35-size 74-hosts 31-stalled 29-truth 50-fuzz-regressions \
-              21-patterns 11-readme 12-man 26-syscalls
+CHECK_FIRST = 35-size 77-host-faults-timing 76-deb 23-modes 75-host-faults \
+              36-size-session 25-trees 30-numa 31-stalled 74-hosts 29-truth \
+              50-fuzz-regressions 37-size-inputs 21-patterns 11-readme 12-man \
+              26-syscalls
 CHECK_FILES = $(wildcard $(CHECK_FIRST:%=tests/%.t)) \
               $(filter-out $(CHECK_FIRST:%=tests/%.t),$(sort $(wildcard tests/*.t)))
 
