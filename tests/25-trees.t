@@ -92,8 +92,10 @@ is($r{'core->sub'}{seq_lost}, 0, 'tree-fanin: and its sequence numbers agree');
 # A slow branch: hwm 10 on eu's subscribers, everything else deep.  Flood
 # at a pace the rest keeps up with: only eu's rows lose, as their
 # sequence numbers prove.  Capacity: nothing is lost, and every region
-# gets what the slowest one takes
-my @slow = qw(topologies/tree-fanout.cfg --sizes 1024 --duration 1
+# gets what the slowest one takes.  (No stall check: eu's queues of 10
+# messages on a busy machine leave its links next to nothing for half a
+# second, a stall, twice: exit 1; stalls are tests/31-stalled.t's)
+my @slow = qw(topologies/tree-fanout.cfg --sizes 1024 --duration 1 --set stall_ratio=0
               --set hwm=100000 --set hop5.hwm=10 --set rate=30000);
 my ($flood) = run_csv('slow branch, flood', @slow, qw(--set mode=flood));
 for my $r (@{ $flood->{rows} }) {
@@ -107,7 +109,7 @@ for my $r (@{ $flood->{rows} }) {
 }
 # (capacity keeps the default hwm: 100,000-deep queues take longer than
 # the timeout to drain at the slow branch's pace on a busy machine)
-my ($cap) = run_csv('slow branch, capacity', @slow[0 .. 4], qw(--set hop5.hwm=10));
+my ($cap) = run_csv('slow branch, capacity', @slow[0 .. 6], qw(--set hop5.hwm=10));
 my ($pub) = grep { $_->{from} eq 'pub' } @{ $cap->{rows} };
 for my $r (@{ $cap->{rows} }) {
     is($r->{lost}, 0, "slow branch, capacity $r->{from}->$r->{to}: lost 0");
