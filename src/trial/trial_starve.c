@@ -119,6 +119,9 @@ static void s_cpus(const char *text, cpuset_t *set)
 
 //  "stage broker waited 34.1 % of the window for a CPU (thread main);
 //  busy threads that may run on its CPUs 1: pub/main, sub/ZMQbg/IO/0"
+//  (the first STARVE_NAMED of them, then how many more: a tree's twenty
+//  would fill the note and be cut mid-name)
+enum { STARVE_NAMED = 4 };
 static void s_note(const thread_row_t *threads, int nthreads,
                    const thread_row_t *worst, char *note, size_t len)
 {
@@ -139,11 +142,14 @@ static void s_note(const thread_row_t *threads, int nthreads,
         for (int c = cpuset_next(&mine, -1); c >= 0 && !meet;
              c = cpuset_next(&mine, c))
             meet = cpuset_has(&theirs, c);
-        if (meet)
-            used +=
-                (size_t)snprintf(note + used, len - used, "%s %s/%s",
-                                 shared++ ? "," : "", row->stage, row->thread);
+        if (meet && shared++ < STARVE_NAMED)
+            used += (size_t)snprintf(note + used, len - used, "%s %s/%s",
+                                     shared > 1 ? "," : "", row->stage,
+                                     row->thread);
     }
+    if (shared > STARVE_NAMED && used < len)
+        snprintf(note + used, len - used, " and %d more",
+                 shared - STARVE_NAMED);
     if (!shared && used < len)
         snprintf(note + used, len - used, " none");
 }
@@ -231,6 +237,16 @@ int trial_starve_test(bool verbose)
                  "stage p waited 30.0 % of the window for a CPU (thread "
                  "main); busy threads that may run on its CPUs 1: "
                  "p/ZMQbg/IO/0, sub/main") == 0);
+    //  more than STARVE_NAMED busy beside it: the first named, the rest
+    //  counted
+    thread_row_t many[8];
+    many[0] = rows[1];
+    for (int t = 1; t < 8; t++)
+        many[t] = s_test_thread("sub", "ZMQbg/IO/0", "0-1", t);
+    CHECK(trial_starve_rows(f.w, many, 8, 0, out, 2) == 1);
+    CHECK(strstr(out[0].starved_note,
+                 "CPUs 1: sub/ZMQbg/IO/0, sub/ZMQbg/IO/0, sub/ZMQbg/IO/0, "
+                 "sub/ZMQbg/IO/0 and 3 more") != NULL);
     //  its busiest thread under the limit: no row starved
     rows[1].wait_pct = 4, rows[2].wait_pct = 5;
     CHECK(trial_starve_rows(f.w, rows, 5, -1, out, 2) == 0);
