@@ -33,9 +33,16 @@ sub trial_rows {
 }
 
 # ------------------------------------------------------------------------
-# many-subs.cfg: pub -> broker -> 4 x 250 sockets, capacity
+# many-subs.cfg: pub -> broker -> 4 x 250 sockets, capacity.  No stall
+# check (stall_ratio = 0): its steerable broker answers counter requests
+# only between messages of 1000 copies, and beside other work it waited
+# for a CPU 76-96 % of the window (to_wait_pct, every row starved), so it
+# left a request unanswered 0.6 s, a stall of every link, and twice was
+# exit 1 (docs/GUIDE.md's steerable proxy behind slow subscribers); what
+# it checks here are counts, and stalls are tests/31-stalled.t's
 my $dir = run_dir('many-subs.cfg', 'topologies/many-subs.cfg',
-                  '--sizes', '64,1024', qw(--duration 1 --per-socket));
+                  '--sizes', '64,1024', qw(--duration 1 --per-socket
+                  --set stall_ratio=0));
 my $t = csv("$dir/results.csv");
 my @cols = @{ $t->{columns} };
 is_deeply([@cols[-3 .. -1]],
