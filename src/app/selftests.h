@@ -46,6 +46,7 @@
 #include "report/html.h"
 #include "report/plot_data.h"
 #include "report/plot_reader.h"
+#include "report/progress.h"
 #include "report/rundir.h"
 #include "report/sizing_fit.h"
 #include "trial/search.h"
@@ -95,6 +96,7 @@ static const struct {
     {"placement", placement_test},
     {"plot_data", plot_data_test},
     {"plot_reader", plot_reader_test},
+    {"progress", progress_test},
     {"rundir", rundir_test},
     {"roff", roff_test},
     {"csv", csv_test},

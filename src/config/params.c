@@ -414,7 +414,8 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
                            .fallback = "12",
                            .help = "search: at most this many trials per "
                                    "size (and loss ratio) before the "
-                                   "confirmations"},
+                                   "confirmations (4 more when none of "
+                                   "them passed)"},
     [KEY_SEARCH_TRIAL] = {.name = "search_trial",
                           .levels = T,
                           .type = TYPE_DOUBLE,

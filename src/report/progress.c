@@ -1,6 +1,7 @@
 /*  progress: a status line on a terminal, plain lines elsewhere.  */
 #include "report/progress.h"
 
+#include "base/check.h"
 #include "base/mono.h"
 
 #include <stdio.h>
@@ -19,10 +20,12 @@ static void s_duration(double seconds, char *buf, size_t len)
         snprintf(buf, len, "%ds", s);
 }
 
-void progress_init(progress_t *self, bool quiet, int trials, int ncombos)
+void progress_init(progress_t *self, bool quiet, int trials, bool bound,
+                   int ncombos)
 {
     memset(self, 0, sizeof *self);
     self->quiet = quiet;
+    self->bound = bound;
     self->tty = !quiet && isatty(STDERR_FILENO);
     self->start = mono_seconds();
     self->trials = trials;
@@ -60,22 +63,61 @@ void progress_trial_done(progress_t *self)
     self->done++;
 }
 
-void progress_repeats_saved(progress_t *self, int n)
+void progress_fewer(progress_t *self, int n)
 {
-    self->trials -= n;
+    self->trials -= n > 0 ? n : 0;
+}
+
+void progress_count(const progress_t *self, char *buf, size_t len)
+{
+    if (self->bound && self->done < self->trials)
+        snprintf(buf, len, "(%d of at most %d trials)", self->done,
+                 self->trials);
+    else
+        snprintf(buf, len, "(%d/%d trials)", self->done, self->trials);
 }
 
 void progress_size_done(progress_t *self, uint32_t size)
 {
     if (self->quiet || self->tty)
         return;
-    fprintf(stderr, "hopbench: %s%ssize %u done (%d/%d trials)\n",
-            self->combo_text, *self->combo_text ? " " : "", size, self->done,
-            self->trials);
+    char count[64];
+    progress_count(self, count, sizeof count);
+    fprintf(stderr, "hopbench: %s%ssize %u done %s\n", self->combo_text,
+            *self->combo_text ? " " : "", size, count);
 }
 
 void progress_end(progress_t *self)
 {
     if (self->tty)
         fputs("\r\033[K", stderr);
+}
+
+//  ------------------------------------------------------------------------
+//  Selftest: a plan of two searched sizes of at most 26 trials each
+
+int progress_test(bool verbose)
+{
+    (void)verbose;
+    progress_t p;
+    char count[64];
+    progress_init(&p, true, 52, true, 1);
+    for (int t = 0; t < 17; t++)
+        progress_trial_done(&p);
+    progress_fewer(&p, 26 - 17);
+    progress_count(&p, count, sizeof count);
+    CHECK(strcmp(count, "(17 of at most 43 trials)") == 0);
+    for (int t = 0; t < 8; t++)
+        progress_trial_done(&p);
+    progress_fewer(&p, 26 - 8);
+    progress_count(&p, count, sizeof count);
+    CHECK(strcmp(count, "(25/25 trials)") == 0);
+    //  a plan that is exact says so all along
+    progress_init(&p, true, 4, false, 1);
+    progress_trial_done(&p);
+    progress_count(&p, count, sizeof count);
+    CHECK(strcmp(count, "(1/4 trials)") == 0);
+    progress_fewer(&p, -3); //  never more than planned
+    CHECK(p.trials == 4);
+    return 0;
 }

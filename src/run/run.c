@@ -181,9 +181,8 @@ static int s_cell_close(run_t *self, cell_t *cell, int index, bool ran,
         rc = s_size_done(self, cell->trials, cell->traced, cell->done,
                          &cell->merged, err);
     if (ran && rc == 0) {
-        progress_repeats_saved(progress,
-                               (params_max_repeat(params) - cell->done) *
-                                   run_twins(params));
+        progress_fewer(progress, (params_max_repeat(params) - cell->done) *
+                                     run_twins(params));
         run_study_add(self, cell->trials, cell->done, &cell->merged);
         progress_size_done(progress, params->sizes.size[index]);
     }
@@ -379,12 +378,21 @@ int run_twins(const params_t *params)
     return params->profile != PROFILE_NONE ? 2 : 1;
 }
 
-//  Trials a search may take: search_trials and a confirmation per ratio
-//  (and with a profile, its traced twin)
+//  The most trials a search may take (trial/search.h), and with a
+//  profile its traced twin
 int run_search_budget(const params_t *params)
 {
-    int ratios = params->loss_ratio.n > 0 ? params->loss_ratio.n : 1;
-    return ratios * (params->search_trials + 1) + run_twins(params) - 1;
+    return search_most_trials(params) + run_twins(params) - 1;
+}
+
+//  The most trials one size of a combination may take: its searches, or
+//  its repeats (--precision: max_repeat), each with its twin
+int run_size_budget(const params_t *params)
+{
+    if (params->mode == MODE_SEARCH)
+        return (run_search_budget(params) + latency_at_budget(params)) *
+               (params->repeat > 1 ? params->repeat : 1);
+    return params_max_repeat(params) * run_twins(params);
 }
 
 //  "transport=inproc,ipc,tcp hwm=10,1000": every swept key and value
@@ -403,8 +411,8 @@ static void s_sweep_text(const sweep_t *sweep, char *text, size_t len)
 
 //  What the run's rows and metadata say of its combinations (the swept
 //  keys and values, the modes, latency_at's columns); the trials it may
-//  take
-static int s_describe(run_t *self)
+//  take, and whether that is a bound (a search, --precision)
+static int s_describe(run_t *self, bool *bound)
 {
     const sweep_t *sweep = self->options->sweep;
     report_info_t *info = session_info(self->session);
@@ -418,14 +426,13 @@ static int s_describe(run_t *self)
     TEXT_SET(meta->topology, self->topos[0]->name);
     TEXT_SET(meta->file, self->topos[0]->path);
     int trials = 0;
+    *bound = false;
     for (int c = 0; c < self->ntopos; c++) {
         const params_t *p = &self->topos[c]->params;
         info->at.load |= p->mode == MODE_SEARCH && p->latency_at.n;
-        trials +=
-            p->sizes.n * (p->mode == MODE_SEARCH
-                              ? (run_search_budget(p) + latency_at_budget(p)) *
-                                    (p->repeat > 1 ? p->repeat : 1)
-                              : params_max_repeat(p) * run_twins(p));
+        trials += p->sizes.n * run_size_budget(p);
+        *bound |= p->mode == MODE_SEARCH ||
+                  params_max_repeat(p) > params_min_repeat(p);
         if (p->pattern == PATTERN_PUBSUB || p->pattern == PATTERN_PUSHPULL)
             session_note_mode(self->session, params_mode_names[p->mode]);
     }
@@ -494,12 +501,13 @@ int run_topologies(topology_t *const *topos, int ntopos,
         return 1;
     }
     session_study(self.session, options->study);
-    int trials = s_describe(&self), status;
+    bool bound;
+    int trials = s_describe(&self, &bound), status;
     if (s_plan(&self, machine, &err)) {
         fprintf(stderr, "hopbench: %s\n", err.msg);
         status = 2;
     } else {
-        int rc = session_open(self.session, trials, ntopos, &err);
+        int rc = session_open(self.session, trials, bound, ntopos, &err);
         if (rc == 0)
             rc = s_run(&self, &err);
         status = session_end(self.session, rc, &err);

@@ -29,10 +29,11 @@ trial_spec_t run_spec(const run_t *self, uint32_t size, int repeat);
 void run_study_add(run_t *self, const trial_result_t *trials, int n,
                    const trial_result_t *merged);
 //  The trials a size takes: per repeat (2 with a profile: its traced
-//  twin), and at most in a search (search_trials and a confirmation per
-//  loss ratio)
+//  twin), at most in one search (search_most_trials, and its twin), and
+//  at most in all (its repeats or searches, latency_at's): progress's plan
 int run_twins(const params_t *params);
 int run_search_budget(const params_t *params);
+int run_size_budget(const params_t *params);
 
 //  run_search.c: mode = search
 int run_search_size(run_t *self, int index, errbuf_t *err);

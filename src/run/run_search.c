@@ -187,6 +187,8 @@ int run_search_size(run_t *self, int index, errbuf_t *err)
         return err_set(err, "size %u: out of memory",
                        params->sizes.size[index]);
     report_info_t *info = session_info(self->session);
+    progress_t *progress = session_progress(self->session);
+    int before = progress->done;
     self->size_index = index;
     for (; done < n && rc == 0; done += rc == 0) {
         info->search = done + 1;
@@ -197,8 +199,11 @@ int run_search_size(run_t *self, int index, errbuf_t *err)
     if (rc == 0 && n > 1 && self->options->format == FORMAT_TABLE)
         report_search_repeats(stdout, found, n, &params->loss_ratio);
     free(found);
-    if (rc == 0)
-        progress_size_done(session_progress(self->session),
-                           params->sizes.size[index]);
+    if (rc == 0) {
+        //  the rest of the size's bound, which its searches did not take
+        progress_fewer(progress,
+                       run_size_budget(params) - (progress->done - before));
+        progress_size_done(progress, params->sizes.size[index]);
+    }
     return rc;
 }

@@ -35,9 +35,10 @@ void session_destroy(session_t **self_p)
     *self_p = NULL;
 }
 
-int session_open(session_t *self, int trials, int ncombos, errbuf_t *err)
+int session_open(session_t *self, int trials, bool bound, int ncombos,
+                 errbuf_t *err)
 {
-    progress_init(&self->progress, self->o.quiet, trials, ncombos);
+    progress_init(&self->progress, self->o.quiet, trials, bound, ncombos);
     if (resultsdir_ipc_create(self->ipc_dir, sizeof self->ipc_dir, err) ||
         session_files_open(self, err))
         return -1;

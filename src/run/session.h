@@ -71,8 +71,9 @@ int session_admit(session_t *self, const pipeline_t *pl, const char *what,
 
 //  The results directory, its first files and metadata ("running"), the
 //  private ipc directory; the progress line for 'trials' trials over
-//  'ncombos' combinations
-int session_open(session_t *self, int trials, int ncombos, errbuf_t *err);
+//  'ncombos' combinations ('bound': at most that many, report/progress.h)
+int session_open(session_t *self, int trials, bool bound, int ncombos,
+                 errbuf_t *err);
 
 //  The pipeline the next trials measure: its stages (crew) and zones up
 //  (its effective topology written for stages in processes of their own

@@ -376,7 +376,8 @@ static int s_size(size_t_ *self, errbuf_t *err)
         s_plan(self, i);
     s_warn_long(self);
     s_warn_io_threads(self);
-    return session_open(self->session, 0, 1, err) || size_answer_all(self, err)
+    return session_open(self->session, 0, false, 1, err) ||
+                   size_answer_all(self, err)
                ? -1
                : 0;
 }

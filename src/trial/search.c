@@ -480,6 +480,13 @@ int search_run(const params_t *params, int publishers, const trial_spec_t *base,
     return rc;
 }
 
+int search_most_trials(const params_t *params)
+{
+    int ratios = params->loss_ratio.n > 0 ? params->loss_ratio.n : 1;
+    //  the bound and the first ratio's steps: search_trials together
+    return ratios * (params->search_trials + SEARCH_NARROW + SEARCH_ROUNDS);
+}
+
 void search_outcome_free(search_outcome_t *outcome)
 {
     for (int k = 0; k < outcome->nratios; k++)
@@ -606,6 +613,7 @@ int search_test(bool verbose)
     trial_spec_t base = {.size = 64};
     //  The rate found is within the precision below the capacity, hop 2
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.trials == fake.trials && fake.trials <= search_most_trials(&p));
     CHECK(out.ratio[0].found <= 500000 && out.ratio[0].found >= 500000 * 0.99);
     CHECK(out.ratio[0].bottleneck == 1 && !out.ratio[0].limited && out.trials == fake.trials);
     CHECK(!out.ratio[0].flat_out);
@@ -618,18 +626,21 @@ int search_test(bool verbose)
     //  passed, and ten confirmations backed off from flat out)
     fake = (fake_t){.capacity = 500000, .most = 3000000, .buffered = true};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.trials == fake.trials && fake.trials <= search_most_trials(&p));
     CHECK(out.ratio[0].found <= 500000 && out.ratio[0].found >= 500000 * 0.95);
     CHECK(fake.confirms <= 3 && out.ratio[0].bottleneck == 1);
     search_outcome_free(&out);
     //  A publisher slower than the pipeline: found flat out, limited
     fake = (fake_t){.capacity = 500000, .most = 200000, .worst_seen = -1};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.trials == fake.trials && fake.trials <= search_most_trials(&p));
     CHECK(out.ratio[0].found == 200000 && out.ratio[0].fail == 0 && out.trials == 2);
     CHECK(out.ratio[0].flat_out);
     search_outcome_free(&out);
     //  Two confirmations that fail back off below them, 2 % then 4 %
     fake = (fake_t){.capacity = 500000, .most = 3000000, .fails_left = 2};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.trials == fake.trials && fake.trials <= search_most_trials(&p));
     CHECK(out.ratio[0].found > 0 && out.ratio[0].found < out.ratio[0].fail && out.ratio[0].fail < 500000);
     CHECK(out.ratio[0].found >= out.ratio[0].fail * (1 - 0.04) * 0.999);
     CHECK(out.ratio[0].best_step >= out.ratio[0].fail && out.ratio[0].best_step <= 500000);
@@ -637,12 +648,14 @@ int search_test(bool verbose)
     //  Confirmations that never hold: no rate found, the short passes said
     fake = (fake_t){.capacity = 500000, .most = 3000000, .fails_left = 99};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.trials == fake.trials && fake.trials <= search_most_trials(&p));
     CHECK(out.ratio[0].found == 0 && out.ratio[0].best_step > 0 && out.ratio[0].confirmed.nlinks == 0);
     search_outcome_free(&out);
     //  PDR: 20 % loss allowed passes what NDR fails
     p.loss_ratio = (ratios_t){1, {0.2}};
     fake = (fake_t){.capacity = 500000, .most = 550000};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.trials == fake.trials && fake.trials <= search_most_trials(&p));
     CHECK(out.ratio[0].found == 550000);
     search_outcome_free(&out);
     //  NDR and a 10 % PDR from one search: hop 2 carries 500000, so 10 %
@@ -650,6 +663,7 @@ int search_test(bool verbose)
     p.loss_ratio = (ratios_t){2, {0, 0.1}};
     fake = (fake_t){.capacity = 500000, .most = 3000000};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.trials == fake.trials && fake.trials <= search_most_trials(&p));
     CHECK(out.nratios == 2 && out.ratio[1].ratio == 0.1);
     CHECK(out.ratio[0].found <= 500000 && out.ratio[0].found >= 500000 * 0.99);
     CHECK(out.ratio[1].found <= 555556 && out.ratio[1].found >= 555556 * 0.99);
@@ -665,6 +679,7 @@ int search_test(bool verbose)
     fake = (fake_t){.capacity = 500000, .most = 3000000, .fails_left = 1,
                     .spoil = 1000};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.trials == fake.trials && fake.trials <= search_most_trials(&p));
     CHECK(out.ratio[1].rows == 1 && out.ratio[0].rows == 0);
     CHECK(out.ratio[1].found > out.ratio[0].found && out.ratio[0].found > 0);
     CHECK(out.ratio[1].trials < out.trials && out.trials == fake.trials);
@@ -676,6 +691,7 @@ int search_test(bool verbose)
     fake = (fake_t){.capacity = 500000, .most = 3000000, .fails_left = 1,
                     .spoil = 1000};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.trials == fake.trials && fake.trials <= search_most_trials(&p));
     CHECK(fake.cut == 1 && out.cut_short == 1 && fake.confirms == 3);
     CHECK(out.ratio[0].found > 0 && out.ratio[0].found <= 500000);
     CHECK(out.ratio[1].found > out.ratio[0].found && out.ratio[1].rows == 1);
@@ -689,6 +705,7 @@ int search_test(bool verbose)
     fake = (fake_t){
         .capacity = 500000, .most = 3000000, .spoil_above = 490000, .spoil = 4};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.trials == fake.trials && fake.trials <= search_most_trials(&p));
     CHECK(out.ratio[0].found > 0 && out.ratio[0].found <= 490000);
     if (verbose)
         printf("search: ndr %.0f pdr %.0f rows %d, %d confirmations\n",
@@ -698,9 +715,23 @@ int search_test(bool verbose)
     CHECK(search_rows(&out, 1) == &out.ratio[0].confirmed);
     CHECK(fake.confirms == 2); //  the NDR's two: the PDR needs none of its own
     search_outcome_free(&out);
+    //  The most trials: nothing passes in the budget (a pipeline that
+    //  carries 1,000 msgs/s of 3,000,000 halves down to it), one of the
+    //  few more does, and every confirmation fails
+    p.loss_ratio = (ratios_t){1, {0}};
+    fake = (fake_t){.capacity = 1000, .most = 3000000, .fails_left = 99};
+    CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.trials == fake.trials && fake.trials <= search_most_trials(&p));
+    CHECK(fake.trials > p.search_trials + 1 && out.ratio[0].found == 0);
+    if (verbose)
+        printf("search: %d trials, at most %d\n", fake.trials,
+               search_most_trials(&p));
+    search_outcome_free(&out);
+    p.loss_ratio = (ratios_t){2, {0, 0.1}};
     //  Every failure starved: the rates are the machine's
     fake = (fake_t){.capacity = 500000, .most = 3000000, .starved = true};
     CHECK(search_run(&p, 1, &base, &hooks, &out, &err) == 0);
+    CHECK(out.trials == fake.trials && fake.trials <= search_most_trials(&p));
     CHECK(search_starved_all(&out.ratio[0]) &&
           search_starved_all(&out.ratio[1]));
     search_outcome_free(&out);

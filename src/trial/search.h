@@ -176,6 +176,12 @@ int search_run(const params_t *params, int publishers, const trial_spec_t *base,
 
 void search_outcome_free(search_outcome_t *outcome);
 
+//  The most trials search_run may take with these keys: the bound; per
+//  loss ratio its steps (search_trials, the first ratio's one fewer: the
+//  bound was one), the few more when none of them passed, and its
+//  confirmations.  A plan's bound, never passed (the selftest holds it)
+int search_most_trials(const params_t *params);
+
 int search_test(bool verbose);
 
 #endif
