@@ -73,8 +73,12 @@ for my $attempt (1 .. 3) {
     note("attempt $attempt: the stop missed the window (" . `cat /proc/loadavg` =~ s/\n//r . ')');
 }
 ok($child, "the subscriber's process found ($child)");
-like($err, qr/hop \d \(\S+ -> \S+\) stalled: \d+ msgs\/s for [\d.]+ s of the window \(stall_ratio 0\.01\); retried/,
+like($err, qr/hop \d \(\S+ -> \S+\) stalled: \d+ msgs\/s for [\d.]+ s of its [\d.]+ s window \(stall_ratio 0\.01\); retried/,
      'stopped once: the stall is named, and the trial retried') or diag $err;
+# a stretch is never longer than the window it is said to be in
+while ($err =~ /for ([\d.]+) s of its ([\d.]+) s window/g) {
+    cmp_ok($1, '<=', $2, "a stall of $1 s within its $2 s window");
+}
 my $meta = decode_json(Hopbench::slurp("$out/metadata.json") || '{}');
 SKIP: {
     #  nothing stopped the retry: if it stalled, this machine did it

@@ -56,7 +56,7 @@ if ($status == 255) { kill 'KILL', $pid; waitpid $pid, 0 }
 my $err = Hopbench::slurp("$out.err");
 ok($stopped, "the subscriber's process ($child) stopped for 1 s in the second trial");
 ok(by_the_rule($status, $out), "size with a stalled trial: exit $status, by the rule") or diag $err;
-like($err, qr/warning: size 1024 B repeat 2: hop \d \(\S+ -> \S+\) stalled: \d+ msgs\/s for [\d.]+ s of the window \(stall_ratio [\d.]+\); retried/,
+like($err, qr/warning: size 1024 B repeat 2: hop \d \(\S+ -> \S+\) stalled: \d+ msgs\/s for [\d.]+ s of its [\d.]+ s window \(stall_ratio [\d.]+\); retried/,
      'the second trial stalled: named as run names it, and retried') or diag $err;
 my $meta = decode_json(Hopbench::slurp("$out/metadata.json") || '{}');
 ok((grep { /stalled: .*retried/ } @{ $meta->{warnings} // [] }),

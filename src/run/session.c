@@ -101,7 +101,8 @@ int session_down(session_t *self, int rc, errbuf_t *err)
 //  Its trials
 
 //  "size 1024 B repeat 1: hop 2 (broker -> sub) stalled: 0 msgs/s for
-//  0.30 s of the window (stall_ratio 0.1); retried"
+//  0.30 s of its 1.00 s window (stall_ratio 0.1); retried" (the stretch
+//  lies within the window: trial/trial_stall.h)
 static void s_stall_warning(session_t *self, const trial_result_t *result,
                             bool again)
 {
@@ -112,9 +113,9 @@ static void s_stall_warning(session_t *self, const trial_result_t *result,
         char line[600];
         snprintf(line, sizeof line,
                  "size %u B repeat %d: hop %d (%s -> %s) stalled: %.0f msgs/s "
-                 "for %.2f s of the window (stall_ratio %g)%s",
+                 "for %.2f s of its %.2f s window (stall_ratio %g)%s",
                  result->size, result->repeat, row->hop, row->from, row->to,
-                 row->slowest_rate, row->slowest_seconds,
+                 row->slowest_rate, row->slowest_seconds, row->seconds,
                  self->current->params.stall_ratio,
                  again ? "; stalled again when retried" : "; retried");
         session_warn(self, line);

@@ -287,7 +287,7 @@ static int s_check_moving(trial_t *self, double *moved, errbuf_t *err)
                            self->w.pl->params.timeout);
         }
     }
-    trial_stall_poll(&self->stall, &now, self->width);
+    trial_stall_poll(&self->stall, &now);
     self->w.last = now;
     return 0;
 }
@@ -393,8 +393,10 @@ static int s_window(trial_t *self, errbuf_t *err)
     }
     int rc = trial_snapshot_edge(self, &self->w.s1, 0, err);
     self->w.seconds = self->w.s1.t - self->w.s0.t;
-    if (rc == 0)
-        trial_stall_poll(&self->stall, &self->w.s1, self->width);
+    if (rc == 0) {
+        trial_stall_poll(&self->stall, &self->w.s1);
+        trial_stall_close(&self->stall, self->w.s1.t);
+    }
     return rc;
 }
 

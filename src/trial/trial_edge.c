@@ -106,6 +106,7 @@ static int s_read_stage(trial_t *self, int i, snapshot_t *snap, errbuf_t *err)
     double after = mono_seconds();
     snap->at[i] = snap->t = (before + after) / 2;
     self->width[i] = after - before;
+    trial_stall_read(&self->stall, i, before, after);
     return 0;
 }
 

@@ -6,9 +6,11 @@
 
       - its count stayed the same from one poll to another that long
         (it delivered nothing, and delivered before and after);
-      - a stage at one of its ends took that long to give its counters
-        (a steerable proxy answers STATISTICS between messages: blocked
-        on a full pipe, it forwards nothing either);
+      - a stage at one of its ends took that long to give its counters,
+        counting only the part of the read within the window (a
+        steerable proxy answers STATISTICS between messages: blocked on
+        a full pipe, it forwards nothing either; a read at the window's
+        last edge ends after it);
       - over a stretch that long, poll to poll, it delivered less than
         stall_ratio of the trial's median per-link rate (each link's rate
         taken per message its sources sent: over its sockets and the
@@ -30,11 +32,48 @@
 #include "base/stats.h"
 #include "trial/trial_fixture.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define TRIAL_STALL_SPAN     0.5 //  seconds: the shortest stall
 #define TRIAL_STALL_MESSAGES 100 //  at the median rate, in a stall
+
+static double s_length(const trial_stall_t *self, int k)
+{
+    return self->reads[k].to - self->reads[k].from;
+}
+
+void trial_stall_read(trial_stall_t *self, int i, double from, double to)
+{
+    if (to - from < TRIAL_STALL_SPAN || (self->closed && from >= self->until))
+        return;
+    int k = self->nreads;
+    if (k == TRIAL_STALL_READS) { //  full: in place of the shortest
+        k = 0;
+        for (int j = 1; j < TRIAL_STALL_READS; j++)
+            k = s_length(self, j) < s_length(self, k) ? j : k;
+        if (s_length(self, k) >= to - from)
+            return;
+    } else
+        self->nreads++;
+    self->reads[k].stage = i;
+    self->reads[k].from = from;
+    self->reads[k].to = to;
+}
+
+//  Only the reads that end after 'after' and begin before 'before', and
+//  from now on only reads that begin before 'before'
+static void s_keep_reads(trial_stall_t *self, double after, double before)
+{
+    int kept = 0;
+    for (int k = 0; k < self->nreads; k++)
+        if (self->reads[k].to > after && self->reads[k].from < before)
+            self->reads[kept++] = self->reads[k];
+    self->nreads = kept;
+    self->until = before;
+    self->closed = before < INFINITY;
+}
 
 void trial_stall_open(trial_stall_t *self, const trial_window_t *w)
 {
@@ -46,8 +85,13 @@ void trial_stall_open(trial_stall_t *self, const trial_window_t *w)
         self->slowest_rate[l] = -1;
         self->slowest_seconds[l] = self->frozen[l] = 0;
     }
-    for (int i = 0; i < self->n; i++)
-        self->blocked[i] = 0;
+    //  the reads that ended before the window (an earlier trial's) go
+    s_keep_reads(self, w->s0.t, INFINITY);
+}
+
+void trial_stall_close(trial_stall_t *self, double t)
+{
+    s_keep_reads(self, -INFINITY, t);
 }
 
 //  The slowest stretch of link l, and how long its count stood still
@@ -73,25 +117,28 @@ static void s_poll_link(trial_stall_t *self, int l, const snapshot_t *now)
     self->stretch_count[l] = count;
 }
 
-void trial_stall_poll(trial_stall_t *self, const snapshot_t *now,
-                      const double *width)
+void trial_stall_poll(trial_stall_t *self, const snapshot_t *now)
 {
     for (int l = 0; l < self->nlinks; l++)
         s_poll_link(self, l, now);
-    for (int i = 0; i < self->n; i++)
-        if (width[i] > self->blocked[i])
-            self->blocked[i] = width[i];
 }
 
-//  The longest a stage at one of link l's ends could not be read
+//  The longest a stage at one of link l's ends could not be read within
+//  the window
 static double s_blocked(const trial_stall_t *self, const trial_window_t *w,
                         int l)
 {
-    int ids[PIPELINE_MAX_INSTANCES];
+    int ids[PIPELINE_MAX_INSTANCES + 1];
     int n = trial_link_senders(w->pl, &w->links[l], ids);
-    double most = self->blocked[w->links[l].to];
-    for (int k = 0; k < n; k++)
-        most = self->blocked[ids[k]] > most ? self->blocked[ids[k]] : most;
+    ids[n++] = w->links[l].to;
+    double most = 0;
+    for (int r = 0; r < self->nreads; r++) {
+        double from = fmax(self->reads[r].from, w->s0.t),
+               to = fmin(self->reads[r].to, w->s1.t);
+        for (int k = 0; k < n; k++)
+            if (self->reads[r].stage == ids[k] && to - from > most)
+                most = to - from;
+    }
     return most;
 }
 
@@ -163,15 +210,17 @@ int trial_stall_rows(const trial_stall_t *self, const trial_window_t *w,
 //  ------------------------------------------------------------------------
 //  Selftest: a pub -> p -> sub window polled every 0.1 s for 2 s, each
 //  link taking 10,000 msgs/s, but link 1 'slow' msgs/s in (from, until];
-//  stage 'wide' (-1: none) takes 0.6 s to give its counters once, at 1 s
+//  stage 'wide' (-1: none) takes 'read' seconds to give its counters
+//  once, ending at 'read_end'; the window closes at 2 s
 
-static int s_test_window(trial_fixture_t *f, trial_stall_t *stall, double slow,
-                         double from, double until, int wide)
+static int s_test_read(trial_fixture_t *f, trial_stall_t *stall, double slow,
+                       double from, double until, int wide, double read,
+                       double read_end)
 {
     trial_window_t *w = f->w;
-    double width[PIPELINE_MAX_INSTANCES] = {0};
     uint64_t count[2] = {0, 0};
     memset(&w->s0, 0, sizeof w->s0);
+    memset(stall, 0, sizeof *stall);
     trial_stall_open(stall, w);
     for (int k = 1; k <= 20; k++) {
         double t = k / 10.0;
@@ -181,9 +230,12 @@ static int s_test_window(trial_fixture_t *f, trial_stall_t *stall, double slow,
         w->s1.link_received[0] = count[0];
         w->s1.link_received[1] = count[1];
         for (int i = 0; i < w->pl->n; i++)
-            width[i] = i == wide && k == 10 ? 0.6 : 0.001;
-        trial_stall_poll(stall, &w->s1, width);
+            trial_stall_read(stall, i, t - 0.001, t);
+        trial_stall_poll(stall, &w->s1);
     }
+    trial_stall_close(stall, w->s1.t);
+    if (wide >= 0)
+        trial_stall_read(stall, wide, read_end - read, read_end);
     w->seconds = 2;
     w->last = w->s1;
     for (int l = 0; l < 2; l++)
@@ -192,6 +244,13 @@ static int s_test_window(trial_fixture_t *f, trial_stall_t *stall, double slow,
                                   .selectivity = 1,
                                   .sockets = 1};
     return trial_stall_rows(stall, w, 0, f->rows, w->nlinks);
+}
+
+//  ...stage 'wide' read once in 0.6 s, ending at 1 s
+static int s_test_window(trial_fixture_t *f, trial_stall_t *stall, double slow,
+                         double from, double until, int wide)
+{
+    return s_test_read(f, stall, slow, from, until, wide, 0.6, 1.0);
 }
 
 static bool s_near(double a, double b)
@@ -231,6 +290,20 @@ int trial_stall_test(bool verbose)
     CHECK(s_test_window(&f, stall, 10000, 0, 0, 2) == 1 && rows[1].stalled);
     CHECK(s_near(rows[1].slowest_seconds, 0.6) && rows[1].slowest_rate == 0);
     CHECK(s_test_window(&f, stall, 10000, 0, 0, 1) == 2);
+    //  a read is the window's only as far as it lies in it: 0.88 s from
+    //  1.8 s is 0.2 s of a 2 s window; 0.7 s from -0.2 s, 0.5 s of it
+    CHECK(s_test_read(&f, stall, 10000, 0, 0, 2, 0.88, 2.68) == 0);
+    CHECK(rows[1].slowest_seconds <= 2 && rows[1].slowest_rate > 0);
+    CHECK(s_test_read(&f, stall, 10000, 0, 0, 2, 0.7, 0.5) == 1);
+    CHECK(s_near(rows[1].slowest_seconds, 0.5) && rows[1].slowest_rate == 0);
+    //  ...and one begun after the window closed is none of it
+    CHECK(s_test_read(&f, stall, 10000, 0, 0, 2, 3, 5) == 0);
+    CHECK(stall->nreads == 0);
+    //  the longest reads are kept when there are more than it holds
+    memset(stall, 0, sizeof *stall);
+    for (int k = 0; k < TRIAL_STALL_READS + 4; k++)
+        trial_stall_read(stall, 0, k, k + 0.5 + k / 100.0);
+    CHECK(stall->nreads == TRIAL_STALL_READS && stall->reads[0].from == 16);
     //  a link that took nothing in the window but after it (the drain)
     CHECK(s_test_window(&f, stall, 10000, 0, 0, -1) == 0);
     rows[1].window_received = 0;

@@ -49,7 +49,8 @@ typedef struct {
     int helper_owner[THREADS_MAX];
     //  The measurement (w.pl is the crew's pipeline); trial_edge.c's
     //  scratch (before, after, one more try), and how long each stage's
-    //  last read of its counters took (seconds: a round trip)
+    //  last read of its counters took (seconds: a round trip; every read
+    //  also goes to the stall's analysis)
     trial_window_t w;
     snapshot_t edge[3];
     double width[PIPELINE_MAX_INSTANCES];
