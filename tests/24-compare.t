@@ -68,7 +68,7 @@ ok(!grep({ $_->{ci_low} !~ /^[\d.]+$/ } @medians), 'json: ci_low is a number');
     --repeat 3 --output), tmp(), @quick);
 like($stdout, qr/median of 3 repeats, ±: its 95% interval/, 'table: says what ± is');
 like($stdout, qr/^\s+1\s+pub -> broker\s+inproc\s+[\d,]+\s+±[\d.]+%\*/m, 'table: median ±x %*');
-like($stdout, qr/\*: 3 repeats give at most a 75\.0% interval \(min to max\); 95% needs 6/,
+like($stdout, qr/\*: 3 repeats give at most a 75\.0% interval: ± is then min to max, the farther of the two from the median; 95% needs 6/,
      'table: 3 repeats fall short of 95 %, and it says so');
 
 # --- precision: between the fewest and max_repeat, and marked ---

@@ -39,7 +39,11 @@
     starved, unknown when some were not known, else no; set_by machine
     (every failure starved), publishers (they could not offer more, or
     nothing failed) or pipeline.  The table gets one line per ratio (NDR,
-    PDR(0.005)) and one with the search's trials and wall time.
+    PDR(0.005)) and one with the search's trials and wall time.  A ratio's
+    line gives the rate offered (asked of the publishers); the rows above
+    it are its confirmation's, each hop's msgs/s what it took in that
+    window, near the rate offered but not it (an open-loop publisher
+    catches up after a wait; the window's edges cut its schedule).
 */
 #include "report/report.h"
 
@@ -140,7 +144,8 @@ static void s_ratio_line(FILE *out, const search_outcome_t *outcome, int k,
     report_grouped(f->best_step, best, sizeof best);
     if (f->found > 0) {
         fprintf(out,
-                "      search: %s msgs/s offered (%s), confirmed for %g s; "
+                "      search: %s msgs/s offered (%s), confirmed for %g s "
+                "(the rows: what each hop took in that window); "
                 "bottleneck %s; settled after %d trials, %.1f s\n",
                 report_grouped(f->found, rate, sizeof rate), criterion,
                 params->search_confirm, where, f->trials, f->seconds);

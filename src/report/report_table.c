@@ -11,7 +11,10 @@
     two sides ('*': fewer repeats than the confidence needs, the interval
     is min to max; '!': wider than --precision when max_repeat ran out),
     with 2 the min - max; lost and lost% add up every repetition; CPU
-    per message is the median.  In flood mode a
+    per message is the median.  Where topics filter (a link whose
+    selectivity is under 1), two columns before lost: expected (what the
+    link should have carried, added up as lost is) and selectivity (its
+    share of what its publishers sent, the median).  In flood mode a
     row whose rate is the HWM's bound (hwm_bound) ends with "HWM", and a
     line under the block says what sets it.  A row with a stage whose
     thread waited for a CPU more than starved_pct of the window ends with
@@ -21,7 +24,9 @@
     a stage sends to several connections (instances, or sockets = N), a
     line says what it delivered in all (the rows' msgs/s summed: messages
     x connections per second) and its CPU per message, and per message and
-    connection.
+    connection.  Where a link took more than came into the stage feeding
+    it (a backlog delivered in the window; medians each their own), a
+    line says so.
 */
 #include "report/report.h"
 
@@ -113,22 +118,49 @@ static int s_link_width(const summary_t *summary)
     return width;
 }
 
+//  Does a link of the block carry only some of its publishers' topics?
+//  Then the table shows expected and selectivity
+static bool s_filtered(const summary_t *summary)
+{
+    for (int l = 0; l < summary->nlinks; l++)
+        if (summary->links[l].selectivity < 1)
+            return true;
+    return false;
+}
+
+//  " 1,234,567      0.2381": what the link should have carried (over the
+//  repeats, as lost) and its share of what its publishers sent
+static void s_topics(const link_summary_t *s, bool filtered, char *buf,
+                     size_t len)
+{
+    char expected[32];
+    if (filtered)
+        snprintf(
+            buf, len, " %12s %11.4f",
+            report_grouped((double)s->expected_all, expected, sizeof expected),
+            s->selectivity);
+    else
+        buf[0] = 0;
+}
+
 static void s_row(FILE *out, const summary_t *summary, int l, int width)
 {
     const link_summary_t *s = &summary->links[l];
     char link[4 * RESULTS_NAME_MAX + 8], rates[32], spread[48], lost[32],
-        cpu[48];
+        cpu[48], topics[48];
     s_link(s, link, sizeof link);
     s_spread(summary, s, spread, sizeof spread);
     s_cpu(s->from_cpu_ns, s->to_cpu_ns, cpu, sizeof cpu);
-    fprintf(
-        out, "%4d  %-*s %-9s %11s %s%10.1f %12s %6.2f%% %17s%s%s%s\n", s->hop,
-        width, link, s->transport, report_grouped(s->rate, rates, sizeof rates),
-        spread, s->mbps, report_grouped((double)s->lost_all, lost, sizeof lost),
-        s->expected_all ? 100.0 * (double)s->lost_all / (double)s->expected_all
-                        : 0.0,
-        cpu, s->hwm_bound ? "  HWM" : "", s->starved > 0 ? "  starved" : "",
-        s->stalled > 0 ? "  STALLED" : "");
+    s_topics(s, s_filtered(summary), topics, sizeof topics);
+    fprintf(out, "%4d  %-*s %-9s %11s %s%10.1f%s %12s %6.2f%% %17s%s%s%s\n",
+            s->hop, width, link, s->transport,
+            report_grouped(s->rate, rates, sizeof rates), spread, s->mbps,
+            topics, report_grouped((double)s->lost_all, lost, sizeof lost),
+            s->expected_all
+                ? 100.0 * (double)s->lost_all / (double)s->expected_all
+                : 0.0,
+            cpu, s->hwm_bound ? "  HWM" : "", s->starved > 0 ? "  starved" : "",
+            s->stalled > 0 ? "  STALLED" : "");
 }
 
 //  Under a block with starved rows: which stage waited for a CPU, how
@@ -251,6 +283,31 @@ static bool s_receives(const summary_t *summary, const char *name)
     return false;
 }
 
+//  Under a block where a link took more than came into the stage that
+//  feeds it (per socket at its end): how that can be, with nothing lost.
+//  A proxy that held messages when the window opened delivers them in
+//  it, and each hop's median over the repeats is its own
+static void s_ahead_note(FILE *out, const summary_t *summary)
+{
+    for (int l = 0; l < summary->nlinks; l++) {
+        const link_summary_t *s = &summary->links[l];
+        double taken = s_taken_rate(summary, s->from);
+        double per = s->rate / (s->sockets > 1 ? s->sockets : 1);
+        char a[32], b[32];
+        report_grouped(per, a, sizeof a);
+        report_grouped(taken, b, sizeof b);
+        if (taken <= 0 || per <= taken || strcmp(a, b) == 0)
+            continue;
+        fprintf(out,
+                "      hop %d took %s msgs/s, more than came into %s (%s): "
+                "msgs/s is what a hop took in the window, what %s held "
+                "when it opened included%s\n",
+                s->hop, a, s->from, b, s->from,
+                summary->n > 1 ? ", and each hop's median is its own" : "");
+        return;
+    }
+}
+
 //  Under a block where a subscriber (hopbench's own harness) spent more
 //  of a CPU than the proxy feeding it, and at least half of one: the
 //  subscriber, not the broker, may have set the rate.  A stage's share of
@@ -288,8 +345,9 @@ static void s_interval_notes(FILE *out, const summary_t *summary)
         short_of |= !summary->links[l].ci.reached;
     if (short_of && summary->nlinks)
         fprintf(out,
-                "      *: %d repeats give at most a %.1f%% interval (min to "
-                "max); %.0f%% needs %d\n",
+                "      *: %d repeats give at most a %.1f%% interval: ± is "
+                "then min to max, the farther of the two from the median; "
+                "%.0f%% needs %d\n",
                 summary->n, 100 * summary->links[0].ci.coverage,
                 100 * summary->confidence,
                 summary_repeats_needed(summary->confidence));
@@ -329,17 +387,19 @@ void report_table_size(FILE *out, const report_info_t *info,
     for (int i = 0; i < info->nsweep; i++)
         fprintf(out, "  %s=%s", info->sweep_key[i], info->sweep_value[i]);
     int width = s_link_width(summary);
-    fprintf(out, "\n%4s  %-*s %-9s %11s %s%10s %12s %7s %17s\n", "hop",
-            width, "from -> to", "transport", "msgs/s",
+    fprintf(out, "\n%4s  %-*s %-9s %11s %s%10s%s %12s %7s %17s\n", "hop", width,
+            "from -> to", "transport", "msgs/s",
             n >= SUMMARY_MIN_REPEATS ? " ±         "
             : n > 1                  ? " (min - max)        "
                                      : " ",
-            "MB/s", "lost", "lost%", "cpu ns/msg fr/to");
+            "MB/s", s_filtered(summary) ? "     expected selectivity" : "",
+            "lost", "lost%", "cpu ns/msg fr/to");
     for (int l = 0; l < summary->nlinks; l++)
         s_row(out, summary, l, width);
     s_hwm_note(out, summary);
     s_starved_note(out, summary);
     s_fanout_note(out, summary);
+    s_ahead_note(out, summary);
     s_harness_note(out, summary);
     if (n >= SUMMARY_MIN_REPEATS)
         s_interval_notes(out, summary);
