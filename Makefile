@@ -1,7 +1,8 @@
 # hopbench: build, run, check, bench, install.
 #
 #   make            build ./hopbench and its man pages
-#   make run        install missing Debian packages, build, run a short sweep
+#   make run        install missing Debian packages (those of README's tour
+#                   too), build, run a short sweep
 #   make check      selftests and end-to-end tests (prove -w; a Perl warning
 #                   or any other stray stderr line fails it: tests/prove-clean)
 #   make check SANITIZE=1
@@ -87,6 +88,9 @@ DEBS       = gcc make pkg-config libzmq3-dev libczmq-dev libnuma-dev \
 CHECK_DEBS = perl jq procps iproute2 gnuplot-nox groff man-db openssh-server \
              openssh-client dpkg binutils systemd chromium dpkg-dev lintian \
              devscripts python3
+# make run: what README's tour uses on top (plot draws with gnuplot, the
+# man pages are read with man -l, the tour's test is Perl's)
+RUN_DEBS   = gnuplot-nox man-db perl
 # make deb: dpkg-deb, dpkg-buildflags and dpkg-shlibdeps, strip
 DEB_DEBS   = dpkg dpkg-dev binutils
 MEMCHECK_DEBS = valgrind
@@ -167,7 +171,8 @@ check-deps: deps
 	@tests/install-debs $(CHECK_DEBS)
 
 run: deps
-	$(MAKE) hopbench
+	@tests/install-debs $(RUN_DEBS)
+	$(MAKE) hopbench $(MANPAGES)
 	./hopbench run topologies/proxy.cfg --sizes 64,1024,16384 --duration 0.5 \
 	    --report
 

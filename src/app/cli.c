@@ -426,8 +426,9 @@ const cli_option_t cli_options[] = {
      .apply = s_keep},
     {.name = "quiet",
      .commands = CLI_TOPOLOGY | CLI_SIZE,
-     .help = "no progress on stderr, and no warning when a --set does not "
-             "reach a stage or hop",
+     .help = "no progress on stderr (nor where the results went, nor a "
+             "--set that reaches no stage or hop); the table still goes to "
+             "stdout, warnings and errors to stderr",
      .apply = s_quiet},
     {.name = "verbose",
      .commands = CLI_CHECK,
