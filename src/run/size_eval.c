@@ -249,10 +249,11 @@ static int s_loss(size_eval_t *self, trial_spec_t *spec, errbuf_t *err)
     row->confirmed = e.verdict == EVIDENCE_MEETS ? offered : 0;
     char why[300];
     snprintf(why, sizeof why,
-             "at %.0f msgs/s: %.1f trial-seconds lost at most %g, %.1f more "
-             "(%.1f more starved), worst %.4g, against %g s of which %g may",
+             "at %.0f msgs/s: %.1f trial-seconds lost at most %g, %.1f lost "
+             "more, %.1f lost more starved (not counted); worst %.4g; the "
+             "goal %g s, at most %g %% of them losing more",
              offered, e.good, goal.loss, e.bad, e.starved_bad, e.worst,
-             goal.goal_seconds, goal.exceed_ratio);
+             goal.goal_seconds, 100 * goal.exceed_ratio);
     s_verdict(self, "loss", e.verdict, SIZING_LOSS, e.worst, why, starved);
     return 0;
 }
