@@ -1,10 +1,20 @@
 /*  agent: the control channel, one run at a time (see agent.h).
 
-    The loop polls the ROUTER, its monitor (to log refused handshakes),
-    stdin when it is the leash (--allow -), and the pipes of the run's
-    stages; after every wake-up it passes on the stages' answers and
-    heartbeats.  Requests of the served controller go to agent_run; the
-    agent itself answers HELLO, CLOCK, PING and BYE.
+    The loop polls the ROUTER, its monitor (refused handshakes, closed
+    connections), stdin when it is the leash (--allow -), and the pipes
+    of the run's stages; after every wake-up it passes on the stages'
+    answers and heartbeats.  Requests of the served controller go to
+    agent_run; the agent itself answers HELLO, CLOCK, PING and BYE.
+
+    The served controller is known by its connection too: the socket's
+    file descriptor its HELLO came on (libzmq's "__fd" property of a
+    message).  When the monitor says that connection closed (the
+    controller ended, or was killed), the run ends at once, not after
+    the silence of a timeout.  The monitor is read before the ROUTER and
+    again before a HELLO is answered: a connection's close is told
+    before its descriptor can be another's, and another's HELLO comes
+    after its own connection was told, so a descriptor is never taken
+    for the wrong controller's.
 */
 #define _GNU_SOURCE
 #include "agent/agent.h"
@@ -42,6 +52,7 @@ typedef struct {
     //  the run served now
     agent_run_t *run;
     zframe_t *controller; //  its routing id
+    int controller_fd;    //  its connection (-1: not known)
     char who[200], since[32];
     double heard, pinged, timeout;
 } agent_t;
@@ -89,6 +100,7 @@ static void s_end_run(agent_t *self, const char *why)
     s_log("run of %s ended: %s", self->who, why);
     agent_run_destroy(&self->run);
     zframe_destroy(&self->controller);
+    self->controller_fd = -1;
     self->finished = self->options->once;
 }
 
@@ -116,14 +128,16 @@ static void s_welcome(agent_t *self, zframe_t *to, const char *peer)
     zmsg_addstr(msg, peer);
     zmsg_addstr(msg, agent_run_dir(self->run));
     zmsg_addstr(msg, self->machine);
-    errbuf_t why = {""}; //  what --profile syscalls would lack here
+    errbuf_t why = {0}; //  what --profile syscalls would lack here
     syscalls_probe(&why);
     zmsg_addstr(msg, why.msg);
     s_send(self, to, &msg);
 }
 
-//  HELLO PROTOCOL VERSION WHO TIMEOUT
-static void s_hello(agent_t *self, zframe_t *from, const char *peer,
+static void s_monitor(agent_t *self);
+
+//  HELLO PROTOCOL VERSION WHO TIMEOUT, on connection fd
+static void s_hello(agent_t *self, zframe_t *from, const char *peer, int fd,
                     zmsg_t *msg)
 {
     char version[32], who[128];
@@ -140,6 +154,7 @@ static void s_hello(agent_t *self, zframe_t *from, const char *peer,
         s_send_words(self, from, "VERSION", mine, HOPBENCH_VERSION);
         return;
     }
+    s_monitor(self); //  the served controller's connection closed?
     if (self->run && !zframe_eq(from, self->controller)) {
         s_log("refused %s at %s: busy, serving %s", who, peer, self->who);
         s_send_words(self, from, "BUSY", self->who, self->since);
@@ -152,6 +167,7 @@ static void s_hello(agent_t *self, zframe_t *from, const char *peer,
     }
     if (!self->controller) {
         self->controller = zframe_dup(from);
+        self->controller_fd = fd;
         snprintf(self->who, sizeof self->who, "%s at %s", who, peer);
         resultsdir_utc(self->since, sizeof self->since, false);
         self->timeout = timeout >= 0.5 ? timeout : 10;
@@ -174,11 +190,9 @@ static void s_served(agent_t *self, const char *command, int id, zmsg_t *msg)
         s_send_words(self, self->controller, "CLOCK", t0, t1);
         return;
     }
-    if (streq(command, "BYE")) {
-        zframe_t *to = zframe_dup(self->controller);
+    if (streq(command, "BYE")) { //  answered first: the end takes a while
+        s_send_words(self, self->controller, "BYE", NULL, NULL);
         s_end_run(self, "the controller said BYE");
-        s_send_words(self, to, "BYE", NULL, NULL);
-        zframe_destroy(&to);
         return;
     }
     agent_run_handle(self->run, command, id, msg, &reply);
@@ -191,6 +205,7 @@ static void s_request(agent_t *self, zmsg_t *msg)
     zframe_t *from = zmsg_pop(msg);
     zframe_t *first = zmsg_first(msg);
     const char *meta = first ? zframe_meta(first, "Peer-Address") : NULL;
+    const char *fd = first ? zframe_meta(first, "__fd") : NULL;
     char command[16], peer[64];
     snprintf(peer, sizeof peer, "%s", meta ? meta : "");
     wire_pop_text(msg, command, sizeof command);
@@ -198,7 +213,7 @@ static void s_request(agent_t *self, zmsg_t *msg)
     if (!from)
         ;
     else if (streq(command, "HELLO"))
-        s_hello(self, from, peer, msg);
+        s_hello(self, from, peer, fd ? atoi(fd) : -1, msg);
     else if (self->run && zframe_eq(from, self->controller)) {
         self->heard = mono_seconds();
         s_served(self, command, id, msg);
@@ -231,21 +246,39 @@ static void s_beat(agent_t *self)
 //  ------------------------------------------------------------------------
 //  Setting up
 
+//  One event of the ROUTER's: a refused handshake is logged; the served
+//  controller's connection closed ends its run
+static void s_event(agent_t *self, zmsg_t *msg)
+{
+    zframe_t *frame = zmsg_first(msg);
+    if (!frame || zframe_size(frame) < 6)
+        return;
+    uint16_t event;
+    uint32_t value;
+    memcpy(&event, zframe_data(frame), 2);
+    memcpy(&value, zframe_data(frame) + 2, 4);
+    char *where = zframe_strdup(zmsg_next(msg));
+    if (event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH)
+        s_log("refused a controller on %s: not allowed: its certificate "
+              "is not in --allow",
+              where ? where : "?");
+    else if (event == ZMQ_EVENT_DISCONNECTED && self->run &&
+             self->controller_fd >= 0 && (int)value == self->controller_fd)
+        s_end_run(self, "its connection closed (it ended, or was killed)");
+    zstr_free(&where);
+}
+
+//  Every event the monitor has now
 static void s_monitor(agent_t *self)
 {
-    zmsg_t *msg = zmsg_recv(self->monitor);
-    zframe_t *frame = msg ? zmsg_first(msg) : NULL;
-    if (frame && zframe_size(frame) >= 6) {
-        uint16_t event;
-        memcpy(&event, zframe_data(frame), 2);
-        char *where = zframe_strdup(zmsg_next(msg));
-        if (event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH)
-            s_log("refused a controller on %s: not allowed: its certificate "
-                  "is not in --allow",
-                  where ? where : "?");
-        zstr_free(&where);
+    zmq_pollitem_t item = {zsock_resolve(self->monitor), 0, ZMQ_POLLIN, 0};
+    while (zmq_poll(&item, 1, 0) > 0) {
+        zmsg_t *msg = zmsg_recv(self->monitor);
+        if (!msg)
+            return;
+        s_event(self, msg);
+        zmsg_destroy(&msg);
     }
-    zmsg_destroy(&msg);
 }
 
 static int s_describe(agent_t *self, errbuf_t *err)
@@ -304,7 +337,8 @@ static int s_bind(agent_t *self, errbuf_t *err)
     char monitor[64];
     snprintf(monitor, sizeof monitor, "inproc://hopbench-agent-%p", self);
     zmq_socket_monitor(zsock_resolve(self->router), monitor,
-                       ZMQ_EVENT_HANDSHAKE_FAILED_AUTH);
+                       ZMQ_EVENT_HANDSHAKE_FAILED_AUTH |
+                           ZMQ_EVENT_DISCONNECTED);
     self->monitor = zsock_new_pair(monitor);
     if (zsock_bind(self->router, "%s", self->options->bind) < 0)
         return err_set(err, "cannot bind %s: %s", self->options->bind,
@@ -361,6 +395,8 @@ static bool s_wait(agent_t *self)
     s_woke(self, mono_seconds() - before);
     if (ready <= 0)
         return true;
+    if (items[1].revents & ZMQ_POLLIN)
+        s_monitor(self); //  first: a closed connection before what follows
     while (items[0].revents & ZMQ_POLLIN) {
         zmsg_t *msg = NULL;
         zmq_pollitem_t again = items[0];
@@ -369,8 +405,6 @@ static bool s_wait(agent_t *self)
         s_request(self, msg);
         zmsg_destroy(&msg);
     }
-    if (items[1].revents & ZMQ_POLLIN)
-        s_monitor(self);
     if (self->leash && (items[2].revents & (ZMQ_POLLIN | ZMQ_POLLERR))) {
         char buf[256];
         if (read(0, buf, sizeof buf) <= 0)
@@ -388,7 +422,7 @@ static void s_answers(agent_t *self)
 
 int agent_main(const agent_options_t *options)
 {
-    agent_t self = {.options = options};
+    agent_t self = {.options = options, .controller_fd = -1};
     errbuf_t err;
     if (s_keys(&self, &err) || s_describe(&self, &err)) {
         fprintf(stderr, "hopbench: %s\n", err.msg);

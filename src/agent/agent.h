@@ -13,7 +13,8 @@
     version: another version is refused with both named; a second
     controller while one is served hears "busy, serving HOST since T".
     The agent heartbeats its controller and, when it has heard nothing for
-    the run's timeout, ends the run's stages and serves the next one.
+    the run's timeout or the controller's connection closed (it ended, or
+    was killed), ends the run's stages and serves the next one.
     --once ends the agent after one run, as --ssh starts it; with --allow
     - the keys come on stdin, and the agent ends when its stdin closes.
 
