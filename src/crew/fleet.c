@@ -96,6 +96,8 @@ static int s_connect(fleet_t *self, member_t *member, errbuf_t *err)
     return member->link ? s_machine(member, err) : -1;
 }
 
+//  A host the run names, once (in the order first named); one planned
+//  on a description has its machine now, the others are claimed later
 static int s_add(fleet_t *self, const hosts_t *hosts, const char *name,
                  errbuf_t *err)
 {
@@ -114,7 +116,34 @@ static int s_add(fleet_t *self, const hosts_t *hosts, const char *name,
             *member->machine = *file;
         return member->machine ? 0 : err_set(err, "out of memory");
     }
-    return s_connect(self, member, err);
+    return 0;
+}
+
+static int s_by_name(const void *a, const void *b)
+{
+    const member_t *x = *(const member_t *const *)a;
+    const member_t *y = *(const member_t *const *)b;
+    return strcmp(x->host->name, y->host->name);
+}
+
+//  Every agent claimed (HELLO) in one order for every controller, by
+//  host name: two runs that want some of the same hosts meet first at
+//  the first of them, where one is served and the other is refused
+//  (busy, naming it) holding no host the winner still needs.  In the
+//  order the topology names them, a fan-out (h1 .. h4) and a reverse
+//  fan-out (h4 .. h1) could each hold one end and both be refused
+static int s_claim(fleet_t *self, errbuf_t *err)
+{
+    member_t *order[HOSTS_MAX];
+    int n = 0;
+    for (int i = 0; i < self->n; i++)
+        if (!self->member[i].machine)
+            order[n++] = &self->member[i];
+    qsort(order, (size_t)n, sizeof *order, s_by_name);
+    for (int i = 0; i < n; i++)
+        if (s_connect(self, order[i], err))
+            return -1;
+    return 0;
 }
 
 //  The controller's certificate, or one for this run (told to the agents
@@ -184,6 +213,8 @@ fleet_t *fleet_new(const fleet_options_t *options, const char *const *names,
     int rc = s_cert(self, err);
     for (int i = 0; i < n && rc == 0; i++)
         rc = s_add(self, options->hosts, names[i], err);
+    if (rc == 0)
+        rc = s_claim(self, err);
     if (rc)
         fleet_destroy(&self);
     else

@@ -4,7 +4,9 @@
                    --agent_link--> h2's agent
                    --ssh---------> h3: hopbench agent --once (--ssh)
 
-    Made before anything is planned: each host's agent says what its NUMA
+    Made before anything is planned, each host claimed in the order of
+    their names (so that two runs after the same hosts cannot each hold
+    some and both be refused): each host's agent says what its NUMA
     machine is, so each host's stages are planned on their own machine;
     and where it sees the controller, so hops bound here towards it bind
     an address it can reach.  For every combination the fleet hands each
