@@ -100,7 +100,23 @@ static void s_watch(relay_t *self, zsock_t *pipe)
     zstr_sendf(pipe, "ERR its process (pid %d) ended: %s", (int)pid, how);
 }
 
-//  End the child: $TERM, then SIGKILL if it has not gone within 2 s
+//  Is the child stopped (SIGSTOP, or traced)?  /proc/PID/stat's state,
+//  after the command's name in parentheses
+static bool s_stopped(pid_t pid)
+{
+    char path[64], stat[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *file = fopen(path, "r");
+    size_t len = file ? fread(stat, 1, sizeof stat - 1, file) : 0;
+    if (file)
+        fclose(file);
+    stat[len] = 0;
+    const char *end = strrchr(stat, ')');
+    return end && end[1] == ' ' && (end[2] == 'T' || end[2] == 't');
+}
+
+//  End the child: $TERM, then SIGKILL if it has not gone within 2 s (at
+//  once if it is stopped: it cannot take $TERM)
 static void s_end_child(relay_t *self, zsock_t *control)
 {
     pid_t pid = atomic_load(&self->pid);
@@ -108,7 +124,7 @@ static void s_end_child(relay_t *self, zsock_t *control)
         return;
     zsock_set_sndtimeo(control, 0);
     zstr_send(control, "$TERM");
-    for (int waited = 0; waited < 200; waited++) {
+    for (int waited = 0; waited < 200 && !s_stopped(pid); waited++) {
         if (waitpid(pid, NULL, WNOHANG) == pid) {
             atomic_store(&self->pid, -1);
             return;
