@@ -464,8 +464,6 @@ static zmsg_t *s_stage(agent_run_t *self, const char *command, int id,
         stage_process_kind.abort(stage);
     else if (streq(command, "RESET"))
         s_reset(self, id, msg);
-    else if (streq(command, "TARGET"))
-        atomic_store(&self->shared[id]->target, (uint64_t)wire_pop_ll(msg));
     else if (streq(command, "RECORD"))
         atomic_store(&self->shared[id]->recording, (int)wire_pop_ll(msg));
     else if (streq(command, "SHARED")) {
@@ -524,7 +522,7 @@ zmsg_t *agent_run_answer(agent_run_t *self)
             return reply;
         if (!self->stage[id] || !stage_process_kind.ready(self->stage[id], 0))
             continue;
-        errbuf_t err = {{0}};
+        errbuf_t err = {0};
         int rc = stage_process_kind.wait(self->stage[id], 0, &err);
         zmsg_t *answer = s_reply("ANSWER", id);
         zmsg_addstrf(answer, "%d", rc);

@@ -10,7 +10,7 @@
                           [ANSWER][id][rc][text]
 
     Every other request about a stage is answered from its shared block
-    (COUNTS, SHARED, RESET, TARGET, RECORD), its process (THREADS, CPU) or
+    (COUNTS, SHARED, RESET, RECORD), its process (THREADS, CPU) or
     its kind (STOP, ABORT, END).  Nothing in a spec reaches a shell: the
     only program it starts is this one (/proc/self/exe), with the file
     it wrote as its argument.

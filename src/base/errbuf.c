@@ -61,6 +61,9 @@ int err_vset(errbuf_t *err, const char *fmt, va_list ap)
 {
     if (!err)
         return -1;
+    err->host[0] = err->stage[0] = 0;
+    err->lost = false;
+    err->reason = 0;
     char *whole = NULL;
     if (vasprintf(&whole, fmt, ap) < 0) {
         snprintf(err->msg, sizeof err->msg, "%s (out of memory)", fmt);
@@ -88,6 +91,55 @@ int err_set(errbuf_t *err, const char *fmt, ...)
     err_vset(err, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+int err_prefix(errbuf_t *err, const char *fmt, ...)
+{
+    if (!err)
+        return -1;
+    char *prefix = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vasprintf(&prefix, fmt, ap);
+    va_end(ap);
+    if (rc < 0)
+        return -1; //  out of memory: the message as it was
+    errbuf_t was = *err;
+    err_set(err, "%s%s", prefix, was.msg);
+    memcpy(err->host, was.host, sizeof err->host);
+    memcpy(err->stage, was.stage, sizeof err->stage);
+    err->lost = was.lost;
+    //  the reason is the message's end; when the whole was cut in its
+    //  middle, it starts after the prefix (the start is kept)
+    size_t len = strlen(err->msg), tail = strlen(err_reason(&was));
+    size_t at = len >= tail && len - tail >= strlen(prefix)
+                    ? len - tail
+                    : strlen(prefix) + (size_t)was.reason;
+    err->reason = (int)(at < len ? at : len);
+    free(prefix);
+    return -1;
+}
+
+int err_host(errbuf_t *err, const char *host)
+{
+    if (err)
+        snprintf(err->host, sizeof err->host, "%s", host);
+    return err_prefix(err, "host %s: ", host);
+}
+
+int err_stage(errbuf_t *err, const char *stage)
+{
+    if (err)
+        snprintf(err->stage, sizeof err->stage, "%s", stage);
+    return err_prefix(err, "stage %s: ", stage);
+}
+
+const char *err_reason(const errbuf_t *err)
+{
+    size_t len = strlen(err->msg);
+    return err->msg + (err->reason > 0 && (size_t)err->reason <= len
+                           ? (size_t)err->reason
+                           : 0);
 }
 
 int errbuf_test(bool verbose)
@@ -121,5 +173,24 @@ int errbuf_test(bool verbose)
           (unsigned char)gap[5] == 0xc3);
     CHECK(strcmp(err.msg + strlen(err.msg) - 6, "': why") == 0);
     CHECK(strlen(err.msg) <= ERRBUF_MAX);
+    //  where as fields: said before the reason, which stays apart
+    err_set(&err, "no COUNTS within %.1f s", 2.0);
+    CHECK(!err.host[0] && !err.stage[0] && !err.lost);
+    CHECK(err_host(&err, "h2") == -1 && err_stage(&err, "broker") == -1);
+    CHECK(strcmp(err.msg, "stage broker: host h2: no COUNTS within 2.0 s") ==
+          0);
+    CHECK(strcmp(err.host, "h2") == 0 && strcmp(err.stage, "broker") == 0);
+    CHECK(strcmp(err_reason(&err), "no COUNTS within 2.0 s") == 0);
+    err.lost = true;
+    err_prefix(&err, "(then) ");
+    CHECK(err.lost && strcmp(err_reason(&err), "no COUNTS within 2.0 s") == 0);
+    err_set(&err, "another");
+    CHECK(!err.host[0] && !err.stage[0] && !err.lost &&
+          strcmp(err_reason(&err), "another") == 0);
+    //  a long reason is cut in its middle; its place stays in the message
+    err_set(&err, "%s", value);
+    err_stage(&err, "sub");
+    CHECK(strncmp(err.msg, "stage sub: xxx", 14) == 0);
+    CHECK(err_reason(&err) >= err.msg && *err_reason(&err) == 'x');
     return 0;
 }

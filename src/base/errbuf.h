@@ -11,6 +11,12 @@
     ERRBUF_MAX, cuts its middle, where the echoed value is, keeping the
     start (where) and the end (why): "t.cfg:2: unknown key 'xxxx ...
     xxxx' (hopbench --help-keys lists them)".
+
+    Where an error happened is data too, for code that acts on it (a run
+    across hosts blames the host it lost, fleet.h): err_host and
+    err_stage say "host H: " and "stage S: " before the message and keep
+    H and S as fields, with what happened (the reason) after them.  Code
+    reads the fields, never the words: msg is for people.
 */
 #ifndef HOPBENCH_ERRBUF_H
 #define HOPBENCH_ERRBUF_H
@@ -19,17 +25,31 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#define ERRBUF_MAX 1023 //  bytes of a message
+#define ERRBUF_MAX  1023 //  bytes of a message
+#define ERRBUF_NAME 64   //  bytes of a host's or a stage's name
 
 typedef struct {
-    char msg[ERRBUF_MAX + 1];
+    char msg[ERRBUF_MAX + 1]; //  the whole sentence, said once
+    char host[ERRBUF_NAME];   //  the host it happened on, "": none said
+    char stage[ERRBUF_NAME];  //  the stage instance it is about, "": none
+    bool lost;  //  the host's agent was lost (silent, or its link closed)
+    int reason; //  msg + reason: what happened, after where (err_reason)
 } errbuf_t;
 
-//  Fill err (unless NULL) as printf would, escaped and cut as above;
-//  returns -1
+//  Fill err (unless NULL) as printf would, escaped and cut as above, a
+//  new error of no host or stage; returns -1
 int err_set(errbuf_t *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int err_vset(errbuf_t *err, const char *fmt, va_list ap);
+//  Words before err's message (where it happened), its fields and its
+//  reason kept; returns -1
+int err_prefix(errbuf_t *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+//  "host H: " before it, and H its host; "stage S: " and S its stage
+int err_host(errbuf_t *err, const char *host);
+int err_stage(errbuf_t *err, const char *stage);
+//  What happened, without the words err_prefix put before it
+const char *err_reason(const errbuf_t *err);
 
 int errbuf_test(bool verbose);
 

@@ -211,7 +211,7 @@ bool endpoint_overlap(const char *a, const char *b)
 static int s_refused(const char *endpoint, transport_t transport,
                      const char *want)
 {
-    errbuf_t err = {{0}};
+    errbuf_t err = {0};
     if (endpoint_check(endpoint, transport, &err) == 0 ||
         !strstr(err.msg, want)) {
         fprintf(stderr, "endpoint: %s: wanted '%s', got '%s'\n", endpoint, want,

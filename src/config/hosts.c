@@ -290,7 +290,7 @@ int hosts_check_certs(const hosts_t *self, const topology_t *topo,
 
 static int s_expect(const char *text, const char *want)
 {
-    errbuf_t err = {{0}};
+    errbuf_t err = {0};
     hosts_t *hosts = hosts_load_text("h.cfg", text, 1, &err);
     hosts_destroy(&hosts);
     if (!strstr(err.msg, want)) {

@@ -15,7 +15,7 @@
 //  Loads text, applies sets, validates; expects an error containing 'want'
 int topology_expect(const char *text, const char *set, const char *want)
 {
-    errbuf_t err = {{0}};
+    errbuf_t err = {0};
     topology_t *topo = topology_load_text("t.cfg", text, &err);
     int rc = topo ? 0 : -1;
     if (topo && set)

@@ -315,7 +315,7 @@ bool zpl_bom(zpl_t *self)
 //  Loads text and expects an error message containing 'want'
 static int s_expect_error(const char *text, const char *want)
 {
-    errbuf_t err = {{0}};
+    errbuf_t err = {0};
     zpl_t *zpl = zpl_load_text("t.cfg", text, &err);
     if (zpl) {
         zpl_destroy(&zpl);
@@ -387,7 +387,7 @@ int zpl_test(bool verbose)
     CHECK(zpl_load("/nonexistent/x.cfg", &err) == NULL);
     CHECK(strstr(err.msg, "/nonexistent/x.cfg: No such file"));
     //  What zconfig itself refuses comes back with the line, off stdout
-    errbuf_t said = {{0}};
+    errbuf_t said = {0};
     CHECK(s_parse("z.cfg", "a = 1\nb = \"x\n", &said) == NULL);
     CHECK(strcmp(said.msg, "z.cfg:2: missing \"") == 0);
     return 0;

@@ -3,8 +3,10 @@
     The actor's loop polls its pipe (the fleet's requests, ATTACH and
     DETACH of mailboxes, CLOCK), the DEALER, the DEALER's monitor and
     every mailbox.  What the agent sends is routed by its ID frame; PING
-    only says it is alive.  Loss is final: once lost, every mailbox that
-    speaks gets [LOST] back, and nothing more reaches the agent.
+    only says it is alive.  The clock's samples are taken one at a time
+    between the loop's other work, so heartbeats and the monitor go on
+    meanwhile.  Loss is final: once lost, every mailbox that speaks gets
+    [LOST] back, and nothing more reaches the agent.
 */
 #include "crew/agent_link.h"
 
@@ -14,17 +16,31 @@
 #include "crew/wire.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zmq.h>
 
 #define LINK_IDS           PIPELINE_MAX_INSTANCES
 #define LINK_CLOCK_SAMPLES 16
 #define LINK_CLOCK_MS      1000 //  one clock sample waits at most this
+#define LINK_HOLD_S        30   //  HOPBENCH_TEST_HOLD holds at most this
+#define LINK_LATE_MS       1000 //  answers wait the timeout and this
+
+//  The clock's estimate, one sample at a time in the actor's loop (which
+//  goes on heartbeating meanwhile)
+typedef struct {
+    int left;        //  samples still to take; 0: none asked
+    uint64_t t0;     //  the sample in flight: our clock when sent
+    double until;    //  ...answered by then, or given up
+    double best_rtt; //  ns, < 0 while no sample came back
+    double best_offset;
+} clock_run_t;
 
 typedef struct {
     //  set before the actor starts
@@ -39,6 +55,7 @@ typedef struct {
     double heard, pinged;
     bool welcomed;
     bool handshaken; //  CURVE with the agent has worked once
+    clock_run_t clock; //  the clock's samples, while they are taken
     //  both threads'
     _Atomic double last_word; //  = heard, for agent_link_silence
     _Atomic bool lost;
@@ -50,6 +67,7 @@ struct agent_link_s {
     link_t *link;
     zsock_t *actor;
     agent_info_t info;
+    bool said_bye;
 };
 
 //  ------------------------------------------------------------------------
@@ -74,6 +92,8 @@ static void s_to_agent(link_t *self, zmsg_t **msg)
         zmsg_destroy(msg); //  HWM: the heartbeat will tell
 }
 
+static void s_clock_reply(link_t *self, zmsg_t *msg);
+
 //  A message from the agent: by its ID, to the fleet or a stage
 static void s_from_agent(link_t *self, zmsg_t *msg)
 {
@@ -83,6 +103,13 @@ static void s_from_agent(link_t *self, zmsg_t *msg)
     atomic_store(&self->last_word, self->heard);
     if (command && streq(command, "WELCOME"))
         self->welcomed = true;
+    if (command && id == -1 && streq(command, "CLOCK")) {
+        s_clock_reply(self, msg);
+        zstr_free(&command);
+        zstr_free(&id_text);
+        zmsg_destroy(&msg);
+        return;
+    }
     zsock_t *to = id == -1                   ? self->pipe
                   : id >= 0 && id < LINK_IDS ? self->mailbox[id]
                                              : NULL;
@@ -134,62 +161,72 @@ static void s_monitor(link_t *self)
     zmsg_destroy(&msg);
 }
 
-//  One clock sample: the agent's clock at the middle of a round trip
-static int s_clock_sample(link_t *self, double *offset, double *rtt)
+//  The clock's next sample: CLOCK with our clock, T0
+static void s_clock_send(link_t *self)
 {
-    uint64_t t0 = mono_ns();
+    clock_run_t *c = &self->clock;
+    c->t0 = mono_ns();
+    c->until = mono_seconds() + LINK_CLOCK_MS / 1000.0;
     zmsg_t *ping = zmsg_new();
     zmsg_addstr(ping, "CLOCK");
     zmsg_addstr(ping, "-1");
-    zmsg_addstrf(ping, "%llu", (unsigned long long)t0);
+    zmsg_addstrf(ping, "%llu", (unsigned long long)c->t0);
     s_to_agent(self, &ping);
-    double until = mono_seconds() + LINK_CLOCK_MS / 1000.0;
-    while (mono_seconds() < until && !atomic_load(&self->lost)) {
-        zmq_pollitem_t item = {zsock_resolve(self->dealer), 0, ZMQ_POLLIN, 0};
-        if (zmq_poll(&item, 1, 10) <= 0)
-            continue;
-        zmsg_t *msg = zmsg_recv(self->dealer);
-        uint64_t t3 = mono_ns();
-        char *command = msg ? zmsg_popstr(msg) : NULL;
-        bool mine = command && streq(command, "CLOCK");
-        if (mine) {
-            zstr_free(&command);
-            wire_pop_ll(msg); //  the ID, -1
-            uint64_t sent = (uint64_t)wire_pop_ll(msg);
-            double t1 = (double)(uint64_t)wire_pop_ll(msg);
-            zmsg_destroy(&msg);
-            if (sent != t0)
-                continue; //  an older sample's late answer
-            *rtt = (double)(t3 - t0);
-            *offset = t1 - ((double)t0 + (double)t3) / 2;
-            self->heard = mono_seconds();
-            atomic_store(&self->last_word, self->heard);
-            return 0;
-        }
-        if (command)
-            zmsg_pushstr(msg, command);
-        zstr_free(&command);
-        if (msg)
-            s_from_agent(self, msg);
-    }
-    return -1;
 }
 
-//  CLOCK: the sample with the smallest round trip, NTP's way
-static void s_clock(link_t *self)
+//  One sample done (answered or not): the next, or the estimate to the
+//  fleet, [CLOCK][offset][uncertainty][rtt] in ns, the sample with the
+//  smallest round trip (NTP's way)
+static void s_clock_next(link_t *self)
 {
-    double best_rtt = -1, best_offset = 0;
-    for (int i = 0; i < LINK_CLOCK_SAMPLES; i++) {
-        double offset, rtt;
-        if (s_clock_sample(self, &offset, &rtt) == 0 &&
-            (best_rtt < 0 || rtt < best_rtt))
-            best_rtt = rtt, best_offset = offset;
+    clock_run_t *c = &self->clock;
+    if (--c->left > 0) {
+        s_clock_send(self);
+        return;
     }
-    if (best_rtt < 0)
+    c->left = 0;
+    if (c->best_rtt < 0) {
         zstr_sendx(self->pipe, "ERR", "-1", "no answer to CLOCK", NULL);
-    else
-        zstr_sendf(self->pipe, "CLOCK %.0f %.0f %.0f", best_offset,
-                   best_rtt / 2, best_rtt);
+        return;
+    }
+    zmsg_t *msg = zmsg_new();
+    zmsg_addstr(msg, "CLOCK");
+    zmsg_addstrf(msg, "%.0f", c->best_offset);
+    zmsg_addstrf(msg, "%.0f", c->best_rtt / 2);
+    zmsg_addstrf(msg, "%.0f", c->best_rtt);
+    zmsg_send(&msg, self->pipe);
+}
+
+//  CLOCK asked: LINK_CLOCK_SAMPLES samples, one after another
+static void s_clock_start(link_t *self)
+{
+    self->clock = (clock_run_t){.left = LINK_CLOCK_SAMPLES, .best_rtt = -1};
+    s_clock_send(self);
+}
+
+//  [T0][T1]: the agent's clock T1 when it read our T0 (an older sample's
+//  late answer is dropped)
+static void s_clock_reply(link_t *self, zmsg_t *msg)
+{
+    clock_run_t *c = &self->clock;
+    uint64_t t3 = mono_ns();
+    uint64_t sent = (uint64_t)wire_pop_ll(msg);
+    double t1 = (double)(uint64_t)wire_pop_ll(msg);
+    if (c->left <= 0 || sent != c->t0)
+        return;
+    double rtt = (double)(t3 - c->t0);
+    if (c->best_rtt < 0 || rtt < c->best_rtt) {
+        c->best_rtt = rtt;
+        c->best_offset = t1 - ((double)c->t0 + (double)t3) / 2;
+    }
+    s_clock_next(self);
+}
+
+//  A sample not answered in time is given up
+static void s_clock_check(link_t *self)
+{
+    if (self->clock.left > 0 && mono_seconds() > self->clock.until)
+        s_clock_next(self);
 }
 
 static void s_attach(link_t *self, zmsg_t *msg)
@@ -232,7 +269,7 @@ static bool s_from_pipe(link_t *self)
         else
             s_to_agent(self, &msg);
     } else if (go_on && streq(command, "CLOCK"))
-        s_clock(self);
+        s_clock_start(self);
     else if (go_on && streq(command, "ATTACH"))
         s_attach(self, msg);
     else if (go_on && streq(command, "DETACH"))
@@ -335,8 +372,10 @@ static void s_link(zsock_t *pipe, void *args)
             s_monitor(self);
         else if (which && which != pipe)
             s_from_mailbox(self, which);
-        if (!atomic_load(&self->lost))
+        if (!atomic_load(&self->lost)) {
+            s_clock_check(self);
             s_beat(self, interval);
+        }
     }
     for (int id = 0; id < LINK_IDS; id++)
         zsock_destroy(&self->mailbox[id]);
@@ -350,11 +389,27 @@ static void s_link(zsock_t *pipe, void *args)
 //  ------------------------------------------------------------------------
 //  The controller's side
 
-//  "host h2: why"
-static int s_fail(const agent_link_t *self, errbuf_t *err, const char *why)
+//  "host h2 (agent tcp://...): why", of host h2; lost: why is the link's
+//  loss
+static int s_fail(const agent_link_t *self, errbuf_t *err, const char *why,
+                  bool lost)
 {
-    return err_set(err, "host %s (agent %s): %s", self->link->name,
-                   self->link->endpoint, why);
+    err_set(err, "%s", why);
+    err_prefix(err, "host %s (agent %s): ", self->link->name,
+               self->link->endpoint);
+    if (err) {
+        TEXT_SET(err->host, self->link->name);
+        err->lost = lost;
+    }
+    return -1;
+}
+
+//  The link is lost: why, as an error of its host
+static int s_fail_lost(const agent_link_t *self, errbuf_t *err)
+{
+    char why[300];
+    agent_link_lost((agent_link_t *)self, why, sizeof why);
+    return s_fail(self, err, why, true);
 }
 
 //  The pipe's next message (an ASK's answer), within timeout_ms
@@ -368,16 +423,16 @@ static zmsg_t *s_answer(agent_link_t *self, int timeout_ms, errbuf_t *err)
                  "no answer within %.1f s (is its agent "
                  "running, and at this address?)",
                  timeout_ms / 1000.0);
-        s_fail(self, err, why);
+        s_fail(self, err, why, false);
         return NULL;
     }
-    if (zframe_streq(zmsg_first(msg), "LOST") ||
-        zframe_streq(zmsg_first(msg), "ERR")) {
+    bool lost = zframe_streq(zmsg_first(msg), "LOST");
+    if (lost || zframe_streq(zmsg_first(msg), "ERR")) {
         char why[300];
         wire_pop_ll(msg); //  the word
         wire_pop_ll(msg); //  the ID
         wire_pop_text(msg, why, sizeof why);
-        s_fail(self, err, why);
+        s_fail(self, err, why, lost);
         zmsg_destroy(&msg);
     }
     return msg;
@@ -386,40 +441,40 @@ static zmsg_t *s_answer(agent_link_t *self, int timeout_ms, errbuf_t *err)
 zmsg_t *agent_link_ask(agent_link_t *self, zmsg_t **request, int timeout_ms,
                        errbuf_t *err)
 {
+    char word[16];
+    char *first = zframe_strdup(zmsg_first(*request));
+    TEXT_SET(word, first ? first : "");
+    zstr_free(&first);
+    agent_link_hold(self, word);
+    if (atomic_load(&self->link->lost)) {
+        zmsg_destroy(request);
+        s_fail_lost(self, err);
+        return NULL;
+    }
     zmsg_pushstr(*request, "ASK");
     zsock_set_sndtimeo(self->actor, timeout_ms);
     if (zmsg_send(request, self->actor)) {
         zmsg_destroy(request);
-        s_fail(self, err, "its link does not take requests");
+        s_fail(self, err, "its link does not take requests", false);
         return NULL;
     }
     return s_answer(self, timeout_ms, err);
 }
 
-//  A word from the actor itself (DONE, CLOCK ...), skipping a LOST notice
-static char *s_actor_word(agent_link_t *self, int timeout_ms)
+static zmsg_t *s_actor_msg(agent_link_t *self, int timeout_ms);
+
+//  DONE from the actor itself (ATTACH, DETACH), skipping a LOST notice
+static void s_actor_done(agent_link_t *self)
 {
-    zsock_set_rcvtimeo(self->actor, timeout_ms);
-    while (true) {
-        zmsg_t *msg = zmsg_recv(self->actor);
-        if (!msg)
-            return NULL;
-        char *word = zmsg_popstr(msg);
-        bool notice = word && (streq(word, "LOST") || streq(word, "ERR"));
-        zmsg_destroy(&msg);
-        if (!notice)
-            return word;
-        zstr_free(&word);
-        if (atomic_load(&self->link->lost))
-            return NULL;
-    }
+    zmsg_t *done = s_actor_msg(self, 5000);
+    zmsg_destroy(&done);
 }
 
 zsock_t *agent_link_attach(agent_link_t *self, int id, errbuf_t *err)
 {
     zsock_t *back = NULL, *front = zsys_create_pipe(&back);
     if (!front) {
-        s_fail(self, err, "cannot make a stage's mailbox");
+        s_fail(self, err, "cannot make a stage's mailbox", false);
         return NULL;
     }
     zmsg_t *msg = zmsg_new();
@@ -427,8 +482,7 @@ zsock_t *agent_link_attach(agent_link_t *self, int id, errbuf_t *err)
     zmsg_addstrf(msg, "%d", id);
     zmsg_addmem(msg, &back, sizeof back);
     zmsg_send(&msg, self->actor);
-    char *done = s_actor_word(self, 5000);
-    zstr_free(&done);
+    s_actor_done(self);
     return front;
 }
 
@@ -437,9 +491,30 @@ void agent_link_detach(agent_link_t *self, int id, zsock_t **mailbox)
     char text[16];
     snprintf(text, sizeof text, "%d", id);
     zstr_sendx(self->actor, "DETACH", text, NULL);
-    char *done = s_actor_word(self, 5000);
-    zstr_free(&done);
+    s_actor_done(self);
     zsock_destroy(mailbox);
+}
+
+void agent_link_hold(agent_link_t *self, const char *word)
+{
+    const char *spec = getenv("HOPBENCH_TEST_HOLD");
+    const char *at = spec ? strchr(spec, '@') : NULL;
+    const char *colon = at ? strchr(at, ':') : NULL;
+    size_t host_len = colon ? (size_t)(colon - at - 1) : 0;
+    if (!colon || (size_t)(at - spec) != strlen(word) ||
+        strncmp(spec, word, strlen(word)) ||
+        host_len != strlen(self->link->name) ||
+        strncmp(at + 1, self->link->name, host_len) || access(colon + 1, F_OK))
+        return;
+    char held[600];
+    snprintf(held, sizeof held, "%s.held", colon + 1);
+    int fd = open(held, O_CREAT | O_WRONLY, 0600);
+    if (fd >= 0)
+        close(fd);
+    double until = mono_seconds() + LINK_HOLD_S;
+    while (access(colon + 1, F_OK) == 0 && mono_seconds() < until)
+        mono_sleep(0.002);
+    unlink(held);
 }
 
 const agent_info_t *agent_link_info(const agent_link_t *self)
@@ -460,6 +535,11 @@ double agent_link_silence(agent_link_t *self)
 double agent_link_timeout(const agent_link_t *self)
 {
     return self->link->timeout;
+}
+
+int agent_link_wait_ms(const agent_link_t *self)
+{
+    return (int)(self->link->timeout * 1000) + LINK_LATE_MS;
 }
 
 bool agent_link_silent(agent_link_t *self)
@@ -515,7 +595,7 @@ static int s_hello_answer(agent_link_t *self, zmsg_t *msg, errbuf_t *err)
         snprintf(why, sizeof why, "busy, serving %s since %s", a, b);
     else
         snprintf(why, sizeof why, "unexpected answer '%s' to HELLO", word);
-    return s_fail(self, err, why);
+    return s_fail(self, err, why, false);
 }
 
 static int s_hello(agent_link_t *self, errbuf_t *err)
@@ -540,7 +620,7 @@ static int s_hello(agent_link_t *self, errbuf_t *err)
                      "its agent welcomed protocol %d, this controller speaks "
                      "%d: refused",
                      self->info.protocol, wire_protocol());
-            rc = s_fail(self, err, why);
+            rc = s_fail(self, err, why, false);
         }
     } else
         rc = s_hello_answer(self, answer, err);
@@ -548,15 +628,44 @@ static int s_hello(agent_link_t *self, errbuf_t *err)
     return rc;
 }
 
+//  The actor's next message that is not a notice (LOST, ERR), within
+//  timeout_ms; NULL once the link is lost
+static zmsg_t *s_actor_msg(agent_link_t *self, int timeout_ms)
+{
+    zsock_set_rcvtimeo(self->actor, timeout_ms);
+    while (true) {
+        zmsg_t *msg = zmsg_recv(self->actor);
+        if (!msg)
+            return NULL;
+        if (!zframe_streq(zmsg_first(msg), "LOST") &&
+            !zframe_streq(zmsg_first(msg), "ERR"))
+            return msg;
+        zmsg_destroy(&msg);
+        if (atomic_load(&self->link->lost))
+            return NULL;
+    }
+}
+
+//  CLOCK: [CLOCK][offset][uncertainty][rtt] from the actor, which takes
+//  the samples while it heartbeats: a host lost meanwhile ends it
 static int s_clock_estimate(agent_link_t *self, errbuf_t *err)
 {
+    agent_link_hold(self, "CLOCK");
     zstr_send(self->actor, "CLOCK");
-    char *answer = s_actor_word(self, (LINK_CLOCK_SAMPLES + 1) * LINK_CLOCK_MS);
+    zmsg_t *answer =
+        s_actor_msg(self, (LINK_CLOCK_SAMPLES + 1) * LINK_CLOCK_MS);
+    if (!answer)
+        return atomic_load(&self->link->lost)
+                   ? s_fail_lost(self, err)
+                   : s_fail(self, err, "no answer to the clock's samples",
+                            false);
     agent_info_t *info = &self->info;
-    int ok = answer && sscanf(answer, "CLOCK %lf %lf %lf", &info->offset_ns,
-                              &info->uncertainty_ns, &info->rtt_ns) == 3;
-    zstr_free(&answer);
-    return ok ? 0 : s_fail(self, err, "no answer to the clock's samples");
+    wire_pop_ll(answer); //  CLOCK
+    info->offset_ns = wire_pop_double(answer);
+    info->uncertainty_ns = wire_pop_double(answer);
+    info->rtt_ns = wire_pop_double(answer);
+    zmsg_destroy(&answer);
+    return 0;
 }
 
 //  The agent's endpoint with its name resolved, here and now: a name
@@ -630,19 +739,29 @@ agent_link_t *agent_link_new(const agent_link_options_t *options, errbuf_t *err)
     return self;
 }
 
+int agent_link_bye(agent_link_t *self, errbuf_t *err)
+{
+    if (self->said_bye)
+        return 0;
+    self->said_bye = true;
+    zmsg_t *bye = zmsg_new();
+    zmsg_addstr(bye, "BYE");
+    zmsg_addstr(bye, "-1");
+    zmsg_t *answer = agent_link_ask(self, &bye, agent_link_wait_ms(self), err);
+    if (!answer)
+        return -1;
+    zmsg_destroy(&answer);
+    return 0;
+}
+
 void agent_link_destroy(agent_link_t **self_p)
 {
     agent_link_t *self = *self_p;
     if (!self)
         return;
-    if (self->actor && self->info.protocol && !atomic_load(&self->link->lost)) {
-        zmsg_t *bye = zmsg_new(), *answer;
-        errbuf_t ignored;
-        zmsg_addstr(bye, "BYE");
-        zmsg_addstr(bye, "-1");
-        answer = agent_link_ask(self, &bye, 5000, &ignored);
-        zmsg_destroy(&answer);
-    }
+    errbuf_t ignored;
+    if (self->actor && self->info.protocol && !atomic_load(&self->link->lost))
+        agent_link_bye(self, &ignored);
     //  the link is freed only once its thread is gone
     if (!self->actor || actor_destroy(&self->actor, 2000) == 0)
         free(self->link);

@@ -60,7 +60,11 @@ typedef struct {
 //  another protocol, no answer)
 agent_link_t *agent_link_new(const agent_link_options_t *options,
                              errbuf_t *err);
-//  BYE (the agent ends the run), then close
+//  BYE: the agent ends the run; -1 with "host NAME: why" when it does
+//  not answer (its link lost, or silent for the timeout).  Said once
+int agent_link_bye(agent_link_t *self, errbuf_t *err);
+//  BYE (if not said yet, its answer not awaited beyond the timeout),
+//  then close
 void agent_link_destroy(agent_link_t **self_p);
 
 const agent_info_t *agent_link_info(const agent_link_t *self);
@@ -74,11 +78,21 @@ bool agent_link_silent(agent_link_t *self);
 double agent_link_silence(agent_link_t *self);
 //  The silence that loses it
 double agent_link_timeout(const agent_link_t *self);
+//  How long an answer of its agent is awaited: the timeout and a second,
+//  so that an agent that fell silent is found lost first, and its loss
+//  is the error
+int agent_link_wait_ms(const agent_link_t *self);
 
 //  A request about the link ([COMMAND][-1][args]) and its answer, or NULL
 //  with "host NAME: why"; an [ERR][-1][why] answer is NULL too
 zmsg_t *agent_link_ask(agent_link_t *self, zmsg_t **request, int timeout_ms,
                        errbuf_t *err);
+//  Tests only, before the controller asks word of this host (a request's
+//  first frame, or a stage's command: SETUP, RUN ...):
+//  HOPBENCH_TEST_HOLD=WORD@HOST:PATH holds it there while PATH exists
+//  (PATH.held says it is held; at most 30 s), so a test can place a
+//  fault on the host the moment it is asked (tests/77-host-faults-timing.t)
+void agent_link_hold(agent_link_t *self, const char *word);
 //  Stage id's mailbox: what is sent on it goes to the agent as it is, the
 //  agent's messages for id come out of it; NULL if id has one already
 zsock_t *agent_link_attach(agent_link_t *self, int id, errbuf_t *err);

@@ -82,6 +82,24 @@ crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
     return self;
 }
 
+int crew_end(crew_t *self, int timeout_ms, errbuf_t *err)
+{
+    int rc = 0;
+    for (int i = self->pl->n - 1; i >= 0; i--)
+        if (self->stage[i])
+            stage_handle_end(self->stage[i]);
+    for (int i = self->pl->n - 1; i >= 0; i--) {
+        errbuf_t why;
+        if (self->stage[i] &&
+            stage_handle_ended(self->stage[i], timeout_ms, &why) && rc == 0) {
+            rc = -1;
+            if (err)
+                *err = why;
+        }
+    }
+    return rc;
+}
+
 //  Sharers of a context first, its owner (who terminates it) last
 int crew_destroy(crew_t **self_p, int timeout_ms)
 {
@@ -89,6 +107,7 @@ int crew_destroy(crew_t **self_p, int timeout_ms)
     int rc = 0;
     if (!self)
         return 0;
+    crew_end(self, timeout_ms, NULL); //  all at once, where that is a question
     for (int i = self->pl->n - 1; i >= 0; i--)
         if (self->stage[i] && stage_handle_destroy(&self->stage[i], timeout_ms))
             rc = -1;

@@ -35,8 +35,13 @@ typedef struct {
 //  'config' first).  fleet: NULL when no stage names a host
 crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
                  fleet_t *fleet, errbuf_t *err);
-//  End the threads and their contexts; -1 if a thread did not answer
-//  within timeout_ms and was left behind
+//  Tell every stage whose end is a question (on a host) to end, all at
+//  once, then await each end: -1 with err naming the first that did not
+//  (its host lost, or silent for timeout_ms); the others still end
+int crew_end(crew_t *self, int timeout_ms, errbuf_t *err);
+//  End the threads and their contexts (crew_end first, whatever it
+//  says); -1 if a thread did not answer within timeout_ms and was left
+//  behind
 int crew_destroy(crew_t **self_p, int timeout_ms);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "base/check.h"
 #include "base/mono.h"
+#include "base/text.h"
 #include "crew/agent_ssh.h"
 #include "config/topology.h"
 #include "crew/wire.h"
@@ -62,9 +63,10 @@ static int s_machine(member_t *member, errbuf_t *err)
     errbuf_t why;
     snprintf(path, sizeof path, "host %s's agent", member->host->name);
     member->machine = machine_new_text(path, info->machine, &why);
-    if (!member->machine)
-        return err_set(err, "host %s: its agent's NUMA machine: %s",
-                       member->host->name, why.msg);
+    if (!member->machine) {
+        err_set(err, "its agent's NUMA machine: %s", why.msg);
+        return err_host(err, member->host->name);
+    }
     return 0;
 }
 
@@ -166,18 +168,18 @@ static int s_ports(void *arg, const char *address, int n, int *ports,
     zmsg_addstr(ask, "-1");
     zmsg_addstr(ask, address);
     zmsg_addstrf(ask, "%d", n);
-    if (!(reply = agent_link_ask(member->link, &ask, 10000, err)))
+    if (!(reply = agent_link_ask(member->link, &ask,
+                                 agent_link_wait_ms(member->link), err)))
         return -1;
     wire_pop_ll(reply), wire_pop_ll(reply);
     int got = 0;
     while (got < n && zmsg_size(reply))
         ports[got++] = (int)wire_pop_ll(reply);
     zmsg_destroy(&reply);
-    return got == n ? 0
-                    : err_set(err,
-                              "host %s: its agent found %d free ports "
-                              "of %d",
-                              member->host->name, got, n);
+    if (got == n)
+        return 0;
+    err_set(err, "its agent found %d free ports of %d", got, n);
+    return err_host(err, member->host->name);
 }
 
 static void s_table(fleet_t *self)
@@ -220,6 +222,21 @@ fleet_t *fleet_new(const fleet_options_t *options, const char *const *names,
     else
         s_table(self);
     return self;
+}
+
+int fleet_bye(fleet_t *self, errbuf_t *err)
+{
+    int rc = 0;
+    for (int i = 0; self && i < self->n; i++) {
+        errbuf_t why;
+        if (self->member[i].link &&
+            agent_link_bye(self->member[i].link, &why) && rc == 0) {
+            rc = -1;
+            if (err)
+                *err = why;
+        }
+    }
+    return rc;
 }
 
 void fleet_destroy(fleet_t **self_p)
@@ -314,28 +331,12 @@ static bool s_lost(agent_link_t *link, char *why, size_t len)
     return agent_link_lost(link, why, len);
 }
 
-//  The instance an error is about ("stage NAME: ..."), or -1; *rest what
-//  it says after that and its host's name ("host h2: "), which blame
-//  leaves out: the lost host is the one to name
-static int s_error_stage(const pipeline_t *pl, const char *msg,
-                         const char **rest)
+//  The instance an error is about (its stage), or -1
+static int s_error_stage(const pipeline_t *pl, const errbuf_t *err)
 {
-    *rest = msg;
-    if (strncmp(msg, "stage ", 6))
-        return -1;
-    for (int id = 0; id < pl->n; id++) {
-        size_t len = strlen(pl->inst[id].name);
-        if (strncmp(msg + 6, pl->inst[id].name, len) ||
-            strncmp(msg + 6 + len, ": ", 2))
-            continue;
-        *rest = msg + 6 + len + 2;
-        const char *host = pipeline_host(pl, id);
-        char prefix[LIMIT_NAME + 16];
-        snprintf(prefix, sizeof prefix, "host %s: ", host);
-        if (host[0] && strncmp(*rest, prefix, strlen(prefix)) == 0)
-            *rest += strlen(prefix);
-        return id;
-    }
+    for (int id = 0; err->stage[0] && id < pl->n; id++)
+        if (streq(pl->inst[id].name, err->stage))
+            return id;
     return -1;
 }
 
@@ -356,34 +357,36 @@ static void s_relation(const pipeline_t *pl, int id, const char *name,
     }
 }
 
-//  "stage sub.1: host h3: WHY", then what the trial said, as a stage near
-//  it saw it: "; stage broker is blocked on it (hop 2): no COUNTS ..."
+//  "stage sub.1: host h3: WHY", then what the trial said (its reason), as
+//  the stage it was about saw it: "; stage broker is blocked on it (hop
+//  2): no COUNTS ..."
 static void s_blame(const pipeline_t *pl, const char *name, const char *stages,
                     int n, const char *why, errbuf_t *err)
 {
     errbuf_t then = *err;
-    const char *rest;
-    int id = s_error_stage(pl, then.msg, &rest);
+    const char *rest = err_reason(&then);
+    int id = s_error_stage(pl, &then);
     char relation[64] = "";
-    //  a stage of the lost host's, or the link's own words (no stage
-    //  named, the same why): the host's silence says it all
+    //  a stage of the lost host's, or the link's own loss (no stage): the
+    //  host's silence says it all
     bool there = id >= 0 ? streq(pipeline_host(pl, id), name)
-                         : strstr(then.msg, why) != NULL;
+                         : then.lost && streq(then.host, name);
     if (id >= 0 && !there)
         s_relation(pl, id, name, relation, sizeof relation);
     if (there)
-        err_set(err, "stage%s %s: host %s: %s", n > 1 ? "s" : "", stages, name,
-                why);
+        err_set(err, "%s", why);
     else if (relation[0])
-        err_set(err, "stage%s %s: host %s: %s; stage %s%s: %s",
-                n > 1 ? "s" : "", stages, name, why, pl->inst[id].name,
-                relation, rest);
+        err_set(err, "%s; stage %s%s: %s", why, pl->inst[id].name, relation,
+                rest);
     else if (id >= 0)
-        err_set(err, "stage%s %s: host %s: %s (then: stage %s: %s)",
-                n > 1 ? "s" : "", stages, name, why, pl->inst[id].name, rest);
+        err_set(err, "%s (then: stage %s: %s)", why, pl->inst[id].name, rest);
     else
-        err_set(err, "stage%s %s: host %s: %s (then: %s)", n > 1 ? "s" : "",
-                stages, name, why, then.msg);
+        err_set(err, "%s (then: %s)", why, then.msg);
+    err_prefix(err, "stage%s %s: host %s: ", n > 1 ? "s" : "", stages, name);
+    TEXT_SET(err->host, name);
+    err->lost = true;
+    if (n == 1)
+        TEXT_SET(err->stage, stages);
 }
 
 //  Every host's agent lost for its silence (s_lost waits for one about
@@ -428,9 +431,8 @@ void fleet_blame(fleet_t *self, const pipeline_t *pl, errbuf_t *err)
         s_stages_on(pl, m->host->name, stages, sizeof stages, &n);
         if (!n || !m->link || !s_lost(m->link, why, sizeof why))
             continue;
-        const char *rest;
-        if (strstr(err->msg, why) && strstr(err->msg, m->host->name) &&
-            s_error_stage(pl, err->msg, &rest) >= 0)
+        if (err->lost && streq(err->host, m->host->name) &&
+            s_error_stage(pl, err) >= 0)
             return; //  it says so already, of a stage
         s_blame(pl, m->host->name, stages, n, why, err);
         return;
@@ -473,8 +475,8 @@ int fleet_spec(fleet_t *self, const pipeline_t *pl, const char *config,
         zmsg_addstr(spec, "-1");
         zmsg_addstr(spec, m->host->name);
         zmsg_addstr(spec, text);
-        reply = agent_link_ask(m->link, &spec,
-                               (int)(self->options.timeout * 1000), err);
+        reply =
+            agent_link_ask(m->link, &spec, agent_link_wait_ms(m->link), err);
         rc = reply ? 0 : -1;
         zmsg_destroy(&reply);
     }
@@ -486,14 +488,31 @@ int fleet_spec(fleet_t *self, const pipeline_t *pl, const char *config,
 //  Selftest: what blame says of a lost host h2 (the broker's), for each
 //  shape of the error the trial ended with
 
-static int s_blamed(const pipeline_t *pl, const char *then, const char *want)
+static int s_blamed(const pipeline_t *pl, const errbuf_t *then,
+                    const char *want)
 {
-    errbuf_t err;
-    err_set(&err, "%s", then);
+    errbuf_t err = *then;
     s_blame(pl, "h2", "broker", 1, "its agent closed the connection", &err);
     if (strcmp(err.msg, want))
         fprintf(stderr, "fleet: blame said '%s'\n", err.msg);
-    return strcmp(err.msg, want) ? -1 : 0;
+    return strcmp(err.msg, want) || strcmp(err.host, "h2") ||
+                   strcmp(err.stage, "broker") || !err.lost
+               ? -1
+               : 0;
+}
+
+//  An error as its maker sets it: why, at host and stage ("" none)
+static errbuf_t s_error(const char *why, const char *host, const char *stage,
+                        bool lost)
+{
+    errbuf_t err;
+    err_set(&err, "%s", why);
+    if (host[0])
+        err_host(&err, host);
+    if (stage[0])
+        err_stage(&err, stage);
+    err.lost = lost;
+    return err;
 }
 
 int fleet_test(bool verbose)
@@ -511,21 +530,34 @@ int fleet_test(bool verbose)
     pipeline_t *pl = pipeline_new_on(topo, &on_h2, 1, &err);
     CHECK(pl);
     const char *said = "stage broker: host h2: its agent closed the connection";
-    //  a stage of h2's, or the link's own words: the host's silence
-    CHECK(s_blamed(pl, "stage broker: host h2: no COUNTS within 2.0 s",
-                   said) == 0);
-    CHECK(s_blamed(pl,
-                   "host h2 (agent tcp://169.254.78.2:7800): its agent "
-                   "closed the connection (it ended, or was killed)",
-                   said) == 0);
+    errbuf_t then;
+    //  a stage of h2's, or the link's own loss: the host's silence
+    then = s_error("no COUNTS within 2.0 s", "h2", "broker", false);
+    CHECK(s_blamed(pl, &then, said) == 0);
+    then = s_error("its agent closed the connection (it ended, or was "
+                   "killed)",
+                   "", "", true);
+    err_prefix(&then, "host h2 (agent tcp://169.254.78.2:7800): ");
+    TEXT_SET(then.host, "h2");
+    CHECK(s_blamed(pl, &then, said) == 0);
     //  a stage here that sends there, and something else entirely
-    CHECK(s_blamed(pl, "stage pub: no answer to STOP within 2 s",
+    then = s_error("no answer to STOP within 2 s", "", "pub", false);
+    CHECK(s_blamed(pl, &then,
                    "stage broker: host h2: its agent closed the connection; "
                    "stage pub is blocked on it (hop 1): no answer to STOP "
                    "within 2 s") == 0);
-    CHECK(s_blamed(pl, "interrupted",
+    then = s_error("interrupted", "", "", false);
+    CHECK(s_blamed(pl, &then,
                    "stage broker: host h2: its agent closed the connection "
                    "(then: interrupted)") == 0);
+    //  words alike are not a place: a stage named in the words only,
+    //  or another host's loss in the same words, blames as any error
+    then = s_error("stage pub: host h2: its agent closed the connection", "",
+                   "", false);
+    CHECK(s_blamed(pl, &then,
+                   "stage broker: host h2: its agent closed the connection "
+                   "(then: stage pub: host h2: its agent closed the "
+                   "connection)") == 0);
     pipeline_destroy(&pl);
     machine_destroy(&machine);
     topology_destroy(&topo);

@@ -52,7 +52,12 @@ typedef struct {
 //  (duplicates are fine); NULL with err naming the host
 fleet_t *fleet_new(const fleet_options_t *options, const char *const *names,
                    int n, errbuf_t *err);
-//  BYE to every agent; stop what --ssh started
+//  BYE to every agent (each ends the run's stages and serves the next
+//  controller): -1 with err naming the first host that did not answer
+//  (lost meanwhile, or silent for the timeout); the others still hear it
+int fleet_bye(fleet_t *self, errbuf_t *err);
+//  BYE to every agent that has not had it (no answer awaited beyond the
+//  timeout); stop what --ssh started
 void fleet_destroy(fleet_t **self_p);
 
 //  Hosts of the fleet, in order; name, link (NULL: planned on a file)

@@ -234,7 +234,7 @@ int stage_process_main(int argc, char **argv)
     if (argc != 7 && argc != 8)
         return 2;
     signal(SIGINT, SIG_IGN); //  the controller handles ^C for everyone
-    errbuf_t err = {{0}};
+    errbuf_t err = {0};
     topology_t *topo = NULL;
     machine_t *machine = NULL;
     int id = atoi(argv[3]), rc = 1;

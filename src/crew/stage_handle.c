@@ -33,7 +33,7 @@ stage_handle_t *stage_handle_new(const pipeline_t *pl, int id,
                                  const stage_where_t *where, errbuf_t *err)
 {
     stage_handle_t *self = calloc(1, sizeof *self);
-    errbuf_t why = {"out of memory"};
+    errbuf_t why = {.msg = "out of memory"};
     if (self) {
         self->pl = pl;
         self->inst = &pl->inst[id];
@@ -44,8 +44,10 @@ stage_handle_t *stage_handle_new(const pipeline_t *pl, int id,
             self->state = where->link ? stage_remote_new(pl, id, where->link,
                                                          &self->shared, &why)
                                       : NULL;
-            if (!where->link)
-                err_set(&why, "host %s: no agent", self->inst->host);
+            if (!where->link) {
+                err_set(&why, "no agent");
+                err_host(&why, self->inst->host);
+            }
         } else if (self->inst->params.process == PROCESS_OWN) {
             self->kind = &stage_process_kind;
             self->state =
@@ -60,7 +62,9 @@ stage_handle_t *stage_handle_new(const pipeline_t *pl, int id,
         }
     }
     if (!self || !self->state) {
-        err_set(err, "stage %s: %s", pl->inst[id].name, why.msg);
+        if (err)
+            *err = why;
+        err_stage(err, pl->inst[id].name);
         free(self);
         return NULL;
     }
@@ -80,13 +84,31 @@ int stage_handle_destroy(stage_handle_t **self_p, int timeout_ms)
     return 0;
 }
 
-//  "stage NAME: why", for every error a kind reports
+//  "stage NAME: why", for every error a kind reports: its host and
+//  reason kept, the stage its own
 static int s_named(const stage_handle_t *self, int rc, errbuf_t *err,
                    const errbuf_t *why)
 {
-    if (rc)
-        err_set(err, "stage %s: %s", self->inst->name, why->msg);
+    if (rc && err) {
+        *err = *why;
+        err_stage(err, self->inst->name);
+    }
     return rc;
+}
+
+void stage_handle_end(stage_handle_t *self)
+{
+    if (self->kind->end)
+        self->kind->end(self->state);
+}
+
+int stage_handle_ended(stage_handle_t *self, int timeout_ms, errbuf_t *err)
+{
+    errbuf_t why;
+    return self->kind->ended
+               ? s_named(self, self->kind->ended(self->state, timeout_ms, &why),
+                         err, &why)
+               : 0;
 }
 
 int stage_handle_send(stage_handle_t *self, const char *command, int timeout_ms,
@@ -144,13 +166,6 @@ void stage_handle_reset(stage_handle_t *self, const stage_trial_t *trial)
         self->kind->reset(self->state, trial, self->clock_ns);
 }
 
-void stage_handle_target(stage_handle_t *self, uint64_t target)
-{
-    atomic_store(&self->shared->target, target);
-    if (self->kind->target)
-        self->kind->target(self->state, target);
-}
-
 void stage_handle_record(stage_handle_t *self, stage_phase_t phase)
 {
     atomic_store(&self->shared->recording, (int)phase);
@@ -166,12 +181,17 @@ int stage_handle_sync(stage_handle_t *self, errbuf_t *err)
                : 0;
 }
 
-int stage_handle_threads(stage_handle_t *self, task_t *out, int max)
+int stage_handle_threads(stage_handle_t *self, task_t *out, int max,
+                         errbuf_t *err)
 {
-    if (self->kind->threads)
-        return self->kind->threads(self->state, out, max);
+    errbuf_t why;
+    if (self->kind->threads) {
+        int n = self->kind->threads(self->state, out, max, &why);
+        return n < 0 ? s_named(self, -1, err, &why) : n;
+    }
     pid_t pid = self->kind->pid(self->state);
-    return pid > 0 ? threads_scan(pid, out, max) : 0;
+    int n = pid > 0 ? threads_scan(pid, out, max) : 0;
+    return n > 0 ? n : 0; //  ended here: its end is told by its answers
 }
 
 int stage_handle_cpu_ns(stage_handle_t *self, const pid_t *tids, int n,

@@ -11,7 +11,7 @@
 
     The trial drives every stage through these functions alone: commands
     and their answers (stage.h's protocol), counters with the time they
-    were read, the flags it sets (target, stop, recording), the shared
+    were read, the flags it sets (stop, recording), the shared
     block it reads after a trial (sequence state, latency, read-back) and
     the stage's threads and their CPU time.  It never learns which kind it
     holds.  Each kind is one ops table; the kind is chosen once, in
@@ -55,13 +55,17 @@ typedef struct {
     void (*abort)(void *self);
     pid_t (*pid)(void *self);
     int (*destroy)(void *self, int timeout_ms);
+    //  Optional, where a stage's end is a question (remote): asked, then
+    //  its answer awaited, so that a crew's stages end all at once; NULL:
+    //  destroy ends it
+    void (*end)(void *self);
+    int (*ended)(void *self, int timeout_ms, errbuf_t *err);
     //  Optional; NULL: the shared block is this host's memory, written and
     //  read here (threads: threads_scan of pid; cpu_ns: /proc here)
     void (*reset)(void *self, const stage_trial_t *trial, int64_t clock_ns);
-    void (*target)(void *self, uint64_t target);
     void (*record)(void *self, stage_phase_t phase);
     int (*sync)(void *self, errbuf_t *err);
-    int (*threads)(void *self, task_t *out, int max);
+    int (*threads)(void *self, task_t *out, int max, errbuf_t *err);
     int (*cpu_ns)(void *self, const pid_t *tids, int n, uint64_t *ns,
                   errbuf_t *err);
     //  Optional, where the stage's threads are another host's: its
@@ -98,6 +102,12 @@ stage_handle_t *stage_handle_new(const pipeline_t *pl, int id,
 //  End the stage; -1 (and nothing freed) if it does not end within
 //  timeout_ms: it is left behind
 int stage_handle_destroy(stage_handle_t **self_p, int timeout_ms);
+//  The same in two steps, for a crew's stages all at once: told to end
+//  (no wait), then its end awaited, -1 with err when it did not come (its
+//  host lost, or silent for timeout_ms); destroy then frees it.  A kind
+//  whose destroy ends it says 0 here
+void stage_handle_end(stage_handle_t *self);
+int stage_handle_ended(stage_handle_t *self, int timeout_ms, errbuf_t *err);
 
 //  Send a command; its answer comes through stage_handle_wait
 int stage_handle_send(stage_handle_t *self, const char *command, int timeout_ms,
@@ -121,8 +131,6 @@ const stage_shared_t *stage_handle_shared(stage_handle_t *self);
 //  Before a trial: counters and flags to their start, and what the trial
 //  asks (size, pace, send times)
 void stage_handle_reset(stage_handle_t *self, const stage_trial_t *trial);
-//  Sources send while their sequence is below target
-void stage_handle_target(stage_handle_t *self, uint64_t target);
 //  The trial's phase: latency samples count in STAGE_WINDOW, a slow
 //  subscriber drops its spin in STAGE_DRAINING (stages/stage.h)
 void stage_handle_record(stage_handle_t *self, stage_phase_t phase);
@@ -131,8 +139,10 @@ void stage_handle_record(stage_handle_t *self, stage_phase_t phase);
 //  before its threads are, and after a trial
 int stage_handle_sync(stage_handle_t *self, errbuf_t *err);
 //  The threads of the stage's own process (0 for one in this process,
-//  whose threads are this process's), -1 if they cannot be read
-int stage_handle_threads(stage_handle_t *self, task_t *out, int max);
+//  whose threads are this process's, and for a process here that has
+//  ended); -1 with err naming the stage when its host cannot say
+int stage_handle_threads(stage_handle_t *self, task_t *out, int max,
+                         errbuf_t *err);
 //  CPU time of these threads of the stage's (its own, its libzmq
 //  threads), read where they run, into *ns; -1 with err naming the stage
 //  when it cannot be read (its host is lost, or did not answer in time)

@@ -5,16 +5,23 @@
     comes back is one of: an answer of the stage's own ([ANSWER][ID][rc]
     [text]: to a command, or the DONE/ERR that ends its RUN), kept in
     order for ready and wait; [LOST][ID][why], kept the same way, after
-    which every call fails; or the reply to a question just asked (COUNTS,
-    SHARED, THREADS, CPU, STARTED, ENDED, TRACE, TRACED), which its asker
-    waits for.  A
-    reply that comes too late for its question is dropped.
+    which every call fails; or the reply to a question just asked
+    (STARTED, COUNTS, SHARED, THREADS, CPU, TRACE, TRACED, ENDED), which
+    its asker waits for.  A reply that comes too late for its question is
+    dropped.
+
+    Every wait ends on the first of: what it waits for, the agent's ERR,
+    the host's loss (the link says LOST the moment it is lost: silent for
+    the timeout, or its connection closed), or its own time.  Each but
+    the first is an error of the host (errbuf_t's host, and lost when the
+    link was), which the asker carries up: no question drops one.
 */
 #include "crew/stage_remote.h"
 
 #include "base/mono.h"
 #include "crew/wire.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +34,7 @@ typedef struct {
     stage_shared_t *mirror;
     pid_t pid;         //  on its host; -1 once ended
     bool lost;         //  LOST was read: every call fails now
+    bool ending;       //  END said, ENDED not read yet
     int norigins;      //  origins the trial reads of it
     bool sees_origins; //  COUNTS carries them
     int timeout_ms;
@@ -34,24 +42,46 @@ typedef struct {
     int ntraced;
 } remote_t;
 
+//  "host h2: why": an error of the stage's host
+static int s_fail(remote_t *self, errbuf_t *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int s_fail(remote_t *self, errbuf_t *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err_vset(err, fmt, ap);
+    va_end(ap);
+    return err_host(err, agent_link_name(self->link));
+}
+
+//  Its host is lost: why, as its link says
 static int s_lost_error(remote_t *self, errbuf_t *err)
 {
     char why[300] = "its agent is lost";
     agent_link_lost(self->link, why, sizeof why);
-    return err_set(err, "host %s: %s", agent_link_name(self->link), why);
+    s_fail(self, err, "%s", why);
+    if (err)
+        err->lost = true;
+    return -1;
 }
 
-//  [COMMAND][ID] and the rest, to the agent
-static int s_send(remote_t *self, zmsg_t **msg, errbuf_t *err)
+static bool s_gone(remote_t *self)
 {
-    if (self->lost) {
+    return self->lost || agent_link_lost(self->link, NULL, 0);
+}
+
+//  [COMMAND][ID] and the rest, to the agent; word is what it asks (the
+//  stage's command, for CMD)
+static int s_send(remote_t *self, const char *word, zmsg_t **msg, errbuf_t *err)
+{
+    agent_link_hold(self->link, word);
+    if (s_gone(self)) {
         zmsg_destroy(msg);
         return s_lost_error(self, err);
     }
     if (zmsg_send(msg, self->mailbox)) {
         zmsg_destroy(msg);
-        return err_set(err, "host %s: its link does not take messages",
-                       agent_link_name(self->link));
+        return s_fail(self, err, "its link does not take messages");
     }
     return 0;
 }
@@ -87,12 +117,12 @@ static bool s_read(remote_t *self, int wait_ms, zmsg_t **reply)
 }
 
 //  The reply 'word' to the question just sent, within timeout_ms; NULL
-//  (and err) when the link is lost, the agent says ERR, or time is up
+//  (and err) when the host is lost, the agent says ERR, or time is up
 static zmsg_t *s_reply(remote_t *self, const char *word, int timeout_ms,
                        errbuf_t *err)
 {
     double until = mono_seconds() + timeout_ms / 1000.0;
-    while (!self->lost && !agent_link_lost(self->link, NULL, 0)) {
+    while (!s_gone(self)) {
         double left = until - mono_seconds();
         if (left <= 0)
             break;
@@ -105,23 +135,33 @@ static zmsg_t *s_reply(remote_t *self, const char *word, int timeout_ms,
             wire_pop_ll(reply), wire_pop_ll(reply);
             wire_pop_text(reply, why, sizeof why);
             zmsg_destroy(&reply);
-            err_set(err, "host %s: %s", agent_link_name(self->link), why);
+            s_fail(self, err, "%s", why);
             return NULL;
         }
         zmsg_destroy(&reply);
     }
-    if (self->lost || agent_link_lost(self->link, NULL, 0)) {
+    if (s_gone(self))
         s_lost_error(self, err);
-        return NULL;
-    }
-    if (streq(word, "COUNTS")) {
-        errbuf_t why;
-        stage_no_counts(&why, timeout_ms);
-        err_set(err, "host %s: %s", agent_link_name(self->link), why.msg);
+    else if (streq(word, "COUNTS")) {
+        stage_no_counts(err, timeout_ms);
+        err_host(err, agent_link_name(self->link));
     } else
-        err_set(err, "host %s: no %s within %.1f s",
-                agent_link_name(self->link), word, timeout_ms / 1000.0);
+        s_fail(self, err, "no %s within %.1f s", word, timeout_ms / 1000.0);
     return NULL;
+}
+
+//  Ask word, and its reply (its [ANSWER][ID] read): NULL with err as
+//  s_reply
+static zmsg_t *s_ask(remote_t *self, const char *word, const char *answer,
+                     zmsg_t **ask, int timeout_ms, errbuf_t *err)
+{
+    zmsg_t *reply = NULL;
+    if (s_send(self, word, ask, err) == 0 &&
+        (reply = s_reply(self, answer, timeout_ms, err))) {
+        wire_pop_ll(reply);
+        wire_pop_ll(reply);
+    }
+    return reply;
 }
 
 //  ------------------------------------------------------------------------
@@ -167,13 +207,13 @@ void *stage_remote_new(const pipeline_t *pl, int id, agent_link_t *link,
         s_free(self);
         return NULL;
     }
-    zmsg_t *start = s_message(self, "START"), *started;
-    if (s_send(self, &start, err) ||
-        !(started = s_reply(self, "STARTED", self->timeout_ms + 5000, err))) {
+    zmsg_t *start = s_message(self, "START");
+    zmsg_t *started =
+        s_ask(self, "START", "STARTED", &start, self->timeout_ms + 5000, err);
+    if (!started) {
         s_free(self);
         return NULL;
     }
-    wire_pop_ll(started), wire_pop_ll(started);
     self->pid = (pid_t)wire_pop_ll(started);
     zmsg_destroy(&started);
     *shared = self->mirror;
@@ -182,15 +222,40 @@ void *stage_remote_new(const pipeline_t *pl, int id, agent_link_t *link,
 
 static void s_trace_close(void *state);
 
+//  END: its agent ends the stage's process (ENDED when it is gone)
+static void s_end(void *state)
+{
+    remote_t *self = state;
+    zmsg_t *end = s_message(self, "END");
+    errbuf_t lost; //  told by s_ended
+    self->ending = s_send(self, "END", &end, &lost) == 0;
+}
+
+static int s_ended(void *state, int timeout_ms, errbuf_t *err)
+{
+    remote_t *self = state;
+    if (!self->ending)
+        return s_gone(self) ? s_lost_error(self, err) : 0;
+    self->ending = false;
+    self->pid = -1;
+    zmsg_t *ended = s_reply(self, "ENDED", timeout_ms + 3000, err);
+    if (!ended)
+        return -1;
+    zmsg_destroy(&ended);
+    return 0;
+}
+
+//  Ended if it was not (an agent that cannot be told ends it at BYE, or
+//  when it hears nothing for the timeout)
 static int s_destroy(void *state, int timeout_ms)
 {
     remote_t *self = state;
     s_trace_close(self);
-    zmsg_t *end = self->lost ? NULL : s_message(self, "END"), *ended = NULL;
-    errbuf_t ignored; //  an agent that does not answer ends it at BYE
-    if (end && s_send(self, &end, &ignored) == 0)
-        ended = s_reply(self, "ENDED", timeout_ms + 3000, &ignored);
-    zmsg_destroy(&ended);
+    errbuf_t ignored;
+    if (self->pid > 0 && !self->ending)
+        s_end(self);
+    if (self->ending)
+        s_ended(self, timeout_ms, &ignored);
     s_free(self);
     return 0;
 }
@@ -207,7 +272,7 @@ static int s_command(void *state, const char *command, int timeout_ms,
     zmsg_addstr(msg, command);
     if (streq(command, "SETUP"))
         wire_add_hops(msg, self->pl, self->id);
-    return s_send(self, &msg, err);
+    return s_send(self, command, &msg, err);
 }
 
 static bool s_ready(void *state, int wait_ms)
@@ -227,8 +292,8 @@ static int s_wait(void *state, int timeout_ms, errbuf_t *err)
 {
     remote_t *self = state;
     if (!s_ready(self, timeout_ms))
-        return err_set(err, "host %s: no answer within %.1f s",
-                       agent_link_name(self->link), timeout_ms / 1000.0);
+        return s_fail(self, err, "no answer within %.1f s",
+                      timeout_ms / 1000.0);
     zmsg_t *msg = zlist_pop(self->pending);
     if (!msg)
         return s_lost_error(self, err);
@@ -242,7 +307,7 @@ static int s_wait(void *state, int timeout_ms, errbuf_t *err)
         rc = s_lost_error(self, err);
     } else if (wire_pop_ll(msg) != 0) {
         wire_pop_text(msg, why, sizeof why);
-        rc = err_set(err, "host %s: %s", agent_link_name(self->link), why);
+        rc = s_fail(self, err, "%s", why);
     }
     zmsg_destroy(&msg);
     return rc;
@@ -255,12 +320,12 @@ static int s_counts(void *state, stage_counts_t *out, errbuf_t *err)
 {
     remote_t *self = state;
     double before = mono_seconds();
-    zmsg_t *ask = s_message(self, "COUNTS"), *reply;
-    if (s_send(self, &ask, err) ||
-        !(reply = s_reply(self, "COUNTS", self->timeout_ms, err)))
+    zmsg_t *ask = s_message(self, "COUNTS");
+    zmsg_t *reply =
+        s_ask(self, "COUNTS", "COUNTS", &ask, self->timeout_ms, err);
+    if (!reply)
         return -1;
     out->t = (before + mono_seconds()) / 2;
-    wire_pop_ll(reply), wire_pop_ll(reply);
     out->sent = (uint64_t)wire_pop_ll(reply);
     out->received = (uint64_t)wire_pop_ll(reply);
     for (int o = 0; self->sees_origins && o < self->norigins; o++)
@@ -269,16 +334,14 @@ static int s_counts(void *state, stage_counts_t *out, errbuf_t *err)
     int rc = self->mirror->nsockets > 1 &&
              wire_take_sockets(reply, self->mirror, false);
     zmsg_destroy(&reply);
-    return rc ? err_set(err, "host %s: a malformed COUNTS (its sockets)",
-                        agent_link_name(self->link))
-              : 0;
+    return rc ? s_fail(self, err, "a malformed COUNTS (its sockets)") : 0;
 }
 
 static int s_stop(void *state, errbuf_t *err)
 {
     remote_t *self = state;
     zmsg_t *msg = s_message(self, "STOP");
-    return s_send(self, &msg, err);
+    return s_send(self, "STOP", &msg, err);
 }
 
 static void s_abort(void *state)
@@ -286,7 +349,7 @@ static void s_abort(void *state)
     remote_t *self = state;
     zmsg_t *msg = s_message(self, "ABORT");
     errbuf_t ignored;
-    s_send(self, &msg, &ignored);
+    s_send(self, "ABORT", &msg, &ignored);
 }
 
 static pid_t s_pid(void *state)
@@ -302,8 +365,8 @@ static void s_flag(remote_t *self, const char *command, uint64_t value)
 {
     zmsg_t *msg = s_message(self, command);
     zmsg_addstrf(msg, "%llu", (unsigned long long)value);
-    errbuf_t ignored; //  a lost link fails the next command
-    s_send(self, &msg, &ignored);
+    errbuf_t ignored; //  a lost link fails the next question
+    s_send(self, command, &msg, &ignored);
 }
 
 static void s_reset(void *state, const stage_trial_t *trial, int64_t clock_ns)
@@ -315,13 +378,8 @@ static void s_reset(void *state, const stage_trial_t *trial, int64_t clock_ns)
     zmsg_addstrf(msg, "%d", trial->timed ? 1 : 0);
     zmsg_addstrf(msg, "%lld", (long long)clock_ns);
     zmsg_addstrf(msg, "%u", trial->epoch);
-    errbuf_t ignored;
-    s_send(self, &msg, &ignored);
-}
-
-static void s_target(void *state, uint64_t target)
-{
-    s_flag(state, "TARGET", target);
+    errbuf_t ignored; //  a lost link fails the next question
+    s_send(self, "RESET", &msg, &ignored);
 }
 
 static void s_record(void *state, stage_phase_t phase)
@@ -334,16 +392,15 @@ static void s_record(void *state, stage_phase_t phase)
 static int s_sync(void *state, errbuf_t *err)
 {
     remote_t *self = state;
-    zmsg_t *ask = s_message(self, "SHARED"), *reply;
-    if (s_send(self, &ask, err) ||
-        !(reply = s_reply(self, "SHARED", self->timeout_ms, err)))
+    zmsg_t *ask = s_message(self, "SHARED");
+    zmsg_t *reply =
+        s_ask(self, "SHARED", "SHARED", &ask, self->timeout_ms, err);
+    if (!reply)
         return -1;
-    wire_pop_ll(reply), wire_pop_ll(reply);
     int rc = wire_take_shared(reply, self->mirror, self->norigins);
     zmsg_destroy(&reply);
     if (rc)
-        return err_set(err, "host %s: a malformed SHARED",
-                       agent_link_name(self->link));
+        return s_fail(self, err, "a malformed SHARED");
     int64_t offset = (int64_t)agent_link_info(self->link)->offset_ns;
     stage_shared_t *m = self->mirror;
     if (m->window_start_ns)
@@ -353,34 +410,29 @@ static int s_sync(void *state, errbuf_t *err)
     return 0;
 }
 
-static int s_threads(void *state, task_t *out, int max)
+static int s_threads(void *state, task_t *out, int max, errbuf_t *err)
 {
     remote_t *self = state;
-    errbuf_t ignored;
-    zmsg_t *ask = s_message(self, "THREADS"), *reply;
-    if (s_send(self, &ask, &ignored) ||
-        !(reply = s_reply(self, "THREADS", self->timeout_ms, &ignored)))
+    zmsg_t *ask = s_message(self, "THREADS");
+    zmsg_t *reply =
+        s_ask(self, "THREADS", "THREADS", &ask, self->timeout_ms, err);
+    if (!reply)
         return -1;
-    wire_pop_ll(reply), wire_pop_ll(reply);
     int n = wire_take_tasks(reply, out, max);
     zmsg_destroy(&reply);
     return n;
 }
 
-//  CPU: a host lost (or silent) while it is asked ends the trial at once,
-//  as COUNTS does; a figure missing would only send the trial on to wait
-//  for the next question to fail
 static int s_cpu_ns(void *state, const pid_t *tids, int n, uint64_t *ns,
                     errbuf_t *err)
 {
     remote_t *self = state;
-    zmsg_t *ask = s_message(self, "CPU"), *reply;
+    zmsg_t *ask = s_message(self, "CPU");
     for (int i = 0; i < n; i++)
         zmsg_addstrf(ask, "%d", (int)tids[i]);
-    if (s_send(self, &ask, err) ||
-        !(reply = s_reply(self, "CPU", self->timeout_ms, err)))
+    zmsg_t *reply = s_ask(self, "CPU", "CPU", &ask, self->timeout_ms, err);
+    if (!reply)
         return -1;
-    wire_pop_ll(reply), wire_pop_ll(reply);
     *ns = (uint64_t)wire_pop_ll(reply);
     zmsg_destroy(&reply);
     return 0;
@@ -392,11 +444,11 @@ static int s_cpu_ns(void *state, const pid_t *tids, int n, uint64_t *ns,
 static int s_trace_open(void *state, const pid_t *tids, int n, errbuf_t *err)
 {
     remote_t *self = state;
-    zmsg_t *ask = s_message(self, "TRACE"), *reply;
+    zmsg_t *ask = s_message(self, "TRACE");
     for (int i = 0; i < n; i++)
         zmsg_addstrf(ask, "%d", (int)tids[i]);
-    if (s_send(self, &ask, err) ||
-        !(reply = s_reply(self, "TRACE", self->timeout_ms, err)))
+    zmsg_t *reply = s_ask(self, "TRACE", "TRACE", &ask, self->timeout_ms, err);
+    if (!reply)
         return -1;
     zmsg_destroy(&reply);
     return 0;
@@ -422,20 +474,19 @@ static int s_trace_read(void *state, const syscalls_thread_t **threads, int *n,
                         errbuf_t *err)
 {
     remote_t *self = state;
-    zmsg_t *ask = s_message(self, "TRACED"), *reply;
+    zmsg_t *ask = s_message(self, "TRACED");
     s_trace_close(self);
-    if (s_send(self, &ask, err) ||
-        !(reply = s_reply(self, "TRACED", self->timeout_ms, err)))
+    zmsg_t *reply =
+        s_ask(self, "TRACED", "TRACED", &ask, self->timeout_ms, err);
+    if (!reply)
         return -1;
-    wire_pop_ll(reply), wire_pop_ll(reply);
     self->traced = calloc(THREADS_MAX, sizeof *self->traced);
     int got = self->traced
                   ? wire_take_syscalls(reply, self->traced, THREADS_MAX)
                   : -1;
     zmsg_destroy(&reply);
     if (got < 0)
-        return err_set(err, "host %s: a malformed TRACED",
-                       agent_link_name(self->link));
+        return s_fail(self, err, "a malformed TRACED");
     self->ntraced = got;
     *threads = self->traced;
     *n = got;
@@ -443,8 +494,9 @@ static int s_trace_read(void *state, const syscalls_thread_t **threads, int *n,
 }
 
 const stage_kind_t stage_remote_kind = {STAGE_KIND("remote", s_command),
+                                        .end = s_end,
+                                        .ended = s_ended,
                                         .reset = s_reset,
-                                        .target = s_target,
                                         .record = s_record,
                                         .sync = s_sync,
                                         .threads = s_threads,

@@ -9,7 +9,7 @@
 
     The agent runs the stage exactly as process = own runs it here, and
     relays: every command and its answers, COUNTS (a proxy's own counters
-    too), the flags the trial sets (RESET, TARGET, RECORD, STOP), and on
+    too), the flags the trial sets (RESET, RECORD, STOP), and on
     request the shared block (SHARED), the process's threads (THREADS) and
     their CPU time (CPU).  This side keeps a mirror of the shared block
     for the trial to read: origins' counts with every COUNTS, the rest

@@ -23,7 +23,7 @@
 #include "pipeline/pipeline.h"
 #include "stages/stage.h"
 
-#define WIRE_PROTOCOL 4 //  4: a trial's epoch (RESET), late (SHARED)
+#define WIRE_PROTOCOL 5 //  5: no TARGET (4: a trial's epoch, late)
 
 //  The protocol this process speaks: WIRE_PROTOCOL, unless the test-only
 //  environment variable HOPBENCH_TEST_PROTOCOL fakes another

@@ -411,7 +411,7 @@ static int s_expect_error(const char *text, const char *want)
         return -1;
     }
     close(fd);
-    errbuf_t err = {{0}};
+    errbuf_t err = {0};
     machine_t *machine = machine_new_file(path, &err);
     unlink(path);
     snprintf(got, sizeof got, "%s:%s", path, want);

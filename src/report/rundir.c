@@ -162,7 +162,7 @@ json_t *rundir_metadata(const char *dir, errbuf_t *err)
 static int s_try(const char *dir, const char *text, const char *want)
 {
     char path[64];
-    errbuf_t err = {{0}};
+    errbuf_t err = {0};
     snprintf(path, sizeof path, "%s/metadata.json", dir);
     FILE *file = fopen(path, "w");
     CHECK(file && fputs(text, file) >= 0 && fclose(file) == 0);

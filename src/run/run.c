@@ -494,7 +494,7 @@ int run_topologies(topology_t *const *topos, int ntopos,
                    const machine_t *machine, const run_options_t *options)
 {
     run_t self = {.topos = topos, .ntopos = ntopos, .options = options};
-    errbuf_t err = {{0}};
+    errbuf_t err = {0};
     char note[sizeof((run_meta_t *)0)->sweep + 64];
     if (!(self.session = s_session(&self, machine, note, sizeof note))) {
         fprintf(stderr, "hopbench: out of memory\n");

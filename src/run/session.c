@@ -80,14 +80,20 @@ int session_close_kept(session_t *self, errbuf_t *err)
     return self->crew ? trial_kept_close(self->crew, &self->kept, err) : 0;
 }
 
+//  A stage on a host that cannot be ended (its host lost) fails the
+//  pipeline's trials too
 int session_down(session_t *self, int rc, errbuf_t *err)
 {
+    int timeout_ms = (int)(self->current->params.timeout * 1000);
+    errbuf_t why;
     if (rc == 0 && self->kept.up && !self->crew->broken &&
         session_close_kept(self, err))
         rc = -1;
-    if (self->crew &&
-        crew_destroy(&self->crew,
-                     (int)(self->current->params.timeout * 1000))) {
+    if (self->crew && crew_end(self->crew, timeout_ms, &why) && rc == 0) {
+        *err = why;
+        rc = -1;
+    }
+    if (self->crew && crew_destroy(&self->crew, timeout_ms)) {
         if (self->o.stages_left)
             *self->o.stages_left = true;
         if (rc == 0)
@@ -206,6 +212,13 @@ static int s_status(session_t *self, int rc, const errbuf_t *err)
 
 int session_end(session_t *self, int rc, const errbuf_t *err)
 {
+    //  every agent freed for the next controller, failed or not; one that
+    //  cannot be told fails the command (what it measured is kept)
+    errbuf_t why;
+    if (fleet_bye(self->o.fleet, &why) && rc == 0) {
+        rc = -1;
+        err = &why;
+    }
     int status = s_status(self, rc, err);
     session_meta_end(self);
     session_files_close(self);

@@ -69,7 +69,7 @@ static void s_check(placements_t *out, const topology_t *topo,
                     const machine_t *machine, const char *value)
 {
     char assignment[LIMIT_SWEEP_VALUE + 16];
-    errbuf_t why = {"out of memory"};
+    errbuf_t why = {.msg = "out of memory"};
     snprintf(assignment, sizeof assignment, "nodes=%s", value);
     topology_t *copy = topology_dup(topo);
     pipeline_t *pl = NULL;

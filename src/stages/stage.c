@@ -251,7 +251,7 @@ void stage_actor(zsock_t *pipe, void *args)
 {
     stage_t *self = args;
     //  before anything is allocated, so this thread's memory is its node's
-    errbuf_t pinned = {{0}};
+    errbuf_t pinned = {0};
     s_settle(self, &pinned);
     if (!self->shared) {
         s_without_memory(pipe);
@@ -270,7 +270,7 @@ void stage_actor(zsock_t *pipe, void *args)
             zstr_free(&command);
             break;
         }
-        errbuf_t err = {{0}};
+        errbuf_t err = {0};
         if (streq(command, "SETUP"))
             s_reply(pipe, "OK", s_setup(self, &err), &err);
         else if (streq(command, "HANDSHAKE"))

@@ -328,7 +328,7 @@ void topic_wait_destroy(topic_wait_t **wait_p)
 
 static int s_test_count(stage_t *sub)
 {
-    CHECK(topic_sink_new(sub, &(errbuf_t){{0}}) == 0 && sub->topics);
+    CHECK(topic_sink_new(sub, &(errbuf_t){0}) == 0 && sub->topics);
     topic_sink_t *sink = sub->topics;
     CHECK(sink->filtered && sink->header == 8);
     topic_rewind(sink);
@@ -379,7 +379,7 @@ static int s_test_count(stage_t *sub)
 
 static int s_test_wait(stage_t *pub)
 {
-    topic_wait_t *wait = topic_wait_new(pub, &(errbuf_t){{0}});
+    topic_wait_t *wait = topic_wait_new(pub, &(errbuf_t){0});
     CHECK(wait && !topic_wait_done(wait));
     char what[80], sub[10] = {1};
     int missing = topic_wait_missing(wait, what, sizeof what);

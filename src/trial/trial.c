@@ -82,10 +82,11 @@ static int s_command(trial_t *self, int i, const char *command, int timeout_ms,
     while (!stage_handle_ready(stage, 20)) {
         if (s_check_others(self, i, err))
             return -1;
-        if (mono_seconds() > end)
-            return err_set(err, "stage %s: no answer to %s within %g s",
-                           self->w.pl->inst[i].name, command,
-                           timeout_ms / 1000.0);
+        if (mono_seconds() > end) {
+            err_set(err, "no answer to %s within %g s", command,
+                    timeout_ms / 1000.0);
+            return err_stage(err, self->w.pl->inst[i].name);
+        }
     }
     return stage_handle_wait(stage, timeout_ms, err);
 }
@@ -292,26 +293,30 @@ static int s_check_moving(trial_t *self, double *moved, errbuf_t *err)
     return 0;
 }
 
-//  What a receiver has taken so far (a sink: its counters cannot fail)
-static uint64_t s_received(trial_t *self, int i)
+//  What sink i has taken in the window so far, into *taken (its host
+//  lost, or silent: -1 with err)
+static int s_taken(trial_t *self, int i, uint64_t *taken, errbuf_t *err)
 {
     stage_counts_t counts = {0};
-    errbuf_t ignored;
-    stage_handle_counts(self->stage[i], &counts, &ignored);
-    return counts.received;
+    if (stage_handle_counts(self->stage[i], &counts, err))
+        return -1;
+    *taken = counts.received - self->w.s0.received[i];
+    return 0;
 }
 
-//  Messages still missing at the last stage: each of its receivers takes
-//  'messages' in the window
-static uint64_t s_remaining(trial_t *self)
+//  Messages still missing at the last stage, into *left: each of its
+//  receivers takes 'messages' in the window
+static int s_remaining(trial_t *self, uint64_t *left, errbuf_t *err)
 {
-    uint64_t n = self->spec.messages, remaining = 0;
+    uint64_t n = self->spec.messages, taken;
+    *left = 0;
     for (int i = 0; i < self->w.pl->n; i++)
         if (pipeline_is_sink(self->w.pl, i)) {
-            uint64_t taken = s_received(self, i) - self->w.s0.received[i];
-            remaining += taken < n ? n - taken : 0;
+            if (s_taken(self, i, &taken, err))
+                return -1;
+            *left += taken < n ? n - taken : 0;
         }
-    return remaining;
+    return 0;
 }
 
 //  The last stage took nothing for the timeout while 'messages' were still
@@ -319,12 +324,15 @@ static uint64_t s_remaining(trial_t *self)
 //  stopped.  Name a link into a receiver that is still short
 static int s_stalled(trial_t *self, double seconds, errbuf_t *err)
 {
-    uint64_t n = self->spec.messages;
+    uint64_t n = self->spec.messages, taken = 0;
     int l = 0;
     for (; l < self->w.nlinks - 1; l++) {
         int to = self->w.links[l].to;
-        if (pipeline_is_sink(self->w.pl, to) &&
-            s_received(self, to) - self->w.s0.received[to] < n)
+        if (!pipeline_is_sink(self->w.pl, to))
+            continue;
+        if (s_taken(self, to, &taken, err))
+            return -1;
+        if (taken < n)
             break;
     }
     char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
@@ -346,9 +354,12 @@ static int s_window_messages(trial_t *self, double *moved, errbuf_t *err)
     double last_check = mono_seconds(), prev_t = last_check, progress = prev_t;
     double patience = self->timeout_ms / 1000.0 +
                       (self->spec.rate > 0 ? 1 / self->spec.rate : 0);
-    uint64_t prev = 0, fewest = UINT64_MAX;
-    for (uint64_t left = s_remaining(self); left > 0;
-         left = s_remaining(self)) {
+    uint64_t prev = 0, fewest = UINT64_MAX, left;
+    while (true) {
+        if (s_remaining(self, &left, err))
+            return -1;
+        if (left == 0)
+            return 0;
         double now = mono_seconds();
         if (now - last_check >= TRIAL_POLL_MS / 1000.0) {
             if (s_check_moving(self, moved, err))
@@ -364,7 +375,6 @@ static int s_window_messages(trial_t *self, double *moved, errbuf_t *err)
         double wait = rate > 0 ? left / rate / 2 : 0.001;
         mono_sleep(fmin(fmax(wait, 0.0001), TRIAL_POLL_MS / 1000.0));
     }
-    return 0;
 }
 
 static int s_window(trial_t *self, errbuf_t *err)
@@ -574,13 +584,14 @@ static int s_sync(trial_t *self, errbuf_t *err)
 
 static int s_measure_stream(trial_t *self, errbuf_t *err)
 {
-    if (s_go(self, err) || s_warm_up(self, err) || s_sync(self, err))
+    //  whose CPU time counts for whom, then the threads as they are in
+    //  the window
+    if (s_go(self, err) || s_warm_up(self, err) || s_sync(self, err) ||
+        trial_read_threads(self, false, err) ||
+        trial_profile_start(self, err) ||
+        trial_snapshot_edge(self, &self->w.s0, 1, err) ||
+        trial_read_threads(self, true, err))
         return -1;
-    trial_read_threads(self, false); //  whose CPU time counts for whom
-    if (trial_profile_start(self, err) ||
-        trial_snapshot_edge(self, &self->w.s0, 1, err))
-        return -1;
-    trial_read_threads(self, true);
     s_starve_open(self);
     if (s_window(self, err))
         return -1;
@@ -651,13 +662,12 @@ static int s_wait_requesters(trial_t *self, errbuf_t *err)
 static int s_measure_reqrep(trial_t *self, errbuf_t *err)
 {
     self->sources_ending = true; //  requesters end on their own
-    if (s_go(self, err) || s_sync(self, err))
+    if (s_go(self, err) || s_sync(self, err) ||
+        trial_read_threads(self, false, err) ||
+        trial_profile_start(self, err) ||
+        trial_snapshot(self, &self->w.s0, err) ||
+        trial_read_threads(self, true, err))
         return -1;
-    trial_read_threads(self, false);
-    if (trial_profile_start(self, err) ||
-        trial_snapshot(self, &self->w.s0, err))
-        return -1;
-    trial_read_threads(self, true);
     s_starve_open(self);
     if (s_wait_requesters(self, err) ||
         trial_snapshot(self, &self->w.s1, err) ||

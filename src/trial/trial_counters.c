@@ -355,11 +355,13 @@ static int s_late(const trial_window_t *w, int d, bool continuing,
 {
     uint64_t late = w->shared[d]->late;
     result->late += late;
-    if (late && !continuing)
-        return err_set(err,
-                       "stage %s: %llu messages of another trial on a "
-                       "pipeline set up for this one",
-                       w->pl->inst[d].name, (unsigned long long)late);
+    if (late && !continuing) {
+        err_set(err,
+                "%llu messages of another trial on a pipeline set up for "
+                "this one",
+                (unsigned long long)late);
+        return err_stage(err, w->pl->inst[d].name);
+    }
     return 0;
 }
 
@@ -379,9 +381,11 @@ int trial_counters_verify(const trial_window_t *w, trial_topics_t *topics,
         if (!pipeline_is_sink(pl, d) || pl->params.pattern == PATTERN_CONNECT)
             continue;
         uint64_t misordered = w->shared[d]->misordered;
-        if (misordered)
-            return err_set(err, "stage %s: %llu messages out of sequence",
-                           pl->inst[d].name, (unsigned long long)misordered);
+        if (misordered) {
+            err_set(err, "%llu messages out of sequence",
+                    (unsigned long long)misordered);
+            return err_stage(err, pl->inst[d].name);
+        }
         if (s_late(w, d, continuing, result, err))
             return -1;
         int64_t counted =

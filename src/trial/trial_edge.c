@@ -26,27 +26,18 @@
     The stages write nothing more for this: their counters are read where
     they are (shared memory, a proxy's STATISTICS, an agent's COUNTS), and
     the hot loops are untouched.
-
-    HOPBENCH_TEST_EDGE_PAUSE=PATH (tests only) holds the controller at a
-    window's end, between the counters and the CPU times, until PATH is
-    gone: a test places a fault on a host there, the moment the
-    controller is about to read it (tests/77-host-faults-timing.t).
 */
 #include "trial/trial_state.h"
 
 #include "base/mono.h"
 #include "config/params.h"
 
-#include <fcntl.h>
 #include <math.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #define EDGE_TRIES    2     //  samples of a stage, keeping the narrowest
 #define EDGE_TIGHT_S  20e-6 //  a bracket this narrow is kept at once
 #define EDGE_SPAN_S   5e-3  //  both samples of every stage within this
 #define EDGE_ATTEMPTS 2     //  edges taken before the last is kept
-#define EDGE_PAUSE_S  30    //  HOPBENCH_TEST_EDGE_PAUSE holds at most this
 
 //  ------------------------------------------------------------------------
 //  Snapshots
@@ -203,19 +194,6 @@ static int s_bracket(trial_t *self, double *t, double *span, errbuf_t *err)
     return 0;
 }
 
-//  HOPBENCH_TEST_EDGE_PAUSE: PATH made, then waited on until it is gone
-static void s_test_pause(void)
-{
-    const char *path = getenv("HOPBENCH_TEST_EDGE_PAUSE");
-    int fd = path && *path ? open(path, O_CREAT | O_WRONLY, 0600) : -1;
-    if (fd < 0)
-        return;
-    close(fd);
-    double until = mono_seconds() + EDGE_PAUSE_S;
-    while (access(path, F_OK) == 0 && mono_seconds() < until)
-        mono_sleep(0.005);
-}
-
 //  At a window's edge (recording 1: its start, 0: its end), instance i's
 //  sockets' counts, each read once here: their slowest and fastest
 //  rates, not the row's, which is interpolated.  A remote stage's
@@ -246,8 +224,6 @@ int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
         if (s_bracket(self, &t, &span, err))
             return -1;
     s_interpolate(self, &self->edge[0], &self->edge[1], t, snap);
-    if (recording == 0)
-        s_test_pause();
     if (s_snapshot_finish(self, snap, err))
         return -1;
     for (int i = 0; i < self->w.pl->n; i++)

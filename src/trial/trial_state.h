@@ -82,8 +82,9 @@ int trial_snapshot(trial_t *self, snapshot_t *snap, errbuf_t *err);
 int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
                         errbuf_t *err);
 //  trial_threads.c: where every thread is (record: into the result's
-//  threads and memory, with checks against the plan)
-void trial_read_threads(trial_t *self, bool record);
+//  threads and memory, with checks against the plan); -1 with err when a
+//  stage's host cannot say (lost, or silent for the timeout)
+int trial_read_threads(trial_t *self, bool record, errbuf_t *err);
 
 //  trial_profile.c (--profile syscalls), at the window's edges: every
 //  stage's threads traced from just before its first snapshot; off just

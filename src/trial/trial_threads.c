@@ -191,28 +191,31 @@ static void s_record_memory(trial_t *self)
 
 //  This process's threads, and those of stages in their own process, here
 //  or on their host; scanner[t]: the stage whose handle read task t, -1
-//  for this process
-static int s_scan(trial_t *self, task_t *tasks, int *scanner)
+//  for this process.  -1 with err when a host cannot say
+static int s_scan(trial_t *self, task_t *tasks, int *scanner, errbuf_t *err)
 {
     int n = threads_scan(getpid(), tasks, THREADS_MAX);
+    n = n > 0 ? n : 0;
     for (int t = 0; t < n; t++)
         scanner[t] = -1;
-    for (int i = 0; i < self->w.pl->n && n >= 0; i++) {
-        int more =
-            stage_handle_threads(self->stage[i], tasks + n, THREADS_MAX - n);
+    for (int i = 0; i < self->w.pl->n; i++) {
+        int more = stage_handle_threads(self->stage[i], tasks + n,
+                                        THREADS_MAX - n, err);
+        if (more < 0)
+            return -1;
         for (int t = n; t < n + more; t++)
             scanner[t] = i;
-        n += more > 0 ? more : 0;
+        n += more;
     }
     return n;
 }
 
-void trial_read_threads(trial_t *self, bool record)
+int trial_read_threads(trial_t *self, bool record, errbuf_t *err)
 {
     task_t *tasks = calloc(THREADS_MAX, sizeof *tasks);
     int *scanner = calloc(THREADS_MAX, sizeof *scanner);
     bool *seen = calloc((size_t)self->nroster + 1, sizeof *seen);
-    int n = tasks && scanner && seen ? s_scan(self, tasks, scanner) : 0;
+    int n = tasks && scanner && seen ? s_scan(self, tasks, scanner, err) : 0;
     self->nhelpers = 0;
     for (int t = 0; t < n; t++) {
         if (streq(tasks[t].name, SYSCALLS_THREAD_NAME))
@@ -232,4 +235,5 @@ void trial_read_threads(trial_t *self, bool record)
     free(tasks);
     free(scanner);
     free(seen);
+    return n < 0 ? -1 : 0;
 }

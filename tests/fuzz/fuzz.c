@@ -89,7 +89,7 @@ static char *s_save(const topology_t *topo)
 
 void fuzz_check_saved(const topology_t *topo, const char *input)
 {
-    errbuf_t err = {{0}};
+    errbuf_t err = {0};
     char *saved = s_save(topo);
     topology_t *again = topology_load_text(topo->path, saved, &err);
     if (!again || topology_validate(again, &err))

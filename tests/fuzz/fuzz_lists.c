@@ -24,7 +24,7 @@
 static void s_sizes(const char *text)
 {
     sizes_t first, again;
-    errbuf_t err = {{0}};
+    errbuf_t err = {0};
     char buf[1024];
     if (sizes_parse(text, &first, &err))
         return;
@@ -39,7 +39,7 @@ static void s_cpuset(const char *text)
 {
     static cpuset_t universe;
     cpuset_t first, again;
-    errbuf_t err = {{0}};
+    errbuf_t err = {0};
     char buf[4096];
     if (cpuset_empty(&universe))
         for (int cpu = 0; cpu < UNIVERSE_CPUS; cpu++)
@@ -78,7 +78,7 @@ static void s_params(const char *text)
     for (int k = 0; k < KEY_COUNT_OF_KEYS; k++) {
         const option_t *opt = &params_options[k];
         params_t first = defaults, again = defaults;
-        errbuf_t err = {{0}};
+        errbuf_t err = {0};
         char buf[1024], rebuf[1024];
         if (params_set(&first, opt, text, &err))
             continue;

@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = fuzz_text(data, size);
     if (!text)
         return -1;
-    errbuf_t err = {{0}};
+    errbuf_t err = {0};
     machine_t *m = machine_new_text("fuzz.cfg", text, &err);
     if (!m)
         fuzz_check_refusal(text, "fuzz.cfg", err.msg);

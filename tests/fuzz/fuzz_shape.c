@@ -312,7 +312,7 @@ static void s_sweep(builder_t *self, const topology_t *topo, const char *input)
 
 static void s_check(builder_t *self, const char *text)
 {
-    errbuf_t err = {{0}};
+    errbuf_t err = {0};
     topology_t *topo = topology_load_text("shape.cfg", text, &err);
     if (!topo)
         fuzz_check_refusal(text, "shape.cfg", err.msg);

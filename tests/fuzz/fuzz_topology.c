@@ -68,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = fuzz_text(data, size);
     if (!text)
         return -1;
-    errbuf_t err = {{0}};
+    errbuf_t err = {0};
     topology_t *topo = topology_load_text("fuzz.cfg", text, &err);
     if (!topo)
         fuzz_check_refusal(text, "fuzz.cfg", err.msg);
