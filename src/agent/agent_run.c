@@ -6,7 +6,8 @@
     the process is ready, COUNTS of a steerable proxy is asked of its
     process and answered when its reply comes (a proxy blocked sending
     towards a dead peer never answers), END is answered when its relay is
-    gone, all three from agent_run_answer.
+    gone, all three from agent_run_answer; a tracer (--profile syscalls)
+    ends on a thread of its own.
 */
 #define _GNU_SOURCE
 #include "agent/agent_run.h"
@@ -26,6 +27,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -103,6 +105,26 @@ agent_run_t *agent_run_new(const char *machine_text, errbuf_t *err)
     return self;
 }
 
+//  A tracer ended on a thread of its own: closing its perf events has
+//  the kernel unregister the tracepoints, which took up to 1 s on a
+//  loaded machine, and the loop must go on heartbeating meanwhile
+static void *s_tracer_end(void *tracer)
+{
+    syscalls_t *ending = tracer;
+    syscalls_destroy(&ending);
+    return NULL;
+}
+
+static void s_tracer_drop(syscalls_t **tracer)
+{
+    pthread_t thread;
+    if (*tracer && pthread_create(&thread, NULL, s_tracer_end, *tracer) == 0) {
+        pthread_detach(thread);
+        *tracer = NULL;
+    }
+    syscalls_destroy(tracer); //  no thread: here, at once
+}
+
 //  A stage's start on a thread of its own: its process says READY when
 //  it is ready, which may take a while (the loop heartbeats meanwhile)
 static void s_starter(zsock_t *pipe, void *args)
@@ -162,7 +184,7 @@ static zmsg_t *s_started(agent_run_t *self, int id, bool wait)
 static void s_end_spec(agent_run_t *self)
 {
     for (int id = RUN_IDS - 1; id >= 0; id--)
-        syscalls_destroy(&self->tracer[id]);
+        s_tracer_drop(&self->tracer[id]);
     void *dying[2 * RUN_IDS];
     int n = 0;
     for (int id = 0; id < RUN_IDS; id++) {
@@ -362,7 +384,7 @@ static zmsg_t *s_trace(agent_run_t *self, int id, zmsg_t *msg)
     errbuf_t err;
     while (zmsg_size(msg) && n < THREADS_MAX)
         tids[n++] = (pid_t)wire_pop_ll(msg);
-    syscalls_destroy(&self->tracer[id]);
+    s_tracer_drop(&self->tracer[id]);
     self->trace_error[id].msg[0] = 0;
     if (!(self->tracer[id] = syscalls_new(tids, n, &err)))
         return s_error(id, err.msg);
@@ -395,7 +417,7 @@ static zmsg_t *s_traced(agent_run_t *self, int id)
         for (int t = 0; syscalls_thread(tracer, t); t++)
             wire_add_syscalls(reply, syscalls_thread(tracer, t), 1);
     }
-    syscalls_destroy(&self->tracer[id]);
+    s_tracer_drop(&self->tracer[id]);
     return reply;
 }
 
@@ -404,7 +426,7 @@ static zmsg_t *s_end(agent_run_t *self, int id)
 {
     if (self->ending[id])
         return s_error(id, "still ending its last process");
-    syscalls_destroy(&self->tracer[id]);
+    s_tracer_drop(&self->tracer[id]);
     stage_process_end(self->stage[id]);
     self->ending[id] = self->stage[id];
     self->stage[id] = NULL;
