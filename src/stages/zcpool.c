@@ -3,7 +3,6 @@
 
 #include "base/check.h"
 #include "machine/pin.h"
-#include "stages/sequence.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -12,20 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-typedef struct {
-    _Alignas(64) _Atomic int busy; //  1 from init_data to libzmq's free
-    char *data;
-} slot_t;
-
-struct zcpool_s {
-    size_t size;
-    int count;
-    int next;
-    slot_t *slots;
-    char *memory;
-    size_t memory_len;
-};
-
 zcpool_t *zcpool_new(size_t size, int count, errbuf_t *err)
 {
     zcpool_t *self = calloc(1, sizeof *self);
@@ -33,23 +18,20 @@ zcpool_t *zcpool_new(size_t size, int count, errbuf_t *err)
         err_set(err, "zerocopy: out of memory");
         return NULL;
     }
-    size_t stride = (size + 63) & ~(size_t)63;
     self->size = size;
+    self->stride = (size + 63) & ~(size_t)63;
     self->count = count;
     //  fresh pages, zeroed here: on this thread's node, whatever arena
-    //  glibc gave it (pin.h)
-    self->memory_len = stride * (size_t)count;
-    self->slots = pin_memory_new(sizeof(slot_t) * (size_t)count, -1);
+    //  glibc gave it (pin.h); the two counts on pages of their own
+    self->memory_len = self->stride * (size_t)count;
+    self->uses = pin_memory_new((size_t)count, -1);
+    self->released = pin_memory_new((size_t)count, -1);
     self->memory = pin_memory_new(self->memory_len, -1);
-    if (!self->slots || !self->memory) {
+    if (!self->uses || !self->released || !self->memory) {
         err_set(err, "zerocopy: cannot allocate %d buffers of %zu bytes", count,
                 size);
         zcpool_destroy(&self);
         return NULL;
-    }
-    for (int i = 0; i < count; i++) {
-        atomic_init(&self->slots[i].busy, 0);
-        self->slots[i].data = self->memory + stride * (size_t)i;
     }
     return self;
 }
@@ -58,7 +40,8 @@ void zcpool_destroy(zcpool_t **self_p)
 {
     zcpool_t *self = *self_p;
     if (self) {
-        pin_memory_free(self->slots, sizeof(slot_t) * (size_t)self->count);
+        pin_memory_free(self->uses, (size_t)self->count);
+        pin_memory_free((void *)self->released, (size_t)self->count);
         pin_memory_free(self->memory, self->memory_len);
         free(self);
         *self_p = NULL;
@@ -71,13 +54,18 @@ const void *zcpool_memory(const zcpool_t *self, size_t *len)
     return self->memory;
 }
 
+static bool s_free(const zcpool_t *self, int i)
+{
+    return atomic_load_explicit(&self->released[i], memory_order_acquire) ==
+           self->uses[i];
+}
+
 int zcpool_wait_idle(zcpool_t *self, int timeout_ms)
 {
     for (int waited = 0;; waited++) {
         int busy = 0;
         for (int i = 0; i < self->count; i++)
-            busy += atomic_load_explicit(&self->slots[i].busy,
-                                         memory_order_acquire);
+            busy += !s_free(self, i);
         if (busy == 0)
             return 0;
         if (waited >= timeout_ms)
@@ -87,24 +75,35 @@ int zcpool_wait_idle(zcpool_t *self, int timeout_ms)
     }
 }
 
-static void s_release(void *data, void *hint)
+//  libzmq is done with a buffer.  A plain increment, not an atomic one:
+//  a buffer's releases never overlap (the next use starts only after the
+//  sender saw this one), so only one thread writes its count at a time
+void zcpool_release(void *data, void *hint)
 {
     (void)data;
-    atomic_store_explicit(&((slot_t *)hint)->busy, 0, memory_order_release);
+    _Atomic uint8_t *released = hint;
+    uint8_t n = atomic_load_explicit(released, memory_order_relaxed);
+    atomic_store_explicit(released, (uint8_t)(n + 1), memory_order_release);
 }
 
-int zcpool_msg(zcpool_t *self, zmq_msg_t *msg, uint64_t header)
+//  How many buffers from next on are free: up to ZCPOOL_SCAN of them, not
+//  past the ring's end
+static int s_scan(const zcpool_t *self)
+{
+    int i = self->next,
+        end = self->count - i < ZCPOOL_SCAN ? self->count : i + ZCPOOL_SCAN;
+    while (i < end && s_free(self, i))
+        i++;
+    return i - self->next;
+}
+
+int zcpool_find(zcpool_t *self)
 {
     for (int tried = 0; tried < self->count; tried++) {
-        slot_t *slot = &self->slots[self->next];
+        if ((self->ready = s_scan(self)) > 0)
+            return 0;
         self->next = self->next + 1 == self->count ? 0 : self->next + 1;
-        if (atomic_load_explicit(&slot->busy, memory_order_acquire))
-            continue;
-        atomic_store_explicit(&slot->busy, 1, memory_order_relaxed);
-        sequence_write(slot->data, header);
-        return zmq_msg_init_data(msg, slot->data, self->size, s_release, slot);
     }
-    errno = EAGAIN;
     return -1;
 }
 
@@ -117,6 +116,48 @@ int zcpool_count(size_t size, int hwm)
     if (count > 65536)
         count = 65536;
     return count < 16 ? 16 : (int)count;
+}
+
+//  ------------------------------------------------------------------------
+//  Selftest
+
+//  Buffers given back in any order: the pool never hands out one that is
+//  in flight, and says EAGAIN only when all are
+static int s_test_shuffled(void)
+{
+    enum { COUNT = 150, STEPS = 20000 };
+    zcpool_t *pool = zcpool_new(24, COUNT, &(errbuf_t){{0}});
+    CHECK(pool);
+    zmq_msg_t out[COUNT];
+    int n = 0;
+    uint64_t x = 88172645463325252ULL; //  xorshift
+    for (uint64_t step = 0; step < STEPS; step++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        if (n > 0 && (n == COUNT || x % 3 == 0)) { //  one comes back
+            int k = (int)(x / 3 % (uint64_t)n);
+            zmq_msg_close(&out[k]);
+            zmq_msg_init(&out[k]);
+            zmq_msg_move(&out[k], &out[--n]);
+            continue;
+        }
+        CHECK(zcpool_msg(pool, &out[n], step) == 0);
+        uint64_t header;
+        memcpy(&header, zmq_msg_data(&out[n]), sizeof header);
+        CHECK(header == step);
+        for (int k = 0; k < n; k++)
+            CHECK(zmq_msg_data(&out[k]) != zmq_msg_data(&out[n]));
+        n++;
+    }
+    zmq_msg_t extra;
+    while (n < COUNT)
+        CHECK(zcpool_msg(pool, &out[n++], 0) == 0);
+    CHECK(zcpool_msg(pool, &extra, 0) == -1 && errno == EAGAIN);
+    CHECK(zcpool_wait_idle(pool, 0) == -1);
+    while (n > 0)
+        zmq_msg_close(&out[--n]);
+    CHECK(zcpool_wait_idle(pool, 0) == 0);
+    zcpool_destroy(&pool);
+    return 0;
 }
 
 int zcpool_test(bool verbose)
@@ -141,5 +182,5 @@ int zcpool_test(bool verbose)
     zcpool_destroy(&pool);
     CHECK(zcpool_count(131072, 1000) == 4064);
     CHECK(zcpool_count(64 << 20, 1000) == 16);
-    return 0;
+    return s_test_shuffled();
 }
