@@ -8,14 +8,15 @@
     With sockets = N (N > 1) the instance reads N SUB sockets in one loop of
     its own (sockets.h).  The loop receives, checks the sequence (sequence.h)
     and counts; in rate mode it also records receive time minus the
-    publisher's intended send time while the window is open.  With topics on
-    the wire, frames = 2 or consume_ns, one more loop takes whole messages,
-    reads the header after the topic, counts what the subscription takes,
-    and spins consume_ns after each message.  It ends when the controller has
-    set stop and no message came for STAGE_IDLE_MS, so nothing in flight is
-    cut; what it takes once the window is over (STAGE_DRAINING) or it is
-    told to stop it counts without consume_ns's spin, so that a slow
-    subscriber's queues empty fast.
+    publisher's intended send time while the window is open; with topics
+    in one frame it finds the header after the topic.  A subscription that
+    takes less than everything, frames = 2 or consume_ns take one more
+    loop: whole messages, the header after the topic, what the
+    subscription takes counted, consume_ns spun after each message.  It
+    ends when the controller has set stop and no message came for
+    STAGE_IDLE_MS, so nothing in flight is cut; what it takes once the
+    window is over (STAGE_DRAINING) or it is told to stop it counts without
+    consume_ns's spin, so that a slow subscriber's queues empty fast.
 */
 #include "stages/sequence.h"
 #include "stages/roles.h"
@@ -68,7 +69,18 @@ static int s_recv_failed(stage_t *self, errbuf_t *err)
     return err_set(err, "zmq_msg_recv: %s", zmq_strerror(errno));
 }
 
-static int s_run_fast(stage_t *self, errbuf_t *err)
+//  The header at offset at (after the topic), if the message holds it
+static inline void s_count(stage_t *self, const char *data, size_t size,
+                           size_t at)
+{
+    if (size >= at)
+        sequence_count(self, data + at, size - at);
+    else
+        self->shared->misordered++; //  not a message hopbench sent
+}
+
+//  at: where the header starts (after the topic of a one-frame message)
+static int s_run_fast(stage_t *self, size_t at, errbuf_t *err)
 {
     void *sock = self->in;
     int rc = 1;
@@ -79,13 +91,13 @@ static int s_run_fast(stage_t *self, errbuf_t *err)
         if (size < 0)
             rc = s_recv_failed(self, err);
         else
-            sequence_count(self, zmq_msg_data(&msg), (size_t)size);
+            s_count(self, zmq_msg_data(&msg), (size_t)size, at);
     }
     zmq_msg_close(&msg);
     return rc;
 }
 
-static int s_run_latency(stage_t *self, errbuf_t *err)
+static int s_run_latency(stage_t *self, size_t at, errbuf_t *err)
 {
     void *sock = self->in;
     int rc = 1;
@@ -97,16 +109,18 @@ static int s_run_latency(stage_t *self, errbuf_t *err)
             rc = s_recv_failed(self, err);
             continue;
         }
-        sequence_count(self, zmq_msg_data(&msg), (size_t)size);
-        if (stage_phase(self->shared) == STAGE_WINDOW)
-            sequence_latency(self, zmq_msg_data(&msg), zmq_msg_size(&msg));
+        const char *data = zmq_msg_data(&msg);
+        s_count(self, data, (size_t)size, at);
+        if ((size_t)size >= at && stage_phase(self->shared) == STAGE_WINDOW)
+            sequence_latency(self, data + at, (size_t)size - at);
     }
     zmq_msg_close(&msg);
     return rc;
 }
 
-//  Topics, envelopes or a slow subscriber (stages/topic.h): whole
-//  messages, the header after the topic, the subscription's count
+//  A filtered subscription, envelopes or a slow subscriber
+//  (stages/topic.h): whole messages, the header after the topic, the
+//  subscription's count
 static int s_run_topics(stage_t *self, errbuf_t *err)
 {
     topic_sink_t *sink = self->topics;
@@ -135,15 +149,21 @@ static int s_run_topics(stage_t *self, errbuf_t *err)
     return rc;
 }
 
+//  Topics that need no more than their header's place (one frame, every
+//  topic taken, no consume_ns) take the plain loops, the header at its
+//  offset: what a subscription to everything costs is the topic's bytes
 static int s_run(stage_t *self, errbuf_t *err)
 {
+    const topic_sink_t *sink = self->topics;
     if (self->engine)
         return sockets_run(self, err);
-    if (self->topics)
+    if (sink &&
+        (sink->filtered || sink->consume_ns || self->pl->params.frames != 1))
         return s_run_topics(self, err);
+    size_t at = sink ? sink->header : 0;
     if (self->shared->timed)
-        return s_run_latency(self, err);
-    return s_run_fast(self, err);
+        return s_run_latency(self, at, err);
+    return s_run_fast(self, at, err);
 }
 
 static int s_teardown(stage_t *self, errbuf_t *err)

@@ -14,10 +14,12 @@
                   intended send time (bytes 8..15), so a stalled pipeline
                   shows as latency instead of hiding it
 
-    With topics (stages/topic.h) a fourth loop does all three, each message
-    starting with its topic, or sent as a topic frame then the payload
-    (frames = 2).  Every loop sends while the sequence is below the target
-    the controller sets (UINT64_MAX until the window's end is known).
+    With topics (stages/topic.h) the fast loop has a twin that copies each
+    message's topic before its header, and one more loop does all three,
+    each message starting with its topic, or sent as a topic frame then the
+    payload (frames = 2).  Every loop sends while the sequence is below the
+    target the controller sets (UINT64_MAX until the window's end is
+    known).
 */
 #include "base/mono.h"
 #include "pipeline/traffic.h"
@@ -350,8 +352,40 @@ static int s_send_topic(stage_t *self, const topic_gen_t *gen, uint64_t header,
     return 0;
 }
 
-//  With topics, flat out or paced (rate > 0, as s_run_paced), zero-copy or
-//  not: one loop, since the topic's table step is the same in all
+//  Topics flat out in one frame, without zero-copy: s_run_fast with the
+//  topic's table step and copy before the header, and nothing else
+static int s_run_topics_fast(stage_t *self, errbuf_t *err)
+{
+    void *sock = self->out;
+    const size_t size = self->shared->size;
+    const topic_source_t *source = self->topics;
+    const size_t at = source->header; //  the topic's size, in one frame
+    const uint64_t base =
+        sequence_base(self->inst->origin, self->shared->epoch);
+    topic_gen_t gen = topic_gen(
+        source, traffic_phase(self->pl, self->inst->origin, source->len));
+    uint64_t seq = 0;
+    zmq_msg_t msg;
+    while (seq <
+           atomic_load_explicit(&self->shared->target, memory_order_relaxed)) {
+        if (zmq_msg_init_size(&msg, size))
+            return err_set(err, "zmq_msg_init_size: %s", zmq_strerror(errno));
+        char *data = zmq_msg_data(&msg);
+        memcpy(data, topic_gen_text(&gen), at);
+        sequence_write(data + at, sequence_header(base, seq));
+        if (zmq_msg_send(&msg, sock, 0) < 0) {
+            if (s_send_failed(self, &msg, err))
+                return -1;
+            continue;
+        }
+        topic_gen_step(&gen);
+        atomic_store_explicit(&self->shared->sent, ++seq, memory_order_relaxed);
+    }
+    return 0;
+}
+
+//  With topics, paced (rate > 0, as s_run_paced), zero-copy or in two
+//  frames: one loop, since the topic's table step is the same in all
 static int s_run_topics(stage_t *self, errbuf_t *err)
 {
     const double period = self->shared->rate > 0 ? 1e9 / self->shared->rate : 0;
@@ -389,7 +423,11 @@ static int s_run_topics(stage_t *self, errbuf_t *err)
 
 static int s_run(stage_t *self, errbuf_t *err)
 {
-    if (self->topics)
+    const topic_source_t *source = self->topics;
+    if (source && source->frames == 1 && !self->engine &&
+        self->shared->rate <= 0)
+        return s_run_topics_fast(self, err);
+    if (source)
         return s_run_topics(self, err);
     if (self->shared->rate > 0)
         return s_run_paced(self, err);
