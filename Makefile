@@ -160,7 +160,7 @@ tests/selftest: $(B)/selftest build/flavour
 	cp $< $@.tmp && mv -f $@.tmp $@
 
 # the raw libzmq baseline of make bench: libzmq only, no czmq
-tests/bench/raw: tests/bench/raw.c
+tests/bench/raw: tests/bench/raw.c tests/bench/raw_work.h
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs libzmq) -lpthread
 
 
@@ -193,7 +193,7 @@ CHECK_FILES = $(wildcard $(CHECK_FIRST:%=tests/%.t)) \
 
 check: check-deps
 	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS)) \
-	    hopbench tests/selftest $(MANPAGES)
+	    hopbench tests/selftest tests/bench/raw $(MANPAGES)
 ifeq ($(SANITIZE),1)
 	@ldd hopbench | grep -q libasan && ldd tests/selftest | grep -q libasan || \
 	    { echo 'hopbench: ./hopbench is not the sanitized build' >&2; exit 1; }

@@ -14,9 +14,21 @@
     control socket (it changes zmq_proxy_steerable's poll set), SNDHWM and
     RCVHWM 1000 on both ends, linger 0, and the same side binds: the
     publisher in direct, the proxy in proxy.  pushpull is libzmq's own
-    throughput pattern, for reference.  What hopbench adds and raw does
-    not: the 8-byte header and its check, per-origin counters, send and
-    receive timeouts, its actor protocol and the controller's polls.
+    throughput pattern, for reference.
+
+    "The same work" means what hopbench's contract makes every pipeline do,
+    done the cheapest way: each message carries an 8-byte sequence number
+    that the sender writes and the receiver reads and checks against the
+    next it expects (loss accounting needs it); with --topics, each message
+    starts with a topic from a table (a load, a wrap and a copy), the
+    sequence after it; with --zerocopy, each message is a buffer of a ring
+    that the sender reuses only once libzmq has given it back (one release
+    count per buffer, written by the thread that frees it, read by the
+    sender a cache line at a time), as any sender that writes its messages
+    in place must.  --no-sequence drops the sequence (libzmq's cost alone).
+    What hopbench adds and raw does not: the origin and epoch bits of its
+    header and the per-origin counters, send and receive timeouts, its
+    actor protocol and the controller's polls.
 
     Each stage is a thread of its own, with a context of its own except
     over inproc, where all stages share one (inproc needs it).  The
@@ -25,15 +37,16 @@
     receiver took during a window of fixed length, over the window's length
     on the monotonic clock.  The receiver publishes its count with one
     relaxed atomic store per message, the least a controller can read;
-    the sender's loop is zmq_msg_init_size and zmq_msg_send alone, and it
-    ends when its context is shut down (ETERM).  Every wait has a deadline:
-    a stage that does not start, deliver or end in time is an error naming
-    it (exit 1), never a hang.
+    the sender's loop is the message's making and zmq_msg_send alone, and
+    it ends when its context is shut down (ETERM).  Every wait has a
+    deadline: a stage that does not start, deliver or end in time is an
+    error naming it (exit 1), never a hang.
 
     Output, one line on stdout (the receiver's thread CPU time in the window
-    per message, for comparison with hopbench's to_cpu_ns_per_msg):
+    per message, for comparison with hopbench's to_cpu_ns_per_msg; the
+    messages whose sequence was not the next, over the whole run):
         case=direct transport=tcp size=1024 pub=xpub msgs_per_sec=R
-        received=N seconds=S receiver_cpu_ns_per_msg=C
+        received=N seconds=S receiver_cpu_ns_per_msg=C out_of_sequence=J
 */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -49,6 +62,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <zmq.h>
+
+#include "raw_work.h"
 
 #define RAW_MAX_STAGES 3
 #define RAW_ENDPOINT   256
@@ -67,8 +82,11 @@ typedef struct {
     int pub_type;                     //  ZMQ_XPUB or ZMQ_PUB
     int hwm;
     int rcvtimeo;  //  receiver's ZMQ_RCVTIMEO, -1 (block) unless asked
-    bool zerocopy; //  zmq_msg_init_data over one buffer, a free function
+    bool zerocopy; //  zmq_msg_init_data over a ring's buffers (raw_work.h)
     bool nodrop;   //  ZMQ_XPUB_NODROP on every XPUB: back-pressure
+    bool sequence; //  each message's 8-byte sequence, written and checked
+    int topics;    //  each message starts with one of this many topics
+    size_t topic_size;
 } options_t;
 
 typedef enum { ROLE_SENDER, ROLE_PROXY, ROLE_RECEIVER } role_t;
@@ -88,7 +106,9 @@ typedef struct {
     void *ctx;
     hop_t *in, *out; //  NULL at the pipeline's ends
     void *sock_in, *sock_out, *control;
-    void *zerocopy_buf; //  --zerocopy: raw_t's, shared
+    ring_t ring;     //  the sender's, --zerocopy
+    topics_t topics; //  the sender's, --topics
+    uint64_t jumps;  //  the receiver's messages out of sequence, at its end
     pthread_t thread;
     bool started;
     _Atomic int state;
@@ -104,7 +124,6 @@ typedef struct {
     hop_t hop[RAW_MAX_STAGES - 1];
     void *ctx[RAW_MAX_STAGES];
     char ipc_dir[64];
-    void *zerocopy_buf; //  --zerocopy: the one payload every message uses
 } raw_t;
 
 //  ------------------------------------------------------------------------
@@ -181,7 +200,12 @@ static int s_sender_setup(stage_t *self)
 {
     int type =
         self->opt->kase == CASE_PUSHPULL ? ZMQ_PUSH : self->opt->pub_type;
-    self->sock_out = s_socket(self, type, self->opt->hwm);
+    const options_t *opt = self->opt;
+    if (opt->zerocopy && ring_init(&self->ring, opt->size, opt->hwm))
+        return s_fail(self, "no memory for the zero-copy ring");
+    if (opt->topics && topics_init(&self->topics, opt->topics, opt->topic_size))
+        return s_fail(self, "no memory for %d topics", opt->topics);
+    self->sock_out = s_socket(self, type, opt->hwm);
     if (!self->sock_out)
         return -1;
     return s_attach(self, self->sock_out, self->out, true);
@@ -211,14 +235,47 @@ static int s_sender_wait_subscription(stage_t *self)
     return 0;
 }
 
-RAW_LOOP s_sender_run(stage_t *self)
+//  Every ring buffer in flight: wait for libzmq to give one back, and
+//  notice meanwhile a context shut down.  0: try again; 1: ETERM; -1
+static int s_ring_wait(stage_t *self)
+{
+    zmq_pollitem_t item = {self->sock_out, 0, ZMQ_POLLOUT, 0};
+    if (zmq_poll(&item, 1, 1) >= 0 || errno == EINTR)
+        return 0;
+    return errno == ETERM ? 1
+                          : s_fail(self, "zmq_poll: %s", zmq_strerror(errno));
+}
+
+//  The sender's loop, made once for each combination of its work: the
+//  flags are constants at each call below, so every loop the compiler
+//  makes holds only its own work.  zerocopy: the ring's buffers, else
+//  zmq_msg_init_size; stamp: the sequence (and topic) written in place
+static inline __attribute__((always_inline)) int
+s_send(stage_t *self, bool zerocopy, bool stamp, bool topics)
 {
     void *sock = self->sock_out;
-    const size_t size = self->opt->size;
+    const size_t size = self->opt->size, at = self->opt->topic_size;
+    uint64_t seq = 0;
     zmq_msg_t msg;
     while (true) {
-        if (zmq_msg_init_size(&msg, size))
+        char *data = NULL;
+        if (zerocopy && ring_msg(&self->ring, &msg, &data)) {
+            if (errno != EAGAIN)
+                return s_fail(self, "zmq_msg_init_data: %s",
+                              zmq_strerror(errno));
+            int rc = s_ring_wait(self);
+            if (rc)
+                return rc > 0 ? 0 : -1;
+            continue;
+        }
+        if (!zerocopy && zmq_msg_init_size(&msg, size))
             return s_fail(self, "zmq_msg_init_size: %s", zmq_strerror(errno));
+        if (stamp && !zerocopy)
+            data = zmq_msg_data(&msg);
+        if (topics)
+            topics_write(&self->topics, data);
+        if (stamp)
+            memcpy(data + (topics ? at : 0), &seq, sizeof seq);
         if (zmq_msg_send(&msg, sock, 0) < 0) {
             int err = errno;
             zmq_msg_close(&msg);
@@ -228,43 +285,44 @@ RAW_LOOP s_sender_run(stage_t *self)
                        ? 0
                        : s_fail(self, "zmq_msg_send: %s", zmq_strerror(err));
         }
+        seq++;
     }
 }
 
-//  What a zero-copy sender that reuses its buffers must pass: a free
-//  function, which makes libzmq allocate a reference count per message
-//  (with none, libzmq takes the buffer as constant and never says when it
-//  is free again)
-static void s_released(void *data, void *hint)
+RAW_LOOP s_send_bare(stage_t *self)
 {
-    (void)data;
-    (void)hint;
+    return s_send(self, false, false, false);
 }
 
-//  Zero-copy: every message points at one buffer, with a free function
-//  that does nothing (hopbench's pool takes the buffer back in it).  A
-//  loop of its own rather than a branch in s_sender_run: each loop is
-//  exactly the calls it prices.
-RAW_LOOP s_sender_run_zerocopy(stage_t *self)
+RAW_LOOP s_send_sequence(stage_t *self)
 {
-    void *sock = self->sock_out;
-    const size_t size = self->opt->size;
-    void *buf = self->zerocopy_buf;
-    zmq_msg_t msg;
-    while (true) {
-        if (zmq_msg_init_data(&msg, buf, size, s_released, NULL))
-            return s_fail(self, "zmq_msg_init_data: %s", zmq_strerror(errno));
-        if (zmq_msg_send(&msg, sock, 0) < 0) {
-            int err = errno;
-            zmq_msg_close(&msg);
-            if (err == EINTR)
-                continue;
-            return err == ETERM
-                       ? 0
-                       : s_fail(self, "zmq_msg_send: %s", zmq_strerror(err));
-        }
-    }
+    return s_send(self, false, true, false);
 }
+
+RAW_LOOP s_send_topics(stage_t *self)
+{
+    return s_send(self, false, true, true);
+}
+
+RAW_LOOP s_send_zerocopy_bare(stage_t *self)
+{
+    return s_send(self, true, false, false);
+}
+
+RAW_LOOP s_send_zerocopy(stage_t *self)
+{
+    return s_send(self, true, true, false);
+}
+
+RAW_LOOP s_send_zerocopy_topics(stage_t *self)
+{
+    return s_send(self, true, true, true);
+}
+
+//  [zerocopy][bare, sequence, topics]
+static int (*const s_senders[2][3])(stage_t *) = {
+    {s_send_bare, s_send_sequence, s_send_topics},
+    {s_send_zerocopy_bare, s_send_zerocopy, s_send_zerocopy_topics}};
 
 static int s_receiver_setup(stage_t *self)
 {
@@ -279,24 +337,49 @@ static int s_receiver_setup(stage_t *self)
     return s_attach(self, self->sock_in, self->in, false);
 }
 
-RAW_LOOP s_receiver_run(stage_t *self)
+//  The receiver's loop, made once with the sequence check and once
+//  without (check is a constant at each call below): the sequence at
+//  offset at, against the next expected; a message too short for one is
+//  out of sequence too
+static inline __attribute__((always_inline)) int s_receive(stage_t *self,
+                                                           bool check)
 {
     void *sock = self->sock_in;
-    uint64_t n = 0;
+    const size_t at = self->opt->topics ? self->opt->topic_size : 0;
+    uint64_t n = 0, next = 0, jumps = 0;
     zmq_msg_t msg;
     zmq_msg_init(&msg);
     while (true) {
-        if (zmq_msg_recv(&msg, sock, 0) < 0) {
+        int size = zmq_msg_recv(&msg, sock, 0);
+        if (size < 0) {
             if (errno == EINTR || errno == EAGAIN) //  EAGAIN: --rcvtimeo
                 continue;
             break;
+        }
+        if (check) {
+            uint64_t seq = ~next;
+            if ((size_t)size >= at + sizeof seq)
+                memcpy(&seq, (const char *)zmq_msg_data(&msg) + at, sizeof seq);
+            jumps += seq != next;
+            next = seq + 1;
         }
         atomic_store_explicit(&self->received, ++n, memory_order_relaxed);
     }
     int err = errno;
     zmq_msg_close(&msg);
+    self->jumps = jumps;
     return err == ETERM ? 0
                         : s_fail(self, "zmq_msg_recv: %s", zmq_strerror(err));
+}
+
+RAW_LOOP s_receive_bare(stage_t *self)
+{
+    return s_receive(self, false);
+}
+
+RAW_LOOP s_receive_sequence(stage_t *self)
+{
+    return s_receive(self, true);
 }
 
 static int s_proxy_setup(stage_t *self)
@@ -337,18 +420,24 @@ static int s_setup(stage_t *self)
     }
 }
 
+//  What the sender writes: 0 nothing, 1 the sequence, 2 topic and sequence
+static int s_work(const options_t *opt)
+{
+    return !opt->sequence ? 0 : opt->topics ? 2 : 1;
+}
+
 static int s_run(stage_t *self)
 {
+    const options_t *opt = self->opt;
     switch (self->role) {
     case ROLE_SENDER:
         if (s_sender_wait_subscription(self))
             return -1;
-        return self->opt->zerocopy ? s_sender_run_zerocopy(self)
-                                   : s_sender_run(self);
+        return s_senders[opt->zerocopy][s_work(opt)](self);
     case ROLE_PROXY:
         return s_proxy_run(self);
     default:
-        return s_receiver_run(self);
+        return opt->sequence ? s_receive_sequence(self) : s_receive_bare(self);
     }
 }
 
@@ -384,11 +473,6 @@ static int s_plan(raw_t *self)
     self->nhops = self->nstages - 1;
     const char *names[] = {"publisher", "proxy", "subscriber"};
     const char *pp[] = {"pusher", "puller"};
-    if (opt->zerocopy && !(self->zerocopy_buf = calloc(1, opt->size + 1))) {
-        fprintf(stderr, "raw: out of memory for a %zu-byte payload\n",
-                opt->size);
-        return -1;
-    }
     for (int i = 0; i < self->nstages; i++) {
         stage_t *st = &self->stage[i];
         st->opt = opt;
@@ -399,7 +483,6 @@ static int s_plan(raw_t *self)
             opt->kase == CASE_PUSHPULL ? pp[i] : names[proxy ? i : 2 * i];
         st->in = i > 0 ? &self->hop[i - 1] : NULL;
         st->out = i < self->nhops ? &self->hop[i] : NULL;
-        st->zerocopy_buf = self->zerocopy_buf;
     }
     if (strcmp(opt->transport, "ipc") == 0) {
         snprintf(self->ipc_dir, sizeof self->ipc_dir, "/tmp/raw-XXXXXX");
@@ -588,21 +671,26 @@ static void s_remove_ipc_dir(raw_t *self)
 
 static void s_usage(FILE *out)
 {
-    fprintf(
-        out,
-        "usage: raw [options]\n"
-        "  --case direct|proxy|pushpull   pipeline (default direct)\n"
-        "  --transport inproc|ipc|tcp     (default tcp)\n"
-        "  --size BYTES                   message size (default 1024)\n"
-        "  --duration SECONDS             window (default 1)\n"
-        "  --warmup SECONDS               before the window (default 0.2)\n"
-        "  --timeout SECONDS              any wait (default 10)\n"
-        "  --pub xpub|pub                 publisher socket (default xpub)\n"
-        "  --hwm N                        both ends (default 1000)\n"
-        "  --rcvtimeo MS                  receiver's ZMQ_RCVTIMEO (default "
-        "-1)\n"
-        "  --zerocopy                     zmq_msg_init_data, one buffer, a free function\n"
-        "  --nodrop                       ZMQ_XPUB_NODROP: back-pressure\n");
+    fprintf(out,
+            "usage: raw [options]\n"
+            "  --case direct|proxy|pushpull   pipeline (default direct)\n"
+            "  --transport inproc|ipc|tcp     (default tcp)\n"
+            "  --size BYTES                   message size (default 1024)\n"
+            "  --duration SECONDS             window (default 1)\n"
+            "  --warmup SECONDS               before the window (default 0.2)\n"
+            "  --timeout SECONDS              any wait (default 10)\n"
+            "  --pub xpub|pub                 publisher socket (default xpub)\n"
+            "  --hwm N                        both ends (default 1000)\n"
+            "  --rcvtimeo MS                  receiver's ZMQ_RCVTIMEO (default "
+            "-1)\n"
+            "  --zerocopy                     zmq_msg_init_data over a ring of "
+            "buffers\n"
+            "  --nodrop                       ZMQ_XPUB_NODROP: back-pressure\n"
+            "  --topics N                     each message starts with a topic "
+            "(of N)\n"
+            "  --topic-size BYTES             a topic's bytes (default 8)\n"
+            "  --no-sequence                  no 8-byte sequence written and "
+            "checked\n");
 }
 
 static int s_lookup(const char *value, const char *const *names, int n)
@@ -624,6 +712,14 @@ static int s_number(const char *opt, const char *value, double min, double *out)
         return -1;
     }
     return 0;
+}
+
+static int s_most(const char *opt, double v, double max)
+{
+    if (v <= max)
+        return 0;
+    fprintf(stderr, "raw: --%s: %g is more than %g\n", opt, v, max);
+    return -1;
 }
 
 static int s_option(options_t *opt, const char *name, const char *value)
@@ -662,6 +758,14 @@ static int s_option(options_t *opt, const char *name, const char *value)
         if (s_number(name, value, -1, &v))
             return -1;
         opt->rcvtimeo = (int)v;
+    } else if (strcmp(name, "topics") == 0) {
+        if (s_number(name, value, 1, &v) || s_most(name, v, 1e6))
+            return -1;
+        opt->topics = (int)v;
+    } else if (strcmp(name, "topic-size") == 0) {
+        if (s_number(name, value, 1, &v) || s_most(name, v, 20))
+            return -1;
+        opt->topic_size = (size_t)v;
     }
     return 0;
 bad:
@@ -669,23 +773,47 @@ bad:
     return -1;
 }
 
+//  What each message must hold: its topic and its sequence
+static int s_check(const options_t *opt)
+{
+    size_t need = opt->sequence ? (opt->topics ? opt->topic_size : 0) + 8 : 0;
+    if (opt->topics && !opt->sequence) {
+        fprintf(stderr, "raw: --topics needs the sequence after the topic: "
+                        "not with --no-sequence\n");
+        return -1;
+    }
+    if (opt->size < need) {
+        fprintf(stderr,
+                "raw: --size %zu cannot hold %sthe 8-byte sequence (%zu "
+                "bytes)\n",
+                opt->size, opt->topics ? "the topic and " : "", need);
+        return -1;
+    }
+    return 0;
+}
+
 static int s_parse(options_t *opt, int argc, char **argv)
 {
-    static const struct option longs[] = {{"case", 1, 0, 'c'},
-                                          {"transport", 1, 0, 't'},
-                                          {"size", 1, 0, 's'},
-                                          {"duration", 1, 0, 'd'},
-                                          {"warmup", 1, 0, 'w'},
-                                          {"timeout", 1, 0, 'T'},
-                                          {"pub", 1, 0, 'p'},
-                                          {"hwm", 1, 0, 'H'},
-                                          {"rcvtimeo", 1, 0, 'r'},
-                                          {"zerocopy", 0, 0, 'z'},
-                                          {"nodrop", 0, 0, 'n'},
-                                          {"help", 0, 0, 'h'},
-                                          {0, 0, 0, 0}};
-    *opt = (options_t){CASE_DIRECT, "tcp", 1024, 1.0,   0.2,  10.0,
-                       ZMQ_XPUB,    1000,  -1,   false, false};
+    static const struct option longs[] = {
+        {"case", 1, 0, 'c'},       {"transport", 1, 0, 't'},
+        {"size", 1, 0, 's'},       {"duration", 1, 0, 'd'},
+        {"warmup", 1, 0, 'w'},     {"timeout", 1, 0, 'T'},
+        {"pub", 1, 0, 'p'},        {"hwm", 1, 0, 'H'},
+        {"rcvtimeo", 1, 0, 'r'},   {"zerocopy", 0, 0, 'z'},
+        {"nodrop", 0, 0, 'n'},     {"topics", 1, 0, 'o'},
+        {"topic-size", 1, 0, 'S'}, {"no-sequence", 0, 0, 'q'},
+        {"help", 0, 0, 'h'},       {0, 0, 0, 0}};
+    *opt = (options_t){.kase = CASE_DIRECT,
+                       .transport = "tcp",
+                       .size = 1024,
+                       .duration = 1.0,
+                       .warmup = 0.2,
+                       .timeout = 10.0,
+                       .pub_type = ZMQ_XPUB,
+                       .hwm = 1000,
+                       .rcvtimeo = -1,
+                       .sequence = true,
+                       .topic_size = 8};
     int c, index;
     while ((c = getopt_long(argc, argv, "", longs, &index)) != -1) {
         if (c == 'h') {
@@ -698,6 +826,8 @@ static int s_parse(options_t *opt, int argc, char **argv)
             opt->zerocopy = true;
         else if (c == 'n')
             opt->nodrop = true;
+        else if (c == 'q')
+            opt->sequence = false;
         else if (s_option(opt, longs[index].name, optarg))
             return -1;
     }
@@ -705,7 +835,7 @@ static int s_parse(options_t *opt, int argc, char **argv)
         fprintf(stderr, "raw: unexpected argument '%s'\n", argv[optind]);
         return -1;
     }
-    return 0;
+    return s_check(opt);
 }
 
 //  ------------------------------------------------------------------------
@@ -718,11 +848,13 @@ static void s_print(const raw_t *self, uint64_t count, double seconds,
                          : opt->pub_type == ZMQ_XPUB ? "xpub"
                                                      : "pub";
     printf("case=%s transport=%s size=%zu pub=%s msgs_per_sec=%.1f "
-           "received=%llu seconds=%.6f receiver_cpu_ns_per_msg=%.1f\n",
+           "received=%llu seconds=%.6f receiver_cpu_ns_per_msg=%.1f "
+           "out_of_sequence=%llu\n",
            case_names[opt->kase], opt->transport, opt->size, sender,
            seconds > 0 ? (double)count / seconds : 0.0,
            (unsigned long long)count, seconds,
-           count ? cpu * 1e9 / (double)count : 0.0);
+           count ? cpu * 1e9 / (double)count : 0.0,
+           (unsigned long long)self->stage[self->nstages - 1].jumps);
 }
 
 int main(int argc, char **argv)
@@ -751,7 +883,8 @@ int main(int argc, char **argv)
         s_print(self, count, seconds, cpu);
     else
         rc = 1;
-    free(self->zerocopy_buf);
+    ring_free(&self->stage[0].ring);
+    topics_free(&self->stage[0].topics);
     free(self);
     return rc ? 1 : 0;
 }
