@@ -19,7 +19,7 @@ zcpool_t *zcpool_new(size_t size, int count, errbuf_t *err)
         return NULL;
     }
     self->size = size;
-    self->stride = (size + 63) & ~(size_t)63;
+    self->stride = zcpool_stride(size);
     self->count = count;
     //  fresh pages, zeroed here: on this thread's node, whatever arena
     //  glibc gave it (pin.h); the two counts on pages of their own
@@ -107,6 +107,12 @@ int zcpool_find(zcpool_t *self)
     return -1;
 }
 
+size_t zcpool_stride(size_t size)
+{
+    size_t stride = (size + 63) & ~(size_t)63;
+    return stride % 4096 ? stride : stride + 64;
+}
+
 int zcpool_count(size_t size, int hwm)
 {
     size_t count = hwm > 0 ? (size_t)hwm * 4 + 64 : 4096;
@@ -180,6 +186,9 @@ int zcpool_test(bool verbose)
     zmq_msg_close(&b);
     zmq_msg_close(&c);
     zcpool_destroy(&pool);
+    CHECK(zcpool_stride(100) == 128 && zcpool_stride(1024) == 1024);
+    CHECK(zcpool_stride(65536) == 65600 && zcpool_stride(4096) == 4160);
+    CHECK(zcpool_stride(4000) == 4032);
     CHECK(zcpool_count(131072, 1000) == 4064);
     CHECK(zcpool_count(64 << 20, 1000) == 16);
     return s_test_shuffled();

@@ -60,6 +60,10 @@ void zcpool_destroy(zcpool_t **self_p);
 int zcpool_wait_idle(zcpool_t *self, int timeout_ms);
 //  The buffers' memory, to count its pages by node
 const void *zcpool_memory(const zcpool_t *self, size_t *len);
+//  Where a buffer starts after the last: whole cache lines, and one more
+//  when that is a whole number of pages, so that the headers do not all
+//  fall in the same sets of the caches (64 KiB apart, they would)
+size_t zcpool_stride(size_t size);
 //  Buffers for a size and HWM: enough to keep the pipes full (an inproc
 //  pipe holds 2 x HWM, and with back-pressure it stays full) with as many
 //  again free, so that finding a free one takes a step or two; within 1 GiB
