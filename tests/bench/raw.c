@@ -42,11 +42,13 @@
     deadline: a stage that does not start, deliver or end in time is an
     error naming it (exit 1), never a hang.
 
-    Output, one line on stdout (the receiver's thread CPU time in the window
-    per message, for comparison with hopbench's to_cpu_ns_per_msg; the
-    messages whose sequence was not the next, over the whole run):
+    Output, one line on stdout (the receiver's and the sender's thread CPU
+    time in the window per message, for comparison with hopbench's
+    to_cpu_ns_per_msg and from_cpu_ns_per_msg; the messages whose sequence
+    was not the next, over the whole run):
         case=direct transport=tcp size=1024 pub=xpub msgs_per_sec=R
-        received=N seconds=S receiver_cpu_ns_per_msg=C out_of_sequence=J
+        received=N seconds=S receiver_cpu_ns_per_msg=C
+        sender_cpu_ns_per_msg=D out_of_sequence=J
 */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -573,15 +575,21 @@ static int s_check_stages(raw_t *self)
     return 0;
 }
 
-//  CPU time of the receiver's thread, to price its loop apart from the rate
-static double s_receiver_cpu(raw_t *self)
+//  CPU time of a stage's thread, to price its loop apart from the rate
+static double s_thread_cpu(const stage_t *st)
 {
     clockid_t clock;
     struct timespec ts;
-    if (pthread_getcpuclockid(self->stage[self->nstages - 1].thread, &clock) ||
-        clock_gettime(clock, &ts))
+    if (pthread_getcpuclockid(st->thread, &clock) || clock_gettime(clock, &ts))
         return 0;
     return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+//  The receiver's and the sender's
+static void s_cpu(raw_t *self, double cpu[2])
+{
+    cpu[0] = s_thread_cpu(&self->stage[self->nstages - 1]);
+    cpu[1] = s_thread_cpu(&self->stage[0]);
 }
 
 static uint64_t s_received(raw_t *self)
@@ -590,8 +598,10 @@ static uint64_t s_received(raw_t *self)
     return atomic_load_explicit(&receiver->received, memory_order_relaxed);
 }
 
-//  Until the first message reached the receiver, then warm-up and window
-static int s_measure(raw_t *self, uint64_t *count, double *seconds, double *cpu)
+//  Until the first message reached the receiver, then warm-up and window;
+//  cpu: the receiver's and the sender's CPU time in it
+static int s_measure(raw_t *self, uint64_t *count, double *seconds,
+                     double cpu[2])
 {
     double deadline = s_now() + self->opt.timeout;
     while (s_received(self) == 0) {
@@ -606,13 +616,16 @@ static int s_measure(raw_t *self, uint64_t *count, double *seconds, double *cpu)
     }
     s_sleep(self->opt.warmup);
     uint64_t c0 = s_received(self);
-    double t0 = s_now(), cpu0 = s_receiver_cpu(self);
+    double t0 = s_now(), cpu0[2], cpu1[2];
+    s_cpu(self, cpu0);
     s_sleep(self->opt.duration);
     uint64_t c1 = s_received(self);
-    double t1 = s_now(), cpu1 = s_receiver_cpu(self);
+    double t1 = s_now();
+    s_cpu(self, cpu1);
     *count = c1 - c0;
     *seconds = t1 - t0;
-    *cpu = cpu1 - cpu0;
+    cpu[0] = cpu1[0] - cpu0[0];
+    cpu[1] = cpu1[1] - cpu0[1];
     if (s_check_stages(self))
         return -1;
     return 0;
@@ -841,7 +854,7 @@ static int s_parse(options_t *opt, int argc, char **argv)
 //  ------------------------------------------------------------------------
 
 static void s_print(const raw_t *self, uint64_t count, double seconds,
-                    double cpu)
+                    const double cpu[2])
 {
     const options_t *opt = &self->opt;
     const char *sender = opt->kase == CASE_PUSHPULL  ? "push"
@@ -849,11 +862,12 @@ static void s_print(const raw_t *self, uint64_t count, double seconds,
                                                      : "pub";
     printf("case=%s transport=%s size=%zu pub=%s msgs_per_sec=%.1f "
            "received=%llu seconds=%.6f receiver_cpu_ns_per_msg=%.1f "
-           "out_of_sequence=%llu\n",
+           "sender_cpu_ns_per_msg=%.1f out_of_sequence=%llu\n",
            case_names[opt->kase], opt->transport, opt->size, sender,
            seconds > 0 ? (double)count / seconds : 0.0,
            (unsigned long long)count, seconds,
-           count ? cpu * 1e9 / (double)count : 0.0,
+           count ? cpu[0] * 1e9 / (double)count : 0.0,
+           count ? cpu[1] * 1e9 / (double)count : 0.0,
            (unsigned long long)self->stage[self->nstages - 1].jumps);
 }
 
@@ -871,9 +885,9 @@ int main(int argc, char **argv)
         return 2;
     }
     uint64_t count = 0;
-    double seconds = 0, cpu = 0;
+    double seconds = 0, cpu[2] = {0, 0};
     int rc = s_plan(self) || s_make_contexts(self) || s_start(self) ||
-             s_measure(self, &count, &seconds, &cpu);
+             s_measure(self, &count, &seconds, cpu);
     int stopped = s_stop(self);
     s_report_failures(self);
     if (stopped)

@@ -98,13 +98,23 @@ static int ring_count(size_t size, int hwm)
     return count < 16 ? 16 : (int)count;
 }
 
-//  From the sending thread (its memory); 0, or -1 out of memory
+//  Whole cache lines, and one more when that is a whole number of pages
+//  (as hopbench's zcpool_stride), so that the headers do not all fall in
+//  the same sets of the caches
+static size_t ring_stride(size_t size)
+{
+    size_t stride = (size + 63) & ~(size_t)63;
+    return stride % 4096 ? stride : stride + 64;
+}
+
+//  From the sending thread (its memory, every page of it touched); 0, or
+//  -1 out of memory
 static int ring_init(ring_t *self, size_t size, int hwm)
 {
     int count = ring_count(size, hwm);
-    size_t stride = (size + 63) & ~(size_t)63,
+    size_t stride = ring_stride(size),
            line = ((size_t)count + 63) & ~(size_t)63;
-    *self = (ring_t){calloc((size_t)count, stride),
+    *self = (ring_t){malloc((size_t)count * stride),
                      size,
                      stride,
                      count,
@@ -114,6 +124,10 @@ static int ring_init(ring_t *self, size_t size, int hwm)
                      aligned_alloc(64, line)};
     if (!self->memory || !self->uses || !self->released)
         return -1;
+    //  Every page real memory, as hopbench's pool is (and a sender's that
+    //  writes its messages): left to calloc, the pages nobody writes would
+    //  all be the kernel's one zero page
+    memset(self->memory, 0, (size_t)count * stride);
     memset(self->uses, 0, line);
     memset((void *)self->released, 0, line);
     return 0;
