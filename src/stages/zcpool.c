@@ -132,7 +132,7 @@ int zcpool_count(size_t size, int hwm)
 static int s_test_shuffled(void)
 {
     enum { COUNT = 150, STEPS = 20000 };
-    zcpool_t *pool = zcpool_new(24, COUNT, &(errbuf_t){{0}});
+    zcpool_t *pool = zcpool_new(24, COUNT, &(errbuf_t){0});
     CHECK(pool);
     zmq_msg_t out[COUNT];
     int n = 0;
