@@ -94,7 +94,10 @@ for my $transport (qw(tcp ipc inproc)) {
         }
     }
 }
+# the directories written by hand take the real run's metadata.json
+my $meta = Hopbench::slurp("$out/metadata.json");
 write_file("$sweep/results.csv", $csv);
+write_file("$sweep/metadata.json", $meta);
 ($rc, $stdout, $err) = hopbench('plot', $sweep);
 is($rc, 0, 'sweep: exit 0') or diag $err;
 is_chart("$sweep/proxy-sweep-transport-rate-vs-size.png", 'sweep');
@@ -134,6 +137,7 @@ for my $size (64, 1024) {
     }
 }
 write_file("$many/results.csv", $csv);
+write_file("$many/metadata.json", $meta);
 ($rc, $stdout, $err) = hopbench('plot', $many);
 is($rc, 0, 'sockets sweep: exit 0') or diag $err;
 is_chart("$many/many-rate-vs-sub.sockets.png", 'sockets sweep: delivered rate');
@@ -179,14 +183,15 @@ $bin = bare_path(qq{#!/bin/sh\necho '"plot.gp" line 3: pretend failure' >&2\nexi
 
 # --- bad input: exit 2, one line saying what and where ---
 my $bad = tmp();
+write_file("$bad/metadata.json", $meta);
 my $header = "topology,pattern,size,repeat,hop,from,to,transport,sent,received,lost,"
   . "seconds,msgs_per_sec,mb_per_sec,from_cpu,to_cpu,from_node,to_node\n";
 my $row = "proxy,pubsub,64,1,1,pub,broker,tcp,100,90,10,1.0,90.0,0.006,-1,-1,-1,-1\n";
 (my $fast = $row) =~ s/,90\.0,/,fast,/;
 my @cases = (
-    [ undef, qr/\Q$bad\E\/results\.csv: No such file or directory/, 'no results.csv' ],
-    [ '', qr/results\.csv: empty file/, 'empty file' ],
-    [ "topology,size\np,64\n", qr/results\.csv:1: no column 'hop' in the header/, 'missing columns' ],
+    [ undef, qr/\Q$bad\E: not a results directory: no results\.csv/, 'no results.csv' ],
+    [ '', qr/results\.csv: empty, not even a header/, 'empty file' ],
+    [ "topology,size\np,64\n", qr/results\.csv:1: no column 'hop'/, 'missing columns' ],
     [ $header, qr/results\.csv: no rows/, 'header only' ],
     [ $header . $row . $fast, qr/results\.csv:3: msgs_per_sec 'fast' is not a number/, 'bad number' ],
     [ $header . "proxy,pubsub,64,1\n", qr/results\.csv:2: 4 fields, but the header has 18/, 'short row' ],
@@ -225,6 +230,7 @@ for (@knee) {
         $pass ? 'pass' : 'fail', $phase eq 'confirm' ? 5 : 1, 'unknown', $pass ? '0' : '', 0) . "\n";
 }
 write_file("$out/search.csv", $search);
+write_file("$out/metadata.json", $meta);
 write_file("$out/results.csv", "topology,pattern,size,repeat,hop,from,to,transport,sent,"
   . "received,lost,seconds,msgs_per_sec,mb_per_sec,from_cpu,to_cpu,from_node,to_node,"
   . "from_cpu_ns_per_msg,to_cpu_ns_per_msg,seq_lost,sent_per_sec,mode\n"

@@ -84,7 +84,7 @@ static int s_report(const cli_t *cli)
                                sizeof path, &err);
     if (rc)
         fprintf(stderr, "hopbench: report: %s\n", err.msg);
-    else
+    if (rc != 2)
         printf("%s\n", path);
     return rc;
 }

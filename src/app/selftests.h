@@ -45,7 +45,6 @@
 #include "report/columns.h"
 #include "report/html.h"
 #include "report/plot_data.h"
-#include "report/plot_reader.h"
 #include "report/progress.h"
 #include "report/rundir.h"
 #include "report/sizing_fit.h"
@@ -95,7 +94,6 @@ static const struct {
     {"machine_live", machine_live_test},
     {"placement", placement_test},
     {"plot_data", plot_data_test},
-    {"plot_reader", plot_reader_test},
     {"progress", progress_test},
     {"rundir", rundir_test},
     {"roff", roff_test},

@@ -23,8 +23,9 @@ struct csv_s {
     size_t len, cap;
     char **field;
     int count, field_cap;
-    int lines; //  read so far
-    int start; //  line the current record starts on
+    int lines;  //  read so far
+    int start;  //  line the current record starts on
+    bool ended; //  ...and it ended with a line break
 };
 
 csv_t *csv_new(FILE *file, const char *name)
@@ -39,13 +40,12 @@ csv_t *csv_new(FILE *file, const char *name)
 
 void csv_destroy(csv_t **self_p)
 {
-    csv_t *self = *self_p;
-    if (!self)
-        return;
-    free(self->line);
-    free(self->record);
-    free(self->field);
-    free(self);
+    if (*self_p) {
+        free((*self_p)->line);
+        free((*self_p)->record);
+        free((*self_p)->field);
+    }
+    free(*self_p);
     *self_p = NULL;
 }
 
@@ -62,6 +62,11 @@ const char *csv_field(const csv_t *self, int index)
 int csv_line(const csv_t *self)
 {
     return self->start;
+}
+
+bool csv_ended(const csv_t *self)
+{
+    return self->ended;
 }
 
 //  ---------------------------------------------------------------------
@@ -182,11 +187,13 @@ int csv_next(csv_t *self, errbuf_t *err)
         int rc = s_read(self, err);
         if (rc <= 0)
             return rc;
+        bool ended = self->len > 0 && self->record[self->len - 1] == '\n';
         while (self->len > 0 && (self->record[self->len - 1] == '\n' ||
                                  self->record[self->len - 1] == '\r'))
             self->record[--self->len] = 0;
         if (self->len == 0)
             continue; //  a blank line
+        self->ended = ended;
         if (s_split(self))
             return err_set(err, "%s:%d: out of memory", self->name,
                            self->start);
@@ -287,9 +294,18 @@ int csv_test(bool verbose)
     CHECK(csv_next(csv, &err) == 1 && csv_line(csv) == 3);
     CHECK(csv_next(csv, &err) == 1 && csv_line(csv) == 5);
     CHECK(strcmp(csv_field(csv, 0), "last") == 0 && !csv_field(csv, 1));
+    CHECK(csv_ended(csv));
     CHECK(csv_next(csv, &err) == 0 && csv_count(csv) == 0);
     csv_destroy(&csv);
     CHECK(csv == NULL);
+    fclose(file);
+    //  A file cut in its last record: the record did not end
+    static char cut[] = "a,b\n1,";
+    file = fmemopen(cut, strlen(cut), "r");
+    CHECK(file && (csv = csv_new(file, "t.csv")));
+    CHECK(csv_next(csv, &err) == 1 && csv_ended(csv));
+    CHECK(csv_next(csv, &err) == 1 && !csv_ended(csv));
+    csv_destroy(&csv);
     fclose(file);
     return 0;
 }

@@ -37,6 +37,9 @@ int csv_count(const csv_t *self);
 const char *csv_field(const csv_t *self, int index);
 //  The line the current record starts on, 1 for the first
 int csv_line(const csv_t *self);
+//  Did the current record end with a line break?  The last one of a file
+//  cut short does not
+bool csv_ended(const csv_t *self);
 
 int csv_test(bool verbose);
 

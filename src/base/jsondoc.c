@@ -32,9 +32,11 @@ json_t *jsondoc_read(const char *path, errbuf_t *err)
     json_t *doc = json_loadf(file, JSON_REJECT_DUPLICATES, &error);
     bool failed = ferror(file);
     fclose(file);
-    if (!doc && error.line > 0)
+    if (!doc && error.line > 0 && error.column > 0)
         err_set(err, "%s:%d: %s (column %d)", path, error.line, error.text,
                 error.column);
+    else if (!doc && error.line > 0)
+        err_set(err, "%s:%d: %s", path, error.line, error.text);
     else if (!doc)
         err_set(err, "%s: %s", path, error.text);
     else if (failed) {
@@ -117,6 +119,14 @@ json_t *jsondoc_cell(const char *cell)
 int jsondoc_set(json_t *obj, const char *key, json_t *value)
 {
     return value && json_object_set_new(obj, key, value) == 0 ? 0 : -1;
+}
+
+json_t *jsondoc_kept(json_t *value, int rc)
+{
+    if (rc == 0)
+        return value;
+    json_decref(value);
+    return NULL;
 }
 
 const char *jsondoc_get_text(const json_t *obj, const char *key)

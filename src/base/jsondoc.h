@@ -44,6 +44,8 @@ json_t *jsondoc_cell(const char *cell);
 //  obj[key] = value, value's reference taken: 0, or -1 when value is
 //  NULL (out of memory) or the object cannot take it
 int jsondoc_set(json_t *obj, const char *key, json_t *value);
+//  value when rc is 0; else NULL, value let go (a builder's last line)
+json_t *jsondoc_kept(json_t *value, int rc);
 //  The string at obj[key], or "" when there is none or it is not one
 const char *jsondoc_get_text(const json_t *obj, const char *key);
 

@@ -32,9 +32,8 @@ void columns_header(FILE *out, const column_table_t *table,
         columns_sweep_name(info->sweep_key[i], name, sizeof name);
         fprintf(out, ",%s", name);
     }
-    for (int c = 0; table->tail_when && table->tail_when(info) &&
-                    c < table->ntail;
-         c++)
+    for (int c = 0;
+         table->tail_when && table->tail_when(info) && c < table->ntail; c++)
         fprintf(out, ",%s", table->tail[c].name);
     fputc('\n', out);
     fflush(out);
@@ -46,50 +45,69 @@ static void s_field(const column_take_t *take, const column_ctx_t *ctx,
 {
     const char *base = take->flags & COLUMN_OF ? ctx->of : ctx->row;
     const void *at = base + take->offset;
-    switch (take->kind) {
-    case COLUMN_INT:
-        v->kind = VALUE_INT, v->i = *(const int *)at;
-        break;
-    case COLUMN_UINT:
-        v->kind = VALUE_UINT, v->u = *(const unsigned *)at;
-        break;
-    case COLUMN_I64:
-        v->kind = VALUE_INT, v->i = *(const int64_t *)at;
-        break;
-    case COLUMN_U64:
-        v->kind = VALUE_UINT, v->u = *(const uint64_t *)at;
-        break;
-    case COLUMN_DOUBLE:
-        v->kind = VALUE_REAL, v->d = *(const double *)at;
-        break;
-    case COLUMN_CHARS:
-        v->kind = VALUE_TEXT, v->s = (const char *)at;
-        break;
-    case COLUMN_TEXT:
-        v->kind = VALUE_TEXT, v->s = *(const char *const *)at;
-        break;
-    default:
+    column_kind_t k = take->kind;
+    if (k == COLUMN_INT || k == COLUMN_I64)
+        column_int(v,
+                   k == COLUMN_INT ? *(const int *)at : *(const int64_t *)at);
+    else if (k == COLUMN_UINT || k == COLUMN_U64)
+        column_uint(v, k == COLUMN_UINT ? *(const unsigned *)at
+                                        : *(const uint64_t *)at);
+    else if (k == COLUMN_DOUBLE)
+        column_real(v, *(const double *)at);
+    else if (k == COLUMN_CHARS || k == COLUMN_TEXT)
+        column_text(v, k == COLUMN_CHARS ? (const char *)at
+                                         : *(const char *const *)at);
+    else
         v->kind = VALUE_EMPTY;
-    }
 }
 
-//  A number's cell: empty when optional and negative
-static void s_print_number(FILE *out, const column_take_t *take,
-                           const column_value_t *v)
+//  A number as the take prints it into buf (optional: empty when negative,
+//  unless bare)
+static void s_number(char *buf, size_t len, const column_take_t *take,
+                     const column_value_t *v, bool bare)
 {
     double d = v->kind == VALUE_REAL  ? v->d
                : v->kind == VALUE_INT ? (double)v->i
                                       : (double)v->u;
-    if ((take->flags & COLUMN_OPTIONAL) && d < 0)
+    buf[0] = 0;
+    if ((take->flags & COLUMN_OPTIONAL) && d < 0 && !bare)
         return;
     if (take->flags & COLUMN_WHOLE)
-        fprintf(out, d == (double)(long long)d ? "%.0f" : "%.1f", d);
+        snprintf(buf, len, d == (double)(long long)d ? "%.0f" : "%.1f", d);
     else if (v->kind == VALUE_REAL)
-        fprintf(out, take->format ? take->format : "%g", v->d);
+        snprintf(buf, len, take->format ? take->format : "%g", v->d);
     else if (v->kind == VALUE_INT)
-        fprintf(out, take->format ? take->format : "%lld", v->i);
+        snprintf(buf, len, take->format ? take->format : "%lld", v->i);
     else
-        fprintf(out, take->format ? take->format : "%llu", v->u);
+        snprintf(buf, len, take->format ? take->format : "%llu", v->u);
+}
+
+//  The take's value for the row
+static void s_value(const column_take_t *take, const column_ctx_t *ctx,
+                    column_value_t *v)
+{
+    v->kind = VALUE_EMPTY;
+    if (take->kind == COLUMN_FN)
+        take->fn(ctx, v);
+    else
+        s_field(take, ctx, v);
+}
+
+//  The cell's text as the CSV has it, unquoted, into buf (bare: an
+//  optional number's own value); its kind
+static int s_text(const column_take_t *take, const column_ctx_t *ctx, char *buf,
+                  size_t len, bool bare)
+{
+    column_value_t v;
+    s_value(take, ctx, &v);
+    buf[0] = 0;
+    if (v.kind == VALUE_TEXT)
+        snprintf(buf, len, take->format ? take->format : "%s", v.s ? v.s : "");
+    else if (v.kind == VALUE_BOOL)
+        snprintf(buf, len, "%d", v.i != 0);
+    else if (v.kind != VALUE_EMPTY)
+        s_number(buf, len, take, &v, bare);
+    return v.kind;
 }
 
 //  "text", its quotes doubled (RFC 4180)
@@ -107,11 +125,7 @@ static void s_print_quoted(FILE *out, const char *text)
 void columns_value(const column_take_t *take, const column_ctx_t *ctx,
                    column_value_t *v)
 {
-    v->kind = VALUE_EMPTY;
-    if (take->kind == COLUMN_FN)
-        take->fn(ctx, v);
-    else
-        s_field(take, ctx, v);
+    s_value(take, ctx, v);
     double d = v->kind == VALUE_REAL  ? v->d
                : v->kind == VALUE_INT ? (double)v->i
                                       : 0;
@@ -122,14 +136,14 @@ void columns_value(const column_take_t *take, const column_ctx_t *ctx,
 static void s_cell(FILE *out, const column_take_t *take,
                    const column_ctx_t *ctx)
 {
-    column_value_t v;
-    columns_value(take, ctx, &v);
-    if (v.kind == VALUE_TEXT && (take->flags & COLUMN_QUOTED))
-        s_print_quoted(out, v.s ? v.s : "");
-    else if (v.kind == VALUE_TEXT)
-        fprintf(out, take->format ? take->format : "%s", v.s ? v.s : "");
-    else if (v.kind != VALUE_EMPTY)
-        s_print_number(out, take, &v);
+    char text[COLUMN_CELL];
+    int kind = s_text(take, ctx, text, sizeof text, false);
+    if (kind == VALUE_TEXT &&
+        ((take->flags & COLUMN_QUOTED) ||
+         ((take->flags & COLUMN_ESCAPED) && strpbrk(text, ",\"\n"))))
+        s_print_quoted(out, text);
+    else
+        fputs(text, out);
 }
 
 void columns_row(FILE *out, const column_table_t *table,
@@ -143,8 +157,8 @@ void columns_row(FILE *out, const column_table_t *table,
     }
     for (int i = 0; table->sweep && i < ctx->info->nsweep; i++)
         fprintf(out, ",%s", ctx->info->sweep_value[i]);
-    for (int c = 0; table->tail_when && table->tail_when(ctx->info) &&
-                    c < table->ntail;
+    for (int c = 0;
+         table->tail_when && table->tail_when(ctx->info) && c < table->ntail;
          c++) {
         const column_t *column = &table->tail[c];
         fputc(',', out);
@@ -185,6 +199,105 @@ char *columns_names(const column_table_t *table, bool tail)
     for (int c = 0; c < n; c++)
         p += sprintf(p, "%s%s", c ? "," : "", columns[c].name);
     return names;
+}
+
+//  ---------------------------------------------------------------------
+//  JSON
+
+json_t *columns_json_row(const column_table_t *table, const column_ctx_t *ctx,
+                         bool median)
+{
+    json_t *row = json_object();
+    for (int c = 0; row && c < table->ncolumns; c++) {
+        const column_t *column = &table->columns[c];
+        const column_take_t *take = median ? &column->median : &column->row;
+        char text[COLUMN_CELL];
+        int kind = s_text(take, ctx, text, sizeof text, true);
+        json_t *value = kind == VALUE_TEXT   ? jsondoc_text(text)
+                        : kind == VALUE_BOOL ? json_boolean(text[0] == '1')
+                                             : jsondoc_cell(text);
+        if (jsondoc_set(row, column->name, value))
+            json_decref(row), row = NULL;
+    }
+    return row;
+}
+
+//  ---------------------------------------------------------------------
+//  Views
+
+//  Characters in UTF-8 text (its bytes that do not continue one)
+static int s_chars(const char *text)
+{
+    int n = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        n += (*p & 0xC0) != 0x80;
+    return n;
+}
+
+void columns_view_cell(const column_view_t *cell, const column_ctx_t *ctx,
+                       char *buf, size_t len)
+{
+    s_text(&cell->take, ctx, buf, len, false);
+}
+
+int columns_view_count(const column_view_t *view)
+{
+    int n = 0;
+    while (view[n].heading && n < COLUMNS_VIEW_MAX)
+        n++;
+    return n;
+}
+
+void columns_view_widths(const column_view_t *view, column_ctx_t ctx,
+                         const void *rows, int n, size_t stride, int *widths)
+{
+    char text[COLUMN_CELL];
+    for (int c = 0; c < columns_view_count(view); c++) {
+        int width = abs(view[c].width);
+        if (view[c].grow && s_chars(view[c].heading) > width)
+            width = s_chars(view[c].heading);
+        for (int r = 0; view[c].grow && r < n; r++) {
+            ctx.row = (const char *)rows + (size_t)r * stride;
+            columns_view_cell(&view[c], &ctx, text, sizeof text);
+            width = s_chars(text) > width ? s_chars(text) : width;
+        }
+        widths[c] = view[c].width < 0 ? -width : width;
+    }
+}
+
+//  text padded to width (negative: on its right), then what comes after
+static void s_padded(FILE *out, const char *before, const char *text, int width,
+                     bool last)
+{
+    int pad = abs(width) - s_chars(text);
+    fputs(before ? before : " ", out);
+    for (int i = 0; width > 0 && i < pad; i++)
+        fputc(' ', out);
+    fputs(text, out);
+    for (int i = 0; width < 0 && !last && i < pad; i++)
+        fputc(' ', out);
+}
+
+void columns_view_header(FILE *out, const column_view_t *view,
+                         const int *widths)
+{
+    int n = columns_view_count(view);
+    for (int c = 0; c < n; c++)
+        s_padded(out, c ? view[c].before : "", view[c].heading, widths[c],
+                 c == n - 1);
+    fputc('\n', out);
+}
+
+void columns_view_row(FILE *out, const column_view_t *view,
+                      const column_ctx_t *ctx, const int *widths)
+{
+    char text[COLUMN_CELL];
+    int n = columns_view_count(view);
+    for (int c = 0; c < n; c++) {
+        columns_view_cell(&view[c], ctx, text, sizeof text);
+        s_padded(out, c ? view[c].before : "", text, widths[c], c == n - 1);
+    }
+    fputc('\n', out);
 }
 
 //  ---------------------------------------------------------------------
@@ -234,12 +347,45 @@ static const column_t s_test_columns[] = {
      "a loss, -1 unknown"},
     {"twice", COLUMN_COMPUTED(s_twice, NULL, 0), {0}, "n doubled"},
 };
-static const column_table_t s_test_table = {
-    .file = "test.csv", .columns = s_test_columns, .ncolumns = 5, .sweep = true};
+static const column_table_t s_test_table = {.file = "test.csv",
+                                            .columns = s_test_columns,
+                                            .ncolumns = 5,
+                                            .sweep = true};
 
 //  The names compare and plot look up are columns of some table
-static const char *const s_looked_up[] = {
-    COLUMN_TOPOLOGY, COLUMN_PATTERN, COLUMN_MODE, COLUMN_SIZE, COLUMN_REPEAT, COLUMN_HOP, COLUMN_FROM, COLUMN_TO, COLUMN_TRANSPORT, COLUMN_SENT, COLUMN_LOST, COLUMN_MSGS_PER_SEC, COLUMN_MB_PER_SEC, COLUMN_FROM_CPU_NS, COLUMN_FROM_HOST, COLUMN_TO_HOST, COLUMN_EXPECTED, COLUMN_LOSS_RATIO, COLUMN_SOCKETS, COLUMN_P50_US, COLUMN_P99_US, COLUMN_OFFERED, COLUMN_RECEIVED_RATE, COLUMN_PASS, COLUMN_PHASE, COLUMN_STAGE, COLUMN_THREAD, COLUMN_SYSCALL, COLUMN_CALLS_PER_MSG, COLUMN_NS_PER_MSG, COLUMN_CPU_NS, COLUMN_MESSAGES, NULL};
+static const char *const s_looked_up[] = {COLUMN_TOPOLOGY,
+                                          COLUMN_PATTERN,
+                                          COLUMN_MODE,
+                                          COLUMN_SIZE,
+                                          COLUMN_REPEAT,
+                                          COLUMN_HOP,
+                                          COLUMN_FROM,
+                                          COLUMN_TO,
+                                          COLUMN_TRANSPORT,
+                                          COLUMN_SENT,
+                                          COLUMN_LOST,
+                                          COLUMN_MSGS_PER_SEC,
+                                          COLUMN_MB_PER_SEC,
+                                          COLUMN_FROM_CPU_NS,
+                                          COLUMN_FROM_HOST,
+                                          COLUMN_TO_HOST,
+                                          COLUMN_EXPECTED,
+                                          COLUMN_LOSS_RATIO,
+                                          COLUMN_SOCKETS,
+                                          COLUMN_P50_US,
+                                          COLUMN_P99_US,
+                                          COLUMN_OFFERED,
+                                          COLUMN_RECEIVED_RATE,
+                                          COLUMN_PASS,
+                                          COLUMN_PHASE,
+                                          COLUMN_STAGE,
+                                          COLUMN_THREAD,
+                                          COLUMN_SYSCALL,
+                                          COLUMN_CALLS_PER_MSG,
+                                          COLUMN_NS_PER_MSG,
+                                          COLUMN_CPU_NS,
+                                          COLUMN_MESSAGES,
+                                          NULL};
 
 static bool s_known(const char *name)
 {

@@ -26,7 +26,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/jsondoc.h"
 #include "report/report.h"
+
+#define COLUMN_CELL 2048 //  the longest cell printed
 
 //  How a take reads its value
 typedef enum {
@@ -43,7 +46,14 @@ typedef enum {
 
 //  A cell's value, as a take's function gives it
 typedef struct {
-    enum { VALUE_EMPTY, VALUE_INT, VALUE_UINT, VALUE_REAL, VALUE_TEXT } kind;
+    enum {
+        VALUE_EMPTY,
+        VALUE_INT,
+        VALUE_UINT,
+        VALUE_REAL,
+        VALUE_TEXT,
+        VALUE_BOOL //  i: 1 or 0 (CSV), true or false (JSON)
+    } kind;
     long long i;
     unsigned long long u;
     double d;
@@ -64,10 +74,11 @@ typedef struct {
 typedef void (*column_fn_t)(const column_ctx_t *ctx, column_value_t *value);
 
 //  Flags of a take
-#define COLUMN_OPTIONAL 1u //  a negative number: an empty cell
-#define COLUMN_WHOLE    2u //  "%.0f" when whole, else "%.1f"
-#define COLUMN_OF       4u //  the offset is into ctx->of, not ctx->row
-#define COLUMN_QUOTED   8u //  text in double quotes, its quotes doubled
+#define COLUMN_OPTIONAL 1u  //  a negative number: an empty cell
+#define COLUMN_WHOLE    2u  //  "%.0f" when whole, else "%.1f"
+#define COLUMN_OF       4u  //  the offset is into ctx->of, not ctx->row
+#define COLUMN_QUOTED   8u  //  text in double quotes, its quotes doubled
+#define COLUMN_ESCAPED  16u //  ...only when it holds a comma, quote or newline
 
 typedef struct {
     column_kind_t kind;
@@ -96,6 +107,14 @@ typedef struct {
     bool (*tail_when)(const report_info_t *info);
     const char *tail_what;
 } column_table_t;
+
+//  A table of a file, its columns an array; sweep: with sweep_KEY columns
+#define COLUMN_TABLE(name, array, with_sweep)                                  \
+    {                                                                          \
+        .file = (name), .columns = (array),                                    \
+        .ncolumns = (int)(sizeof(array) / sizeof *(array)),                    \
+        .sweep = (with_sweep)                                                  \
+    }
 
 //  The kind of a field, from its type
 #define COLUMN_KIND(T, f)                                                      \
@@ -140,6 +159,11 @@ static inline void column_real(column_value_t *v, double value)
 {
     v->kind = VALUE_REAL;
     v->d = value;
+}
+static inline void column_bool(column_value_t *v, bool value)
+{
+    v->kind = VALUE_BOOL;
+    v->i = value;
 }
 
 //  The takes every file shares: the run's (ctx->info) and the row's
@@ -209,6 +233,49 @@ void columns_row(FILE *out, const column_table_t *table,
 //  n rows of stride bytes each from rows, ctx's row each in turn; flushed
 void columns_rows(FILE *out, const column_table_t *table, column_ctx_t ctx,
                   const void *rows, int n, size_t stride, bool median);
+//  A row as a JSON object: each column (median: its median take) by its
+//  name, a number as the CSV prints it (an optional one's own value: -1
+//  stays -1), text as a string, empty as null, VALUE_BOOL true or false;
+//  NULL when out of memory
+json_t *columns_json_row(const column_table_t *table, const column_ctx_t *ctx,
+                         bool median);
+
+//  A view of a table's rows for people (the terminal): cells in order,
+//  each under its heading, padded to its width in characters (UTF-8's,
+//  not bytes: '±' is one); negative: left-aligned.  A view ends at a cell
+//  whose heading is NULL
+typedef struct {
+    const char *heading;
+    int width;          //  at least this wide
+    bool grow;          //  ...and as wide as its widest cell printed
+    const char *before; //  what stands before it; NULL: one space
+    column_take_t take; //  its text: the take's value in the take's format
+} column_view_t;
+
+#define COLUMNS_VIEW_MAX 32 //  cells of a view
+
+//  results.csv's median rows (link_summary_t, ctx->of the summary_t) for
+//  people: the table under each size (report_table.c)
+extern const column_view_t columns_results_view[];
+//  ...and its columns on the report page, each a column's name and its
+//  heading there, in order; NULL-ended
+extern const char *const columns_results_page[][2];
+
+//  The cells of a view
+int columns_view_count(const column_view_t *view);
+//  The widths of a view's cells over n rows of stride bytes each (grow:
+//  the widest), into widths[columns_view_count (view)]
+void columns_view_widths(const column_view_t *view, column_ctx_t ctx,
+                         const void *rows, int n, size_t stride, int *widths);
+//  The headings, and a row, at those widths; each line ends with '\n'
+void columns_view_header(FILE *out, const column_view_t *view,
+                         const int *widths);
+void columns_view_row(FILE *out, const column_view_t *view,
+                      const column_ctx_t *ctx, const int *widths);
+//  A view's cell's text (for a printer's own line)
+void columns_view_cell(const column_view_t *cell, const column_ctx_t *ctx,
+                       char *buf, size_t len);
+
 //  "sweep_" and key with what is not alphanumeric turned into '_'
 void columns_sweep_name(const char *key, char *buf, size_t len);
 //  A cell's value as its take gives it (an optional negative number:

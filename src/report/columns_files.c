@@ -155,11 +155,125 @@ static const column_t s_results[] = {
      "the fastest"},
 };
 
-const column_table_t columns_results = {
-    .file = "results.csv",
-    .columns = s_results,
-    .ncolumns = (int)(sizeof s_results / sizeof *s_results),
-    .sweep = true};
+const column_table_t columns_results =
+    COLUMN_TABLE("results.csv", s_results, true);
+
+//  The table under each size (report_table.c): a median row
+//  (link_summary_t) per hop, ctx->of its summary_t.  The spread's heading
+//  and width are the printer's, as they depend on the repeats
+
+static const link_summary_t *s_med(const column_ctx_t *ctx)
+{
+    return ctx->row;
+}
+//  "pub -> broker", and "pub@h1 -> broker@h2" for stages on other hosts
+static void s_view_link(const column_ctx_t *ctx, column_value_t *v)
+{
+    const link_summary_t *s = s_med(ctx);
+    snprintf(v->buf, sizeof v->buf, "%.40s%s%.40s -> %.40s%s%.40s", s->from,
+             s->from_host[0] ? "@" : "", s->from_host, s->to,
+             s->to_host[0] ? "@" : "", s->to_host);
+    column_text(v, v->buf);
+}
+static void s_view_rate(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_text(v, report_grouped(s_med(ctx)->rate, v->buf, sizeof v->buf));
+}
+//  "±2.1%" (3 or more repeats; '*' when the interval falls short of the
+//  confidence, '!' when it is wider than the precision), "(min - max)"
+static void s_view_spread(const column_ctx_t *ctx, column_value_t *v)
+{
+    const summary_t *summary = ctx->of;
+    const link_summary_t *s = s_med(ctx);
+    char lo[16], hi[16];
+    if (summary->n >= SUMMARY_MIN_REPEATS)
+        snprintf(v->buf, sizeof v->buf, "±%.1f%%%s%s", 100 * s->spread,
+                 s->ci.reached ? "" : "*", s->precise == 0 ? "!" : "");
+    else if (summary->n == 2)
+        snprintf(v->buf, sizeof v->buf, "(%s - %s)",
+                 report_short(s->rate_min, lo, sizeof lo),
+                 report_short(s->rate_max, hi, sizeof hi));
+    else
+        v->buf[0] = 0;
+    column_text(v, v->buf);
+}
+static void s_view_lost(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_text(
+        v, report_grouped((double)s_med(ctx)->lost_all, v->buf, sizeof v->buf));
+}
+static void s_view_expected(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_text(v, report_grouped((double)s_med(ctx)->expected_all, v->buf,
+                                  sizeof v->buf));
+}
+static void s_view_lost_pct(const column_ctx_t *ctx, column_value_t *v)
+{
+    const link_summary_t *s = s_med(ctx);
+    column_real(v, s->expected_all
+                       ? 100.0 * (double)s->lost_all / (double)s->expected_all
+                       : 0.0);
+}
+static void s_view_cpu(const column_ctx_t *ctx, column_value_t *v)
+{
+    const link_summary_t *s = s_med(ctx);
+    char a[16] = "-", b[16] = "-";
+    if (s->from_cpu_ns >= 0)
+        snprintf(a, sizeof a, "%.0f", s->from_cpu_ns);
+    if (s->to_cpu_ns >= 0)
+        snprintf(b, sizeof b, "%.0f", s->to_cpu_ns);
+    snprintf(v->buf, sizeof v->buf, "%s / %s", a, b);
+    column_text(v, v->buf);
+}
+static void s_view_flags(const column_ctx_t *ctx, column_value_t *v)
+{
+    const link_summary_t *s = s_med(ctx);
+    snprintf(v->buf, sizeof v->buf, "%s%s%s", s->hwm_bound ? "  HWM" : "",
+             s->starved > 0 ? "  starved" : "",
+             s->stalled > 0 ? "  STALLED" : "");
+    column_text(v, v->buf);
+}
+
+const char *const columns_results_page[][2] = {
+    {COLUMN_HOP, "hop"},
+    {COLUMN_FROM, "from"},
+    {COLUMN_TO, "to"},
+    {COLUMN_TRANSPORT, "transport"},
+    {COLUMN_REPEAT, "repeat"},
+    {COLUMN_SENT, "sent"},
+    {COLUMN_EXPECTED, "expected"},
+    {"selectivity", "selectivity"},
+    {"received", "received"},
+    {COLUMN_LOST, "lost"},
+    {COLUMN_MSGS_PER_SEC, "msgs/s"},
+    {COLUMN_MB_PER_SEC, "MB/s"},
+    {COLUMN_FROM_CPU_NS, "CPU ns/msg from"},
+    {"to_cpu_ns_per_msg", "CPU ns/msg to"},
+    {"seq_lost", "seq lost"},
+    {"from_cpu", "from CPU"},
+    {"to_cpu", "to CPU"},
+    {"from_node", "from node"},
+    {"to_node", "to node"},
+    {"from_wait_pct", "from wait %"},
+    {"to_wait_pct", "to wait %"},
+    {NULL, NULL}};
+
+#define VIEW(f, fmt) COLUMN_COMPUTED(f, fmt, 0)
+
+const column_view_t columns_results_view[] = {
+    {"hop", 4, false, "", MED(hop, NULL, 0)},
+    {"from -> to", -22, true, "  ", VIEW(s_view_link, NULL)},
+    {"transport", -9, false, NULL, MED(transport, NULL, 0)},
+    {"msgs/s", 11, false, NULL, VIEW(s_view_rate, NULL)},
+    {"±", -10, false, "  ", VIEW(s_view_spread, NULL)},
+    {"MB/s", 10, false, "", MED(mbps, "%.1f", 0)},
+    {"expected", 12, false, NULL, VIEW(s_view_expected, NULL)},
+    {"selectivity", 11, false, NULL, MED(selectivity, "%.4f", 0)},
+    {"lost", 12, false, NULL, VIEW(s_view_lost, NULL)},
+    {"lost%", 7, false, NULL, VIEW(s_view_lost_pct, "%.2f%%")},
+    {"cpu ns/msg fr/to", 17, false, NULL, VIEW(s_view_cpu, NULL)},
+    {"", 0, false, "", VIEW(s_view_flags, NULL)},
+    {NULL, 0, false, NULL, {0}}};
 
 //  ---------------------------------------------------------------------
 //  latency.csv: a row per distribution (trial, hop or e2e), microseconds
@@ -177,30 +291,19 @@ static void s_samples(const column_ctx_t *ctx, column_value_t *v)
     v->kind = VALUE_UINT;
     v->u = histogram_count(&((const latency_row_t *)ctx->row)->histogram);
 }
-static void s_mean(const column_ctx_t *ctx, column_value_t *v)
-{
-    column_real(v, s_us(ctx, 0));
-}
-static void s_p50(const column_ctx_t *ctx, column_value_t *v)
-{
-    column_real(v, s_us(ctx, 50));
-}
-static void s_p90(const column_ctx_t *ctx, column_value_t *v)
-{
-    column_real(v, s_us(ctx, 90));
-}
-static void s_p99(const column_ctx_t *ctx, column_value_t *v)
-{
-    column_real(v, s_us(ctx, 99));
-}
-static void s_p999(const column_ctx_t *ctx, column_value_t *v)
-{
-    column_real(v, s_us(ctx, 99.9));
-}
-static void s_max(const column_ctx_t *ctx, column_value_t *v)
-{
-    column_real(v, s_us(ctx, 101));
-}
+//  A distribution's figure in microseconds: 0 the mean, > 100 the max,
+//  else that percentile
+#define S_PERCENTILE(name, which)                                              \
+    static void s_##name(const column_ctx_t *ctx, column_value_t *v)           \
+    {                                                                          \
+        column_real(v, s_us(ctx, which));                                      \
+    }
+S_PERCENTILE(mean, 0)
+S_PERCENTILE(p50, 50)
+S_PERCENTILE(p90, 90)
+S_PERCENTILE(p99, 99)
+S_PERCENTILE(p999, 99.9)
+S_PERCENTILE(max, 101)
 
 #define US(f)  COLUMN_COMPUTED(f, "%.3f", 0)
 #define LAT(f) COLUMN_FIELD(latency_summary_t, f, "%.3f", 0)
@@ -262,8 +365,7 @@ static const column_t s_latency_at[] = {
      "latency_at rows: the fraction of the found rate offered"},
     {"found_per_sec", AT(s_at_found, "%.1f"),
      "...the rate the search found (msgs/s)"},
-    {"found_loss_ratio", AT(s_at_ratio, "%g"),
-     "...for this loss ratio"},
+    {"found_loss_ratio", AT(s_at_ratio, "%g"), "...for this loss ratio"},
 };
 
 const column_table_t columns_latency = {
@@ -299,8 +401,5 @@ static const column_t s_sockets[] = {
      "what its sequence numbers prove it missed from the publishers on"},
 };
 
-const column_table_t columns_sockets = {
-    .file = "sockets.csv",
-    .columns = s_sockets,
-    .ncolumns = (int)(sizeof s_sockets / sizeof *s_sockets),
-    .sweep = true};
+const column_table_t columns_sockets =
+    COLUMN_TABLE("sockets.csv", s_sockets, true);

@@ -163,11 +163,8 @@ static const column_t s_search[] = {
      "fresh, reused, or fallback:WHY (search_reuse)"},
 };
 
-const column_table_t columns_search = {
-    .file = "search.csv",
-    .columns = s_search,
-    .ncolumns = (int)(sizeof s_search / sizeof *s_search),
-    .sweep = true};
+const column_table_t columns_search =
+    COLUMN_TABLE("search.csv", s_search, true);
 
 //  ---------------------------------------------------------------------
 //  search_summary.csv
@@ -234,11 +231,8 @@ static const column_t s_search_summary[] = {
     {"set_by", FN(s_set_by, NULL), {0}, "machine, publishers or pipeline"},
 };
 
-const column_table_t columns_search_summary = {
-    .file = "search_summary.csv",
-    .columns = s_search_summary,
-    .ncolumns = (int)(sizeof s_search_summary / sizeof *s_search_summary),
-    .sweep = true};
+const column_table_t columns_search_summary =
+    COLUMN_TABLE("search_summary.csv", s_search_summary, true);
 
 //  ---------------------------------------------------------------------
 //  syscalls.csv
@@ -333,11 +327,8 @@ static const column_t s_syscalls[] = {
     {COLUMN_MODE, COLUMN_TAKE_MODE, {0}, "as in results.csv"},
 };
 
-const column_table_t columns_syscalls = {
-    .file = "syscalls.csv",
-    .columns = s_syscalls,
-    .ncolumns = (int)(sizeof s_syscalls / sizeof *s_syscalls),
-    .sweep = true};
+const column_table_t columns_syscalls =
+    COLUMN_TABLE("syscalls.csv", s_syscalls, true);
 
 //  ---------------------------------------------------------------------
 //  threads.csv and memory.csv
@@ -367,11 +358,8 @@ static const column_t s_threads[] = {
      "times it was preempted in the window"},
 };
 
-const column_table_t columns_threads = {
-    .file = "threads.csv",
-    .columns = s_threads,
-    .ncolumns = (int)(sizeof s_threads / sizeof *s_threads),
-    .sweep = true};
+const column_table_t columns_threads =
+    COLUMN_TABLE("threads.csv", s_threads, true);
 
 static void s_on_node(const column_ctx_t *ctx, column_value_t *v)
 {
@@ -407,11 +395,8 @@ static const column_t s_memory[] = {
     {COLUMN_REPEAT, COLUMN_TAKE_REPEAT, {0}, "the repetition"},
 };
 
-const column_table_t columns_memory = {
-    .file = "memory.csv",
-    .columns = s_memory,
-    .ncolumns = (int)(sizeof s_memory / sizeof *s_memory),
-    .sweep = true};
+const column_table_t columns_memory =
+    COLUMN_TABLE("memory.csv", s_memory, true);
 
 //  ---------------------------------------------------------------------
 //  sizing.csv
@@ -439,7 +424,7 @@ static void s_sizing_answer(const column_ctx_t *ctx, column_value_t *v)
     {                                                                          \
         0                                                                      \
     }
-#define MEASURED COLUMN_OPTIONAL //  empty: not measured
+#define MEASURED             COLUMN_OPTIONAL //  empty: not measured
 
 static const column_t s_sizing[] = {
     {"candidate", SIZING(number, NULL, 0),
@@ -528,10 +513,8 @@ static const column_t s_sizing[] = {
      "the trial-seconds its verdict rests on"},
 };
 
-const column_table_t columns_sizing = {
-    .file = "sizing.csv",
-    .columns = s_sizing,
-    .ncolumns = (int)(sizeof s_sizing / sizeof *s_sizing)};
+const column_table_t columns_sizing =
+    COLUMN_TABLE("sizing.csv", s_sizing, false);
 
 const column_table_t *const columns_tables[] = {
     &columns_results, &columns_latency,

@@ -9,6 +9,7 @@
 
 #include "report/resultsdir.h"
 
+#include "base/limits.h"
 #include "base/outfile.h"
 
 #include <stdlib.h>
@@ -83,26 +84,25 @@ static int s_compare(const compare_options_t *o, side_t *sides, int nsides,
     return status;
 }
 
-int compare_results(const compare_options_t *options, FILE *out, errbuf_t *err)
+//  The sides read and compared: the exit status
+static int s_results(const compare_options_t *options, rundir_t *const *runs,
+                     FILE *out, errbuf_t *err)
 {
-    side_t *sides = NULL;
-    int nsides = 0;
-    if (s_check(options, err))
-        return 2;
     for (int i = 1; i < options->ndirs; i++)
-        if (compare_is_sizing(options->dirs[i]) !=
-            compare_is_sizing(options->dirs[0])) {
+        if (compare_is_sizing(runs[i]) != compare_is_sizing(runs[0])) {
+            bool sizing = compare_is_sizing(runs[i]);
             err_set(err,
                     "%s is a sizing run and %s is not: compare sizing "
                     "runs with sizing runs",
-                    options->dirs[compare_is_sizing(options->dirs[i]) ? i : 0],
-                    options->dirs[compare_is_sizing(options->dirs[i]) ? 0 : i]);
+                    options->dirs[sizing ? i : 0],
+                    options->dirs[sizing ? 0 : i]);
             return 2;
         }
-    if (options->ndirs && compare_is_sizing(options->dirs[0]))
-        return compare_sizing(options, out, err);
-    int status = 2;
-    if (compare_read(options, &sides, &nsides, err) == 0) {
+    if (compare_is_sizing(runs[0]))
+        return compare_sizing(options, runs, out, err);
+    side_t *sides = NULL;
+    int nsides = 0, status = 2;
+    if (compare_read(options, runs, &sides, &nsides, err) == 0) {
         if (nsides < 2)
             err_set(err, "%s: --by %s has %d value%s: nothing to compare",
                     options->dirs[0], options->by, nsides,
@@ -111,5 +111,24 @@ int compare_results(const compare_options_t *options, FILE *out, errbuf_t *err)
             status = s_compare(options, sides, nsides, out, err);
     }
     compare_sides_free(sides, nsides);
+    return status;
+}
+
+int compare_results(const compare_options_t *options, FILE *out, errbuf_t *err)
+{
+    if (s_check(options, err))
+        return 2;
+    rundir_t *runs[LIMIT_COMPARE_RUNS] = {NULL};
+    int status = options->ndirs > LIMIT_COMPARE_RUNS ? 2 : 0;
+    if (status)
+        err_set(err, "compare takes at most %d results directories, not %d",
+                LIMIT_COMPARE_RUNS, options->ndirs);
+    for (int i = 0; status == 0 && i < options->ndirs; i++)
+        if (!(runs[i] = rundir_open(options->dirs[i], err)))
+            status = 2;
+    if (status == 0)
+        status = s_results(options, runs, out, err);
+    for (int i = 0; i < options->ndirs && i < LIMIT_COMPARE_RUNS; i++)
+        rundir_destroy(&runs[i]);
     return status;
 }

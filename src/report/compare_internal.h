@@ -9,8 +9,10 @@
 #define HOPBENCH_COMPARE_INTERNAL_H
 
 #include "base/stats.h"
+#include "report/columns.h"
 #include "report/compare.h"
 #include "report/plot_chart.h"
+#include "report/rundir.h"
 
 #define COMPARE_TEXT 64
 #define COMPARE_LONG 512
@@ -24,7 +26,7 @@ typedef struct {
     char from[COMPARE_TEXT], to[COMPARE_TEXT], transport[COMPARE_TEXT];
     char metric[16]; //  "msgs/s", "p50_us", "p99_us"; syscalls.csv's:
                      //  "ns/msg", "calls/msg", "cpu_ns/msg"
-    char hosts[2 * COMPARE_TEXT + 4]; //  "h1 -> h2" (host = NAME), or ""
+    char hosts[2 * COMPARE_TEXT + 5]; //  "h1 -> h2" (host = NAME), or ""
     //  A system call's row (syscalls.csv): from is the stage, to the
     //  thread's kind ("ZMQbg/IO": its number dropped, the threads of one
     //  kind summed), hop "-"; "all" for a stage's total
@@ -79,9 +81,10 @@ typedef struct {
     char notes[2048]; //  one per line: mismatched topologies, hosts, ...
 } comparison_t;
 
-//  compare_read.c: the sides of the command's directories
-int compare_read(const compare_options_t *options, side_t **sides, int *nsides,
-                 errbuf_t *err);
+//  compare_read.c: the sides of the command's directories (runs[i] read
+//  from options->dirs[i])
+int compare_read(const compare_options_t *options, rundir_t *const *runs,
+                 side_t **sides, int *nsides, errbuf_t *err);
 void compare_sides_free(side_t *sides, int nsides);
 //  "hop 1 pub -> sub" and friends
 bool compare_series_match(const series_t *a, const series_t *b, bool by_mode);
@@ -94,29 +97,42 @@ void compare_free(comparison_t *self);
 //  compare_print.c: the formats
 void compare_print_table(FILE *out, const comparison_t *cmps, int n);
 
-//  Sizing runs (compare_sizing.c): does dir hold one; and compare them
+//  Sizing runs (compare_sizing.c): is the run one; and compare them
 //  (the exit status, as compare_results')
-bool compare_is_sizing(const char *dir);
-int compare_sizing(const compare_options_t *options, FILE *out, errbuf_t *err);
-//  The same as a page's tables (report_html_compare): 0, or -1 when a
-//  directory cannot be read (nothing matched is said on the page)
-int compare_sizing_html(FILE *out, const char *const *dirs, int n,
-                        errbuf_t *err);
+bool compare_is_sizing(const rundir_t *run);
+int compare_sizing(const compare_options_t *options, rundir_t *const *runs,
+                   FILE *out, errbuf_t *err);
+//  The same as a page's tables (report_html_compare): the exit status
+//  (1: no candidate of a run is one of the first's)
+int compare_sizing_html(FILE *out, rundir_t *const *runs,
+                        const char *const *dirs, int n, errbuf_t *err);
 void compare_print_csv(FILE *out, const comparison_t *cmps, int n, bool header);
 //  0, or -1 and err (out of memory, a write that failed)
 int compare_print_json(FILE *out, const comparison_t *cmps, int n,
                        errbuf_t *err);
 //  A figure as the table prints it: msgs/s as 1.23M, latency in us
 const char *compare_value(const char *metric, double v, char *buf, size_t len);
-//  A matched row's text, as the table prints it (the HTML report's too):
-//  "1.23M", "±2.1%", "-10.6%", "[-13.0%, -8.1%]", "~ (p=0.548 n=5+5)"
+
+//  A row of compare's table of columns (columns_compare): a matched row
+//  (or one side's), or a metric's geometric mean
 typedef struct {
-    char link[3 * COMPARE_TEXT + 8];
-    char base[32], base_spread[32], other[32], other_spread[32];
-    char delta[32], interval[64], significance[80];
-} compare_cells_t;
-void compare_cells(const comparison_t *c, const compare_row_t *row,
-                   compare_cells_t *cells);
+    const comparison_t *c;
+    const compare_row_t *row; //  NULL: g
+    const compare_geomean_t *g;
+    const series_t *s; //  the row's series (a's, or b's)
+} compare_record_t;
+extern const column_table_t columns_compare;
+//  A matched row for people: "size hop from -> to metric base ± other ±
+//  delta interval significance"
+extern const column_view_t compare_view_links[];
+//  The view of a matched row: compare_view_links, or for a system call's
+//  row (stage thread syscall where hop and link are) one made in calls
+//  (COLUMNS_VIEW_MAX + 1 cells)
+const column_view_t *compare_view(const compare_row_t *row,
+                                  column_view_t *calls);
+//  A matched row as a record, and the ctx its views and columns take
+void compare_record_ctx(const comparison_t *c, const compare_row_t *row,
+                        compare_record_t *record, column_ctx_t *ctx);
 
 //  compare_plot.c: the delta charts' data files into dir, the charts
 //  listed (not drawn): 0, or -1 and err

@@ -1,27 +1,24 @@
 /*  compare_read: results directories as sides of series; see
     compare_internal.h.
 
-    results.csv, latency.csv and syscalls.csv are read through base/csv,
-    by column name, keeping only the per-repeat rows (repeat is a
-    number): the `median` and `all` rows are sums of those.  Of
-    syscalls.csv, the rows of a stage's calls (one series per stage, kind
-    of thread and syscall, the threads of a kind summed) and its totals.
-    metadata.json is read through rundir, which refuses one that is not
-    what hopbench writes; the notes take a few of its fields.  Every file is
-    outside input: a malformed one is an error naming file:line, never a
-    crash.  Each file is read once, in one pass: a row whose fields are
-    not the header's in number (a line cut short), a number that is not
-    one (nan, 0x10, negative), a file with no row: each is an error at
-    file:line naming the column.
+    The runs come read and checked (rundir: metadata.json, and CSV files
+    whose headers are theirs and whose rows are whole); of results.csv,
+    latency.csv and syscalls.csv this takes, by column name, only the
+    per-repeat rows (repeat is a number): the `median` and `all` rows
+    are sums of those.  Of syscalls.csv, the rows of a stage's calls (one
+    series per stage, kind of thread and syscall, the threads of a kind
+    summed) and its totals; of metadata.json, a few fields for the notes.
+    A cell that is not what the comparison needs (a number that is not
+    one: nan, 0x10, negative; a repeat that is not one) or a results.csv
+    without rows is an error at file:line naming the column.
 */
 #include "report/compare_internal.h"
 #include "report/columns.h"
 #include "report/rundir.h"
 
-#include "base/csv.h"
+#include "base/grow.h"
 #include "base/number.h"
 
-#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,13 +28,11 @@ typedef struct {
     const compare_options_t *options;
     side_t *sides; //  room for LIMIT_COMPARE_RUNS... or --by values
     int *nsides, most;
-    const char *path, *dir;
-    const json_t *meta; //  the directory's metadata.json
-    csv_t *csv;
+    const rundir_t *run;
+    const rundir_file_t *file;
+    int row;       //  the row read
     bool latency;  //  latency.csv: p50 and p99; else msgs/s
     bool syscalls; //  syscalls.csv (compare_syscalls): ns and calls per msg
-    int columns;   //  of the header
-    int rows;      //  read after it
     int topology, pattern, mode, size, repeat, hop, from, to, transport;
     int stage, thread, syscall, calls_per_msg, ns_per_msg, cpu_ns, messages;
     int from_host, to_host; //  -1 when the file has none
@@ -80,15 +75,9 @@ static series_t *s_series(side_t *side, const series_t *key, errbuf_t *err)
         if (side->series[i].size == key->size &&
             compare_series_match(&side->series[i], key, false))
             return &side->series[i];
-    if (side->nseries == side->cap) {
-        int cap = side->cap ? 2 * side->cap : 64;
-        series_t *v = realloc(side->series, (size_t)cap * sizeof *v);
-        if (!v) {
-            err_set(err, "out of memory");
-            return NULL;
-        }
-        side->series = v;
-        side->cap = cap;
+    if (grow(&side->series, &side->cap, side->nseries + 1, sizeof *key)) {
+        err_set(err, "out of memory");
+        return NULL;
     }
     series_t *s = &side->series[side->nseries++];
     *s = *key;
@@ -99,14 +88,8 @@ static series_t *s_series(side_t *side, const series_t *key, errbuf_t *err)
 
 static int s_add(series_t *s, double value, errbuf_t *err)
 {
-    if (s->n == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 8;
-        double *v = realloc(s->values, (size_t)cap * sizeof *v);
-        if (!v)
-            return err_set(err, "out of memory");
-        s->values = v;
-        s->cap = cap;
-    }
+    if (grow(&s->values, &s->cap, s->n + 1, sizeof value))
+        return err_set(err, "out of memory");
     s->values[s->n++] = value;
     return 0;
 }
@@ -125,34 +108,22 @@ bool compare_series_match(const series_t *a, const series_t *b, bool by_mode)
 //  ---------------------------------------------------------------------
 //  Columns
 
-static int s_column(const csv_t *csv, const char *name)
-{
-    for (int i = 0; i < csv_count(csv); i++)
-        if (strcmp(csv_field(csv, i), name) == 0)
-            return i;
-    return -1;
-}
-
 static int s_need(reader_t *self, int *col, const char *name, errbuf_t *err)
 {
-    if ((*col = s_column(self->csv, name)) < 0)
+    if ((*col = rundir_column(self->file, name)) < 0)
         return err_set(err,
                        "%s:1: no column '%s' (is this a hopbench results "
                        "directory?)",
-                       self->path, name);
+                       rundir_path(self->file), name);
     return 0;
 }
 
 //  syscalls.csv's columns
 static int s_syscalls_header(reader_t *self, errbuf_t *err)
 {
-    self->cpu_ns = s_column(self->csv, COLUMN_CPU_NS);
-    self->messages = s_column(self->csv, COLUMN_MESSAGES);
-    return s_need(self, &self->topology, COLUMN_TOPOLOGY, err) ||
-                   s_need(self, &self->pattern, COLUMN_PATTERN, err) ||
-                   s_need(self, &self->size, COLUMN_SIZE, err) ||
-                   s_need(self, &self->repeat, COLUMN_REPEAT, err) ||
-                   s_need(self, &self->stage, COLUMN_STAGE, err) ||
+    self->cpu_ns = rundir_column(self->file, COLUMN_CPU_NS);
+    self->messages = rundir_column(self->file, COLUMN_MESSAGES);
+    return s_need(self, &self->stage, COLUMN_STAGE, err) ||
                    s_need(self, &self->thread, COLUMN_THREAD, err) ||
                    s_need(self, &self->syscall, COLUMN_SYSCALL, err) ||
                    s_need(self, &self->calls_per_msg, COLUMN_CALLS_PER_MSG,
@@ -162,47 +133,49 @@ static int s_syscalls_header(reader_t *self, errbuf_t *err)
                : 0;
 }
 
-static int s_header(reader_t *self, errbuf_t *err)
+//  The sweep_ columns: --by's, and the others that make a row's sweep
+static int s_sweeps(reader_t *self, errbuf_t *err)
 {
     const char *by = self->options->by;
     char want[COMPARE_TEXT + 8];
-    snprintf(want, sizeof want, "sweep_%s", by ? by : "");
-    for (char *p = want + 6; *p; p++)
-        if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
-            !(*p >= '0' && *p <= '9'))
-            *p = '_';
+    columns_sweep_name(by ? by : "", want, sizeof want);
     self->by = -1;
     self->nsweep = 0;
-    for (int i = 0; i < csv_count(self->csv); i++) {
-        const char *name = csv_field(self->csv, i);
-        if (strncmp(name, COLUMN_SWEEP_PREFIX, 6))
-            continue;
+    for (int k = 0; k < rundir_nsweep(self->file); k++) {
+        int col = rundir_sweep(self->file, k);
+        const char *name = rundir_name(self->file, col);
         if (by && strcmp(name, want) == 0)
-            self->by = i;
+            self->by = col;
         else if (self->nsweep < 64) {
             snprintf(self->sweep_name[self->nsweep], COMPARE_TEXT, "%s",
-                     name + 6);
-            self->sweep[self->nsweep++] = i;
+                     name + strlen(COLUMN_SWEEP_PREFIX));
+            self->sweep[self->nsweep++] = col;
         }
     }
     if (by && self->by < 0)
         return err_set(err,
                        "%s:1: no column %s: --by %s needs a run with "
                        "--sweep %s=...",
-                       self->path, want, by, by);
-    self->columns = csv_count(self->csv);
-    self->rows = 0;
-    self->mode = s_column(self->csv, COLUMN_MODE);
-    self->loss_ratio = s_column(self->csv, COLUMN_LOSS_RATIO);
-    self->from_host = s_column(self->csv, COLUMN_FROM_HOST);
-    self->to_host = s_column(self->csv, COLUMN_TO_HOST);
+                       rundir_path(self->file), want, by, by);
+    return 0;
+}
+
+static int s_header(reader_t *self, errbuf_t *err)
+{
+    if (s_sweeps(self, err))
+        return -1;
+    self->mode = rundir_column(self->file, COLUMN_MODE);
+    self->loss_ratio = rundir_column(self->file, COLUMN_LOSS_RATIO);
+    self->from_host = rundir_column(self->file, COLUMN_FROM_HOST);
+    self->to_host = rundir_column(self->file, COLUMN_TO_HOST);
+    if (s_need(self, &self->topology, COLUMN_TOPOLOGY, err) ||
+        s_need(self, &self->pattern, COLUMN_PATTERN, err) ||
+        s_need(self, &self->size, COLUMN_SIZE, err) ||
+        s_need(self, &self->repeat, COLUMN_REPEAT, err))
+        return -1;
     if (self->syscalls)
         return s_syscalls_header(self, err);
-    return s_need(self, &self->topology, COLUMN_TOPOLOGY, err) ||
-                   s_need(self, &self->pattern, COLUMN_PATTERN, err) ||
-                   s_need(self, &self->size, COLUMN_SIZE, err) ||
-                   s_need(self, &self->repeat, COLUMN_REPEAT, err) ||
-                   s_need(self, &self->hop, COLUMN_HOP, err) ||
+    return s_need(self, &self->hop, COLUMN_HOP, err) ||
                    (self->latency
                         ? s_need(self, &self->value[0], COLUMN_P50_US, err) ||
                               s_need(self, &self->value[1], COLUMN_P99_US, err)
@@ -221,8 +194,7 @@ static int s_header(reader_t *self, errbuf_t *err)
 
 static const char *s_field(const reader_t *self, int col)
 {
-    return col >= 0 && col < csv_count(self->csv) ? csv_field(self->csv, col)
-                                                  : "";
+    return rundir_cell(self->file, self->row, col);
 }
 
 //  A number of 0 or more in column col (called name)
@@ -232,7 +204,8 @@ static int s_number(const reader_t *self, int col, const char *name,
     const char *text = s_field(self, col);
     if (number_parse(text, out) || *out < 0)
         return err_set(err, "%s:%d: %s '%.40s' is not a number (of 0 or more)",
-                       self->path, csv_line(self->csv), name, text);
+                       rundir_path(self->file),
+                       rundir_line(self->file, self->row), name, text);
     return 0;
 }
 
@@ -248,14 +221,14 @@ static side_t *s_side(reader_t *self, errbuf_t *err)
         if (strcmp(self->sides[i].label, label) == 0)
             return &self->sides[i];
     if (*self->nsides == self->most) {
-        err_set(err, "%s: more than %d values of %s", self->path, self->most,
-                self->options->by);
+        err_set(err, "%s: more than %d values of %s", rundir_path(self->file),
+                self->most, self->options->by);
         return NULL;
     }
     side_t *side = &self->sides[(*self->nsides)++];
     snprintf(side->label, sizeof side->label, "%s", label);
-    snprintf(side->dir, sizeof side->dir, "%s", self->dir);
-    s_metadata(side, self->meta);
+    snprintf(side->dir, sizeof side->dir, "%s", rundir_dir(self->run));
+    s_metadata(side, rundir_meta(self->run));
     return side;
 }
 
@@ -355,20 +328,14 @@ static int s_syscalls_row(reader_t *self, series_t *key, side_t *side,
 static int s_row(reader_t *self, errbuf_t *err)
 {
     const char *repeat = s_field(self, self->repeat);
-    self->rows++;
-    if (csv_count(self->csv) != self->columns)
-        return err_set(err,
-                       "%s:%d: %d fields, but the header has %d (a line cut "
-                       "short?)",
-                       self->path, csv_line(self->csv), csv_count(self->csv),
-                       self->columns);
     if (strcmp(repeat, COLUMN_MEDIAN) == 0 || strcmp(repeat, "all") == 0)
         return 0; //  made of the repeats
     if (!*repeat || strspn(repeat, "0123456789") != strlen(repeat))
         return err_set(err,
                        "%s:%d: repeat '%.40s' is not a repeat's number, "
                        "median or all",
-                       self->path, csv_line(self->csv), repeat);
+                       rundir_path(self->file),
+                       rundir_line(self->file, self->row), repeat);
     double size, value;
     series_t key;
     s_key(self, &key);
@@ -397,57 +364,38 @@ static int s_row(reader_t *self, errbuf_t *err)
     return 0;
 }
 
-//  One CSV file of dir; a missing latency.csv or syscalls.csv is no error
-static int s_file(reader_t *self, const char *dir, const char *name,
-                  errbuf_t *err)
+//  One file of the run; a missing latency.csv or syscalls.csv is none
+static int s_file(reader_t *self, const column_table_t *table, errbuf_t *err)
 {
-    char path[COMPARE_LONG + 32];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    self->path = path;
-    self->dir = dir;
-    self->latency = strcmp(name, "latency.csv") == 0;
-    self->syscalls = strcmp(name, "syscalls.csv") == 0;
-    FILE *file = fopen(path, "r");
-    if (!file)
-        return (self->latency || self->syscalls) && errno == ENOENT
-                   ? 0
-                   : err_set(err, "cannot read %s: %s", path, strerror(errno));
-    int rc = (self->csv = csv_new(file, path)) ? csv_next(self->csv, err)
-                                               : err_set(err, "out of memory");
-    if (rc == 0)
-        rc = err_set(err, "%s: empty (no header)", path);
-    if (rc > 0)
-        rc = s_header(self, err);
-    while (rc >= 0 && (rc = csv_next(self->csv, err)) > 0)
-        rc = s_row(self, err);
-    if (rc == 0 && self->rows == 0 && !self->latency && !self->syscalls)
-        rc = err_set(err, "%s: a header and no rows (the run measured nothing)",
-                     path);
-    csv_destroy(&self->csv);
-    fclose(file);
-    return rc < 0 ? -1 : 0;
+    self->latency = table == &columns_latency;
+    self->syscalls = table == &columns_syscalls;
+    if (!(self->file = rundir_file(self->run, table)))
+        return 0; //  results.csv is there: rundir_open saw to that
+    if (s_header(self, err))
+        return -1;
+    if (table == &columns_results && rundir_nrows(self->file) == 0)
+        return err_set(err,
+                       "%s: a header and no rows (the run measured "
+                       "nothing)",
+                       rundir_path(self->file));
+    for (self->row = 0; self->row < rundir_nrows(self->file); self->row++)
+        if (s_row(self, err))
+            return -1;
+    return 0;
 }
 
-//  One directory: its metadata.json (for the side without --by), then
-//  its files
-static int s_dir(reader_t *self, side_t *side, const char *dir, errbuf_t *err)
+static int s_run(reader_t *self, const rundir_t *run, errbuf_t *err)
 {
-    json_t *meta = rundir_metadata(dir, err);
-    self->meta = meta;
-    if (meta && side)
-        s_metadata(side, meta);
-    int rc = meta && s_file(self, dir, "results.csv", err) == 0 &&
-                     s_file(self, dir, "latency.csv", err) == 0 &&
-                     s_file(self, dir, "syscalls.csv", err) == 0
-                 ? 0
-                 : -1;
-    json_decref(meta);
-    self->meta = NULL;
-    return rc;
+    self->run = run;
+    return s_file(self, &columns_results, err) ||
+                   s_file(self, &columns_latency, err) ||
+                   s_file(self, &columns_syscalls, err)
+               ? -1
+               : 0;
 }
 
-int compare_read(const compare_options_t *options, side_t **sides_p,
-                 int *nsides, errbuf_t *err)
+int compare_read(const compare_options_t *options, rundir_t *const *runs,
+                 side_t **sides_p, int *nsides, errbuf_t *err)
 {
     int most = options->by ? 64 : options->ndirs;
     side_t *sides = calloc((size_t)most, sizeof *sides);
@@ -458,13 +406,14 @@ int compare_read(const compare_options_t *options, side_t **sides_p,
     if (!sides)
         return err_set(err, "out of memory");
     if (options->by)
-        return s_dir(&reader, NULL, options->dirs[0], err);
+        return s_run(&reader, runs[0], err);
     for (int d = 0; d < options->ndirs; d++) {
         side_t *side = &sides[(*nsides)++];
         snprintf(side->label, sizeof side->label, "%s", options->dirs[d]);
         snprintf(side->dir, sizeof side->dir, "%s", options->dirs[d]);
+        s_metadata(side, rundir_meta(runs[d]));
         reader.side = d;
-        if (s_dir(&reader, side, options->dirs[d], err))
+        if (s_run(&reader, runs[d], err))
             return -1;
     }
     return 0;

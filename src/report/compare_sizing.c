@@ -12,14 +12,14 @@
 */
 #include "report/compare_internal.h"
 
+#include "base/grow.h"
+
 #include "report/html.h"
 
 #include "report/plot_data.h"
-#include "report/plot_reader.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum { C_TOPO, C_TRY, C_SIZE, C_VERDICT, C_CAP, C_CONF, C_P99, C_BUSY, C_N };
 static const char *const s_columns[C_N] = {
@@ -36,46 +36,43 @@ typedef struct {
 } candidate_t;
 
 typedef struct {
-    plot_reader_t in;
     candidate_t *v;
     int n, cap;
 } run_t;
 
-static int s_row(void *ctx, errbuf_t *err)
+static int s_row(run_t *self, const rundir_rows_t *in, errbuf_t *err)
 {
-    run_t *self = ctx;
-    if (plot_grow(&self->v, &self->cap, self->n + 1, sizeof *self->v))
+    if (grow(&self->v, &self->cap, self->n + 1, sizeof *self->v))
         return err_set(err, "out of memory");
     candidate_t *c = &self->v[self->n];
-    const char *tried = plot_reader_field(&self->in, C_TRY);
+    const char *tried = rundir_text(in, C_TRY);
     snprintf(c->name, sizeof c->name, "%.100s%s%.200s at %.12s B",
-             plot_reader_field(&self->in, C_TOPO), *tried ? " " : "", tried,
-             plot_reader_field(&self->in, C_SIZE));
-    snprintf(c->verdict, sizeof c->verdict, "%s",
-             plot_reader_field(&self->in, C_VERDICT));
+             rundir_text(in, C_TOPO), *tried ? " " : "", tried,
+             rundir_text(in, C_SIZE));
+    snprintf(c->verdict, sizeof c->verdict, "%s", rundir_text(in, C_VERDICT));
     for (int f = 0; f < FIGURES; f++) {
         c->figure[f] = -1;
-        if (*plot_reader_field(&self->in, C_CAP + f) &&
-            plot_reader_number(&self->in, C_CAP + f, &c->figure[f], err))
+        if (*rundir_text(in, C_CAP + f) &&
+            rundir_number(in, C_CAP + f, &c->figure[f], err))
             return -1;
     }
     self->n++;
     return 0;
 }
 
-static int s_read(run_t *self, const char *dir, errbuf_t *err)
+static int s_read(run_t *self, const rundir_t *run, errbuf_t *err)
 {
-    int rc =
-        plot_reader_open(&self->in, dir, "sizing.csv", s_columns, C_N, err);
+    rundir_rows_t in;
+    int rc = rundir_rows(&in, run, &columns_sizing, s_columns, C_N, err);
     if (rc == 0)
         return err_set(err,
                        "%s: no sizing.csv (compare sizing runs with "
                        "sizing runs)",
-                       dir);
-    if (rc > 0)
-        rc = plot_reader_rows(&self->in, false, s_row, self, err);
-    plot_reader_close(&self->in);
-    return rc ? -1 : 0;
+                       rundir_dir(run));
+    while (rc > 0 && rundir_next(&in))
+        if (s_row(self, &in, err))
+            return -1;
+    return rc < 0 ? -1 : 0;
 }
 
 static const candidate_t *s_find(const run_t *run, const char *name)
@@ -174,29 +171,27 @@ static void s_pair(FILE *out, as_t as, const run_t *a, const run_t *b,
               out);
 }
 
-bool compare_is_sizing(const char *dir)
+bool compare_is_sizing(const rundir_t *run)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/sizing.csv", dir);
-    return access(path, F_OK) == 0;
+    return rundir_file(run, &columns_sizing) != NULL;
 }
 
 //  Every run after the first against the first: the exit status
-static int s_compare(const char *const *dirs, int n, as_t as, FILE *out,
-                     errbuf_t *err)
+static int s_compare(rundir_t *const *runs, const char *const *dirs, int n,
+                     as_t as, FILE *out, errbuf_t *err)
 {
-    run_t *runs = calloc((size_t)n, sizeof *runs);
+    run_t *read = calloc((size_t)n, sizeof *read);
     int status = 0;
-    if (!runs)
+    if (!read)
         status = 2, err_set(err, "out of memory");
     for (int i = 0; status == 0 && i < n; i++)
-        if (s_read(&runs[i], dirs[i], err))
+        if (s_read(&read[i], runs[i], err))
             status = 2;
     if (status == 0 && as == AS_CSV)
         fputs("candidate,figure,a,b,change\n", out);
     for (int i = 1; status == 0 && i < n; i++) {
         int matched = 0;
-        s_pair(out, as, &runs[0], &runs[i], dirs[0], dirs[i], &matched);
+        s_pair(out, as, &read[0], &read[i], dirs[0], dirs[i], &matched);
         if (!matched) {
             err_set(err,
                     "nothing to compare: no candidate of %.200s is one "
@@ -205,13 +200,14 @@ static int s_compare(const char *const *dirs, int n, as_t as, FILE *out,
             status = 1;
         }
     }
-    for (int i = 0; runs && i < n; i++)
-        free(runs[i].v);
-    free(runs);
+    for (int i = 0; read && i < n; i++)
+        free(read[i].v);
+    free(read);
     return status;
 }
 
-int compare_sizing(const compare_options_t *o, FILE *out, errbuf_t *err)
+int compare_sizing(const compare_options_t *o, rundir_t *const *runs, FILE *out,
+                   errbuf_t *err)
 {
     if (o->by || o->plot || o->format == COMPARE_JSON) {
         err_set(err, "sizing runs are compared without --by, --plot and "
@@ -219,12 +215,12 @@ int compare_sizing(const compare_options_t *o, FILE *out, errbuf_t *err)
                      "CSV)");
         return 2;
     }
-    return s_compare(o->dirs, o->ndirs,
+    return s_compare(runs, o->dirs, o->ndirs,
                      o->format == COMPARE_CSV ? AS_CSV : AS_TABLE, out, err);
 }
 
-int compare_sizing_html(FILE *out, const char *const *dirs, int n,
-                        errbuf_t *err)
+int compare_sizing_html(FILE *out, rundir_t *const *runs,
+                        const char *const *dirs, int n, errbuf_t *err)
 {
-    return s_compare(dirs, n, AS_HTML, out, err) == 2 ? -1 : 0;
+    return s_compare(runs, dirs, n, AS_HTML, out, err);
 }

@@ -2,7 +2,7 @@
 
         html_page_begin(out, "hopbench report: proxy");
         html_section_begin(out, "results", "Per hop", "results.csv");
-        html_csv_table(out, "DIR/threads.csv", NULL, err);
+        html_table(out, rundir_file(run, &columns_threads));
         html_section_end(out);
         html_page_end(out);
 
@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "base/errbuf.h"
+#include "report/rundir.h"
 
 //  text with & < > " ' as entities (and control bytes dropped)
 void html_text(FILE *out, const char *text);
@@ -37,10 +38,9 @@ void html_section_begin(FILE *out, const char *id, const char *title,
 void html_section_begin_as(FILE *out, const char *prefix, const char *id,
                            const char *title, const char *source);
 void html_section_end(FILE *out);
-//  A CSV file as a sortable table, its header as the columns.  rows:
-//  the most rows shown (0: all).  0 done, 1 there is no such file, -1
-//  and err on a malformed file
-int html_csv_table(FILE *out, const char *path, int rows, errbuf_t *err);
+//  A CSV file of a results directory as a sortable table, its header as
+//  the columns
+void html_table(FILE *out, const rundir_file_t *file);
 //  Is text a number (so that its cell aligns right)?
 bool html_is_number(const char *text);
 

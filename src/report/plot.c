@@ -141,27 +141,14 @@ int plot_draw(const char *dir, const plot_charts_t *charts, FILE *listing,
     return 0;
 }
 
-static int s_check_dir(const char *dir, errbuf_t *err)
-{
-    struct stat st;
-    if (stat(dir, &st))
-        return err_set(err, "%s: %s", dir, strerror(errno));
-    if (!S_ISDIR(st.st_mode))
-        return err_set(err,
-                       "%s: not a directory (plot wants the directory "
-                       "of a run, with results.csv)",
-                       dir);
-    return 0;
-}
-
-int plot_prepare(const char *dir, const char *out, plot_term_t term,
+int plot_prepare(const rundir_t *run, const char *out, plot_term_t term,
                  plot_charts_t *charts, errbuf_t *err)
 {
-    plot_table_t *table = plot_table_read(dir, err);
+    plot_table_t *table = plot_table_read(run, err);
     int rc = table && plot_charts_write(table, out, charts, err) == 0 &&
-                     plot_search_charts(dir, out, charts, err) == 0 &&
-                     plot_latency_at_charts(dir, out, charts, err) == 0 &&
-                     plot_syscalls_charts(dir, out, charts, err) == 0
+                     plot_search_charts(run, out, charts, err) == 0 &&
+                     plot_latency_at_charts(run, out, charts, err) == 0 &&
+                     plot_syscalls_charts(run, out, charts, err) == 0
                  ? 0
                  : -1;
     if (rc == 0 && term == PLOT_TERM_SVG)
@@ -174,16 +161,15 @@ int plot_prepare(const char *dir, const char *out, plot_term_t term,
 
 int plot_results(const char *dir, FILE *listing, errbuf_t *err)
 {
-    char clean[600];
-    snprintf(clean, sizeof clean, "%s", dir);
-    for (size_t n = strlen(clean); n > 1 && clean[n - 1] == '/'; n--)
-        clean[n - 1] = 0;
-    if (s_check_dir(clean, err))
+    rundir_t *run = rundir_open(dir, err);
+    if (!run)
         return 2;
     plot_charts_t charts = {0};
-    int rc = plot_prepare(clean, clean, PLOT_TERM_PNG, &charts, err) == 0
+    const char *clean = rundir_dir(run);
+    int rc = plot_prepare(run, clean, PLOT_TERM_PNG, &charts, err) == 0
                  ? plot_draw(clean, &charts, listing, err)
                  : 2;
     plot_charts_free(&charts);
+    rundir_destroy(&run);
     return rc;
 }

@@ -18,18 +18,19 @@
 
 #include "base/errbuf.h"
 #include "report/plot_chart.h"
+#include "report/rundir.h"
 #include "report/plot_script.h"
 
-//  Read DIR/results.csv, write the charts, list their paths on listing
+//  Read DIR (rundir), write the charts, list their paths on listing
 //  (NULL: quiet).  Returns the exit status: 0 done; 1 gnuplot is missing
 //  or failed (the data files and script are written); 2 the directory or
-//  its results.csv is bad.
+//  a file of it is not what hopbench writes.
 int plot_results(const char *dir, FILE *listing, errbuf_t *err);
 
-//  Read DIR's CSV files, write the charts' data files and the script for
-//  terminal term into out (DIR itself for plot; the HTML report's own
+//  The run's charts: their data files and the script for terminal term
+//  written into out (the run's directory for plot; the HTML report's own
 //  scratch directory), the charts listed in charts: 0, or -1 and err
-int plot_prepare(const char *dir, const char *out, plot_term_t term,
+int plot_prepare(const rundir_t *run, const char *out, plot_term_t term,
                  plot_charts_t *charts, errbuf_t *err);
 
 //  Draw charts whose data files and DIR/plot.gp are written: run gnuplot

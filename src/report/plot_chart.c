@@ -6,6 +6,7 @@
 */
 #include "report/plot_chart.h"
 
+#include "base/grow.h"
 #include "base/outfile.h"
 
 #include "report/report.h"
@@ -61,8 +62,8 @@ void plot_safe_name(char *out, size_t len, const char *text)
     out[i] = 0;
 }
 
-FILE *plot_chart_data(const char *dir, const plot_chart_t *chart,
-                      errbuf_t *err, const char *format, ...)
+FILE *plot_chart_data(const char *dir, const plot_chart_t *chart, errbuf_t *err,
+                      const char *format, ...)
 {
     FILE *file = outfile_create(dir, chart->data, err);
     if (!file)
@@ -82,15 +83,9 @@ FILE *plot_chart_data(const char *dir, const plot_chart_t *chart,
 plot_chart_t *plot_charts_add(plot_charts_t *charts, plot_kind_t kind,
                               errbuf_t *err)
 {
-    if (charts->n == charts->cap) {
-        int cap = charts->cap ? charts->cap * 2 : 8;
-        plot_chart_t *v = realloc(charts->v, (size_t)cap * sizeof *v);
-        if (!v) {
-            err_set(err, "out of memory");
-            return NULL;
-        }
-        charts->v = v;
-        charts->cap = cap;
+    if (grow(&charts->v, &charts->cap, charts->n + 1, sizeof *charts->v)) {
+        err_set(err, "out of memory");
+        return NULL;
     }
     plot_chart_t *chart = &charts->v[charts->n++];
     memset(chart, 0, sizeof *chart);
@@ -235,9 +230,9 @@ static int s_bar(const plot_row_t *rows, int a, int b, int x, FILE *file,
 static int s_bars_data(writer_t *self, plot_chart_t *chart, int a, int b,
                        errbuf_t *err)
 {
-    FILE *file = plot_chart_data(self->dir, chart, err,
-                                 "every link at %u bytes\n# %s", chart->size,
-                                 PLOT_BAR_COLUMNS);
+    FILE *file =
+        plot_chart_data(self->dir, chart, err, "every link at %u bytes\n# %s",
+                        chart->size, PLOT_BAR_COLUMNS);
     if (!file)
         return -1;
     int rc = 0;
@@ -514,8 +509,8 @@ static plot_row_t *s_value_rows(const writer_t *self, int topo,
 static void s_value_names(writer_t *self, plot_chart_t *chart, int topo,
                           const plot_row_t *rows, int n)
 {
-    const char *key = self->table->sweep, *stem =
-        chart->kind == PLOT_COST ? "cpu" : "rate";
+    const char *key = self->table->sweep,
+               *stem = chart->kind == PLOT_COST ? "cpu" : "rate";
     char name[64], safe[128], what[PLOT_NAME];
     plot_safe_name(name, sizeof name, self->table->topos.v[topo]);
     plot_safe_name(safe, sizeof safe, key);
@@ -546,8 +541,10 @@ static int s_value(writer_t *self, int topo, plot_kind_t kind, errbuf_t *err)
     if (strchr(self->table->sweep, ','))
         return 0; //  one key only
     plot_row_t *rows = s_value_rows(self, topo, kind, &n);
-    int *order = rows ? malloc(((size_t)self->nrows + 1) * sizeof *order) : NULL;
-    double *value = order ? malloc(((size_t)self->nrows + 1) * sizeof *value) : NULL;
+    int *order =
+        rows ? malloc(((size_t)self->nrows + 1) * sizeof *order) : NULL;
+    double *value =
+        order ? malloc(((size_t)self->nrows + 1) * sizeof *value) : NULL;
     if (!value)
         rc = err_set(err, "out of memory");
     plot_chart_t *chart = NULL;
@@ -618,4 +615,28 @@ void plot_charts_as_svg(plot_charts_t *charts)
         if (n > 4 && strcmp(png + n - 4, ".png") == 0)
             memcpy(png + n - 4, ".svg", 4);
     }
+}
+
+static int s_chart_at(const void *points, size_t size, int i)
+{
+    int chart;
+    memcpy(&chart, (const char *)points + (size_t)i * size, sizeof chart);
+    return chart;
+}
+
+int plot_chart_runs(void *points, int n, size_t size,
+                    int (*cmp)(const void *, const void *),
+                    int (*chart)(void *ctx, int a, int b, errbuf_t *err),
+                    void *ctx, errbuf_t *err)
+{
+    if (n > 0) //  no rows: no array (qsort wants one)
+        qsort(points, (size_t)n, size, cmp);
+    for (int a = 0, b; a < n; a = b) {
+        int index = s_chart_at(points, size, a);
+        for (b = a + 1; b < n && s_chart_at(points, size, b) == index;)
+            b++;
+        if (chart(ctx, a, b, err))
+            return -1;
+    }
+    return 0;
 }

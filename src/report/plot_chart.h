@@ -108,8 +108,8 @@ void plot_safe_name(char *out, size_t len, const char *text);
 //  One more chart of 'kind', zeroed; NULL when out of memory
 //  DIR/chart->data created, its first line "# hopbench plot data: NAME,
 //  " and what FORMAT says; NULL and err naming the file
-FILE *plot_chart_data(const char *dir, const plot_chart_t *chart,
-                      errbuf_t *err, const char *format, ...)
+FILE *plot_chart_data(const char *dir, const plot_chart_t *chart, errbuf_t *err,
+                      const char *format, ...)
     __attribute__((format(printf, 4, 5)));
 plot_chart_t *plot_charts_add(plot_charts_t *charts, plot_kind_t kind,
                               errbuf_t *err);
@@ -119,5 +119,12 @@ int plot_charts_write(const plot_table_t *table, const char *dir,
 void plot_charts_free(plot_charts_t *charts);
 //  Every chart's file name ends in .svg instead of .png
 void plot_charts_as_svg(plot_charts_t *charts);
+//  A chart reader's points: n elements of size bytes, each beginning with
+//  its chart's index (an int); sorted by cmp, then each chart's run
+//  [a, b) through chart(ctx, a, b, err): 0, or -1 at the first that fails
+int plot_chart_runs(void *points, int n, size_t size,
+                    int (*cmp)(const void *, const void *),
+                    int (*chart)(void *ctx, int a, int b, errbuf_t *err),
+                    void *ctx, errbuf_t *err);
 
 #endif

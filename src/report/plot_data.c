@@ -7,9 +7,10 @@
 */
 #include "report/plot_data.h"
 #include "report/columns.h"
+#include "report/rundir.h"
 
 #include "base/check.h"
-#include "base/csv.h"
+#include "base/grow.h"
 #include "base/number.h"
 
 #include <errno.h>
@@ -17,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define PLOT_MAX_SWEEP 16
 
 //  The columns the charts use, found by name
 enum {
@@ -35,54 +34,33 @@ enum {
     C_NEEDED
 };
 
-//  Name, and for numbers the range and whether it must be whole
+//  Their names, for the walk over results.csv
+static const char *const s_wanted[C_NEEDED] = {
+    COLUMN_TOPOLOGY,     COLUMN_SIZE,      COLUMN_HOP,  COLUMN_FROM,
+    COLUMN_TO,           COLUMN_TRANSPORT, COLUMN_SENT, COLUMN_LOST,
+    COLUMN_MSGS_PER_SEC, COLUMN_MB_PER_SEC};
+
+//  For numbers, the range and whether one must be whole
 static const struct {
-    const char *name;
     double min, max;
     bool integer;
-} s_columns[C_NEEDED] = {{COLUMN_TOPOLOGY, 0, 0, false},
-                         {COLUMN_SIZE, 1, 1 << 30, true},
-                         {COLUMN_HOP, 1, 1e6, true},
-                         {COLUMN_FROM, 0, 0, false},
-                         {COLUMN_TO, 0, 0, false},
-                         {COLUMN_TRANSPORT, 0, 0, false},
-                         {COLUMN_SENT, 0, 1e300, false},
-                         {COLUMN_LOST, -1e300, 1e300, false},
-                         {COLUMN_MSGS_PER_SEC, 0, 1e300, false},
-                         {COLUMN_MB_PER_SEC, 0, 1e300, false}};
+} s_range[C_NEEDED] = {
+    [C_SIZE] = {1, 1 << 30, true}, [C_HOP] = {1, 1e6, true},
+    [C_SENT] = {0, 1e300, false},  [C_LOST] = {-1e300, 1e300, false},
+    [C_RATE] = {0, 1e300, false},  [C_MBPS] = {0, 1e300, false}};
 
 typedef struct {
     plot_table_t *table;
-    int col[C_NEEDED];         //  field index of each needed column
-    int sweep[PLOT_MAX_SWEEP]; //  field index of each sweep_ column
-    const char *key[PLOT_MAX_SWEEP];
-    char header[PLOT_MAX_SWEEP][PLOT_NAME];
-    int nsweep, ncolumns, line;
-    int repeat;    //  the repeat column, or -1
-    int expected;  //  the expected column (topics), or -1: older files
-    int cpu_ns;    //  from_cpu_ns_per_msg, or -1
-    int sockets;   //  sockets (sockets = N), or -1: older files
-    bool too_many; //  sweep_ columns beyond PLOT_MAX_SWEEP
-    csv_t *csv;    //  its current record: the header, or a row
+    rundir_rows_t in; //  results.csv, its current row
+    const rundir_file_t *file;
+    int repeat;   //  the repeat column, or -1
+    int expected; //  the expected column (topics), or -1: older files
+    int cpu_ns;   //  from_cpu_ns_per_msg, or -1
+    int sockets;  //  sockets (sockets = N), or -1: older files
 } reader_t;
 
 //  ---------------------------------------------------------------------
-//  Growth and interning
-
-int plot_grow(void *array_p, int *cap, int need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    int cap2 = *cap ? *cap * 2 : 16;
-    while (cap2 < need)
-        cap2 *= 2;
-    void *bigger = realloc(*(void **)array_p, (size_t)cap2 * size);
-    if (!bigger)
-        return -1;
-    *(void **)array_p = bigger;
-    *cap = cap2;
-    return 0;
-}
+//  Interning
 
 static int s_find(const plot_names_t *names, const char *name)
 {
@@ -94,7 +72,7 @@ static int s_find(const plot_names_t *names, const char *name)
 
 int plot_names_add(plot_names_t *names, const char *name)
 {
-    if (plot_grow(&names->v, &names->cap, names->n + 1, sizeof *names->v))
+    if (grow(&names->v, &names->cap, names->n + 1, sizeof *names->v))
         return -1;
     snprintf(names->v[names->n], PLOT_NAME, "%s", name);
     return names->n++;
@@ -113,95 +91,40 @@ int plot_names_index(plot_names_t *names, const char *name)
 }
 
 //  ---------------------------------------------------------------------
-//  The header
-
-static void s_sweep_column(reader_t *self, int index)
-{
-    const char *name = csv_field(self->csv, index);
-    if (strncmp(name, COLUMN_SWEEP_PREFIX, 6) || !name[6])
-        return;
-    if (self->nsweep == PLOT_MAX_SWEEP) {
-        self->too_many = true;
-        return;
-    }
-    snprintf(self->header[self->nsweep], PLOT_NAME, "%s", name + 6);
-    self->key[self->nsweep] = self->header[self->nsweep];
-    self->sweep[self->nsweep++] = index;
-}
-
-static int s_header(reader_t *self, errbuf_t *err)
-{
-    const char *path = self->table->path;
-    self->ncolumns = csv_count(self->csv);
-    for (int c = 0; c < C_NEEDED; c++)
-        self->col[c] = -1;
-    for (int i = self->ncolumns - 1; i >= 0; i--) { //  first of a name wins
-        for (int c = 0; c < C_NEEDED; c++)
-            if (strcmp(csv_field(self->csv, i), s_columns[c].name) == 0)
-                self->col[c] = i;
-    }
-    self->repeat = self->expected = self->cpu_ns = self->sockets = -1;
-    for (int i = 0; i < self->ncolumns; i++) {
-        const char *name = csv_field(self->csv, i);
-        s_sweep_column(self, i);
-        if (strcmp(name, COLUMN_REPEAT) == 0)
-            self->repeat = i;
-        if (strcmp(name, COLUMN_EXPECTED) == 0)
-            self->expected = i;
-        if (strcmp(name, COLUMN_FROM_CPU_NS) == 0)
-            self->cpu_ns = i;
-        if (strcmp(name, COLUMN_SOCKETS) == 0)
-            self->sockets = i;
-    }
-    for (int c = 0; c < C_NEEDED; c++)
-        if (self->col[c] < 0)
-            return err_set(err,
-                           "%s:1: no column '%s' in the header (is this a "
-                           "hopbench results.csv?)",
-                           path, s_columns[c].name);
-    if (self->too_many)
-        return err_set(err, "%s:1: more than %d sweep_ columns", path,
-                       PLOT_MAX_SWEEP);
-    size_t used = 0;
-    for (int s = 0; s < self->nsweep; s++)
-        used += (size_t)snprintf(self->table->sweep + used,
-                                 used < PLOT_NAME ? PLOT_NAME - used : 0,
-                                 "%s%s", s ? ", " : "", self->key[s]);
-    return 0;
-}
-
-//  ---------------------------------------------------------------------
 //  A row
 
 static int s_number(const reader_t *self, int c, double *out, errbuf_t *err)
 {
-    const char *text = csv_field(self->csv, self->col[c]);
-    if (number_parse(text, out))
-        return err_set(err, "%s:%d: %s '%.40s' is not a number",
-                       self->table->path, self->line, s_columns[c].name, text);
-    if (*out < s_columns[c].min || *out > s_columns[c].max ||
-        (s_columns[c].integer && *out != floor(*out)))
-        return err_set(err, "%s:%d: %s '%.40s' is out of range",
-                       self->table->path, self->line, s_columns[c].name, text);
+    if (rundir_number(&self->in, c, out, err))
+        return -1;
+    if (*out < s_range[c].min || *out > s_range[c].max ||
+        (s_range[c].integer && *out != floor(*out)))
+        return rundir_bad(&self->in, c, "is out of range", err);
     return 0;
 }
 
 static const char *s_text(const reader_t *self, int c)
 {
-    return csv_field(self->csv, self->col[c]);
+    return rundir_text(&self->in, c);
+}
+
+static const char *s_cell(const reader_t *self, int col)
+{
+    return rundir_cell(self->file, self->in.row, col);
 }
 
 //  Loss is a share of what the hop should have carried: expected, where
 //  the file has it (a filtering subscriber takes less than was sent)
 static int s_expected(reader_t *self, plot_row_t *row, errbuf_t *err)
 {
-    if (self->expected < 0 || !*csv_field(self->csv, self->expected))
-        return 0;
+    const char *text = s_cell(self, self->expected);
     double value;
-    const char *text = csv_field(self->csv, self->expected);
+    if (!*text)
+        return 0;
     if (number_parse(text, &value) || value < 0 || value != floor(value))
         return err_set(err, "%s:%d: expected '%.40s' is not a count",
-                       self->table->path, self->line, text);
+                       self->table->path, rundir_line(self->file, self->in.row),
+                       text);
     if (value != row->sent)
         self->table->expected = true;
     row->sent = value;
@@ -214,10 +137,8 @@ static int s_expected(reader_t *self, plot_row_t *row, errbuf_t *err)
 static void s_cpu(const reader_t *self, plot_row_t *row)
 {
     double ns, sockets = 1;
-    const char *text = self->cpu_ns >= 0 ? csv_field(self->csv, self->cpu_ns)
-                                         : "";
-    const char *n = self->sockets >= 0 ? csv_field(self->csv, self->sockets)
-                                       : "";
+    const char *text = s_cell(self, self->cpu_ns);
+    const char *n = s_cell(self, self->sockets);
     row->cpu_ns = -1;
     if (!*text || number_parse(text, &ns) || ns <= 0)
         return;
@@ -230,12 +151,8 @@ static void s_cpu(const reader_t *self, plot_row_t *row)
 static int s_names(reader_t *self, plot_row_t *row)
 {
     plot_table_t *t = self->table;
-    char combo[PLOT_NAME] = "", title[PLOT_NAME], tick[PLOT_NAME];
-    size_t used = 0;
-    for (int s = 0; s < self->nsweep && used < sizeof combo; s++)
-        used += (size_t)snprintf(combo + used, sizeof combo - used, "%s%s=%s",
-                                 s ? " " : "", self->key[s],
-                                 csv_field(self->csv, self->sweep[s]));
+    char combo[PLOT_NAME], title[PLOT_NAME], tick[PLOT_NAME];
+    rundir_combo(&self->in, true, combo, sizeof combo);
     snprintf(title, sizeof title, "hop %d %s->%s (%s)", row->hop,
              s_text(self, C_FROM), s_text(self, C_TO),
              s_text(self, C_TRANSPORT));
@@ -256,13 +173,9 @@ static int s_names(reader_t *self, plot_row_t *row)
 static int s_row(reader_t *self, errbuf_t *err)
 {
     plot_table_t *t = self->table;
-    if (csv_count(self->csv) != self->ncolumns)
-        return err_set(err, "%s:%d: %d fields, but the header has %d", t->path,
-                       self->line, csv_count(self->csv), self->ncolumns);
     if (!*s_text(self, C_TOPOLOGY))
-        return err_set(err, "%s:%d: empty topology", t->path, self->line);
-    if (self->repeat >= 0 &&
-        strcmp(csv_field(self->csv, self->repeat), COLUMN_MEDIAN) == 0)
+        return rundir_bad(&self->in, C_TOPOLOGY, "is empty", err);
+    if (strcmp(s_cell(self, self->repeat), COLUMN_MEDIAN) == 0)
         return 0; //  made of the repeats, which are drawn
     plot_row_t row = {0};
     double size, hop;
@@ -277,8 +190,8 @@ static int s_row(reader_t *self, errbuf_t *err)
     row.hop = (int)hop;
     s_cpu(self, &row);
     if (s_names(self, &row) ||
-        plot_grow(&t->rows, &t->cap, t->nrows + 1, sizeof *t->rows))
-        return err_set(err, "%s:%d: out of memory", t->path, self->line);
+        grow(&t->rows, &t->cap, t->nrows + 1, sizeof *t->rows))
+        return err_set(err, "%s: out of memory", t->path);
     t->rows[t->nrows++] = row;
     return 0;
 }
@@ -286,45 +199,48 @@ static int s_row(reader_t *self, errbuf_t *err)
 //  ---------------------------------------------------------------------
 //  The file
 
-static int s_read(reader_t *self, errbuf_t *err)
+//  The swept keys, "transport, hwm"
+static void s_sweep(plot_table_t *table, const rundir_file_t *file)
 {
-    const char *path = self->table->path;
-    int rc, records = 0;
-    while ((rc = csv_next(self->csv, err)) > 0) {
-        self->line = csv_line(self->csv);
-        rc = records++ == 0 ? s_header(self, err) : s_row(self, err);
-        if (rc)
+    size_t used = 0;
+    for (int k = 0; k < rundir_nsweep(file) && used < sizeof table->sweep; k++)
+        used +=
+            (size_t)snprintf(table->sweep + used, sizeof table->sweep - used,
+                             "%s%s", k ? ", " : "",
+                             rundir_name(file, rundir_sweep(file, k)) +
+                                 strlen(COLUMN_SWEEP_PREFIX));
+}
+
+static int s_read(reader_t *self, const rundir_t *run, errbuf_t *err)
+{
+    int rc =
+        rundir_rows(&self->in, run, &columns_results, s_wanted, C_NEEDED, err);
+    if (rc <= 0)
+        return -1; //  results.csv is there: rundir_open saw to that
+    self->file = self->in.file;
+    self->repeat = rundir_column(self->file, COLUMN_REPEAT);
+    self->expected = rundir_column(self->file, COLUMN_EXPECTED);
+    self->cpu_ns = rundir_column(self->file, COLUMN_FROM_CPU_NS);
+    self->sockets = rundir_column(self->file, COLUMN_SOCKETS);
+    s_sweep(self->table, self->file);
+    while (rundir_next(&self->in))
+        if (s_row(self, err))
             return -1;
-    }
-    if (rc < 0)
-        return -1;
-    if (records == 0)
-        return err_set(err, "%s: empty file (no header line)", path);
     if (self->table->nrows == 0)
-        return err_set(err, "%s: no rows, only the header", path);
+        return err_set(err, "%s: no rows, only the header", self->table->path);
     return 0;
 }
 
-plot_table_t *plot_table_read(const char *dir, errbuf_t *err)
+plot_table_t *plot_table_read(const rundir_t *run, errbuf_t *err)
 {
-    plot_table_t *self = calloc(1, sizeof *self);
-    if (!self) {
+    reader_t reader = {.table = calloc(1, sizeof *reader.table)};
+    if (!reader.table)
         err_set(err, "out of memory");
-        return NULL;
-    }
-    snprintf(self->path, sizeof self->path, "%s/results.csv", dir);
-    FILE *file = fopen(self->path, "r");
-    reader_t reader = {.table = self};
-    reader.csv = file ? csv_new(file, self->path) : NULL;
-    int rc = !file         ? err_set(err, "%s: %s", self->path, strerror(errno))
-             : !reader.csv ? err_set(err, "%s: out of memory", self->path)
-                           : s_read(&reader, err);
-    csv_destroy(&reader.csv);
-    if (file)
-        fclose(file);
-    if (rc)
-        plot_table_destroy(&self);
-    return self;
+    else if (snprintf(reader.table->path, sizeof reader.table->path,
+                      "%s/results.csv", rundir_dir(run)) < 0 ||
+             s_read(&reader, run, err))
+        plot_table_destroy(&reader.table);
+    return reader.table;
 }
 
 int plot_table_overlay(plot_table_t *self, const char *mine,
@@ -350,8 +266,7 @@ int plot_table_overlay(plot_table_t *self, const char *mine,
                 0)
             return -1;
         if (row.topo < 0 || row.combo < 0 || row.link < 0 ||
-            plot_grow(&self->rows, &self->cap, self->nrows + 1,
-                      sizeof *self->rows))
+            grow(&self->rows, &self->cap, self->nrows + 1, sizeof *self->rows))
             return -1;
         self->rows[self->nrows++] = row;
     }
@@ -456,13 +371,16 @@ static plot_table_t *s_try(const char *dir, const char *text, errbuf_t *err)
         return NULL;
     fputs(text, file);
     fclose(file);
-    return plot_table_read(dir, err);
+    rundir_t *run = rundir_open(dir, err);
+    plot_table_t *table = run ? plot_table_read(run, err) : NULL;
+    rundir_destroy(&run);
+    return table;
 }
 
 static int s_test_bad(const char *dir)
 {
     static const char *const cases[][2] = {
-        {"", "empty file"},
+        {"", "results.csv: empty"},
         {"topology,size\n", "no column 'hop'"},
         {"topology,size,hop,from,to,transport,sent,lost,msgs_per_sec,"
          "mb_per_sec\n",
@@ -516,15 +434,14 @@ int plot_data_test(bool verbose)
 {
     (void)verbose;
     char dir[] = "/tmp/hopbench-plot-test.XXXXXX";
-    if (!mkdtemp(dir))
+    if (!mkdtemp(dir) || rundir_test_metadata(dir))
         return -1;
     int rc = s_test_bad(dir) || s_test_good(dir) ? -1 : 0;
     char path[600];
     snprintf(path, sizeof path, "%s/results.csv", dir);
     unlink(path);
+    snprintf(path, sizeof path, "%s/metadata.json", dir);
+    unlink(path);
     rmdir(dir);
-    errbuf_t err;
-    CHECK(plot_table_read(dir, &err) == NULL);
-    CHECK(strstr(err.msg, "results.csv: No such file or directory"));
     return rc;
 }

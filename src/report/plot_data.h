@@ -1,5 +1,5 @@
-/*  plot_data: results.csv, read by column name, as a table the charts
-    can group and reduce.
+/*  plot_data: results.csv, read by column name (rundir), as a table the
+    charts can group and reduce.
 
     Columns are found by name in the header, so extra columns (the CPU and
     sequence columns, and sweep_KEY ones) may come in any order; rows of
@@ -17,6 +17,7 @@
 #include <stdbool.h>
 
 #include "base/errbuf.h"
+#include "report/rundir.h"
 
 #define PLOT_NAME 256
 
@@ -60,12 +61,10 @@ int plot_names_add(plot_names_t *names, const char *name);
 //  The index of name, added when it is not there yet; -1 out of memory
 int plot_names_index(plot_names_t *names, const char *name);
 void plot_names_free(plot_names_t *names);
-//  *array_p (of *cap elements of size bytes) grown to hold need; -1 when
-//  out of memory (the array as it was)
-int plot_grow(void *array_p, int *cap, int need, size_t size);
 
-//  Read DIR/results.csv; NULL and err on a missing or malformed file
-plot_table_t *plot_table_read(const char *dir, errbuf_t *err);
+//  The run's results.csv as a table; NULL and err on a cell that is not
+//  what a chart needs, or a file of no rows
+plot_table_t *plot_table_read(const rundir_t *run, errbuf_t *err);
 void plot_table_destroy(plot_table_t **self_p);
 //  other's rows appended to self's, each side's combinations named by its
 //  run first ("run=base transport=ipc") and "run" the first swept key, so

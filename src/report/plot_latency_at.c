@@ -6,8 +6,9 @@
 */
 #include "report/plot_latency_at.h"
 
+#include "base/grow.h"
 #include "base/outfile.h"
-#include "report/plot_reader.h"
+#include "report/rundir.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@ typedef struct {
 } point_t;
 
 typedef struct {
-    plot_reader_t in;
+    rundir_rows_t in;
     point_t *points;
     int n, cap;
     plot_names_t charts; //  "topology (combo)\tsize\tratio"
@@ -33,24 +34,24 @@ typedef struct {
     plot_charts_t *into; //  and the charts into this list
 } reader_t;
 
+//  By chart, then by the rate offered
 static int s_by_chart(const void *a, const void *b)
 {
     const point_t *x = a, *y = b;
-    if (x->chart != y->chart)
-        return x->chart < y->chart ? -1 : 1;
-    return x->offered < y->offered ? -1 : x->offered > y->offered;
+    int c = (x->chart > y->chart) - (x->chart < y->chart);
+    return c ? c : (x->offered > y->offered) - (x->offered < y->offered);
 }
 
 static const char *s_field(const reader_t *self, int c)
 {
-    return plot_reader_field(&self->in, c);
+    return rundir_text(&self->in, c);
 }
 
 //  The row's chart key, "topology (combo)\tsize\tratio"
 static int s_chart_of(reader_t *self)
 {
     char key[PLOT_NAME], combo[PLOT_NAME];
-    plot_reader_combo(&self->in, combo, sizeof combo);
+    rundir_combo(&self->in, false, combo, sizeof combo);
     snprintf(key, sizeof key, "%.80s%s%.100s%s\t%.20s\t%.20s",
              s_field(self, C_TOPO), *combo ? " (" : "", combo,
              *combo ? ")" : "", s_field(self, C_SIZE), s_field(self, C_RATIO));
@@ -64,22 +65,22 @@ static int s_chart_of(reader_t *self)
     return plot_names_index(&self->charts, key);
 }
 
-static int s_row(void *ctx, errbuf_t *err)
+static int s_row(reader_t *self, errbuf_t *err)
 {
-    reader_t *self = ctx;
     double at, found, p50, p99;
     if (!s_field(self, C_AT)[0] || strcmp(s_field(self, C_HOP), "e2e"))
         return 0;
-    if (plot_reader_number(&self->in, C_AT, &at, err) ||
-        plot_reader_number(&self->in, C_FOUND, &found, err) ||
-        plot_reader_number(&self->in, C_P50, &p50, err) ||
-        plot_reader_number(&self->in, C_P99, &p99, err))
+    if (rundir_number(&self->in, C_AT, &at, err) ||
+        rundir_number(&self->in, C_FOUND, &found, err) ||
+        rundir_number(&self->in, C_P50, &p50, err) ||
+        rundir_number(&self->in, C_P99, &p99, err))
         return -1;
-    if (plot_grow(&self->points, &self->cap, self->n + 1, sizeof *self->points))
+    if (grow(&self->points, &self->cap, self->n + 1, sizeof *self->points))
         return err_set(err, "out of memory");
     int chart = s_chart_of(self);
     if (chart < 0)
-        return err_set(err, "%s: too many latency_at charts", self->in.path);
+        return err_set(err, "%s: too many latency_at charts",
+                       rundir_path(self->in.file));
     self->found[chart] = found;
     self->points[self->n++] = (point_t){chart, at * found, p50, p99};
     return 0;
@@ -123,19 +124,22 @@ static int s_chart(void *ctx, int a, int b, errbuf_t *err)
     return outfile_close(file, self->out, chart->data, 0, err);
 }
 
-int plot_latency_at_charts(const char *dir, const char *out,
+int plot_latency_at_charts(const rundir_t *run, const char *out,
                            plot_charts_t *charts, errbuf_t *err)
 {
     reader_t self = {.out = out, .into = charts};
-    int rc = plot_reader_open(&self.in, dir, "latency.csv", s_columns, C_COUNT,
-                              err);
-    if (rc <= 0)
-        return rc;
-    rc = plot_reader_rows(&self.in, true, s_row, &self, err) ||
-         plot_reader_charts(self.points, self.n, sizeof *self.points,
-                            s_by_chart, s_chart, &self, err);
-    plot_reader_close(&self.in);
+    errbuf_t none;
+    //  no latency.csv, or one without latency_at's columns: no chart
+    int rc = rundir_rows(&self.in, run, &columns_latency, s_columns, C_COUNT,
+                         &none) > 0
+                 ? 0
+                 : 1;
+    while (rc == 0 && rundir_next(&self.in))
+        rc = s_row(&self, err);
+    if (rc == 0)
+        rc = plot_chart_runs(self.points, self.n, sizeof *self.points,
+                             s_by_chart, s_chart, &self, err);
     free(self.points);
     plot_names_free(&self.charts);
-    return rc ? -1 : 0;
+    return rc < 0 ? -1 : 0;
 }

@@ -12,10 +12,11 @@
 
 #include "base/errbuf.h"
 #include "report/plot_chart.h"
+#include "report/rundir.h"
 
 //  When DIR/latency.csv has latency_at rows: their charts' data files into
 //  out, the charts added.  0 (also without such rows), or -1 and err
-int plot_latency_at_charts(const char *dir, const char *out,
+int plot_latency_at_charts(const rundir_t *run, const char *out,
                            plot_charts_t *charts, errbuf_t *err);
 
 #endif

@@ -134,24 +134,33 @@ static double s_nudge(int i, int n, bool apart)
     return pow(2, (i - (n - 1) / 2.0) * step);
 }
 
-//  One line per block of the data file, from column (median, min, max).
-//  With error bars, each line is nudged sideways (a few % of an octave)
-//  so that bars of lines at the same size do not hide each other.
-static void s_lines(FILE *out, const plot_chart_t *chart, int column)
+//  One line per block of the data file: y, its low and high (gnuplot's
+//  using, after the x column), as error bars.  Apart: each line nudged
+//  sideways (a few % of an octave) so that bars of lines at the same size
+//  do not hide each other.
+static void s_lines(FILE *out, const plot_chart_t *chart, bool apart,
+                    const char *y)
 {
     int n = chart->series.n;
-    bool apart = chart->repeats > 1;
     fputs("plot ", out);
     for (int i = 0; i < n; i++) {
         fputs(i ? ", \\\n     " : "", out);
         s_quote(out, i ? "" : chart->data);
         fprintf(out,
-                " index %d using ($1*%.4f):%d:%d:%d with yerrorlines lw 2 "
-                "ps 0.9 title ",
-                i, s_nudge(i, n, apart), column, column + 1, column + 2);
+                " index %d using ($1*%.4f):%s with yerrorlines lw 2 ps 0.9 "
+                "title ",
+                i, s_nudge(i, n, apart), y);
         s_quote(out, chart->series.v[i]);
     }
     fputc('\n', out);
+}
+
+//  ...from column (median, min, max), apart when repeated
+static void s_column_lines(FILE *out, const plot_chart_t *chart, int column)
+{
+    char y[32];
+    snprintf(y, sizeof y, "%d:%d:%d", column, column + 1, column + 2);
+    s_lines(out, chart, chart->repeats > 1, y);
 }
 
 //  Ticks at 1, 2, 5 x 10^k over [lo, hi]: a log axis with only decades
@@ -220,7 +229,7 @@ static void s_line_chart(FILE *out, const plot_chart_t *chart)
         fputs("set y2label \"Gbit/s\"\nset format y2 \"%g\"\n"
               "set key bottom right opaque box\n",
               out);
-        s_lines(out, chart, 5);
+        s_column_lines(out, chart, 5);
         return;
     }
     s_title(out, chart,
@@ -230,7 +239,7 @@ static void s_line_chart(FILE *out, const plot_chart_t *chart)
     s_y_axis(out, chart->rate, "messages/s received (k = 10^3, M = 10^6)", true,
              0);
     fputs("set key top right opaque box\n", out);
-    s_lines(out, chart, 2);
+    s_column_lines(out, chart, 2);
 }
 
 //  A swept key's values at evenly spaced places, a line per size
@@ -285,12 +294,13 @@ static void s_bar_label(FILE *out, const char *label, bool flat)
 static void s_bar_axes(FILE *out, const plot_chart_t *chart)
 {
     bool flat = chart->series.n > 4;
-    fputs("set style fill solid 0.85 border -1\nset boxwidth 0.36\n"
-          "set grid ytics\nset yrange [0:*]\nset offsets 0, 0, graph 0.15, 0\n"
-          "set format y \"%.1s%c\"\nset ytics nomirror\n"
-          "set ylabel \"messages/s received (k = 10^3, M = 10^6)\"\n"
-          "set y2range [0:115]\nset y2tics 0, 20, 100\nset format y2 \"%g%%\"\n",
-          out);
+    fputs(
+        "set style fill solid 0.85 border -1\nset boxwidth 0.36\n"
+        "set grid ytics\nset yrange [0:*]\nset offsets 0, 0, graph 0.15, 0\n"
+        "set format y \"%.1s%c\"\nset ytics nomirror\n"
+        "set ylabel \"messages/s received (k = 10^3, M = 10^6)\"\n"
+        "set y2range [0:115]\nset y2tics 0, 20, 100\nset format y2 \"%g%%\"\n",
+        out);
     fprintf(out, "set y2label \"lost (%% of what the hop %s)\"\n",
             chart->expected ? "was expected to carry" : "was sent");
     fprintf(out, "set key top right opaque box\nset bmargin %d\n",
@@ -405,9 +415,9 @@ static void s_ratio_axis(FILE *out, double lo, double hi)
 {
     static const double coarse[] = {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1,
                                     2,    5,    10,   20,  50,  100, 0};
-    static const double medium[] = {0.05, 0.1, 0.2,  0.3, 0.5, 0.7,
-                                    0.8,  0.9, 1,    1.1, 1.25, 1.5,
-                                    2,    3,   5,    10,  20,   0};
+    static const double medium[] = {0.05, 0.1, 0.2, 0.3, 0.5,  0.7,
+                                    0.8,  0.9, 1,   1.1, 1.25, 1.5,
+                                    2,    3,   5,   10,  20,   0};
     static const double fine[] = {0.8,  0.9,  0.95, 0.98, 0.99, 1,
                                   1.01, 1.02, 1.05, 1.1,  1.25, 0};
     const double *ticks = hi / lo > 20 ? coarse : hi / lo > 1.5 ? medium : fine;
@@ -438,18 +448,7 @@ static void s_delta_chart(FILE *out, const plot_chart_t *chart)
           "set key outside right top box\n",
           out);
     s_ratio_axis(out, lo / 1.15, hi * 1.15);
-    int n = chart->series.n;
-    fputs("plot ", out);
-    for (int i = 0; i < n; i++) {
-        fputs(i ? ", \\\n     " : "", out);
-        s_quote(out, i ? "" : chart->data);
-        fprintf(out,
-                " index %d using ($1*%.4f):(1+$2/100):(1+$3/100):(1+$4/100) "
-                "with yerrorlines lw 2 ps 0.9 title ",
-                i, s_nudge(i, n, true));
-        s_quote(out, chart->series.v[i]);
-    }
-    fputc('\n', out);
+    s_lines(out, chart, true, "(1+$2/100):(1+$3/100):(1+$4/100)");
 }
 
 //  One panel of a syscalls chart: every series stacked, as they are

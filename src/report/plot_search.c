@@ -11,10 +11,10 @@
 */
 #include "report/plot_search.h"
 
+#include "base/grow.h"
 #include "base/outfile.h"
 #include "report/columns.h"
-#include "report/plot_reader.h"
-
+#include "report/rundir.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -35,7 +35,7 @@ enum {
     C_COUNT
 };
 static const char *const s_columns[C_COUNT] = {
-    COLUMN_TOPOLOGY, COLUMN_SIZE, COLUMN_OFFERED,  COLUMN_HOP,
+    COLUMN_TOPOLOGY, COLUMN_SIZE, COLUMN_OFFERED,       COLUMN_HOP,
     COLUMN_FROM,     COLUMN_TO,   COLUMN_RECEIVED_RATE, COLUMN_LOSS_RATIO,
     COLUMN_PASS,     COLUMN_PHASE};
 
@@ -46,7 +46,7 @@ typedef struct {
 } point_t;
 
 typedef struct {
-    plot_reader_t in;
+    rundir_rows_t in;
     point_t *points;
     int n, cap;
     plot_names_t charts; //  "topology\tcombo\tsize"
@@ -58,14 +58,14 @@ typedef struct {
 
 static const char *s_field(const reader_t *self, int c)
 {
-    return plot_reader_field(&self->in, c);
+    return rundir_text(&self->in, c);
 }
 
 //  The row's chart: topology, its sweep values, size
 static int s_chart_of(reader_t *self)
 {
     char key[PLOT_NAME], combo[PLOT_NAME];
-    plot_reader_combo(&self->in, combo, sizeof combo);
+    rundir_combo(&self->in, false, combo, sizeof combo);
     snprintf(key, sizeof key, "%.80s\t%.100s\t%.20s", s_field(self, C_TOPO),
              combo, s_field(self, C_SIZE));
     int known = self->charts.n;
@@ -90,16 +90,15 @@ static int s_link_of(reader_t *self)
     return plot_names_index(&self->links, name);
 }
 
-static int s_row(void *ctx, errbuf_t *err)
+static int s_row(reader_t *self, errbuf_t *err)
 {
-    reader_t *self = ctx;
-    if (plot_grow(&self->points, &self->cap, self->n + 1, sizeof *self->points))
+    if (grow(&self->points, &self->cap, self->n + 1, sizeof *self->points))
         return err_set(err, "out of memory");
     point_t *p = &self->points[self->n];
     double loss;
-    if (plot_reader_number(&self->in, C_OFFERED, &p->offered, err) ||
-        plot_reader_number(&self->in, C_RECEIVED, &p->received, err) ||
-        plot_reader_number(&self->in, C_LOSS, &loss, err))
+    if (rundir_number(&self->in, C_OFFERED, &p->offered, err) ||
+        rundir_number(&self->in, C_RECEIVED, &p->received, err) ||
+        rundir_number(&self->in, C_LOSS, &loss, err))
         return -1;
     p->lost_pct = 100 * loss;
     p->pass = strcmp(s_field(self, C_PASS), "1") == 0;
@@ -187,21 +186,20 @@ static int s_chart(void *ctx, int a, int b, errbuf_t *err)
     return s_write(self->out, chart, self, a, b, err);
 }
 
-int plot_search_charts(const char *dir, const char *out, plot_charts_t *charts,
-                        errbuf_t *err)
+int plot_search_charts(const rundir_t *run, const char *out,
+                       plot_charts_t *charts, errbuf_t *err)
 {
     reader_t self = {.out = out, .into = charts};
-    int rc = plot_reader_open(&self.in, dir, "search.csv", s_columns, C_COUNT,
-                              err);
-    if (rc <= 0)
-        return rc;
-    rc = plot_reader_rows(&self.in, false, s_row, &self, err) ||
-         plot_reader_charts(self.points, self.n, sizeof *self.points,
-                            s_by_offered, s_chart, &self, err);
-    plot_reader_close(&self.in);
+    int rc =
+        rundir_rows(&self.in, run, &columns_search, s_columns, C_COUNT, err);
+    while (rc > 0 && rundir_next(&self.in))
+        rc = s_row(&self, err) ? -1 : 1;
+    if (rc > 0)
+        rc = plot_chart_runs(self.points, self.n, sizeof *self.points,
+                             s_by_offered, s_chart, &self, err);
     free(self.points);
     free(self.found);
     plot_names_free(&self.charts);
     plot_names_free(&self.links);
-    return rc ? -1 : 0;
+    return rc < 0 ? -1 : 0;
 }

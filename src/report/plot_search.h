@@ -16,12 +16,13 @@
 
 #include "base/errbuf.h"
 #include "report/plot_chart.h"
+#include "report/rundir.h"
 
 //  When DIR/search.csv exists: its charts' data files into out (DIR
 //  itself for plot), and the
 //  charts added to the list.  0 (also when there is no search.csv), or -1
 //  and err on a malformed file
-int plot_search_charts(const char *dir, const char *out, plot_charts_t *charts,
-                        errbuf_t *err);
+int plot_search_charts(const rundir_t *run, const char *out,
+                       plot_charts_t *charts, errbuf_t *err);
 
 #endif

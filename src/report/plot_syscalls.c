@@ -11,9 +11,10 @@
 */
 #include "report/plot_syscalls.h"
 
+#include "base/grow.h"
 #include "base/outfile.h"
 #include "report/columns.h"
-#include "report/plot_reader.h"
+#include "report/rundir.h"
 
 #include "base/stats.h"
 
@@ -25,7 +26,8 @@
 
 enum { C_TOPO, C_SIZE, C_REPEAT, C_STAGE, C_THREAD, C_CALL, C_NS, C_COUNT };
 static const char *const s_columns[C_COUNT] = {
-    COLUMN_TOPOLOGY, COLUMN_SIZE, COLUMN_REPEAT, COLUMN_STAGE, COLUMN_THREAD, COLUMN_SYSCALL, COLUMN_NS_PER_MSG};
+    COLUMN_TOPOLOGY, COLUMN_SIZE,    COLUMN_REPEAT,    COLUMN_STAGE,
+    COLUMN_THREAD,   COLUMN_SYSCALL, COLUMN_NS_PER_MSG};
 
 typedef struct {
     int chart, call, repeat;
@@ -34,7 +36,7 @@ typedef struct {
 } point_t;
 
 typedef struct {
-    plot_reader_t in;
+    rundir_rows_t in;
     point_t *points;
     int n, cap;
     plot_names_t charts; //  "topology\tcombo\tstage"
@@ -48,36 +50,32 @@ typedef struct {
 
 static const char *s_field(const reader_t *self, int c)
 {
-    return plot_reader_field(&self->in, c);
+    return rundir_text(&self->in, c);
 }
 
 static int s_number(reader_t *self, int c, double *out, errbuf_t *err)
 {
-    if (plot_reader_number(&self->in, c, out, err))
+    if (rundir_number(&self->in, c, out, err))
         return -1;
-    if (*out < 0)
-        return err_set(err, "%s:%d: %s '%.40s' is below 0", self->in.path,
-                       csv_line(self->in.csv), s_columns[c], s_field(self, c));
-    return 0;
+    return *out < 0 ? rundir_bad(&self->in, c, "is below 0", err) : 0;
 }
 
 //  The row's chart: topology, its sweep values, stage
 static int s_chart_of(reader_t *self)
 {
     char key[PLOT_NAME], combo[PLOT_NAME];
-    plot_reader_combo(&self->in, combo, sizeof combo);
+    rundir_combo(&self->in, false, combo, sizeof combo);
     snprintf(key, sizeof key, "%.80s\t%.100s\t%.60s", s_field(self, C_TOPO),
              combo, s_field(self, C_STAGE));
     return plot_names_index(&self->charts, key);
 }
 
-static int s_row(void *ctx, errbuf_t *err)
+static int s_row(reader_t *self, errbuf_t *err)
 {
-    reader_t *self = ctx;
     if (strcmp(s_field(self, C_THREAD), "all") == 0 ||
         strcmp(s_field(self, C_CALL), "all") == 0 || !*s_field(self, C_NS))
         return 0; //  totals, or a stage that handled nothing
-    if (plot_grow(&self->points, &self->cap, self->n + 1, sizeof *self->points))
+    if (grow(&self->points, &self->cap, self->n + 1, sizeof *self->points))
         return err_set(err, "out of memory");
     point_t *p = &self->points[self->n];
     double size, repeat;
@@ -280,28 +278,27 @@ static int s_chart(void *ctx, int a, int b, errbuf_t *err)
         return -1;
     s_describe(chart, self->charts.v[self->points[a].chart]);
     grid_t grid = {0};
-    int rc = s_grid(self, a, b, &grid) ? err_set(err, "out of memory")
-                                       : s_write(self->out, chart, self, &grid,
-                                                 err);
+    int rc = s_grid(self, a, b, &grid)
+                 ? err_set(err, "out of memory")
+                 : s_write(self->out, chart, self, &grid, err);
     free(grid.sizes);
     free(grid.value);
     return rc;
 }
 
-int plot_syscalls_charts(const char *dir, const char *out, plot_charts_t *charts,
-                        errbuf_t *err)
+int plot_syscalls_charts(const rundir_t *run, const char *out,
+                         plot_charts_t *charts, errbuf_t *err)
 {
     reader_t self = {.out = out, .into = charts};
-    int rc = plot_reader_open(&self.in, dir, "syscalls.csv", s_columns, C_COUNT,
-                              err);
-    if (rc <= 0)
-        return rc;
-    rc = plot_reader_rows(&self.in, false, s_row, &self, err) ||
-         plot_reader_charts(self.points, self.n, sizeof *self.points,
-                            s_by_chart, s_chart, &self, err);
-    plot_reader_close(&self.in);
+    int rc =
+        rundir_rows(&self.in, run, &columns_syscalls, s_columns, C_COUNT, err);
+    while (rc > 0 && rundir_next(&self.in))
+        rc = s_row(&self, err) ? -1 : 1;
+    if (rc > 0)
+        rc = plot_chart_runs(self.points, self.n, sizeof *self.points,
+                             s_by_chart, s_chart, &self, err);
     free(self.points);
     plot_names_free(&self.charts);
     plot_names_free(&self.calls);
-    return rc ? -1 : 0;
+    return rc < 0 ? -1 : 0;
 }

@@ -17,12 +17,13 @@
 
 #include "base/errbuf.h"
 #include "report/plot_chart.h"
+#include "report/rundir.h"
 
 //  When DIR/syscalls.csv exists: its charts' data files into out (DIR
 //  itself for plot), and the
 //  charts added to the list.  0 (also when there is none), or -1 and err
 //  on a malformed file
-int plot_syscalls_charts(const char *dir, const char *out, plot_charts_t *charts,
-                        errbuf_t *err);
+int plot_syscalls_charts(const rundir_t *run, const char *out,
+                         plot_charts_t *charts, errbuf_t *err);
 
 #endif

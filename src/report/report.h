@@ -27,7 +27,7 @@ typedef struct {
     const char *pattern;
     const char *mode; //  pubsub and pushpull: capacity, flood or search;
                       //  "" where no mode applies (reqrep, connect)
-    int nsweep;                              //  swept keys, and this
+    int nsweep;       //  swept keys, and this
     const char *sweep_key[REPORT_MAX_SWEEP]; //  combination's values
     const char *sweep_value[REPORT_MAX_SWEEP];
     char loss_ratio[24]; //  search rows: the ratio they confirm; else ""

@@ -26,7 +26,9 @@
 
 #include "report/columns.h"
 
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 //  A trial's rows: its size and its repeat, into buf
 static column_ctx_t s_trial(const report_info_t *info,
@@ -36,48 +38,38 @@ static column_ctx_t s_trial(const report_info_t *info,
     return (column_ctx_t){.info = info, .size = trial->size, .repeat = buf};
 }
 
-static const column_table_t *const s_tables[] = {
-    [REPORT_RESULTS] = &columns_results,
-    [REPORT_LATENCY] = &columns_latency,
-    [REPORT_THREADS] = &columns_threads,
-    [REPORT_SOCKETS] = &columns_sockets,
-    [REPORT_MEMORY] = &columns_memory};
+//  Each file: its table, and where a trial keeps its rows and their count
+#define S_FILE(table, rows, n)                                                 \
+    {                                                                          \
+        &table, offsetof(trial_result_t, rows), offsetof(trial_result_t, n),   \
+            sizeof *((trial_result_t *)0)->rows                                \
+    }
+static const struct {
+    const column_table_t *table;
+    size_t rows, n, size;
+} s_files[] = {[REPORT_RESULTS] = S_FILE(columns_results, links, nlinks),
+               [REPORT_LATENCY] = S_FILE(columns_latency, latency, nlatency),
+               [REPORT_THREADS] = S_FILE(columns_threads, threads, nthreads),
+               [REPORT_SOCKETS] = S_FILE(columns_sockets, sockets, nsockets),
+               [REPORT_MEMORY] = S_FILE(columns_memory, memory, nmemory)};
 
 void report_header(FILE *out, report_file_t file, const report_info_t *info)
 {
-    columns_header(out, s_tables[file], info);
+    columns_header(out, s_files[file].table, info);
 }
 
 void report_rows(FILE *out, report_file_t file, const report_info_t *info,
                  const trial_result_t *trial)
 {
-    const void *rows = NULL;
-    int n = 0;
-    size_t size = 0;
-    switch (file) {
-    case REPORT_RESULTS:
-        rows = trial->links, n = trial->nlinks, size = sizeof *trial->links;
-        break;
-    case REPORT_LATENCY:
-        rows = trial->latency, n = trial->nlatency;
-        size = sizeof *trial->latency;
-        break;
-    case REPORT_THREADS:
-        rows = trial->threads, n = trial->nthreads;
-        size = sizeof *trial->threads;
-        break;
-    case REPORT_SOCKETS:
-        rows = trial->sockets, n = trial->nsockets;
-        size = sizeof *trial->sockets;
-        break;
-    case REPORT_MEMORY:
-        rows = trial->memory, n = trial->nmemory, size = sizeof *trial->memory;
-        break;
-    }
+    const char *at = (const char *)trial;
+    const void *rows;
+    int n;
     char repeat[16];
-    columns_rows(out, s_tables[file],
-                 s_trial(info, trial, repeat, sizeof repeat), rows, n, size,
-                 false);
+    memcpy(&rows, at + s_files[file].rows, sizeof rows);
+    memcpy(&n, at + s_files[file].n, sizeof n);
+    columns_rows(out, s_files[file].table,
+                 s_trial(info, trial, repeat, sizeof repeat), rows, n,
+                 s_files[file].size, false);
 }
 
 void report_median_rows(FILE *out, report_file_t file,
@@ -86,10 +78,10 @@ void report_median_rows(FILE *out, report_file_t file,
     column_ctx_t ctx = {
         .info = info, .size = summary->size, .repeat = COLUMN_MEDIAN};
     if (file == REPORT_RESULTS)
-        columns_rows(out, s_tables[file], ctx, summary->links, summary->nlinks,
-                     sizeof *summary->links, true);
+        columns_rows(out, s_files[file].table, ctx, summary->links,
+                     summary->nlinks, sizeof *summary->links, true);
     else if (file == REPORT_LATENCY)
-        columns_rows(out, s_tables[file], ctx, summary->latency,
+        columns_rows(out, s_files[file].table, ctx, summary->latency,
                      summary->nlatency, sizeof *summary->latency, true);
 }
 

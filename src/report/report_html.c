@@ -1,7 +1,8 @@
 /*  report_html: the command; see report_html.h.
 
-    Checks every directory is a results directory (a results.csv in it)
-    before anything is written, builds the page in memory, then writes it
+    Reads every directory whole (rundir: a file that is not what hopbench
+    writes is exit 2 naming it) before anything is written, builds the
+    page in memory, then writes it
     to a temporary file beside the output and renames it into place, so
     an error (a bad CSV half-way, a full disk) leaves no page behind.
     The charts' scratch directory lives under $TMPDIR and is removed,
@@ -12,6 +13,9 @@
 #include "report/html.h"
 #include "report/report_html_internal.h"
 #include "report/resultsdir.h"
+#include "report/rundir.h"
+
+#include "base/limits.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,24 +23,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int s_check_dir(const char *dir, errbuf_t *err)
-{
-    char path[REPORT_HTML_PATH + 32];
-    struct stat st;
-    if (stat(dir, &st))
-        return err_set(err, "%s: %s", dir, strerror(errno));
-    if (!S_ISDIR(st.st_mode))
-        return err_set(err,
-                       "%s: not a directory (report wants the "
-                       "directory of a run, with results.csv)",
-                       dir);
-    snprintf(path, sizeof path, "%s/results.csv", dir);
-    if (access(path, R_OK))
-        return err_set(err, "%s: not a results directory: %s: %s", dir, path,
-                       strerror(errno));
-    return 0;
-}
 
 //  The scratch directory and every file in it
 static void s_remove_scratch(const char *dir)
@@ -64,9 +50,9 @@ static int s_scratch(char *out, size_t len, errbuf_t *err)
     return 0;
 }
 
-//  The page of one run, or of several compared
-static int s_page(FILE *out, const char *const *dirs, int n,
-                  const char *scratch, errbuf_t *err)
+//  The page of one run, or of several compared: the exit status
+static int s_page(FILE *out, rundir_t *const *runs, const char *const *dirs,
+                  int n, const char *scratch, errbuf_t *err)
 {
     char title[REPORT_HTML_PATH + 64];
     if (n == 1)
@@ -75,25 +61,23 @@ static int s_page(FILE *out, const char *const *dirs, int n,
         snprintf(title, sizeof title, "hopbench report: %s and %d more",
                  dirs[0], n - 1);
     html_page_begin(out, title);
-    int rc = 0;
-    if (n > 1)
-        rc = report_html_compare(out, dirs, n, scratch, err);
-    for (int i = 0; rc == 0 && i < n; i++) {
-        report_page_t page = {.charts = 100 * i};
-        snprintf(page.dir, sizeof page.dir, "%s", dirs[i]);
+    int status =
+        n > 1 ? report_html_compare(out, runs, dirs, n, scratch, err) : 0;
+    for (int i = 0; status != 2 && i < n; i++) {
+        report_page_t page = {.run = runs[i], .charts = 100 * i};
         snprintf(page.scratch, sizeof page.scratch, "%s", scratch);
         if (i > 0) //  the contents lead to the first run's sections
             snprintf(page.ids, sizeof page.ids, "run%d-", i + 1);
-        if (n > 1)
-            fprintf(out, "<hr>\n<h1>run %d of %d: ", i + 1, n);
         if (n > 1) {
+            fprintf(out, "<hr>\n<h1>run %d of %d: ", i + 1, n);
             html_text(out, dirs[i]);
             fputs("</h1>\n", out);
         }
-        rc = report_html_run(out, &page, err);
+        if (report_html_run(out, &page, err))
+            status = 2;
     }
     html_page_end(out);
-    return rc;
+    return status;
 }
 
 //  text into path: a temporary file beside it, renamed into place
@@ -131,29 +115,46 @@ static int s_out_path(const char *const *dirs, int n, const char *out_path,
     return 0;
 }
 
-int report_html_write(const char *const *dirs, int n, const char *out_path,
-                      char *written, size_t len, errbuf_t *err)
+//  The page of runs already read: the exit status
+static int s_write(rundir_t *const *runs, const char *const *dirs, int n,
+                   const char *out_path, char *written, size_t len,
+                   errbuf_t *err)
 {
     char scratch[REPORT_HTML_PATH];
-    for (int i = 0; i < n; i++)
-        if (s_check_dir(dirs[i], err))
-            return 2;
     if (s_scratch(scratch, sizeof scratch, err))
         return 2;
     char *text = NULL;
     size_t size = 0;
     FILE *out = open_memstream(&text, &size);
-    int rc = out ? s_page(out, dirs, n, scratch, err)
-                 : err_set(err, "out of memory");
+    int status = out ? s_page(out, runs, dirs, n, scratch, err)
+                     : (err_set(err, "out of memory"), 2);
     if (out && fclose(out))
-        rc = err_set(err, "out of memory");
+        status = (err_set(err, "out of memory"), 2);
     s_remove_scratch(scratch);
-    if (rc == 0)
-        rc = s_out_path(dirs, n, out_path, written, len, err);
-    if (rc == 0)
-        rc = s_save(written, text, size, err);
+    errbuf_t why; //  a comparison that matched nothing (1) keeps its say
+    if (status != 2 && (s_out_path(dirs, n, out_path, written, len, &why) ||
+                        s_save(written, text, size, &why)))
+        status = 2, *err = why;
     free(text);
-    return rc ? 2 : 0;
+    return status;
+}
+
+int report_html_write(const char *const *dirs, int n, const char *out_path,
+                      char *written, size_t len, errbuf_t *err)
+{
+    rundir_t *runs[LIMIT_COMPARE_RUNS] = {NULL};
+    int status = n > LIMIT_COMPARE_RUNS ? 2 : 0;
+    if (status)
+        err_set(err, "report takes at most %d results directories, not %d",
+                LIMIT_COMPARE_RUNS, n);
+    for (int i = 0; status == 0 && i < n; i++)
+        if (!(runs[i] = rundir_open(dirs[i], err)))
+            status = 2;
+    if (status == 0)
+        status = s_write(runs, dirs, n, out_path, written, len, err);
+    for (int i = 0; i < n && i < LIMIT_COMPARE_RUNS; i++)
+        rundir_destroy(&runs[i]);
+    return status;
 }
 
 void report_html_after_run(const char *dir, FILE *note)

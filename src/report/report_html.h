@@ -25,8 +25,10 @@
 //  Write the page of dirs[0..n-1] to out_path (NULL: DIR/report.html for
 //  one directory, results/<UTC>-compare/report.html for several); the
 //  path written into written.  The exit status: 0 done (a chart gnuplot
-//  could not draw is said on the page), 2 a directory that is not a
-//  results directory, a malformed file, or an unwritable output (err)
+//  could not draw is said on the page); 1 the page is written, but of the
+//  runs compared one matched nothing of the first (err, as compare says
+//  it); 2 a directory that is not a results directory, a file in it that
+//  is not what hopbench writes, or an unwritable output (err): no page
 int report_html_write(const char *const *dirs, int n, const char *out_path,
                       char *written, size_t len, errbuf_t *err);
 

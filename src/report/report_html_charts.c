@@ -126,7 +126,7 @@ int report_html_charts(FILE *out, report_page_t *page, errbuf_t *err)
     html_section_begin_as(out, page->ids, "charts", "Charts",
                           "results.csv, search.csv, syscalls.csv (gnuplot)");
     int rc =
-        plot_prepare(page->dir, page->scratch, PLOT_TERM_SVG, &charts, err);
+        plot_prepare(page->run, page->scratch, PLOT_TERM_SVG, &charts, err);
     errbuf_t why;
     if (rc == 0 && plot_draw(page->scratch, &charts, NULL, &why) != 0) {
         fputs("<p class=\"warn\">No charts: ", out);

@@ -7,8 +7,9 @@
         the delta charts (compare --plot's, as SVG)
         each other run's msgs/s against size overlaid on the base's
 
-    The cells are compare_cells's text, the very strings compare's table
-    prints, so the page and the terminal agree; a row that is not
+    The cells are those of compare's view of each row (compare_print.c),
+    the very strings compare's table prints, so the page and the terminal
+    agree; a row that is not
     significant is marked '~' there and styled quieter here (class ns).
     Rows of one side only are listed after, as compare lists them.
 */
@@ -27,28 +28,24 @@ static void s_cell(FILE *out, const char *text, bool number)
     fputs("</td>", out);
 }
 
+//  A matched row: its block, then the cells of compare's view of it
 static void s_row(FILE *out, const comparison_t *c, const compare_row_t *row)
 {
     const series_t *s = row->a;
-    compare_cells_t x;
-    char size[16], block[3 * COMPARE_LONG];
-    compare_cells(c, row, &x);
-    snprintf(size, sizeof size, "%u", s->size);
+    char block[3 * COMPARE_LONG], text[COLUMN_CELL];
+    compare_record_t record;
+    column_ctx_t ctx;
+    compare_record_ctx(c, row, &record, &ctx);
     snprintf(block, sizeof block, "%s (%s%s%s) %s", s->topology, s->pattern,
              s->mode[0] ? ", " : "", s->mode, s->sweep);
     fprintf(out, "<tr class=\"delta %s\">", row->significant ? "sig" : "ns");
     s_cell(out, block, false);
-    s_cell(out, size, true);
-    s_cell(out, s->hop, true);
-    s_cell(out, x.link, false);
-    s_cell(out, s->metric, false);
-    s_cell(out, x.base, true);
-    s_cell(out, x.base_spread, false);
-    s_cell(out, x.other, true);
-    s_cell(out, x.other_spread, false);
-    s_cell(out, x.delta, true);
-    s_cell(out, x.interval, false);
-    s_cell(out, x.significance, false);
+    column_view_t calls[COLUMNS_VIEW_MAX + 1];
+    for (const column_view_t *cell = compare_view(row, calls); cell->heading;
+         cell++) {
+        columns_view_cell(cell, &ctx, text, sizeof text);
+        s_cell(out, text, cell->width > 0);
+    }
     fputs("</tr>\n", out);
 }
 
@@ -152,7 +149,7 @@ static void s_keep_sweeps(plot_charts_t *charts)
 
 //  Base and other's msgs/s against size on one chart: the last hop of
 //  each topology, a line per run (and per combination of a sweep)
-static int s_overlay(FILE *out, const char *base, const char *other,
+static int s_overlay(FILE *out, const rundir_t *base, const rundir_t *other,
                      const char *scratch, int number, errbuf_t *err)
 {
     plot_table_t *a = plot_table_read(base, err), *b = NULL;
@@ -179,7 +176,7 @@ static int s_overlay(FILE *out, const char *base, const char *other,
         snprintf(text, sizeof text,
                  "%s: msgs/s against size, base (%s) and other (%s) overlaid, "
                  "from each one's results.csv",
-                 charts.v[i].name, base, other);
+                 charts.v[i].name, rundir_dir(base), rundir_dir(other));
         fputs("<figcaption>", out);
         html_text(out, text);
         fputs("</figcaption>\n</figure>\n", out);
@@ -190,21 +187,33 @@ static int s_overlay(FILE *out, const char *base, const char *other,
     return rc;
 }
 
-int report_html_compare(FILE *out, const char *const *dirs, int n,
-                        const char *scratch, errbuf_t *err)
+//  Nothing matched in a pair: the exit status compare has, 1
+static int s_matched(const comparison_t *cmps, int n, errbuf_t *err)
 {
-    if (compare_is_sizing(dirs[0])) { //  candidate by candidate
-        html_section_begin(out, "compare", "Comparison",
-                           "sizing.csv of each directory (as hopbench "
-                           "compare)");
-        int rc = compare_sizing_html(out, dirs, n, err);
-        html_section_end(out);
-        return rc;
+    for (int c = 0; c < n; c++) {
+        bool any = false;
+        for (int r = 0; r < cmps[c].nrows && !any; r++)
+            any = cmps[c].rows[r].a && cmps[c].rows[r].b;
+        if (!any) {
+            err_set(err,
+                    "nothing to compare: no row of %.200s matches one of "
+                    "%.200s (by topology, pattern, mode, size, hop, from, to "
+                    "and sweep)",
+                    cmps[c].other->label, cmps[c].base->label);
+            return 1;
+        }
     }
+    return 0;
+}
+
+//  The comparison of results runs: the exit status
+static int s_results(FILE *out, rundir_t *const *runs, const char *const *dirs,
+                     int n, const char *scratch, errbuf_t *err)
+{
     compare_options_t options = {.dirs = dirs, .ndirs = n, .alpha = 0.05};
     side_t *sides = NULL;
     int nsides = 0, done = 0;
-    int rc = compare_read(&options, &sides, &nsides, err);
+    int rc = compare_read(&options, runs, &sides, &nsides, err);
     comparison_t *cmps = rc == 0 ? calloc((size_t)nsides, sizeof *cmps) : NULL;
     if (rc == 0 && !cmps)
         rc = err_set(err, "out of memory");
@@ -223,12 +232,34 @@ int report_html_compare(FILE *out, const char *const *dirs, int n,
               out);
         rc = s_charts(out, cmps, done, scratch, err);
         for (int i = 1; rc == 0 && i < n; i++)
-            rc = s_overlay(out, dirs[0], dirs[i], scratch, 9500 + 50 * i, err);
+            rc = s_overlay(out, runs[0], runs[i], scratch, 9500 + 50 * i, err);
         html_section_end(out);
     }
+    int status = rc ? 2 : s_matched(cmps, done, err);
     for (int i = 0; i < done; i++)
         compare_free(&cmps[i]);
     free(cmps);
     compare_sides_free(sides, nsides);
-    return rc;
+    return status;
+}
+
+int report_html_compare(FILE *out, rundir_t *const *runs,
+                        const char *const *dirs, int n, const char *scratch,
+                        errbuf_t *err)
+{
+    for (int i = 1; i < n; i++)
+        if (compare_is_sizing(runs[i]) != compare_is_sizing(runs[0]))
+            return err_set(err,
+                           "%s is a sizing run and %s is not: compare sizing "
+                           "runs with sizing runs",
+                           dirs[compare_is_sizing(runs[i]) ? i : 0],
+                           dirs[compare_is_sizing(runs[i]) ? 0 : i]),
+                   2;
+    if (!compare_is_sizing(runs[0]))
+        return s_results(out, runs, dirs, n, scratch, err);
+    html_section_begin(out, "compare", "Comparison",
+                       "sizing.csv of each directory (as hopbench compare)");
+    int status = compare_sizing_html(out, runs, dirs, n, err);
+    html_section_end(out);
+    return status;
 }

@@ -11,23 +11,19 @@
 #include <stdio.h>
 
 #include "base/errbuf.h"
-#include "base/jsondoc.h"
+#include "report/rundir.h"
 
 #define REPORT_HTML_PATH 1024
 
 typedef struct {
-    char dir[REPORT_HTML_PATH];     //  the results directory
+    const rundir_t *run;            //  the results directory, read
     char scratch[REPORT_HTML_PATH]; //  charts are drawn here
     int charts;                     //  charts inlined so far (their ids)
-    json_t *meta;                   //  metadata.json, read and checked
     char ids[16]; //  before its sections' ids: "", "run2-" for a second
 } report_page_t;
 
 //  report_html_run.c: every section of one run
 int report_html_run(FILE *out, report_page_t *page, errbuf_t *err);
-//  The sizing section (sizing.csv, `hopbench size`): the answer first,
-//  then the candidates.  0, also when there is no sizing.csv
-int report_html_sizing(FILE *out, const report_page_t *page, errbuf_t *err);
 
 //  report_html_results.c: results.csv, a table per size
 int report_html_results(FILE *out, const report_page_t *page, errbuf_t *err);
@@ -37,8 +33,10 @@ int report_html_charts(FILE *out, report_page_t *page, errbuf_t *err);
 //  An SVG file into the page, its ids made unique by the chart's number
 int report_html_svg(FILE *out, const char *path, int number, errbuf_t *err);
 
-//  report_html_compare.c: the comparison of dirs[1..] with dirs[0]
-int report_html_compare(FILE *out, const char *const *dirs, int n,
-                        const char *scratch, errbuf_t *err);
+//  report_html_compare.c: the comparison of runs[1..] with runs[0] (read
+//  from dirs[]): the exit status, as compare's (1: nothing matched)
+int report_html_compare(FILE *out, rundir_t *const *runs,
+                        const char *const *dirs, int n, const char *scratch,
+                        errbuf_t *err);
 
 #endif

@@ -21,7 +21,6 @@
 #include "report/report_tree.h"
 #include "report/rundir.h"
 
-#include "base/csv.h"
 #include "config/topology.h"
 
 #include <stdlib.h>
@@ -36,7 +35,7 @@
 static void s_kv(FILE *out, const report_page_t *page, const char *key,
                  const char *label)
 {
-    const json_t *value = json_object_get(page->meta, key);
+    const json_t *value = json_object_get(rundir_meta(page->run), key);
     char number[64];
     const char *text = json_string_value(value);
     if (json_is_integer(value))
@@ -56,8 +55,8 @@ static void s_kv(FILE *out, const report_page_t *page, const char *key,
 //  The NUMA nodes, one line each: "node 0: CPUs 0-1, distances 10 21"
 static void s_numa(FILE *out, const report_page_t *page)
 {
-    const json_t *nodes =
-        json_object_get(json_object_get(page->meta, "numa"), "nodes");
+    const json_t *nodes = json_object_get(
+        json_object_get(rundir_meta(page->run), "numa"), "nodes");
     size_t i, j;
     const json_t *node, *d;
     fputs("<tr><th>NUMA nodes</th><td>", out);
@@ -115,13 +114,14 @@ static void s_warnings(FILE *out, const report_page_t *page)
 {
     html_section_begin_as(out, page->ids, "warnings", "Warnings",
                           "metadata.json");
-    const char *error = jsondoc_get_text(page->meta, "error");
+    const char *error = jsondoc_get_text(rundir_meta(page->run), "error");
     int n = 0;
     if (*error)
         html_elem(out, "p", "warn", error), n++;
     size_t i;
     const json_t *warning;
-    json_array_foreach(json_object_get(page->meta, "warnings"), i, warning)
+    json_array_foreach(json_object_get(rundir_meta(page->run), "warnings"), i,
+                       warning)
     {
         html_elem(out, "p", "warn", json_string_value(warning));
         n++;
@@ -138,7 +138,7 @@ static void s_topology(FILE *out, const report_page_t *page)
 {
     char path[REPORT_HTML_PATH + 32];
     errbuf_t err;
-    snprintf(path, sizeof path, "%s/config.cfg", page->dir);
+    snprintf(path, sizeof path, "%s/config.cfg", rundir_dir(page->run));
     if (access(path, F_OK))
         return; //  a sizing run's directory: its candidates' files
     html_section_begin_as(out, page->ids, "topology", "Topology", "config.cfg");
@@ -163,133 +163,103 @@ static void s_topology(FILE *out, const report_page_t *page)
 //  Tables of CSV files
 
 //  A CSV file as its own section, when it is there
-static int s_csv_section(FILE *out, const report_page_t *page, const char *id,
-                         const char *title, const char *file, const char *what,
-                         errbuf_t *err)
+static void s_csv_section(FILE *out, const report_page_t *page, const char *id,
+                          const char *title, const column_table_t *table,
+                          const char *what)
 {
-    char path[REPORT_HTML_PATH + 32];
-    snprintf(path, sizeof path, "%s/%s", page->dir, file);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *body = open_memstream(&text, &len);
-    if (!body)
-        return err_set(err, "out of memory");
-    int rc = html_csv_table(body, path, 0, err);
-    fclose(body);
-    if (rc == 0) {
-        html_section_begin_as(out, page->ids, id, title, file);
-        if (what)
-            html_elem(out, "p", NULL, what);
-        fputs(text, out);
-        html_section_end(out);
-    }
-    free(text);
-    return rc < 0 ? -1 : 0;
+    const rundir_file_t *file = rundir_file(page->run, table);
+    if (!file)
+        return;
+    html_section_begin_as(out, page->ids, id, title, table->file);
+    if (what)
+        html_elem(out, "p", NULL, what);
+    html_table(out, file);
+    html_section_end(out);
 }
 
-//  The answer of sizing.csv (the proven cheapest that meets; a file of
-//  before answers were proven: the first that meets), or how many were
-//  tried and none did
-static void s_answer_text(csv_t *csv, char *text, size_t len)
+//  The cheapest candidate of sizing.csv that meets the target (the file
+//  lists them cheapest first), or how many were tried and none did
+static int s_answer_text(const report_page_t *page, char *text, size_t len,
+                         errbuf_t *err)
 {
-    enum { CANDIDATE, TOPOLOGY, TRY, SIZE, COST, VERDICT, ANSWER, NCOLS };
-    static const char *const want[NCOLS] = {
-        "candidate", "topology", "try", "size", "cost", "verdict", "answer"};
-    int at[NCOLS], tried = 0;
-    errbuf_t err;
-    for (int c = 0; c < NCOLS; c++)
-        for (at[c] = csv_count(csv) - 1;
-             at[c] >= 0 && strcmp(csv_field(csv, at[c]), want[c]); at[c]--)
-            ;
-    snprintf(text, len, "no candidate meets the target");
-    for (int c = 0; c < ANSWER; c++)
-        if (at[c] < 0)
-            return;
-    while (csv_next(csv, &err) > 0 && csv_count(csv) > VERDICT) {
+    enum { CANDIDATE, TOPOLOGY, TRY, SIZE, COST, VERDICT, NCOLS };
+    static const char *const want[NCOLS] = {"candidate", "topology", "try",
+                                            "size",      "cost",     "verdict"};
+    rundir_rows_t in;
+    int rc = rundir_rows(&in, page->run, &columns_sizing, want, NCOLS, err);
+    int tried = 0, answer = in.file ? rundir_column(in.file, "answer") : -1;
+    while (rc > 0 && rundir_next(&in)) {
         tried++;
-        if (at[ANSWER] >= 0 ? csv_count(csv) <= at[ANSWER] ||
-                                  strcmp(csv_field(csv, at[ANSWER]), "1")
-                            : strcmp(csv_field(csv, at[VERDICT]), "meets") != 0)
+        //  the proven answer; a file of before answers: the first that meets
+        if (answer >= 0 ? strcmp(rundir_cell(in.file, in.row, answer), "1")
+                        : strcmp(rundir_text(&in, VERDICT), "meets"))
             continue;
         snprintf(text, len,
                  "candidate %s meets the target: %s %s at %s B, cost %s",
-                 csv_field(csv, at[CANDIDATE]), csv_field(csv, at[TOPOLOGY]),
-                 csv_field(csv, at[TRY]), csv_field(csv, at[SIZE]),
-                 csv_field(csv, at[COST]));
-        return;
+                 rundir_text(&in, CANDIDATE), rundir_text(&in, TOPOLOGY),
+                 rundir_text(&in, TRY), rundir_text(&in, SIZE),
+                 rundir_text(&in, COST));
+        return 1;
     }
-    snprintf(text, len, "none of the %d candidates was proven to meet the "
-             "target (each one's verdict and why: the table)", tried);
+    snprintf(text, len,
+             "none of the %d candidates was proven to meet the target (each "
+             "one's verdict and why: the table)",
+             tried);
+    return rc;
 }
 
-int report_html_sizing(FILE *out, const report_page_t *page, errbuf_t *err)
+//  The sizing section (sizing.csv, `hopbench size`): the answer first,
+//  then the candidates.  0, also when there is no sizing.csv
+static int s_sizing(FILE *out, const report_page_t *page, errbuf_t *err)
 {
-    char path[REPORT_HTML_PATH + 32], text[600];
-    snprintf(path, sizeof path, "%s/sizing.csv", page->dir);
-    FILE *file = fopen(path, "r");
-    if (!file)
-        return 0;
-    csv_t *csv = csv_new(file, path);
-    errbuf_t why;
-    if (csv && csv_next(csv, &why) > 0) {
-        s_answer_text(csv, text, sizeof text);
-        fputs("<p class=\"answer\"><b>answer:</b> ", out);
-        html_text(out, text);
-        fputs("</p>\n", out);
-    }
-    csv_destroy(&csv);
-    fclose(file);
-    return s_csv_section(out, page, "sizing",
-                         "Sizing: the answer, then the "
-                         "candidates",
-                         "sizing.csv", NULL, err);
+    char text[600];
+    int rc = s_answer_text(page, text, sizeof text, err);
+    if (rc <= 0)
+        return rc;
+    fputs("<p class=\"answer\"><b>answer:</b> ", out);
+    html_text(out, text);
+    fputs("</p>\n", out);
+    s_csv_section(out, page, "sizing",
+                  "Sizing: the answer, then the candidates", &columns_sizing,
+                  NULL);
+    return 0;
 }
 
-static int s_placement(FILE *out, const report_page_t *page, errbuf_t *err)
+static void s_placement(FILE *out, const report_page_t *page)
 {
-    return s_csv_section(out, page, "threads", "Placement: threads",
-                         "threads.csv",
-                         "Which stage and thread ran on which CPU and node, "
-                         "per size and repeat.",
-                         err) ||
-           s_csv_section(out, page, "memory", "Placement: memory", "memory.csv",
-                         "Where each stage's memory lies, by NUMA node.", err);
+    s_csv_section(out, page, "threads", "Placement: threads", &columns_threads,
+                  "Which stage and thread ran on which CPU and node, per size "
+                  "and repeat.");
+    s_csv_section(out, page, "memory", "Placement: memory", &columns_memory,
+                  "Where each stage's memory lies, by NUMA node.");
 }
 
 int report_html_run(FILE *out, report_page_t *page, errbuf_t *err)
 {
-    page->meta = rundir_metadata(page->dir, err);
-    if (!page->meta)
-        return -1;
     fputs("<nav><a href=\"#machine\">machine</a><a href=\"#topology\">"
           "topology</a><a href=\"#results\">per hop</a><a href=\"#charts\">"
           "charts</a><a href=\"#threads\">placement</a><a href=\"#warnings\">"
           "warnings</a></nav>\n",
           out);
-    int rc = report_html_sizing(out, page, err);
+    int rc = s_sizing(out, page, err);
     if (rc == 0) {
         s_machine(out, page);
         s_topology(out, page);
         rc = report_html_results(out, page, err);
     }
-    if (rc == 0)
-        rc = s_csv_section(out, page, "search", "Search trials", "search.csv",
-                           "Every trial of the search: the rate offered, "
-                           "what each hop delivered, its verdict.",
-                           err) ||
-             s_csv_section(out, page, "latency", "Latency", "latency.csv", NULL,
-                           err) ||
-             s_csv_section(out, page, "sockets", "Sockets", "sockets.csv",
-                           "One row per SUB socket of a subscriber with "
-                           "several (--per-socket).",
-                           err);
-    if (rc == 0)
+    if (rc == 0) {
+        s_csv_section(out, page, "search", "Search trials", &columns_search,
+                      "Every trial of the search: the rate offered, what each "
+                      "hop delivered, its verdict.");
+        s_csv_section(out, page, "latency", "Latency", &columns_latency, NULL);
+        s_csv_section(out, page, "sockets", "Sockets", &columns_sockets,
+                      "One row per SUB socket of a subscriber with several "
+                      "(--per-socket).");
         rc = report_html_charts(out, page, err);
-    if (rc == 0)
-        rc = s_placement(out, page, err);
-    if (rc == 0)
+    }
+    if (rc == 0) {
+        s_placement(out, page);
         s_warnings(out, page);
-    json_decref(page->meta);
-    page->meta = NULL;
+    }
     return rc ? -1 : 0;
 }

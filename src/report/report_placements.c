@@ -59,8 +59,8 @@ int placements_add(placements_t *self, int assignment, int group,
 {
     int nhops = self->nhops;
     placement_figures_t *f = n > 0 ? s_room(self) : NULL;
-    double *rates = calloc((size_t)(n > 0 ? n : 1) * (size_t)self->nstages,
-                           sizeof *rates);
+    double *rates =
+        calloc((size_t)(n > 0 ? n : 1) * (size_t)self->nstages, sizeof *rates);
     if (n <= 0 || !f || !rates) {
         free(rates);
         return n <= 0 ? 0 : -1;
@@ -161,15 +161,15 @@ void report_placements_plan(FILE *out, const placements_t *self,
             const placement_t *p = &self->placement[a];
             s_crossing_list(self, p, hops, sizeof hops);
             fprintf(out, "%d,%s,%d,%s,\"%s\",%d,1,\n", a + 1, p->nodes,
-                    p->crossings, hops, p->controller_cpus,
-                    p->controller_node);
+                    p->crossings, hops, p->controller_cpus, p->controller_node);
         }
         for (int r = 0; r < self->nrefused; r++)
             fprintf(out, ",%s,,,,,0,\"%s\"\n", self->refused[r], self->why[r]);
         return;
     }
-    snprintf(lead, sizeof lead, "# %s on %s (%s), placement all: ",
-             self->topo->name, machine->name, machine->source);
+    snprintf(lead, sizeof lead,
+             "# %s on %s (%s), placement all: ", self->topo->name,
+             machine->name, machine->source);
     s_headline(out, self, lead);
     fprintf(out, "%10s  %-12s %9s  %-16s %s\n", "assignment", "nodes",
             "crossings", "controller", "crossing hops");
@@ -180,8 +180,8 @@ void report_placements_plan(FILE *out, const placements_t *self,
         for (int h = 0; h < self->nhops && used < sizeof hops; h++)
             if (p->crosses[h])
                 used += (size_t)snprintf(hops + used, sizeof hops - used,
-                                         "%shop %d %s", used ? ", " : "",
-                                         h + 1, self->hop_names[h]);
+                                         "%shop %d %s", used ? ", " : "", h + 1,
+                                         self->hop_names[h]);
         char home[96] = "not pinned";
         if (p->controller_node >= 0)
             snprintf(home, sizeof home, "CPU %s (node %d)", p->controller_cpus,
@@ -238,9 +238,9 @@ static void s_pays(const placements_t *self, placement_figures_t *const *block,
         if (best > 0)
             snprintf(pays, sizeof pays, " %+.1f%%",
                      100.0 * (f->hop[h] - best) / best);
-        used += (size_t)snprintf(buf + used, len - used, "%shop %d %s%s",
-                                 used ? ", " : "", h + 1, self->hop_names[h],
-                                 pays);
+        used +=
+            (size_t)snprintf(buf + used, len - used, "%shop %d %s%s",
+                             used ? ", " : "", h + 1, self->hop_names[h], pays);
     }
     if (!used)
         snprintf(buf, len, "-");

@@ -51,9 +51,9 @@ typedef struct {
     int assignment, group; //  index in the study; of the other keys' values
     uint32_t size;
     int repeats;
-    double rate, low, high;    //  last hop: median, min, max
-    double hop[LIMIT_STAGES];  //  each hop's median rate
-    double p50_us, p99_us;     //  end to end, -1: none
+    double rate, low, high;   //  last hop: median, min, max
+    double hop[LIMIT_STAGES]; //  each hop's median rate
+    double p50_us, p99_us;    //  end to end, -1: none
 } placement_figures_t;
 
 typedef struct {
@@ -61,7 +61,7 @@ typedef struct {
     int nstages, nhops;
     char stage_names[LIMIT_STAGES][LIMIT_NAME + 1];
     char hop_names[LIMIT_STAGES][2 * LIMIT_NAME + 8]; //  "broker -> sub"
-    int n; //  assignments that run
+    int n;                                            //  assignments that run
     placement_t placement[PLACEMENTS_MAX];
     int nrefused; //  assignments the machine cannot honour
     char refused[PLACEMENTS_MAX][LIMIT_SWEEP_VALUE + 1];

@@ -47,7 +47,8 @@ static const char *s_host(const plan_out_t *self, int owner)
 static const machine_t *s_machine(const plan_out_t *self, const char *host)
 {
     for (int m = 0; m < self->nmachines; m++)
-        if (!self->machines[m].host || strcmp(self->machines[m].host, host) == 0)
+        if (!self->machines[m].host ||
+            strcmp(self->machines[m].host, host) == 0)
             return self->machines[m].machine;
     return self->machines[0].machine;
 }
@@ -87,8 +88,9 @@ static void s_note(const plan_out_t *self, const roster_entry_t *entry,
     buf[0] = 0;
     bool main = strcmp(entry->thread, "main") == 0;
     if (entry->owner >= 0 && main && pl->inst[entry->owner].place.crowded)
-        snprintf(buf, len, "  (its node has fewer CPUs than stage threads: "
-                           "they share them)");
+        snprintf(buf, len,
+                 "  (its node has fewer CPUs than stage threads: "
+                 "they share them)");
     else if (entry->owner >= 0 && main &&
              pl->inst[entry->owner].place.smt_shared)
         snprintf(buf, len, "  (shares a core: SMT sibling)");
@@ -102,8 +104,8 @@ static void s_note(const plan_out_t *self, const roster_entry_t *entry,
 static void s_row(const plan_out_t *self, const roster_entry_t *entry)
 {
     const pipeline_t *pl = self->pl;
-    const char *stage = entry->owner >= 0 ? pl->inst[entry->owner].name
-                                          : "controller";
+    const char *stage =
+        entry->owner >= 0 ? pl->inst[entry->owner].name : "controller";
     const char *role = entry->owner >= 0
                            ? pattern_role_names[pl->inst[entry->owner].role]
                            : "controller";
@@ -184,8 +186,7 @@ static void s_crowd(const plan_out_t *self, const roster_entry_t *list,
     cpuset_clear(&cpus);
     int busy = 0;
     for (int i = 0; i < count; i++) {
-        if (strcmp(s_host(self, list[i].owner), host) != 0 ||
-            !s_busy(&list[i]))
+        if (strcmp(s_host(self, list[i].owner), host) != 0 || !s_busy(&list[i]))
             continue;
         busy++;
         cpuset_union(&cpus, cpuset_empty(&list[i].cpus)
@@ -195,20 +196,13 @@ static void s_crowd(const plan_out_t *self, const roster_entry_t *list,
     char text[1024];
     cpuset_format(&cpus, text, sizeof text);
     if (busy > cpuset_count(&cpus))
-        fprintf(stderr,
-                "hopbench: warning%s%s: %d busy threads (stage threads, libzmq I/O "
-                "threads, the controller) may run on %d CPUs (%s): they will "
-                "wait for CPUs in turn, and the figures may be the "
-                "scheduler's (results.csv: starved)\n",
-                *host ? " on host " : "", host, busy, cpuset_count(&cpus),
-                text);
-}
-
-void report_plan(FILE *out, const pipeline_t *pl, const machine_t *machine,
-                 bool csv)
-{
-    pipeline_machine_t only = {"", machine};
-    report_plan_on(out, pl, &only, 1, csv);
+        fprintf(
+            stderr,
+            "hopbench: warning%s%s: %d busy threads (stage threads, libzmq I/O "
+            "threads, the controller) may run on %d CPUs (%s): they will "
+            "wait for CPUs in turn, and the figures may be the "
+            "scheduler's (results.csv: starved)\n",
+            *host ? " on host " : "", host, busy, cpuset_count(&cpus), text);
 }
 
 void report_plan_on(FILE *out, const pipeline_t *pl,

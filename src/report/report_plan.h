@@ -9,11 +9,9 @@
 #include "pipeline/pipeline.h"
 
 //  Table, or CSV: stage,role,thread,node,cpus (the contract), then
-//  engine,runs_in
-void report_plan(FILE *out, const pipeline_t *pl, const machine_t *machine,
-                 bool csv);
-//  The same for stages on several hosts, each planned on its machine
-//  (machines[0] is the controller's, ""); a host column follows runs_in
+//  engine,runs_in; stages on several hosts each planned on its machine
+//  (machines[0] is the controller's, ""), a host column after runs_in
+//  when n > 1
 void report_plan_on(FILE *out, const pipeline_t *pl,
                     const pipeline_machine_t *machines, int n, bool csv);
 

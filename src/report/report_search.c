@@ -100,9 +100,9 @@ static double s_worst_loss(const trial_result_t *trial)
     double worst = 0;
     for (int l = 0; l < trial->nlinks; l++) {
         const link_row_t *row = &trial->links[l];
-        double share = row->sent ? (double)(row->sent - row->received) /
-                                       (double)row->sent
-                                 : 0;
+        double share =
+            row->sent ? (double)(row->sent - row->received) / (double)row->sent
+                      : 0;
         worst = share > worst ? share : worst;
     }
     return worst;
@@ -114,8 +114,9 @@ static void s_publishers(const search_found_t *f, const trial_result_t *rows,
 {
     double worst = s_worst_loss(rows);
     if (f->limited)
-        snprintf(buf, len, "the publishers (they sent less than asked: "
-                           "generator-limited)");
+        snprintf(buf, len,
+                 "the publishers (they sent less than asked: "
+                 "generator-limited)");
     else if (worst > 0)
         snprintf(buf, len,
                  "the publishers (they sent flat out; a hop lost %.3g %%, "

@@ -29,6 +29,7 @@
     line says so.
 */
 #include "report/report.h"
+#include "report/columns.h"
 
 #include "base/stats.h"
 #include "config/params.h"
@@ -68,56 +69,6 @@ const char *report_short(double value, char *buf, size_t len)
     return buf;
 }
 
-static void s_cpu(double from, double to, char *buf, size_t len)
-{
-    char a[16] = "-", b[16] = "-";
-    if (from >= 0)
-        snprintf(a, sizeof a, "%.0f", from);
-    if (to >= 0)
-        snprintf(b, sizeof b, "%.0f", to);
-    snprintf(buf, len, "%s / %s", a, b);
-}
-
-//  "±2.1%" (3 or more repeats; '*' when the interval falls short of the
-//  confidence, '!' when it is wider than the precision), or "(min - max)"
-static void s_spread(const summary_t *summary, const link_summary_t *s,
-                     char *buf, size_t len)
-{
-    char lo[16], hi[16], range[32];
-    if (summary->n >= SUMMARY_MIN_REPEATS) {
-        snprintf(range, sizeof range, "±%.1f%%%s%s", 100 * s->spread,
-                 s->ci.reached ? "" : "*", s->precise == 0 ? "!" : "");
-        snprintf(buf, len, " %-11s", range); //  '±' is two bytes
-    } else if (summary->n == 2) {
-        snprintf(range, sizeof range, "(%s - %s)",
-                 report_short(s->rate_min, lo, sizeof lo),
-                 report_short(s->rate_max, hi, sizeof hi));
-        snprintf(buf, len, " %-19s", range);
-    } else
-        snprintf(buf, len, " ");
-}
-
-//  "pub -> broker", and "pub@h1 -> broker@h2" for stages on other hosts
-//  (host = NAME; a stage without one runs on the controller's)
-static void s_link(const link_summary_t *s, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s%s%s -> %s%s%s", s->from, s->from_host[0] ? "@" : "",
-             s->from_host, s->to, s->to_host[0] ? "@" : "", s->to_host);
-}
-
-//  The "from -> to" column: 22 wide, or as wide as its widest row
-static int s_link_width(const summary_t *summary)
-{
-    int width = 22;
-    for (int l = 0; l < summary->nlinks; l++) {
-        char link[4 * RESULTS_NAME_MAX + 8];
-        s_link(&summary->links[l], link, sizeof link);
-        int w = (int)strlen(link);
-        width = w > width ? w : width;
-    }
-    return width;
-}
-
 //  Does a link of the block carry only some of its publishers' topics?
 //  Then the table shows expected and selectivity
 static bool s_filtered(const summary_t *summary)
@@ -128,39 +79,30 @@ static bool s_filtered(const summary_t *summary)
     return false;
 }
 
-//  " 1,234,567      0.2381": what the link should have carried (over the
-//  repeats, as lost) and its share of what its publishers sent
-static void s_topics(const link_summary_t *s, bool filtered, char *buf,
-                     size_t len)
+//  The view of a block: the spread's heading and width as the repeats
+//  make it (3 or more: "±x %", 2: "(min - max)", 1: none), expected and
+//  selectivity where topics filter
+static void s_view(const summary_t *summary, column_view_t *view)
 {
-    char expected[32];
-    if (filtered)
-        snprintf(
-            buf, len, " %12s %11.4f",
-            report_grouped((double)s->expected_all, expected, sizeof expected),
-            s->selectivity);
-    else
-        buf[0] = 0;
-}
-
-static void s_row(FILE *out, const summary_t *summary, int l, int width)
-{
-    const link_summary_t *s = &summary->links[l];
-    char link[4 * RESULTS_NAME_MAX + 8], rates[32], spread[48], lost[32],
-        cpu[48], topics[48];
-    s_link(s, link, sizeof link);
-    s_spread(summary, s, spread, sizeof spread);
-    s_cpu(s->from_cpu_ns, s->to_cpu_ns, cpu, sizeof cpu);
-    s_topics(s, s_filtered(summary), topics, sizeof topics);
-    fprintf(out, "%4d  %-*s %-9s %11s %s%10.1f%s %12s %6.2f%% %17s%s%s%s\n",
-            s->hop, width, link, s->transport,
-            report_grouped(s->rate, rates, sizeof rates), spread, s->mbps,
-            topics, report_grouped((double)s->lost_all, lost, sizeof lost),
-            s->expected_all
-                ? 100.0 * (double)s->lost_all / (double)s->expected_all
-                : 0.0,
-            cpu, s->hwm_bound ? "  HWM" : "", s->starved > 0 ? "  starved" : "",
-            s->stalled > 0 ? "  STALLED" : "");
+    int n = columns_view_count(columns_results_view), kept = 0;
+    bool filtered = s_filtered(summary);
+    for (int c = 0; c <= n; c++) {
+        const column_view_t *cell = &columns_results_view[c];
+        if (cell->heading && !filtered &&
+            (strcmp(cell->heading, "expected") == 0 ||
+             strcmp(cell->heading, "selectivity") == 0))
+            continue;
+        view[kept] = *cell;
+        if (cell->heading && strcmp(cell->heading, "±") == 0) {
+            view[kept].heading = summary->n >= SUMMARY_MIN_REPEATS ? "±"
+                                 : summary->n == 2 ? "(min - max)"
+                                                   : "";
+            view[kept].width = summary->n >= SUMMARY_MIN_REPEATS ? -10
+                               : summary->n == 2                 ? -19
+                                                                 : 0;
+        }
+        kept++;
+    }
 }
 
 //  Under a block with starved rows: which stage waited for a CPU, how
@@ -247,14 +189,13 @@ static void s_fanout_note(FILE *out, const summary_t *summary)
                                    : 1;
                 delivered += summary->links[k].rate;
             }
-        if (!first || connections < 2 || s->from_cpu_ns <= 0 ||
-            delivered <= 0)
+        if (!first || connections < 2 || s->from_cpu_ns <= 0 || delivered <= 0)
             continue;
         //  its CPU over the copies it delivered: with topics a message
         //  reaches only the connections that take its topic
         double taken = s_taken_rate(summary, s->from);
-        double copy = s->from_cpu_ns * (taken > 0 ? taken : s->sent_rate) /
-                      delivered;
+        double copy =
+            s->from_cpu_ns * (taken > 0 ? taken : s->sent_rate) / delivered;
         char rate[32], ns[32];
         fprintf(out,
                 "      fan-out: %s delivers %s msgs/s to %d connections; "
@@ -322,7 +263,8 @@ static void s_harness_note(FILE *out, const summary_t *summary)
             s_sends(summary, s->to) || !s_receives(summary, s->from))
             continue;
         double to = s->to_cpu_ns * s->rate / 1e9;
-        double from = s->from_cpu_ns * s->rate / (s->sockets > 1 ? s->sockets : 1) / 1e9;
+        double from =
+            s->from_cpu_ns * s->rate / (s->sockets > 1 ? s->sockets : 1) / 1e9;
         if (to < 0.5 || to < from)
             continue;
         fprintf(out,
@@ -330,8 +272,7 @@ static void s_harness_note(FILE *out, const summary_t *summary)
                 "socket%s, %s %.0f %%: the subscriber, not %s, may have set "
                 "hop %d's rate%s\n",
                 s->to, 100 * to, s->sockets > 1 ? s->sockets : 1,
-                s->sockets > 1 ? "s" : "", s->from, 100 * from, s->from,
-                s->hop,
+                s->sockets > 1 ? "s" : "", s->from, 100 * from, s->from, s->hop,
                 s->sockets > 1 ? " (more instances, fewer sockets each)" : "");
     }
 }
@@ -386,16 +327,18 @@ void report_table_size(FILE *out, const report_info_t *info,
         fprintf(out, "  median of %d repeats", n);
     for (int i = 0; i < info->nsweep; i++)
         fprintf(out, "  %s=%s", info->sweep_key[i], info->sweep_value[i]);
-    int width = s_link_width(summary);
-    fprintf(out, "\n%4s  %-*s %-9s %11s %s%10s%s %12s %7s %17s\n", "hop", width,
-            "from -> to", "transport", "msgs/s",
-            n >= SUMMARY_MIN_REPEATS ? " ±         "
-            : n > 1                  ? " (min - max)        "
-                                     : " ",
-            "MB/s", s_filtered(summary) ? "     expected selectivity" : "",
-            "lost", "lost%", "cpu ns/msg fr/to");
-    for (int l = 0; l < summary->nlinks; l++)
-        s_row(out, summary, l, width);
+    column_view_t view[COLUMNS_VIEW_MAX + 1];
+    int widths[COLUMNS_VIEW_MAX];
+    column_ctx_t ctx = {.info = info, .size = summary->size, .of = summary};
+    s_view(summary, view);
+    columns_view_widths(view, ctx, summary->links, summary->nlinks,
+                        sizeof *summary->links, widths);
+    fputc('\n', out);
+    columns_view_header(out, view, widths);
+    for (int l = 0; l < summary->nlinks; l++) {
+        ctx.row = &summary->links[l];
+        columns_view_row(out, view, &ctx, widths);
+    }
     s_hwm_note(out, summary);
     s_starved_note(out, summary);
     s_fanout_note(out, summary);

@@ -28,8 +28,7 @@
 #define TREE_INDENT_MAX (4 * LIMIT_STAGES + 1)
 
 //  "core (proxy, steerable)", "sub x4 (subscriber)"
-static void s_stage_words(const topology_t *topo, int s, char *buf,
-                          size_t len)
+static void s_stage_words(const topology_t *topo, int s, char *buf, size_t len)
 {
     params_t p;
     topology_stage_params(topo, s, &p);

@@ -68,16 +68,11 @@ static json_t *s_node(const machine_t *machine, int n)
         rc = json_array_append_new(distances,
                                    json_integer(machine->nodes[n].distance[m]));
     cpuset_format(&machine->nodes[n].cpus, cpus, sizeof cpus);
-    if (rc == 0 &&
-        jsondoc_set(node, "node", json_integer(machine->nodes[n].id)) == 0 &&
-        jsondoc_set(node, "cpus", jsondoc_text(cpus)) == 0 &&
-        jsondoc_set(node, "distances", json_incref(distances)) == 0) {
-        json_decref(distances);
-        return node;
-    }
+    rc = rc || jsondoc_set(node, "node", json_integer(machine->nodes[n].id)) ||
+         jsondoc_set(node, "cpus", jsondoc_text(cpus)) ||
+         jsondoc_set(node, "distances", json_incref(distances));
     json_decref(distances);
-    json_decref(node);
-    return NULL;
+    return jsondoc_kept(node, rc);
 }
 
 //  "numa": where the machine came from, and its nodes
@@ -87,15 +82,10 @@ static json_t *s_numa(const machine_t *machine)
     int rc = numa && nodes ? 0 : -1;
     for (int n = 0; rc == 0 && n < machine->nnodes; n++)
         rc = json_array_append_new(nodes, s_node(machine, n));
-    if (rc == 0 &&
-        jsondoc_set(numa, "source", jsondoc_text(machine->source)) == 0 &&
-        jsondoc_set(numa, "nodes", json_incref(nodes)) == 0) {
-        json_decref(nodes);
-        return numa;
-    }
+    rc = rc || jsondoc_set(numa, "source", jsondoc_text(machine->source)) ||
+         jsondoc_set(numa, "nodes", json_incref(nodes));
     json_decref(nodes);
-    json_decref(numa);
-    return NULL;
+    return jsondoc_kept(numa, rc);
 }
 
 //  "hosts": one entry per host of the run, as its agent described itself

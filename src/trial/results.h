@@ -71,6 +71,25 @@ typedef struct {
     double min_socket_rate, max_socket_rate;
 } link_row_t;
 
+//  The figures of a link that have a median over a size's repeats: each
+//  names a number of link_row_t, and is a double of the same name in
+//  trial/summary.h's link_summary_t, the median of the repeats' values.
+//  LINK_OPTIONAL: a figure some repeat may not know (a negative value),
+//  whose median is then -1.  A new figure of the row with a median is its
+//  field above and its line here
+#define LINK_OPTIONAL 1
+#define LINK_MEDIANS(X)                                                        \
+    X(sent, 0)                                                                 \
+    X(received, 0)                                                             \
+    X(expected, 0)                                                             \
+    X(selectivity, 0)                                                          \
+    X(seconds, 0)                                                              \
+    X(min_socket_rate, 0)                                                      \
+    X(max_socket_rate, 0)                                                      \
+    X(from_cpu_ns, LINK_OPTIONAL)                                              \
+    X(to_cpu_ns, LINK_OPTIONAL)                                                \
+    X(seq_lost, LINK_OPTIONAL)
+
 //  One SUB socket of a subscriber of several (sockets.csv)
 typedef struct {
     char stage[RESULTS_NAME_MAX]; //  its instance

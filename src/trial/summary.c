@@ -10,6 +10,7 @@
 #include "base/check.h"
 #include "base/text.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,23 +29,25 @@ static double s_sent_rate(const trial_result_t *t, int l)
     return link_sent_rate(&t->links[l]);
 }
 
-//  A getter of one field of a hop's row, as a double
-#define LINK_FIGURE(name, field)                                               \
-    static double s_##name(const trial_result_t *t, int l)                     \
+//  The figures of LINK_MEDIANS: a getter each, and where its median goes
+#define S_GETTER(field, flags)                                                 \
+    static double s_##field(const trial_result_t *t, int l)                    \
     {                                                                          \
         return (double)t->links[l].field;                                      \
     }
+LINK_MEDIANS(S_GETTER)
+#undef S_GETTER
 
-LINK_FIGURE(sent, sent)
-LINK_FIGURE(expected, expected)
-LINK_FIGURE(selectivity, selectivity)
-LINK_FIGURE(min_socket, min_socket_rate)
-LINK_FIGURE(max_socket, max_socket_rate)
-LINK_FIGURE(received, received)
-LINK_FIGURE(seconds, seconds)
-LINK_FIGURE(from_ns, from_cpu_ns)
-LINK_FIGURE(to_ns, to_cpu_ns)
-LINK_FIGURE(seq_lost, seq_lost)
+static const struct {
+    size_t offset; //  in link_summary_t
+    getter_t get;
+    bool optional;
+} s_medians[] = {
+#define S_MEDIAN(field, flags)                                                 \
+    {offsetof(link_summary_t, field), s_##field, (flags)&LINK_OPTIONAL},
+    LINK_MEDIANS(S_MEDIAN)
+#undef S_MEDIAN
+};
 
 //  The median of one figure over the trials, sorted into scratch; -1 when
 //  'optional' and some trial has none (a negative value)
@@ -95,9 +98,8 @@ static void s_starved(link_summary_t *s, const trial_result_t *trials, int n,
         if (row->starved != 1)
             continue;
         s->starved = s->starved > 0 ? s->starved + 1 : 1;
-        double wait = row->from_wait_pct > row->to_wait_pct
-                          ? row->from_wait_pct
-                          : row->to_wait_pct;
+        double wait = row->from_wait_pct > row->to_wait_pct ? row->from_wait_pct
+                                                            : row->to_wait_pct;
         if (wait > worst) {
             worst = wait;
             snprintf(s->starved_note, sizeof s->starved_note, "%s",
@@ -109,20 +111,13 @@ static void s_starved(link_summary_t *s, const trial_result_t *trials, int n,
 static void s_link_figures(link_summary_t *s, const trial_result_t *trials,
                            int n, int l, double *v)
 {
-    s->sent = s_median(trials, n, l, s_sent, false, v);
-    s->received = s_median(trials, n, l, s_received, false, v);
-    s->expected = s_median(trials, n, l, s_expected, false, v);
-    s->selectivity = s_median(trials, n, l, s_selectivity, false, v);
+    for (size_t m = 0; m < sizeof s_medians / sizeof s_medians[0]; m++)
+        *(double *)((char *)s + s_medians[m].offset) =
+            s_median(trials, n, l, s_medians[m].get, s_medians[m].optional, v);
     s->lost = s->expected - s->received; //  as on every row
     s->sockets = trials[0].links[l].sockets;
-    s->min_socket_rate = s_median(trials, n, l, s_min_socket, false, v);
-    s->max_socket_rate = s_median(trials, n, l, s_max_socket, false, v);
-    s->seconds = s_median(trials, n, l, s_seconds, false, v);
     s->mbps = s_median(trials, n, l, s_mbps, false, v);
     s->sent_rate = s_median(trials, n, l, s_sent_rate, false, v);
-    s->from_cpu_ns = s_median(trials, n, l, s_from_ns, true, v);
-    s->to_cpu_ns = s_median(trials, n, l, s_to_ns, true, v);
-    s->seq_lost = s_median(trials, n, l, s_seq_lost, true, v);
     s_agreed(s->from_cpu, trials, n, l, offsetof(link_row_t, from_cpu));
     s_agreed(s->to_cpu, trials, n, l, offsetof(link_row_t, to_cpu));
     s_agreed(s->from_node, trials, n, l, offsetof(link_row_t, from_node));

@@ -26,13 +26,14 @@ typedef struct {
     char from[RESULTS_NAME_MAX], to[RESULTS_NAME_MAX];
     char from_host[RESULTS_NAME_MAX], to_host[RESULTS_NAME_MAX];
     char transport[RESULTS_TRANSPORT_MAX];
-    //  medians over the repeats
-    double sent, received, lost, seconds, rate, mbps, sent_rate;
-    double from_cpu_ns, to_cpu_ns; //  -1 when a repeat did not know
-    double seq_lost;               //  -1 when a repeat did not check
-    double expected, selectivity;  //  topics (trial/results.h)
-    int sockets;                   //  at its receiving end
-    double min_socket_rate, max_socket_rate; //  medians
+    //  medians over the repeats: each figure of LINK_MEDIANS (results.h),
+    //  -1 for an optional one a repeat did not know; and what is computed
+    //  from a row (lost = expected - received)
+#define SUMMARY_MEDIAN(field, flags) double field;
+    LINK_MEDIANS(SUMMARY_MEDIAN)
+#undef SUMMARY_MEDIAN
+    double lost, rate, mbps, sent_rate;
+    int sockets; //  at its receiving end
     //  the first repeat's, when every repeat agrees; else "-1"
     char from_cpu[RESULTS_WHERE_MAX], to_cpu[RESULTS_WHERE_MAX];
     char from_node[RESULTS_WHERE_MAX], to_node[RESULTS_WHERE_MAX];
