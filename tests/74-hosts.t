@@ -236,6 +236,53 @@ for my $s ([qw(pub h1)], [qw(proxy h2)], [qw(sub h3)]) {
     ok((grep { $_->{stage} eq $s->[0] && $_->{thread} eq 'main' && $_->{host} eq $s->[1] } @threads),
        "threads.csv: $s->[0]'s thread, read back on $s->[1]");
 }
+# Starvation is measured on every host: each agent reads its threads'
+# run-queue waits and its machine's steal at the window's edges
+ok(!grep({ $_->{starved} !~ /^[01]$/ } @rows), 'across hosts: starved is 0 or 1 on every row, never -1 (unknown)')
+    or diag join "\n", map { "size $_->{size} hop $_->{hop}: starved $_->{starved}" } @rows;
+# (a share that is unknown is an empty field)
+sub known { return defined $_[0] && $_[0] =~ /^\d+(\.\d+)?$/ }
+ok(!grep({ !(known($_->{from_wait_pct}) && known($_->{to_wait_pct}) && known($_->{steal_pct})) } @rows),
+   'across hosts: every row\'s wait shares and steal are read (>= 0)')
+    or diag join "\n", map { "hop $_->{hop}: $_->{from_wait_pct} / $_->{to_wait_pct}, steal $_->{steal_pct}" } @rows;
+ok(!grep({ $_->{host} ne '' && !known($_->{wait_pct}) && $_->{stage} =~ /^(pub|proxy|sub)$/
+           && $_->{thread} eq 'main' } @threads),
+   'threads.csv: each stage\'s thread on its host has its wait_pct');
+
+# A CPU hog on CPU 1 beside pub on h1, pinned there alone (the other
+# stages on CPU 0): pub waits for the CPU, and its row is starved.  An
+# agent that does not read waits (as one older than the question): its
+# stages' rows are unknown, -1, and the run says so
+my $hog = fork // die "fork: $!";
+exec('taskset', '-c', '1', 'perl', '-e', 'alarm 60; 1 while 1') or exit 127 if $hog == 0;
+push @children, $hog;
+($rc, $took, $stdout, $err) = ctl('run', $topo, @hosts, qw(--sizes 1024 --duration 0.5 --keep-going
+    --set pub.cpus=1 --set pub.io_cpus=stage --set proxy.cpus=0 --set sub.cpus=0 --quiet --output),
+    "$work/hog");
+stop($hog);
+is($rc, 0, 'beside a hog on its CPU: exit 0') or diag $err;
+my ($hop1) = grep { $_->{hop} == 1 && $_->{repeat} eq '1' } @{ csv("$work/hog/results.csv")->{rows} };
+ok($hop1 && $hop1->{starved} eq '1' && known($hop1->{from_wait_pct}) && $hop1->{from_wait_pct} > 5,
+   'beside a hog on its CPU: pub (on h1) waited ' . ($hop1 ? "$hop1->{from_wait_pct} %" : '?')
+   . ' for it, and its row is starved') or diag $err;
+my $older = do { local $ENV{HOPBENCH_TEST_NO_WAITS} = '1'; agent('h3', port => 7801) };
+(my $text = Hopbench::slurp($hosts)) =~ s/169\.254\.77\.3:7800/169.254.77.3:7801/;
+write_file("$work/older.cfg", $text);
+($rc, $took, $stdout, $err) = ctl('run', $topo, '--hosts', "$work/older.cfg", '--cert',
+    "$work/keys/ctl.cert_secret", qw(--sizes 64 --duration 0.2 --quiet --output), "$work/older");
+stop($older);
+is($rc, 0, 'an agent that does not read waits: exit 0') or diag $err;
+my %older = map { $_->{hop} => $_ } @{ csv("$work/older/results.csv")->{rows} };
+# (starved 1 where its other end, the proxy on h2, was starved: that one
+# is known)
+ok($older{2} && $older{2}{to_wait_pct} eq ''
+   && ($older{2}{starved} eq '-1' || $older{2}{starved} eq '1' && $older{2}{from_wait_pct} > 5),
+   'its stage\'s row (sub on h3): to_wait_pct unknown (empty) and starved -1, never 0')
+    or diag "hop 2: starved $older{2}{starved}, waits $older{2}{from_wait_pct} / $older{2}{to_wait_pct}";
+ok($older{1} && $older{1}{starved} =~ /^[01]$/, 'the other hosts\' row: starved 0 or 1');
+like($err, qr/warning: host h3 did not read its stages' run-queue waits \(.*unknown request.*\): their rows' from_wait_pct, to_wait_pct, steal_pct and starved are -1 \(unknown\)/,
+     'the run says which host did not read them, and why');
+
 my $meta = decode_json(Hopbench::slurp("$out/metadata.json"));
 is(join(',', map { $_->{name} } @{ $meta->{hosts} }), 'h1,h2,h3', 'metadata: an entry per host');
 ok(!grep({ !defined $_->{clock_uncertainty_ns} || !$_->{kernel} || !$_->{libzmq}

@@ -372,6 +372,26 @@ static zmsg_t *s_cpu(int id, zmsg_t *msg)
     return reply;
 }
 
+//  WAITS ID TID..: this host's steal and every thread's run-queue wait and
+//  preemptions (-1 -1 for one /proc does not show), read at a window's
+//  edge.  HOPBENCH_TEST_NO_WAITS=1 (tests only) answers as an agent
+//  older than WAITS does
+static zmsg_t *s_waits(int id, zmsg_t *msg)
+{
+    const char *old = getenv("HOPBENCH_TEST_NO_WAITS");
+    if (old && streq(old, "1"))
+        return s_error(id, "unknown request");
+    threads_wait_t waits[THREADS_MAX];
+    int n = 0;
+    while (zmsg_size(msg) && n < THREADS_MAX)
+        waits[n++] = threads_wait((pid_t)wire_pop_ll(msg));
+    int64_t steal, ticks;
+    threads_steal(&steal, &ticks);
+    zmsg_t *reply = s_reply("WAITS", id);
+    wire_add_waits(reply, steal, ticks, waits, n);
+    return reply;
+}
+
 //  ------------------------------------------------------------------------
 //  --profile syscalls: TRACE ID TID.. (opened, off), TRACING ID 1/0 (no
 //  answer: a failure is told at TRACED), TRACED ID (what each thread did;
@@ -496,6 +516,8 @@ static zmsg_t *s_stage(agent_run_t *self, const char *command, int id,
         return s_threads(self, id);
     else if (streq(command, "CPU"))
         return s_cpu(id, msg);
+    else if (streq(command, "WAITS"))
+        return s_waits(id, msg);
     else if (streq(command, "END"))
         return s_end(self, id);
     else if (streq(command, "TRACE"))

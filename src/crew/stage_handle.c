@@ -207,6 +207,27 @@ int stage_handle_cpu_ns(stage_handle_t *self, const pid_t *tids, int n,
     return 0;
 }
 
+int stage_handle_waits(stage_handle_t *self, const pid_t *tids, int n,
+                       threads_wait_t *out, int64_t *steal, int64_t *ticks,
+                       errbuf_t *err)
+{
+    errbuf_t why;
+    if (self->kind->waits) {
+        int rc =
+            self->kind->waits(self->state, tids, n, out, steal, ticks, &why);
+        if (rc > 0)
+            for (int i = 0; i < n; i++)
+                out[i] = (threads_wait_t){-1, -1};
+        if (rc > 0)
+            *steal = *ticks = -1;
+        return s_named(self, rc, err, &why);
+    }
+    for (int i = 0; i < n; i++)
+        out[i] = threads_wait(tids[i]);
+    threads_steal(steal, ticks);
+    return 0;
+}
+
 //  ------------------------------------------------------------------------
 //  --profile syscalls: here with machine/syscalls, or by the kind
 

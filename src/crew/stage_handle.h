@@ -68,6 +68,11 @@ typedef struct {
     int (*threads)(void *self, task_t *out, int max, errbuf_t *err);
     int (*cpu_ns)(void *self, const pid_t *tids, int n, uint64_t *ns,
                   errbuf_t *err);
+    //  Optional, where the stage's threads are another host's: their
+    //  run-queue waits and that host's steal, read there; NULL: read here
+    //  (stage_handle_waits says what it returns)
+    int (*waits)(void *self, const pid_t *tids, int n, threads_wait_t *out,
+                 int64_t *steal, int64_t *ticks, errbuf_t *err);
     //  Optional, where the stage's threads are another host's: its
     //  tracer (--profile syscalls) there; NULL: traced here
     int (*trace_open)(void *self, const pid_t *tids, int n, errbuf_t *err);
@@ -148,6 +153,15 @@ int stage_handle_threads(stage_handle_t *self, task_t *out, int max,
 //  when it cannot be read (its host is lost, or did not answer in time)
 int stage_handle_cpu_ns(stage_handle_t *self, const pid_t *tids, int n,
                         uint64_t *ns, errbuf_t *err);
+//  The run-queue waits of these threads of the stage's host (threads_wait:
+//  -1 -1 for one that cannot be read) and that host's steal and CPU ticks
+//  (threads_steal), read where they run, at a window's edge: 0; 1 when
+//  the host cannot tell (its agent is older than the question: err says
+//  why, and the figures are -1); -1 with err naming the stage when its
+//  host is lost or did not answer in time
+int stage_handle_waits(stage_handle_t *self, const pid_t *tids, int n,
+                       threads_wait_t *out, int64_t *steal, int64_t *ticks,
+                       errbuf_t *err);
 //  --profile syscalls (machine/syscalls.h): a tracer over these threads
 //  of the stage (its own, its libzmq threads), opened where they run and
 //  off; then on when the window opens, off when it closes; then what each

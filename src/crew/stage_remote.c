@@ -6,8 +6,8 @@
     [text]: to a command, or the DONE/ERR that ends its RUN), kept in
     order for ready and wait; [LOST][ID][why], kept the same way, after
     which every call fails; or the reply to a question just asked
-    (STARTED, COUNTS, SHARED, THREADS, CPU, TRACE, TRACED, ENDED), which
-    its asker waits for.  A reply that comes too late for its question is
+    (STARTED, COUNTS, SHARED, THREADS, CPU, WAITS, TRACE, TRACED, ENDED),
+    which its asker waits for.  A reply that comes too late for its question is
     dropped.
 
     Every wait ends on the first of: what it waits for, the agent's ERR,
@@ -117,9 +117,10 @@ static bool s_read(remote_t *self, int wait_ms, zmsg_t **reply)
 }
 
 //  The reply 'word' to the question just sent, within timeout_ms; NULL
-//  (and err) when the host is lost, the agent says ERR, or time is up
-static zmsg_t *s_reply(remote_t *self, const char *word, int timeout_ms,
-                       errbuf_t *err)
+//  (and err) when the host is lost, the agent says ERR (*refused, where
+//  the asker tells it apart), or time is up
+static zmsg_t *s_answer(remote_t *self, const char *word, int timeout_ms,
+                        bool *refused, errbuf_t *err)
 {
     double until = mono_seconds() + timeout_ms / 1000.0;
     while (!s_gone(self)) {
@@ -136,6 +137,8 @@ static zmsg_t *s_reply(remote_t *self, const char *word, int timeout_ms,
             wire_pop_text(reply, why, sizeof why);
             zmsg_destroy(&reply);
             s_fail(self, err, "%s", why);
+            if (refused)
+                *refused = true;
             return NULL;
         }
         zmsg_destroy(&reply);
@@ -148,6 +151,12 @@ static zmsg_t *s_reply(remote_t *self, const char *word, int timeout_ms,
     } else
         s_fail(self, err, "no %s within %.1f s", word, timeout_ms / 1000.0);
     return NULL;
+}
+
+static zmsg_t *s_reply(remote_t *self, const char *word, int timeout_ms,
+                       errbuf_t *err)
+{
+    return s_answer(self, word, timeout_ms, NULL, err);
 }
 
 //  Ask word, and its reply (its [ANSWER][ID] read): NULL with err as
@@ -438,6 +447,28 @@ static int s_cpu_ns(void *state, const pid_t *tids, int n, uint64_t *ns,
     return 0;
 }
 
+//  WAITS: the threads' run-queue waits and the host's steal.  An agent
+//  that refuses the question (one older than it: "unknown request")
+//  cannot tell: 1, and the trial goes on without them; a host lost or
+//  silent while asked ends the trial, as CPU does
+static int s_waits(void *state, const pid_t *tids, int n, threads_wait_t *out,
+                   int64_t *steal, int64_t *ticks, errbuf_t *err)
+{
+    remote_t *self = state;
+    zmsg_t *ask = s_message(self, "WAITS"), *reply;
+    bool refused = false;
+    for (int i = 0; i < n; i++)
+        zmsg_addstrf(ask, "%d", (int)tids[i]);
+    if (s_send(self, "WAITS", &ask, err))
+        return -1;
+    if (!(reply = s_answer(self, "WAITS", self->timeout_ms, &refused, err)))
+        return refused ? 1 : -1;
+    wire_pop_ll(reply), wire_pop_ll(reply);
+    int rc = wire_take_waits(reply, steal, ticks, out, n);
+    zmsg_destroy(&reply);
+    return rc ? s_fail(self, err, "a malformed WAITS") : 0;
+}
+
 //  ------------------------------------------------------------------------
 //  --profile syscalls: the agent traces the stage's threads on its host
 
@@ -501,6 +532,7 @@ const stage_kind_t stage_remote_kind = {STAGE_KIND("remote", s_command),
                                         .sync = s_sync,
                                         .threads = s_threads,
                                         .cpu_ns = s_cpu_ns,
+                                        .waits = s_waits,
                                         .trace_open = s_trace_open,
                                         .trace = s_trace,
                                         .trace_read = s_trace_read,

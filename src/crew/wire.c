@@ -263,6 +263,43 @@ int wire_take_tasks(zmsg_t *msg, task_t *tasks, int max)
 }
 
 //  ------------------------------------------------------------------------
+//  Run-queue waits: one frame "steal ticks" (the host's /proc/stat), then
+//  one "wait_ns preempted" per thread asked of, in its order
+
+void wire_add_waits(zmsg_t *msg, int64_t steal, int64_t ticks,
+                    const threads_wait_t *waits, int n)
+{
+    zmsg_addstrf(msg, "%lld %lld", (long long)steal, (long long)ticks);
+    for (int t = 0; t < n; t++)
+        zmsg_addstrf(msg, "%lld %lld", (long long)waits[t].wait_ns,
+                     (long long)waits[t].preempted);
+}
+
+//  Two numbers of one frame, "A B", or -1
+static int s_pair(zmsg_t *msg, int64_t *a, int64_t *b)
+{
+    char *text = zmsg_popstr(msg), *mid = text, *end = text;
+    if (text) {
+        *a = strtoll(text, &mid, 10);
+        *b = mid != text && *mid == ' ' ? strtoll(mid + 1, &end, 10) : 0;
+    }
+    int rc = text && end != text && end != mid + 1 && *end == 0 ? 0 : -1;
+    zstr_free(&text);
+    return rc;
+}
+
+int wire_take_waits(zmsg_t *msg, int64_t *steal, int64_t *ticks,
+                    threads_wait_t *waits, int n)
+{
+    if (zmsg_size(msg) != (size_t)n + 1 || s_pair(msg, steal, ticks))
+        return -1;
+    for (int t = 0; t < n; t++)
+        if (s_pair(msg, &waits[t].wait_ns, &waits[t].preempted))
+            return -1;
+    return 0;
+}
+
+//  ------------------------------------------------------------------------
 //  Traced threads (--profile syscalls): per thread one frame "tid utime
 //  stime lost ncalls", then ncalls frames "name calls total_ns"
 
@@ -417,6 +454,31 @@ static int s_test_syscalls(void)
     return 0;
 }
 
+static int s_test_waits(void)
+{
+    threads_wait_t a[2] = {{123456789, 3}, {-1, -1}}, b[2];
+    int64_t steal, ticks;
+    zmsg_t *msg = zmsg_new();
+    wire_add_waits(msg, 7, 90000, a, 2);
+    CHECK(wire_take_waits(msg, &steal, &ticks, b, 2) == 0);
+    CHECK(steal == 7 && ticks == 90000 && zmsg_size(msg) == 0);
+    CHECK(b[0].wait_ns == 123456789 && b[0].preempted == 3);
+    CHECK(b[1].wait_ns == -1 && b[1].preempted == -1);
+    wire_add_waits(msg, 7, 90000, a, 2); //  one thread more asked of
+    CHECK(wire_take_waits(msg, &steal, &ticks, b, 3) == -1);
+    zmsg_destroy(&msg);
+    msg = zmsg_new();
+    wire_add_waits(msg, 7, 90000, a, 2); //  ...or one fewer
+    CHECK(wire_take_waits(msg, &steal, &ticks, b, 1) == -1);
+    zmsg_destroy(&msg);
+    msg = zmsg_new();
+    zmsg_addstr(msg, "7 9");
+    zmsg_addstr(msg, "12"); //  a wait without its preemptions
+    CHECK(wire_take_waits(msg, &steal, &ticks, b, 1) == -1);
+    zmsg_destroy(&msg);
+    return 0;
+}
+
 int wire_test(bool verbose)
 {
     (void)verbose;
@@ -434,5 +496,6 @@ int wire_test(bool verbose)
     CHECK(wire_pop_ll(msg) == 12 && wire_pop_ll(msg) == 0);
     zmsg_destroy(&msg);
     CHECK(wire_protocol() >= 1);
-    return s_test_shared() || s_test_sockets() || s_test_syscalls();
+    return s_test_shared() || s_test_sockets() || s_test_syscalls() ||
+           s_test_waits();
 }

@@ -6,7 +6,10 @@
     src/agent/).  Numbers travel as decimal text, the latency histogram as
     little-endian binary, so neither end depends on the other's struct
     layout; the agent protocol's version (WIRE_PROTOCOL) changes whenever
-    any of it does.
+    any of it does, except for a question an older agent refuses as an
+    unknown request and the controller can do without (WAITS: its
+    stages' run-queue waits are then unknown), so that such an agent
+    still serves the run.
 
     The agent protocol: every message is [COMMAND][ID][args...], ID the
     stage instance it is about, or -1 for the link itself.  See
@@ -58,6 +61,15 @@ int wire_take_histogram(zmsg_t *msg, histogram_t *h);
 //  Threads, four frames each (tid, name, allowed CPUs, last CPU)
 void wire_add_tasks(zmsg_t *msg, const task_t *tasks, int n);
 int wire_take_tasks(zmsg_t *msg, task_t *tasks, int max);
+
+//  Run-queue waits (WAITS): the host's steal and all CPU ticks
+//  (threads_steal), then each thread's wait and preemptions
+//  (threads_wait, -1 -1 where it cannot be read), for n threads.  Taking
+//  it is -1 unless it holds n threads' exactly
+void wire_add_waits(zmsg_t *msg, int64_t steal, int64_t ticks,
+                    const threads_wait_t *waits, int n);
+int wire_take_waits(zmsg_t *msg, int64_t *steal, int64_t *ticks,
+                    threads_wait_t *waits, int n);
 
 //  Traced threads (--profile syscalls); taken with their calls allocated
 //  (syscalls_thread_free), n or -1 if malformed (nothing kept)

@@ -54,9 +54,10 @@ typedef struct {
     uint64_t expected;
     double selectivity;
     //  Starvation (trial_starve.c): the share of the window the busiest
-    //  thread of each end waited on a run queue for a CPU, the host's
-    //  steal share; -1 where unknown (a stage on another host).  starved:
-    //  1 when an end waited more than starved_pct, 0 no, -1 unknown
+    //  thread of each end waited on a run queue for a CPU (read on its
+    //  host), the most of its ends' hosts' steal shares; -1 where unknown
+    //  (a host that could not read them).  starved: 1 when an end waited
+    //  more than starved_pct, 0 no, -1 unknown
     double from_wait_pct, to_wait_pct, steal_pct;
     int starved;
     char starved_note[400]; //  starved: the stage, its wait, its CPUs' others
@@ -112,7 +113,7 @@ typedef struct {
     int mem_node; //  main threads: node of a message buffer it
                   //  allocated; -1 otherwise
     //  In the window: the share of it spent waiting on a run queue, and
-    //  the times it was preempted; -1: unknown (another host's thread)
+    //  the times it was preempted (read on its host); -1: unknown
     double wait_pct;
     int64_t preempted;
 } thread_row_t;

@@ -513,18 +513,21 @@ static void s_check_rate(trial_t *self)
 //  ------------------------------------------------------------------------
 //  The analyses, fed what the window measured
 
-//  Every thread's run-queue wait as the window opens (threads read back)
-static void s_starve_open(trial_t *self)
+//  Every thread's run-queue wait and each host's steal as the window
+//  opens (threads read back), where they run; -1 when a host is lost
+static int s_starve_open(trial_t *self, errbuf_t *err)
 {
-    trial_starve_open(&self->starve, self->result->threads,
-                      self->result->nthreads);
+    return trial_read_waits(self, 0, err);
 }
 
-//  ...and as it closes (its length known)
-static void s_starve_close(trial_t *self)
+//  ...and as it closes (its length known): each thread's wait
+static int s_starve_close(trial_t *self, errbuf_t *err)
 {
-    trial_starve_close(&self->starve, self->result->threads,
+    if (trial_read_waits(self, 1, err))
+        return -1;
+    trial_starve_close(&self->starve, self->w.pl, self->result->threads,
                        self->result->nthreads, self->w.seconds);
+    return 0;
 }
 
 //  The rows, and the warning of an expected that shares a loss
@@ -549,13 +552,27 @@ static void s_sockets_rows(trial_t *self)
         result->nsockets = n;
 }
 
-//  Each row's waits and starved, and the trial's
+//  Each row's waits and starved, and the trial's; a row whose starved is
+//  unknown for a reason no host has said (a thread that could not be
+//  read) says so
 static void s_starve_rows(trial_t *self)
 {
     trial_result_t *result = self->result;
     result->starved = trial_starve_rows(
         &self->w, result->threads, result->nthreads, self->starve.steal_pct,
         result->links, result->nlinks);
+    for (int l = 0; l < result->nlinks && result->starved < 0 &&
+                    !self->starve.edge[0].refused;
+         l++) {
+        const link_row_t *row = &result->links[l];
+        if (row->starved >= 0)
+            continue;
+        char line[600];
+        snprintf(line, sizeof line, "hop %d (%s -> %s): starved unknown: %s",
+                 row->hop, row->from, row->to, row->starved_note);
+        trial_warn(self, line);
+        break;
+    }
 }
 
 //  ------------------------------------------------------------------------
@@ -592,13 +609,15 @@ static int s_measure_stream(trial_t *self, errbuf_t *err)
         trial_snapshot_edge(self, &self->w.s0, 1, err) ||
         trial_read_threads(self, true, err))
         return -1;
-    s_starve_open(self);
-    if (s_window(self, err))
+    if (s_starve_open(self, err) || s_window(self, err) ||
+        trial_profile_stop(self, err))
         return -1;
-    s_starve_close(self);
-    if (trial_profile_stop(self, err))
-        return -1;
+    //  the sources stop before the waits are read: another host's are a
+    //  round trip each, which would otherwise fill the queues the drain
+    //  then empties (the readings bracket the window either way)
     s_stop_sources(self);
+    if (s_starve_close(self, err))
+        return -1;
     //  connect's clients would only time out: no drain, the window's end
     //  counts
     bool connect = self->w.pl->params.pattern == PATTERN_CONNECT;
@@ -668,8 +687,7 @@ static int s_measure_reqrep(trial_t *self, errbuf_t *err)
         trial_snapshot(self, &self->w.s0, err) ||
         trial_read_threads(self, true, err))
         return -1;
-    s_starve_open(self);
-    if (s_wait_requesters(self, err) ||
+    if (s_starve_open(self, err) || s_wait_requesters(self, err) ||
         trial_snapshot(self, &self->w.s1, err) ||
         trial_profile_stop(self, err) || s_sync(self, err))
         return -1;
@@ -683,8 +701,7 @@ static int s_measure_reqrep(trial_t *self, errbuf_t *err)
         trips += histogram_count(&shared->latency);
     }
     self->w.seconds = (end - start) / 1e9;
-    s_starve_close(self);
-    if (s_stop(self, false, err))
+    if (s_starve_close(self, err) || s_stop(self, false, err))
         return -1;
     s_rows(self);
     s_sockets_rows(self);

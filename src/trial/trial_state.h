@@ -85,6 +85,10 @@ int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
 //  threads and memory, with checks against the plan); -1 with err when a
 //  stage's host cannot say (lost, or silent for the timeout)
 int trial_read_threads(trial_t *self, bool record, errbuf_t *err);
+//  ...and, at the window's edge 'edge' (0 its start, 1 its end), every
+//  thread row's run-queue wait and each instance's host's steal, read
+//  where they run, into starve.edge[edge]; -1 (err) when a host is lost
+int trial_read_waits(trial_t *self, int edge, errbuf_t *err);
 
 //  trial_profile.c (--profile syscalls), at the window's edges: every
 //  stage's threads traced from just before its first snapshot; off just

@@ -7,9 +7,13 @@
     or less; what it is goes into the result's threads (threads.csv).  A
     thread that serves a stage without being its own (libzmq's, a czmq
     actor's) is a helper: trial_edge.c charges its CPU time to that
-    stage.  Each stage's memory is read back by node (memory.csv).
+    stage.  Each stage's memory is read back by node (memory.csv).  At
+    the window's edges every thread's run-queue wait, and each host's
+    steal, is read where it runs (trial_starve.c says what they mean).
 */
 #include "trial/trial_state.h"
+
+#include "base/mono.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -236,4 +240,79 @@ int trial_read_threads(trial_t *self, bool record, errbuf_t *err)
     free(scanner);
     free(seen);
     return n < 0 ? -1 : 0;
+}
+
+//  ------------------------------------------------------------------------
+//  Run-queue waits at the window's edges: this host's threads from its
+//  /proc, each other host's in one question to its agent (through its
+//  first stage)
+
+//  The waits of host 'asker's host's threads, and its steal into each
+//  of its instances; a host that cannot tell (an older agent) leaves
+//  them -1 and is said once, at the window's start; -1 when it is lost
+static int s_host_waits(trial_t *self, int asker, trial_waits_t *into, bool say,
+                        errbuf_t *err)
+{
+    const pipeline_t *pl = self->w.pl;
+    const trial_result_t *result = self->result;
+    const char *host = pl->inst[asker].host;
+    pid_t tids[THREADS_MAX] = {0};
+    int rows[THREADS_MAX], n = 0;
+    threads_wait_t got[THREADS_MAX];
+    for (int t = 0; t < result->nthreads && n < THREADS_MAX; t++)
+        if (streq(result->threads[t].host, host)) {
+            rows[n] = t;
+            tids[n++] = result->threads[t].tid;
+        }
+    int64_t steal, ticks;
+    errbuf_t why;
+    int rc = stage_handle_waits(self->stage[asker], tids, n, got, &steal,
+                                &ticks, &why);
+    if (rc < 0) {
+        *err = why; //  the host's loss, as the handle says it
+        return -1;
+    }
+    for (int k = 0; k < n; k++)
+        into->wait[rows[k]] = got[k];
+    for (int i = 0; i < pl->n; i++)
+        if (streq(pl->inst[i].host, host))
+            into->steal[i] = steal, into->ticks[i] = ticks;
+    if (rc > 0 && say) {
+        char line[600];
+        snprintf(line, sizeof line,
+                 "host %s did not read its stages' run-queue waits (%.300s; an "
+                 "agent older than this hopbench answers so): their rows' "
+                 "from_wait_pct, to_wait_pct, steal_pct and starved are -1 "
+                 "(unknown)",
+                 host, why.msg);
+        trial_warn(self, line);
+    }
+    into->refused |= rc > 0;
+    return 0;
+}
+
+int trial_read_waits(trial_t *self, int edge, errbuf_t *err)
+{
+    const pipeline_t *pl = self->w.pl;
+    const trial_result_t *result = self->result;
+    trial_waits_t *into = &self->starve.edge[edge];
+    int64_t steal, ticks;
+    into->refused = false;
+    into->from = mono_seconds(); //  before the first reading
+    threads_steal(&steal, &ticks);
+    for (int i = 0; i < pl->n; i++)
+        into->steal[i] = steal, into->ticks[i] = ticks;
+    for (int t = 0; t < result->nthreads; t++)
+        into->wait[t] = result->threads[t].host[0]
+                            ? (threads_wait_t){-1, -1}
+                            : threads_wait(result->threads[t].tid);
+    for (int i = 0; i < pl->n; i++) {
+        bool first = pl->inst[i].host[0] != 0;
+        for (int j = 0; j < i && first; j++)
+            first = !streq(pl->inst[j].host, pl->inst[i].host);
+        if (first && s_host_waits(self, i, into, edge == 0, err))
+            return -1;
+    }
+    into->to = mono_seconds(); //  after the last
+    return 0;
 }
