@@ -238,6 +238,8 @@ for my $s ([qw(pub h1)], [qw(proxy h2)], [qw(sub h3)]) {
 }
 # Starvation is measured on every host: each agent reads its threads'
 # run-queue waits and its machine's steal at the window's edges
+note map { "size $_->{size} hop $_->{hop} ($_->{from_host} -> $_->{to_host}): wait "
+           . "$_->{from_wait_pct} / $_->{to_wait_pct} %, steal $_->{steal_pct} %, starved $_->{starved}\n" } @rows;
 ok(!grep({ $_->{starved} !~ /^[01]$/ } @rows), 'across hosts: starved is 0 or 1 on every row, never -1 (unknown)')
     or diag join "\n", map { "size $_->{size} hop $_->{hop}: starved $_->{starved}" } @rows;
 # (a share that is unknown is an empty field)
@@ -262,6 +264,8 @@ push @children, $hog;
 stop($hog);
 is($rc, 0, 'beside a hog on its CPU: exit 0') or diag $err;
 my ($hop1) = grep { $_->{hop} == 1 && $_->{repeat} eq '1' } @{ csv("$work/hog/results.csv")->{rows} };
+note map { "hog: hop $_->{hop} ($_->{from_host} -> $_->{to_host}): wait $_->{from_wait_pct} / "
+           . "$_->{to_wait_pct} %, starved $_->{starved}\n" } @{ csv("$work/hog/results.csv")->{rows} };
 ok($hop1 && $hop1->{starved} eq '1' && known($hop1->{from_wait_pct}) && $hop1->{from_wait_pct} > 5,
    'beside a hog on its CPU: pub (on h1) waited ' . ($hop1 ? "$hop1->{from_wait_pct} %" : '?')
    . ' for it, and its row is starved') or diag $err;
@@ -270,7 +274,6 @@ my $older = do { local $ENV{HOPBENCH_TEST_NO_WAITS} = '1'; agent('h3', port => 7
 write_file("$work/older.cfg", $text);
 ($rc, $took, $stdout, $err) = ctl('run', $topo, '--hosts', "$work/older.cfg", '--cert',
     "$work/keys/ctl.cert_secret", qw(--sizes 64 --duration 0.2 --quiet --output), "$work/older");
-stop($older);
 is($rc, 0, 'an agent that does not read waits: exit 0') or diag $err;
 my %older = map { $_->{hop} => $_ } @{ csv("$work/older/results.csv")->{rows} };
 # (starved 1 where its other end, the proxy on h2, was starved: that one
@@ -282,6 +285,26 @@ ok($older{2} && $older{2}{to_wait_pct} eq ''
 ok($older{1} && $older{1}{starved} =~ /^[01]$/, 'the other hosts\' row: starved 0 or 1');
 like($err, qr/warning: host h3 did not read its stages' run-queue waits \(.*unknown request.*\): their rows' from_wait_pct, to_wait_pct, steal_pct and starved are -1 \(unknown\)/,
      'the run says which host did not read them, and why');
+# ...and size through it, at a p99 no pipeline meets (1 us): every trial
+# has a row whose starvation is unknown, so no verdict is a plain
+# "fails", and each says why
+($rc, $took, $stdout, $err) = ctl('size', $topo, '--hosts', "$work/older.cfg", '--cert',
+    "$work/keys/ctl.cert_secret", qw(--sizes 1024 --set size_goal_seconds=0.4 --set search_trial=0.2
+    --set size_window=0.05 --set size_budget=2 --prove 0.5 --quiet --output), "$work/older-size",
+    '--target', 'rate=2000,p99=1us');
+stop($older);
+my ($unknown) = @{ csv("$work/older-size/sizing.csv")->{rows} };
+note "size through it: exit $rc, $unknown->{verdict}: $unknown->{why}" if $unknown;
+ok($unknown && $rc == 4 && $unknown->{verdict} =~ /^(inconclusive: the machine|undecided)$/,
+   'size through it: exit 4, inconclusive or undecided, never a plain "fails" ('
+   . ($unknown ? "exit $rc, $unknown->{verdict}" : "exit $rc, no sizing.csv") . ')')
+    or diag $err;
+# (a stage that waited, where one did on a busy machine; else the one
+# whose waits are not known)
+like($unknown ? $unknown->{why} : '', qr/\(starved: (stage \S+ waited [\d.]+ % of the window|not known: hop \d \(\S+ -> sub\) has a stage whose host did not say how long its threads waited for a CPU)/,
+     'size through it: the verdict says why') or diag $err;
+like($err, qr/warning: host h3 did not read its stages' run-queue waits/,
+     'size through it: it says which host did not read them') or diag $err;
 
 my $meta = decode_json(Hopbench::slurp("$out/metadata.json"));
 is(join(',', map { $_->{name} } @{ $meta->{hosts} }), 'h1,h2,h3', 'metadata: an entry per host');
