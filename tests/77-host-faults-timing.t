@@ -21,7 +21,7 @@
 # once the controller is held there, and lets it go.  Every question
 # with an answer: HELLO, CLOCK (claiming the hosts: nothing measured
 # yet), SPEC, START (a second combination's), PORTS, SETUP, HANDSHAKE,
-# RUN, COUNTS, SHARED, THREADS, CPU, TRACE, TRACED (--profile
+# RUN, COUNTS, SHARED, THREADS, CPU, WAITS, TRACE, TRACED (--profile
 # syscalls), TEARDOWN, END and BYE.  Each must end with exit 1 within
 # timeout + 5 s, saying the host's loss in the one wording, naming that
 # host and no other (no second error after it: an error dropped on the
@@ -255,6 +255,7 @@ my @questions = (
     [ 'SHARED',    2, 'stage', 3 ],
     [ 'THREADS',   2, 'stage', 3 ],
     [ 'CPU',       2, 'stage', 3 ],
+    [ 'WAITS',     2, 'stage', 3 ],
     [ 'TRACE',     2, 'stage', 3, more => [qw(--profile syscalls)] ],
     [ 'TRACED',    2, 'stage', 3, more => [qw(--profile syscalls)] ],
     [ 'TEARDOWN',  2, 'stage', 3 ],
