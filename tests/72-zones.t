@@ -61,14 +61,17 @@ SKIP: {
     is(leftovers(), $left_before, 'zones: no namespace or veth left by the run');
 
     # hopbench size on zones: each candidate's zones made for its trials
-    # (the zones seen while it runs: hbPID-edge, its own)
+    # (the zones seen while it runs: hbPID-edge, its own).  Short windows
+    # and proof (100 messages a p99 window): what is checked is where its
+    # trials ran, not the figures
     $out = tmp();
     my $sizing = fork();
     if ($sizing == 0) {
         open STDOUT, '>', '/dev/null';
         open STDERR, '>', "$out.err";
         exec './hopbench', qw(size topologies/zones.cfg --sizes 1024
-            --set search_confirm=0.3 --set search_trial=0.2 --quiet --output),
+            --set search_confirm=0.3 --set search_trial=0.2 --set size_window=0.1
+            --set size_goal_seconds=0.6 --set size_budget=3 --prove 1 --quiet --output),
             $out, '--target', 'rate=1000,p99=1s';
     }
     my ($zoned, $until) = (0, time + 60);
@@ -81,9 +84,13 @@ SKIP: {
     $err = Hopbench::slurp("$out.err");
     ok($zoned, 'size on zones: its trials ran in the zones it made (hbPID-edge)');
     my ($sized) = @{ csv("$out/sizing.csv")->{rows} };
+    # (exit by the rule, docs/GUIDE.md: 0 meets, 3 fails on, decided; 4
+    # undecided or inconclusive, which a busy machine's starved trials give)
     ok($sized && ($rc == 0 && $sized->{verdict} eq 'meets'
-                  || $rc == 3 && $sized->{verdict} =~ /^(fails on|inconclusive)/),
-       "size on zones: the candidate measured, exit $rc") or diag $err;
+                  || $rc == 3 && $sized->{verdict} =~ /^fails on/
+                  || $rc == 4 && $sized->{verdict} =~ /^(undecided|inconclusive)/),
+       "size on zones: the candidate measured, exit $rc"
+       . ($sized ? " ($sized->{verdict})" : '')) or diag $err;
     ok(!grep({ $_->{received} <= 0 } @{ csv("$out/results.csv")->{rows} }),
        'size on zones: every trial carried traffic across the zones');
     is(leftovers(), $left_before, 'size on zones: no namespace or veth left');
