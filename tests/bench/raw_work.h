@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <zmq.h>
 
 #define WORK_TOPICS_ROUND (1u << 18) //  table length, as hopbench's
@@ -114,19 +115,21 @@ static int ring_init(ring_t *self, size_t size, int hwm)
     int count = ring_count(size, hwm);
     size_t stride = ring_stride(size),
            line = ((size_t)count + 63) & ~(size_t)63;
-    *self = (ring_t){malloc((size_t)count * stride),
-                     size,
-                     stride,
-                     count,
-                     0,
-                     0,
-                     aligned_alloc(64, line),
-                     aligned_alloc(64, line)};
+    //  Fresh pages, every one written, as hopbench's pool is (pin.h) and
+    //  a sender's that writes its messages: mmap, not malloc, whose
+    //  memset after it the compiler makes a calloc, which writes nothing
+    //  and leaves the pages nobody writes unmapped (then only the headers'
+    //  pages are real, one in 16 at 64 KiB)
+    void *memory = mmap(NULL, (size_t)count * stride, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    *self = (ring_t){.memory = memory == MAP_FAILED ? NULL : memory,
+                     .size = size,
+                     .stride = stride,
+                     .count = count,
+                     .uses = aligned_alloc(64, line),
+                     .released = aligned_alloc(64, line)};
     if (!self->memory || !self->uses || !self->released)
         return -1;
-    //  Every page real memory, as hopbench's pool is (and a sender's that
-    //  writes its messages): left to calloc, the pages nobody writes would
-    //  all be the kernel's one zero page
     memset(self->memory, 0, (size_t)count * stride);
     memset(self->uses, 0, line);
     memset((void *)self->released, 0, line);
@@ -136,7 +139,8 @@ static int ring_init(ring_t *self, size_t size, int hwm)
 //  Once no context holds a buffer
 static void ring_free(ring_t *self)
 {
-    free(self->memory);
+    if (self->memory)
+        munmap(self->memory, (size_t)self->count * self->stride);
     free(self->uses);
     free((void *)self->released);
     *self = (ring_t){0};
