@@ -110,11 +110,16 @@ FUZZ_OBJ      = $(LIB_SRC:src/%.c=build/fuzz/%.o) build/fuzz/fuzz.o
 # The same targets built to replay inputs, not to fuzz (tests/50-fuzz-
 # regressions.t runs each on tests/fuzz/regressions/): ASan and UBSan
 # without the fuzzer's coverage, unoptimized and without debug data, in
-# build/fuzz-replay/ (the fuzzing build's compile takes 3 times the CPU)
+# build/fuzz-replay/ (the fuzzing build's compile takes 3 times the CPU),
+# and only the layers the targets include (pipeline/ and those below it,
+# docs/ARCHITECTURE.md), a third of src/
+REPLAY_LAYERS = base config machine pipeline
 REPLAY_CFLAGS = $(filter-out $(OPT) -fsanitize=%,$(CFLAGS)) -O0 -Isrc \
                 -fsanitize=address,undefined -fno-sanitize-recover=all
 REPLAY_BINS   = $(FUZZ_TARGETS:%=build/fuzz-replay/fuzz_%)
-REPLAY_OBJ    = $(LIB_SRC:src/%.c=build/fuzz-replay/%.o) build/fuzz-replay/fuzz.o
+REPLAY_OBJ    = $(patsubst src/%.c,build/fuzz-replay/%.o,\
+                    $(filter $(REPLAY_LAYERS:%=src/%/%),$(LIB_SRC))) \
+                build/fuzz-replay/fuzz.o
 
 .PHONY: all run check check-long lint bench anchors install deb deb-package deps check-deps memcheck \
         clean format fuzz fuzz-deps fuzz-build fuzz-replay soak soak-handover FORCE
