@@ -105,13 +105,15 @@ my $sizes = join(',', (8) x 120, 4);
 ($rc, $out, $err) = hopbench(qw(check topologies/proxy.cfg --sizes), $sizes);
 is($rc, 2, 'a long size list: exit 2');
 like($err, qr/: 8 is listed twice\n\z/, 'a long size list: the reason kept') or diag $err;
-($rc, $out, $err) = hopbench(qw(check topologies/proxy.cfg --set), 'sub.host=' . ('h' x 120) . ',' . ('i' x 120));
-is($rc, 2, 'long host names: exit 2');
-like($err, qr/^hopbench: --set sub\.host=h+.*: host is longer than 127 characters\n\z/,
-     'long host names: the reason kept') or diag $err;
+write_file("$dir/hostlist.cfg", "topology = t\npublisher = pub\nhop = tcp\nsubscriber = sub\n"
+    . "    count = 64\n    host = " . join(',', map { sprintf('h%023d', $_) } 1 .. 64) . ",x\n");
+($rc, $out, $err) = hopbench('check', "$dir/hostlist.cfg");
+is($rc, 2, 'a host list past its limit: exit 2');
+like($err, qr/^hopbench: \Q$dir\E\/hostlist\.cfg:6: host is longer than 1599 characters \(LIMIT_HOST_LIST, docs\/LIMITS\.md\)\n\z/,
+     'a host list past its limit: at its line, the limit named') or diag $err;
 ($rc, $out, $err) = hopbench(qw(check topologies/proxy.cfg --set), 'sub.host=' . ('h' x 60) . ',' . ('i' x 60));
 is($rc, 2, 'host names of 60: exit 2');
-like($err, qr/: host 'h{60},i{60}': names of 1 to 24 letters, digits, _ and -, commas between\n\z/,
+like($err, qr/: host 'h{60},i{60}': names of 1 to 24 letters, digits, _ and -, commas between, or a range like h3\.\.h98 \('h{60}' is not\)\n\z/,
      'host names of 60: the reason kept') or diag $err;
 # --output naming a file: a usage error before anything runs; a range's
 # bounds printed as numbers the parser takes back

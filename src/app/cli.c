@@ -88,9 +88,11 @@ static int s_machine(cli_t *cli, const cli_option_t *opt, const char *value,
                        "--machine %s: a host name of at most %d "
                        "characters",
                        value, LIMIT_NAME);
-    if (cli->nmachine_files == LIMIT_HOSTS)
-        return err_set(err, "more than %d --machine HOST=FILE (LIMIT_HOSTS)",
-                       LIMIT_HOSTS);
+    if (cli->nmachine_files == LIMIT_MACHINE_FILES)
+        return err_set(err,
+                       "more than %d --machine HOST=FILE "
+                       "(LIMIT_MACHINE_FILES, docs/LIMITS.md)",
+                       LIMIT_MACHINE_FILES);
     snprintf(cli->machine_files[cli->nmachine_files].host,
              sizeof cli->machine_files[0].host, "%.*s", (int)name, value);
     cli->machine_files[cli->nmachine_files++].path = value + name + 1;

@@ -41,7 +41,7 @@ struct cli_s {
     const char *sweeps[CLI_MAX_SWEEPS];
     int nsweeps;
     const char *machine;
-    run_machine_file_t machine_files[LIMIT_HOSTS]; //  --machine HOST=FILE
+    run_machine_file_t machine_files[LIMIT_MACHINE_FILES]; //  --machine H=F
     int nmachine_files;
     const char *hosts;           //  --hosts FILE
     const char *cert;            //  --cert SECRET_FILE

@@ -33,6 +33,7 @@
 #include "config/certfile.h"
 #include "config/endpoint.h"
 #include "config/engines.h"
+#include "config/hostlist.h"
 #include "config/hosts.h"
 #include "crew/fleet.h"
 #include "crew/stage_process.h"
@@ -106,6 +107,7 @@ static const struct {
     {"endpoint", endpoint_test},
     {"stats", stats_test},
     {"summary", summary_test},
+    {"hostlist", hostlist_test},
     {"hosts", hosts_test},
     {"wire", wire_test},
     {"fleet", fleet_test},

@@ -37,7 +37,9 @@ const limit_t limits_table[] = {
         "check/plan: file:line of the count (or stage) that passes it"),
     ROW(LIMIT_IO_THREADS, "libzmq I/O threads of one stage (io_threads)",
         "file:line of io_threads, or its --set"),
-    ROW(LIMIT_THREADS, "threads a run starts (stages, libzmq I/O and reaper)",
+    ROW(LIMIT_THREADS,
+        "threads a run starts on one machine (stages, libzmq I/O and "
+        "reaper; each host's counted apart)",
         "check/plan: file:line of the io_threads (or stage) that passes it"),
     ROW(LIMIT_ZONES, "zones (distinct netns names) of a pipeline",
         "check: file:line of the netns that passes it"),
@@ -45,15 +47,16 @@ const limit_t limits_table[] = {
         "file:line of netns"),
     ROW(LIMIT_ZONE_HOPS, "hop number of a hop that crosses zones",
         "check: file:line of the netns that makes it cross"),
-    ROW(LIMIT_HOSTS, "hosts of a hosts file (--hosts)",
-        "hosts file:line of the host past it"),
-    ROW(LIMIT_HOST_LIST, "characters of a stage's host list (host)",
-        "file:line of host, or its --set"),
+    ROW(LIMIT_MACHINE_FILES, "--machine HOST=FILE options", "command line"),
     ROW(LIMIT_BINDERS, "endpoints of one hop",
         "follows from LIMIT_COUNT (one binding stage per hop)"),
-    ROW(LIMIT_ORIGINS, "publisher instances of a topology, all stages (the "
+    ROW(LIMIT_ORIGINS,
+        "publisher instances of a topology, all stages (the "
         "publishers a receiver tells apart)",
         "check: file:line of the count that passes it"),
+    ROW(LIMIT_HOST_LIST, "characters of a stage's host list (host)",
+        "follows from LIMIT_COUNT and LIMIT_NAME (a name and a comma per "
+        "instance); file:line of host, or its --set"),
     ROW(LIMIT_LINKS, "result rows of one trial",
         "follows from LIMIT_INSTANCES: (128 / 2)^2, a tree being bipartite"),
     ROW(LIMIT_SIZES, "sizes in one list", "file:line of sizes, or --sizes"),

@@ -30,12 +30,11 @@
 #define LIMIT_SOCKETS    16384 //  SUB sockets of one subscriber instance
 #define LIMIT_INSTANCES  128 //  stage instances of a pipeline, all stages
 #define LIMIT_IO_THREADS 64  //  libzmq I/O threads of one stage's context
-#define LIMIT_THREADS    512 //  threads of a run, read back from /proc
+#define LIMIT_THREADS    512 //  threads a run starts on one machine
 #define LIMIT_ZONES      16  //  zones (netns = NAME) of a pipeline
 #define LIMIT_ZONE_NAME  10  //  characters of a zone name
 #define LIMIT_ZONE_HOPS  64  //  a hop crossing zones is among hops 1..64
-#define LIMIT_HOSTS      32  //  hosts of a hosts file (--hosts FILE)
-#define LIMIT_HOST_LIST  127 //  characters of a stage's host list
+#define LIMIT_MACHINE_FILES 128 //  --machine HOST=FILE options
 
 //  A hop's binding end is one stage (at most LIMIT_COUNT endpoints); a
 //  receiver tells apart at most LIMIT_ORIGINS publisher instances, all
@@ -43,10 +42,13 @@
 //  trial (one per hop, or per (from, to) pair where a hop fans out or in)
 //  are at most (LIMIT_INSTANCES / 2)^2: a tree's stages fall in two sides
 //  with every link between them, and two sides of half the instances make
-//  the most pairs
-#define LIMIT_BINDERS LIMIT_COUNT
-#define LIMIT_ORIGINS LIMIT_COUNT
-#define LIMIT_LINKS   ((LIMIT_INSTANCES / 2) * (LIMIT_INSTANCES / 2))
+//  the most pairs.  A stage's host list names a host per instance at
+//  most, each a name and a comma (a range, h3..h98, is shorter than
+//  what it names)
+#define LIMIT_BINDERS   LIMIT_COUNT
+#define LIMIT_ORIGINS   LIMIT_COUNT
+#define LIMIT_HOST_LIST (LIMIT_COUNT * (LIMIT_NAME + 1) - 1)
+#define LIMIT_LINKS     ((LIMIT_INSTANCES / 2) * (LIMIT_INSTANCES / 2))
 
 //  Values
 #define LIMIT_SIZES     64          //  sizes in one list

@@ -133,6 +133,18 @@ static int s_child(load_t *self, zconfig_t *child, host_t *host)
                 "unknown key '%s' in host (agent, cert, address, cost)", key);
 }
 
+//  Room for twice as many hosts
+static int s_grow(hosts_t *hosts)
+{
+    int room = hosts->room ? 2 * hosts->room : 16;
+    host_t *more = realloc(hosts->host, (size_t)room * sizeof *more);
+    if (!more)
+        return -1;
+    hosts->host = more;
+    hosts->room = room;
+    return 0;
+}
+
 static int s_host(load_t *self, zconfig_t *node)
 {
     hosts_t *hosts = self->hosts;
@@ -145,12 +157,10 @@ static int s_host(load_t *self, zconfig_t *node)
     if (before)
         return s_at(self, node, "host '%s' again (first at line %d)", name,
                     before->line);
-    if (hosts->n == HOSTS_MAX)
-        return s_at(self, node,
-                    "more than %d hosts (LIMIT_HOSTS, "
-                    "docs/LIMITS.md)",
-                    HOSTS_MAX);
+    if (hosts->n == hosts->room && s_grow(hosts))
+        return s_at(self, node, "host '%s': out of memory", name);
     host_t *host = &hosts->host[hosts->n++];
+    *host = (host_t){0};
     snprintf(host->name, sizeof host->name, "%s", name);
     host->line = zpl_line(self->zpl, node);
     for (zconfig_t *child = zconfig_child(node); child;
@@ -208,6 +218,8 @@ hosts_t *hosts_load_text(const char *path, const char *text, double wait,
 
 void hosts_destroy(hosts_t **self_p)
 {
+    if (*self_p)
+        free((*self_p)->host);
     free(*self_p);
     *self_p = NULL;
 }

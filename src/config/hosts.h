@@ -28,7 +28,6 @@
 #include "base/limits.h"
 #include "config/topology.h"
 
-#define HOSTS_MAX      LIMIT_HOSTS
 #define HOSTS_ADDR_MAX 64
 
 typedef struct {
@@ -43,10 +42,12 @@ typedef struct {
     int line;                     //  of "host = NAME"
 } host_t;
 
+//  As many hosts as the file has (its size, LIMIT_FILE_BYTES, bounds
+//  them): the array grows as they are read
 typedef struct {
     char path[256];
-    int n;
-    host_t host[HOSTS_MAX];
+    int n, room;
+    host_t *host;
 } hosts_t;
 
 //  Load and check the file's text (path names it in messages, and anchors

@@ -85,12 +85,13 @@ static const char *const s_order_help[] = {
     NULL};
 
 //  A row names only the fields its type uses
-#define T             LEVEL_TOPOLOGY
-#define S             LEVEL_STAGE
-#define H             LEVEL_HOP
-#define C             LEVEL_CONTROLLER
-#define AT(field)     .offset = offsetof(params_t, field)
-#define TEXT(field)   AT(field), .length = sizeof(((params_t *)0)->field)
+#define T         LEVEL_TOPOLOGY
+#define S         LEVEL_STAGE
+#define H         LEVEL_HOP
+#define C         LEVEL_CONTROLLER
+#define AT(field) .offset = offsetof(params_t, field)
+#define TEXT(field, lim)                                                       \
+    AT(field), .length = sizeof(((params_t *)0)->field), .limit = #lim
 #define RANGE(lo, hi) .min = (lo), .max = (hi)
 //  lo <= value < hi
 #define RANGE_BELOW(lo, hi) .min = (lo), .max = (hi), .below = true
@@ -207,7 +208,7 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
     [KEY_ENDPOINT] = {.name = "endpoint",
                       .levels = H,
                       .type = TYPE_STRING,
-                      TEXT(endpoint),
+                      TEXT(endpoint, LIMIT_ENDPOINT),
                       .fallback = "",
                       .accepted = "an endpoint of the hop's transport "
                                   "(tcp://HOST:PORT, ipc://PATH, "
@@ -255,7 +256,7 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
     [KEY_NODES] = {.name = "nodes",
                    .levels = T,
                    .type = TYPE_STRING,
-                   TEXT(nodes),
+                   TEXT(nodes, LIMIT_SWEEP_VALUE),
                    .fallback = "",
                    .accepted = "one node number or - per stage, in pipeline "
                                "order, joined by +: 0+0+1, 0+-+1",
@@ -281,7 +282,7 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
     [KEY_IO_CPUS] = {.name = "io_cpus",
                      .levels = T | S,
                      .type = TYPE_STRING,
-                     TEXT(io_cpus),
+                     TEXT(io_cpus, LIMIT_CPUS_TEXT),
                      .fallback = "node",
                      .accepted = "node, stage, or a CPU list in numactl "
                                  "syntax: 0-3,8",
@@ -301,7 +302,7 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
     [KEY_CPUS] = {.name = "cpus",
                   .levels = S | C,
                   .type = TYPE_STRING,
-                  TEXT(cpus),
+                  TEXT(cpus, LIMIT_CPUS_TEXT),
                   .fallback = "",
                   .accepted = "a CPU list in numactl syntax: 0-3,8",
                   .help = "CPUs of the stage thread, or of hopbench's own "
@@ -352,7 +353,7 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
     [KEY_NETNS] = {.name = "netns",
                    .levels = S,
                    .type = TYPE_STRING,
-                   TEXT(netns),
+                   TEXT(netns, LIMIT_ZONE_NAME),
                    .fallback = "",
                    .accepted = "a zone name: up to 10 letters, digits, _ and -",
                    .help = "zone: a network namespace hopbench makes for the "
@@ -361,14 +362,16 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
     [KEY_HOST] = {.name = "host",
                   .levels = S,
                   .type = TYPE_STRING,
-                  TEXT(host),
+                  TEXT(host, LIMIT_HOST_LIST),
                   .fallback = "",
                   .accepted = "a host of the --hosts file (letters, digits, "
-                              "_ and -), or a comma list of them",
+                              "_ and -), or a comma list of them and of "
+                              "ranges (h3..h66)",
                   .help = "the host the stage runs on, through the agent the "
                           "--hosts file names for it (hopbench agent); a "
-                          "list h2,h3 puts the stage's instances on them in "
-                          "turn; empty: where hopbench run runs.  Its hops "
+                          "list h2,h3 (or a range h2..h9) puts the stage's "
+                          "instances on them in turn; empty: where hopbench "
+                          "run runs.  Its hops "
                           "to other hosts must be tcp"},
     [KEY_CURVE] = {.name = "curve",
                    .levels = T | H,
@@ -475,7 +478,7 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
     [KEY_TOPIC_ORDER] = {.name = "topic_order",
                          .levels = T | S,
                          .type = TYPE_STRING,
-                         TEXT(topic_order),
+                         TEXT(topic_order, ),
                          .fallback = "roundrobin",
                          .accepted = "roundrobin, uniform or zipf:S (0 < S "
                                      "<= 10, e.g. zipf:1.1)",
@@ -494,7 +497,7 @@ const option_t params_options[KEY_COUNT_OF_KEYS] = {
     [KEY_SUBSCRIBE] = {.name = "subscribe",
                        .levels = T | S,
                        .type = TYPE_STRING,
-                       TEXT(subscribe),
+                       TEXT(subscribe, LIMIT_SWEEP_VALUE),
                        .fallback = "all",
                        .accepted = "all, a count (10), a share (25%) or a "
                                    "list of topic numbers and ranges "

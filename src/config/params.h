@@ -202,6 +202,7 @@ typedef struct {
     type_t type;
     size_t offset;
     size_t length;                  //  TYPE_STRING buffer size
+    const char *limit;              //  ...the limit it is (LIMIT_NAME)
     const char *const *choices;     //  TYPE_ENUM names, NULL-terminated
     const char *const *choice_help; //  TYPE_ENUM: what each name means
     double min, max;                //  TYPE_INT, TYPE_U64, TYPE_DOUBLE

@@ -101,9 +101,12 @@ static int s_number(const option_t *opt, const char *value, double *out,
 static int s_string(const option_t *opt, const char *value, char *out,
                     errbuf_t *err)
 {
+    bool limit = opt->limit && *opt->limit;
     if (strlen(value) >= opt->length)
-        return err_set(err, "%s is longer than %zu characters", opt->name,
-                       opt->length - 1);
+        return err_set(err, "%s is longer than %zu characters%s%s%s", opt->name,
+                       opt->length - 1, limit ? " (" : "",
+                       limit ? opt->limit : "",
+                       limit ? ", docs/LIMITS.md)" : "");
     for (const char *p = value; *p; p++)
         if (!isgraph((unsigned char)*p))
             return err_set(err, "%s '%s' has a space or control character",

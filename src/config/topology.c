@@ -12,6 +12,7 @@
 #include "config/topology_internal.h"
 
 #include "base/check.h"
+#include "config/hostlist.h"
 #include "config/zpl.h"
 
 #include <ctype.h>
@@ -659,18 +660,9 @@ void topology_hop_params(const topology_t *self, int hop, params_t *out)
     params_overlay(out, &self->params, &self->hops[hop].params);
 }
 
-
-void topology_instance_host(const params_t *stage, int i, char *out,
-                            size_t len)
+void topology_instance_host(const params_t *stage, int i, char *out, size_t len)
 {
-    const char *list = stage->host;
-    int n = 1;
-    for (const char *p = list; *p; p++)
-        n += *p == ',';
-    const char *at = list;
-    for (int k = 0; k < i % n; k++)
-        at = strchr(at, ',') + 1;
-    snprintf(out, len, "%.*s", (int)strcspn(at, ","), at);
+    hostlist_name(stage->host, i, out, len);
 }
 
 //  ------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include "config/topology_internal.h"
 
 #include "config/engines.h"
+#include "config/hostlist.h"
 
 #include <string.h>
 
@@ -128,32 +129,24 @@ static int s_validate_process(const topology_t *self, int i, errbuf_t *err)
     return 0;
 }
 
-
-//  The hosts of a stage's list: names of letters, digits, _ and -, at
-//  most one per instance
+//  The hosts of a stage's list: names of letters, digits, _ and -, or
+//  ranges of them (config/hostlist.h), at most one per instance
 static int s_validate_host_list(const topology_t *self, int i,
                                 const params_t *stage, errbuf_t *err)
 {
     const char *host = stage->host;
-    int names = 1;
-    for (const char *p = host; *p; p++)
-        names += *p == ',';
-    for (const char *p = host; *p; p += *p == ',') {
-        size_t len = strcspn(p, ",");
-        if (len == 0 || len > LIMIT_NAME ||
-            strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
-                      "OPQRSTUVWXYZ0123456789_-") != len)
-            return topology_key_error(
-                self, LEVEL_STAGE, i, KEY_HOST, err,
-                "host '%s': names of 1 to %d letters, digits, "
-                "_ and -, commas between",
-                host, LIMIT_NAME);
-        p += len;
-    }
+    char entry[LIMIT_HOST_LIST + 3];
+    if (!hostlist_valid(host, LIMIT_NAME, entry, sizeof entry))
+        return topology_key_error(
+            self, LEVEL_STAGE, i, KEY_HOST, err,
+            "host '%s': names of 1 to %d letters, digits, _ and -, commas "
+            "between, or a range like h3..h98 (%s is not)",
+            host, LIMIT_NAME, entry);
+    long names = hostlist_count(host);
     if (names > stage->count)
         return topology_key_error(
             self, LEVEL_STAGE, i, KEY_HOST, err,
-            "host '%s' names %d hosts for %d instance%s of "
+            "host '%s' names %ld hosts for %d instance%s of "
             "'%s': the extra ones would run nothing",
             host, names, stage->count, stage->count == 1 ? "" : "s",
             self->stages[i].name);

@@ -31,8 +31,8 @@ typedef struct {
 struct fleet_s {
     fleet_options_t options;
     int n;
-    member_t member[HOSTS_MAX];
-    pipeline_host_t table[HOSTS_MAX]; //  fleet_pipeline_hosts
+    member_t *member;       //  room for every name fleet_new was given
+    pipeline_host_t *table; //  fleet_pipeline_hosts
     zcert_t *cert;
     char controller[128];
     char hosts_path[256];
@@ -136,16 +136,18 @@ static int s_by_name(const void *a, const void *b)
 //  fan-out (h4 .. h1) could each hold one end and both be refused
 static int s_claim(fleet_t *self, errbuf_t *err)
 {
-    member_t *order[HOSTS_MAX];
-    int n = 0;
+    member_t **order = calloc((size_t)self->n + 1, sizeof *order);
+    if (!order)
+        return err_set(err, "out of memory");
+    int n = 0, rc = 0;
     for (int i = 0; i < self->n; i++)
         if (!self->member[i].machine)
             order[n++] = &self->member[i];
     qsort(order, (size_t)n, sizeof *order, s_by_name);
-    for (int i = 0; i < n; i++)
-        if (s_connect(self, order[i], err))
-            return -1;
-    return 0;
+    for (int i = 0; i < n && rc == 0; i++)
+        rc = s_connect(self, order[i], err);
+    free(order);
+    return rc;
 }
 
 //  The controller's certificate, or one for this run (told to the agents
@@ -196,10 +198,27 @@ static void s_table(fleet_t *self)
     }
 }
 
+//  A fleet with room for n hosts
+static fleet_t *s_new(int n)
+{
+    fleet_t *self = calloc(1, sizeof *self);
+    if (self) {
+        self->member = calloc((size_t)n + 1, sizeof *self->member);
+        self->table = calloc((size_t)n + 1, sizeof *self->table);
+    }
+    if (self && (!self->member || !self->table)) {
+        free(self->member);
+        free(self->table);
+        free(self);
+        self = NULL;
+    }
+    return self;
+}
+
 fleet_t *fleet_new(const fleet_options_t *options, const char *const *names,
                    int n, errbuf_t *err)
 {
-    fleet_t *self = calloc(1, sizeof *self);
+    fleet_t *self = s_new(n);
     if (!self) {
         err_set(err, "out of memory");
         return NULL;
@@ -252,6 +271,8 @@ void fleet_destroy(fleet_t **self_p)
         machine_destroy(&m->machine);
     }
     zcert_destroy(&self->cert);
+    free(self->member);
+    free(self->table);
     free(self);
     *self_p = NULL;
 }
@@ -416,7 +437,7 @@ static bool s_all_silent(fleet_t *self, char *names, size_t len)
 
 void fleet_blame(fleet_t *self, const pipeline_t *pl, errbuf_t *err)
 {
-    char names[HOSTS_MAX * 26];
+    char names[ERRBUF_MAX + 1];
     if (self && s_all_silent(self, names, sizeof names)) {
         err_set(err,
                 "no agent answered for %g s (%s): the controller has lost "

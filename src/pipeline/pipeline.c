@@ -221,21 +221,27 @@ static long s_instance_ends(const pipeline_t *self, int i)
     return ends;
 }
 
-//  LIMIT_THREADS: threads.csv and the CPU accounting read back every
-//  thread of a run, at most that many: the roster's
+//  LIMIT_THREADS: the read-back of a machine's threads (here, or an
+//  agent's on its host) takes at most that many: the roster's threads of
+//  each machine, counted apart (hopbench's own on the controller's)
 static int s_check_threads(const pipeline_t *self, errbuf_t *err)
 {
-    int threads = roster_count(self, -1);
     for (int i = 0; i < self->n; i++) {
-        threads += roster_count(self, i);
+        const char *host = self->inst[i].host;
+        int threads = host[0] ? 0 : roster_count(self, -1);
+        for (int j = 0; j <= i; j++)
+            if (strcmp(self->inst[j].host, host) == 0)
+                threads += roster_count(self, j);
         if (threads <= LIMIT_THREADS)
             continue;
         return topology_key_error(
             self->topo, LEVEL_STAGE, self->inst[i].stage, KEY_IO_THREADS, err,
-            "%s: the pipeline would start more than %d threads (stage "
-            "threads, libzmq's I/O and reaper threads; LIMIT_THREADS, "
-            "docs/LIMITS.md): fewer io_threads or instances",
-            self->inst[i].name, LIMIT_THREADS);
+            "%s: the pipeline would start more than %d threads on %s%s "
+            "(stage threads, libzmq's I/O and reaper threads; "
+            "LIMIT_THREADS, docs/LIMITS.md): fewer io_threads or instances "
+            "there",
+            self->inst[i].name, LIMIT_THREADS, host[0] ? "host " : "",
+            host[0] ? host : "this machine");
     }
     return 0;
 }
@@ -574,13 +580,13 @@ static bool s_needs_port(const hop_plan_t *hop)
 static int s_find_ports(const pipeline_t *self,
                         int (*ports)[PIPELINE_MAX_BINDERS], errbuf_t *err)
 {
-    int *found =
-        calloc((size_t)(self->nhosts + 1) * PIPELINE_MAX_PORTS, sizeof *found);
-    int wanted[LIMIT_HOSTS + 1] = {0}, taken[LIMIT_HOSTS + 1] = {0}, rc = 0;
+    size_t hosts = (size_t)self->nhosts + 1;
+    int *found = calloc(hosts * PIPELINE_MAX_PORTS, sizeof *found);
+    int *wanted = calloc(hosts, sizeof *wanted);
+    int *taken = calloc(hosts, sizeof *taken);
     const char *address;
-    int finder;
-    if (!found)
-        return err_set(err, "out of memory");
+    int finder,
+        rc = found && wanted && taken ? 0 : err_set(err, "out of memory");
     for (int h = 0; h < self->nhops && rc == 0; h++)
         for (int e = 0; s_needs_port(&self->hops[h]) &&
                         e < self->hops[h].nendpoints && rc == 0;
@@ -604,6 +610,8 @@ static int s_find_ports(const pipeline_t *self,
                 found[(finder + 1) * PIPELINE_MAX_PORTS + taken[finder + 1]++];
         }
     free(found);
+    free(wanted);
+    free(taken);
     return rc;
 }
 

@@ -243,6 +243,9 @@ void resultsdir_meta_free(run_meta_t *meta)
 {
     json_decref(meta->published);
     meta->published = NULL;
+    free(meta->hosts);
+    meta->hosts = NULL;
+    meta->nhosts = 0;
 }
 
 int resultsdir_ipc_create(char *out, size_t len, errbuf_t *err)

@@ -50,7 +50,7 @@ typedef struct {
     double tsc_hz;       //  the TSC's rate (flood's hwm_bound), 0: unknown
     char tsc_source[32]; //  where that came from
     int nhosts;          //  the hosts stages name, one entry each
-    run_host_t hosts[LIMIT_HOSTS];
+    run_host_t *hosts;   //  (resultsdir_meta_free lets them go)
     //  "published": a JSON array, an object per trial whose rows
     //  results.csv has, what each publisher instance sent (NULL: none
     //  yet); resultsdir_meta_free lets it go

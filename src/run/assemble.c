@@ -10,6 +10,7 @@
 
 #include <czmq.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 //  A topology-level --set or --sweep that some stage or hop overrides in
@@ -89,15 +90,35 @@ int assemble_combinations(const run_request_t *req, const char *text,
     return n;
 }
 
+//  The distinct hosts the topologies name, each once, as many as they are
+typedef struct {
+    const char **name; //  the hosts file's own strings
+    int n, room;
+} names_t;
+
+static int s_name_add(names_t *self, const char *name, errbuf_t *err)
+{
+    for (int i = 0; i < self->n; i++)
+        if (streq(self->name[i], name))
+            return 0;
+    if (self->n == self->room) {
+        int room = self->room ? 2 * self->room : 16;
+        const char **more = realloc(self->name, (size_t)room * sizeof *more);
+        if (!more)
+            return err_set(err, "out of memory");
+        self->name = more;
+        self->room = room;
+    }
+    self->name[self->n++] = name;
+    return 0;
+}
+
 //  The hosts every topology's instances name, checked against the hosts
 //  file (and their certificates, without --ssh), into names; the longest
-//  timeout into *timeout.  The exit status (2), or 0
-enum { S_NAMES = 4096 }; //  more are duplicates: fleet_new skips them
-
+//  timeout into *timeout.  The exit status (2, or 1 out of memory), or 0
 static int s_host_names(const run_request_t *req, const hosts_t *hosts,
-                        topology_t *const *topos, int n, const char **names,
-                        int *nnames, double *timeout, errbuf_t *unfit,
-                        errbuf_t *err)
+                        topology_t *const *topos, int n, names_t *names,
+                        double *timeout, errbuf_t *unfit, errbuf_t *err)
 {
     for (int c = 0; c < n; c++) {
         errbuf_t *why = unfit ? &unfit[c] : err;
@@ -113,11 +134,12 @@ static int s_host_names(const run_request_t *req, const hosts_t *hosts,
         for (int i = 0; i < topos[c]->nstages; i++) {
             params_t stage;
             topology_stage_params(topos[c], i, &stage);
-            for (int k = 0; k < stage.count && *nnames < S_NAMES; k++) {
+            for (int k = 0; k < stage.count; k++) {
                 char host[LIMIT_NAME + 1];
                 topology_instance_host(&stage, k, host, sizeof host);
-                if (host[0])
-                    names[(*nnames)++] = hosts_find(hosts, host)->name;
+                if (host[0] &&
+                    s_name_add(names, hosts_find(hosts, host)->name, err))
+                    return 1;
             }
         }
         if (topos[c]->params.timeout > *timeout)
@@ -159,30 +181,30 @@ int assemble_fleet_fitting(const run_request_t *req, topology_t *const *topos,
 {
     errbuf_t err;
     hosts_t *hosts = req->hosts ? inputs_hosts(req, &err) : NULL;
-    static const char *names[S_NAMES];
-    int nnames = 0, rc = req->hosts && !hosts ? 2 : 0;
+    names_t names = {NULL, 0, 0};
+    int rc = req->hosts && !hosts ? 2 : 0;
     double timeout = 0;
     if (rc == 0)
-        rc = s_host_names(req, hosts, topos, n, names, &nnames, &timeout, unfit,
-                          &err);
-    machine_t *machines[LIMIT_HOSTS] = {NULL};
-    fleet_machine_file_t files[LIMIT_HOSTS];
+        rc = s_host_names(req, hosts, topos, n, &names, &timeout, unfit, &err);
+    machine_t *machines[LIMIT_MACHINE_FILES] = {NULL};
+    fleet_machine_file_t files[LIMIT_MACHINE_FILES];
     zcert_t *cert = NULL;
     if (rc == 0)
         rc = s_machine_files(req, machines, files, &err);
-    if (rc == 0 && nnames && inputs_cert(req, &cert, &err))
+    if (rc == 0 && names.n && inputs_cert(req, &cert, &err))
         rc = 2;
     fleet_options_t options = {
         hosts,   cert,  req->ssh,           req->remote_hopbench,
         timeout, files, req->nmachine_files};
-    if (rc == 0 && nnames &&
-        !(*fleet = fleet_new(&options, names, nnames, &err)))
+    if (rc == 0 && names.n &&
+        !(*fleet = fleet_new(&options, names.name, names.n, &err)))
         rc = 1;
     if (rc)
         fprintf(stderr, "hopbench: %s\n", err.msg);
     for (int i = 0; i < req->nmachine_files; i++)
         machine_destroy(&machines[i]);
     zcert_destroy(&cert);
+    free(names.name);
     hosts_destroy(&hosts); //  the fleet keeps what it needs
     return rc;
 }

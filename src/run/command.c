@@ -169,10 +169,14 @@ static int s_plan(const run_request_t *req, const char *text,
     bool csv = req->format == FORMAT_CSV;
     if (rc == 0 && studied == 0 && strcmp(req->command, "plan") == 0)
         report_placements_plan(stdout, &study, machine, csv);
-    pipeline_machine_t machines[LIMIT_HOSTS + 1];
-    int n = fleet_machines(fleet, machine, machines, LIMIT_HOSTS + 1);
+    int room = fleet_size(fleet) + 1;
+    pipeline_machine_t *machines = calloc((size_t)room, sizeof *machines);
+    int n = machines ? fleet_machines(fleet, machine, machines, room) : 0;
     const placements_t *all = studied == 0 ? &study : NULL;
-    pipeline_t *pl = rc == 0 ? s_pipeline(topo, machines, n, all, &err) : NULL;
+    if (!machines)
+        err_set(&err, "out of memory");
+    pipeline_t *pl =
+        rc == 0 && machines ? s_pipeline(topo, machines, n, all, &err) : NULL;
     if (pl && strcmp(req->command, "check") == 0 &&
         ((!req->machine && s_files_here(topo, pl, &err)) ||
          traffic_check_reached(pl, &err)))
@@ -191,6 +195,7 @@ static int s_plan(const run_request_t *req, const char *text,
     }
     rc = pl ? 0 : rc ? rc : 2;
     pipeline_destroy(&pl);
+    free(machines);
     fleet_destroy(&fleet);
     topology_destroy(&topo);
     if (studied == 0) {

@@ -443,24 +443,28 @@ static int s_describe(run_t *self, bool *bound)
 //  runs
 static int s_plan(run_t *self, const machine_t *machine, errbuf_t *err)
 {
-    pipeline_machine_t machines[LIMIT_HOSTS + 1];
-    int nmachines = fleet_machines(self->options->fleet, machine, machines,
-                                   LIMIT_HOSTS + 1),
-        nhosts;
+    int room = fleet_size(self->options->fleet) + 1, nhosts, rc = 0;
+    pipeline_machine_t *machines = calloc((size_t)room, sizeof *machines);
+    if (!machines)
+        return err_set(err, "out of memory");
+    int nmachines =
+        fleet_machines(self->options->fleet, machine, machines, room);
     const pipeline_host_t *hosts =
         fleet_pipeline_hosts(self->options->fleet, &nhosts);
-    for (int c = 0; c < self->ntopos; c++) {
+    for (int c = 0; c < self->ntopos && rc == 0; c++) {
         errbuf_t why;
         char text[256];
         sweep_describe(self->options->sweep, c, text, sizeof text);
         if (!(self->pl[c] =
                   pipeline_new_on(self->topos[c], machines, nmachines, &why)))
-            return err_set(err, "%s%s%s", text, text[0] ? ": " : "", why.msg);
-        pipeline_set_hosts(self->pl[c], hosts, nhosts);
-        if (session_admit(self->session, self->pl[c], text, err))
-            return -1;
+            rc = err_set(err, "%s%s%s", text, text[0] ? ": " : "", why.msg);
+        else {
+            pipeline_set_hosts(self->pl[c], hosts, nhosts);
+            rc = session_admit(self->session, self->pl[c], text, err);
+        }
     }
-    return 0;
+    free(machines);
+    return rc;
 }
 
 //  The session a run's options ask for; note: config.cfg's first line

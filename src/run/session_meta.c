@@ -93,7 +93,11 @@ void session_note_mode(session_t *self, const char *mode)
 //  metadata's "hosts": each host's agent as it described itself
 static void s_note_hosts(session_t *self, const fleet_t *fleet)
 {
-    for (int i = 0; i < fleet_size(fleet) && i < LIMIT_HOSTS; i++) {
+    if (fleet_size(fleet) &&
+        !(self->meta.hosts =
+              calloc((size_t)fleet_size(fleet), sizeof *self->meta.hosts)))
+        return; //  metadata without its hosts, rather than no run
+    for (int i = 0; i < fleet_size(fleet); i++) {
         agent_link_t *link = fleet_link(fleet, fleet_name(fleet, i));
         if (!link)
             continue;

@@ -86,19 +86,24 @@ static void s_plan(size_t_ *self, int i)
     errbuf_t why;
     if (!self->topo[i]) //  refused by the checks: s_file said why
         return;
-    pipeline_machine_t machines[LIMIT_HOSTS + 1];
-    int nmachines = fleet_machines(self->fleet, self->machine, machines,
-                                   LIMIT_HOSTS + 1),
-        nhosts;
+    int room = fleet_size(self->fleet) + 1, nhosts;
+    pipeline_machine_t *machines = calloc((size_t)room, sizeof *machines);
+    int nmachines =
+        machines ? fleet_machines(self->fleet, self->machine, machines, room)
+                 : 0;
     const pipeline_host_t *hosts = fleet_pipeline_hosts(self->fleet, &nhosts);
-    if (self->unfit[i].msg[0] ||
+    if (!machines)
+        err_set(&why, "out of memory");
+    if (self->unfit[i].msg[0] || !machines ||
         !(self->pl[i] =
               pipeline_new_on(self->topo[i], machines, nmachines, &why))) {
+        free(machines);
         self->row[i].verdict = SIZING_NOFIT;
         snprintf(self->row[i].why, sizeof self->row[i].why, "%.500s",
                  self->unfit[i].msg[0] ? self->unfit[i].msg : why.msg);
         return;
     }
+    free(machines);
     pipeline_set_hosts(self->pl[i], hosts, nhosts);
     for (int id = 0; id < self->pl[i]->n; id++)
         if (self->pl[i]->inst[id].role == ROLE_SUBSCRIBER)

@@ -832,12 +832,10 @@ int trial_run(crew_t *crew, trial_kept_t *kept, const machine_t *machine,
     }
     trial_t *self = calloc(1, sizeof *self);
     memset(result, 0, sizeof *result);
-    if (self) {
-        result->threads = calloc(THREADS_MAX, sizeof(thread_row_t));
+    if (self) //  result->threads: as many as the read-back finds
         result->latency =
             calloc((size_t)crew->pl->nstages, sizeof(latency_row_t));
-    }
-    if (!self || !result->threads || !result->latency) {
+    if (!self || !result->latency) {
         free(self);
         trial_result_free(result);
         return err_set(err, "a trial: out of memory");
@@ -874,6 +872,8 @@ int trial_run(crew_t *crew, trial_kept_t *kept, const machine_t *machine,
     trial_topics_destroy(&self->topics);
     trial_sockets_destroy(&self->sockets);
     free(self->roster);
+    free(self->helper_tid);
+    free(self->helper_owner);
     free(self);
     return rc;
 }

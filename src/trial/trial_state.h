@@ -44,9 +44,9 @@ typedef struct {
     //  libzmq and engine threads whose CPU time is charged to a stage
     roster_entry_t *roster;
     int nroster;
-    int nhelpers;
-    pid_t helper_tid[THREADS_MAX];
-    int helper_owner[THREADS_MAX];
+    int nhelpers; //  in arrays as long as the threads read back
+    pid_t *helper_tid;
+    int *helper_owner;
     //  The measurement (w.pl is the crew's pipeline); trial_edge.c's
     //  scratch (before, after, one more try), and how long each stage's
     //  last read of its counters took (seconds: a round trip; every read

@@ -194,32 +194,77 @@ static void s_record_memory(trial_t *self)
 }
 
 //  This process's threads, and those of stages in their own process, here
-//  or on their host; scanner[t]: the stage whose handle read task t, -1
-//  for this process.  -1 with err when a host cannot say
-static int s_scan(trial_t *self, task_t *tasks, int *scanner, errbuf_t *err)
+//  or on their host, into *tasks; scanner[t]: the stage whose handle read
+//  task t, -1 for this process.  Each machine's read-back takes at most
+//  THREADS_MAX (LIMIT_THREADS counts them per machine), so the arrays
+//  grow by that much before each.  The number read; -1 with err when a
+//  host cannot say, or out of memory
+static int s_grow(task_t **tasks, int **scanner, int n, errbuf_t *err)
 {
-    int n = threads_scan(getpid(), tasks, THREADS_MAX);
+    task_t *more = realloc(*tasks, (size_t)(n + THREADS_MAX) * sizeof *more);
+    if (more)
+        *tasks = more;
+    int *also =
+        more ? realloc(*scanner, (size_t)(n + THREADS_MAX) * sizeof *also)
+             : NULL;
+    if (also)
+        *scanner = also;
+    return also ? 0 : err_set(err, "the threads read back: out of memory");
+}
+
+static int s_scan(trial_t *self, task_t **tasks, int **scanner,
+                  errbuf_t *err)
+{
+    if (s_grow(tasks, scanner, 0, err))
+        return -1;
+    int n = threads_scan(getpid(), *tasks, THREADS_MAX);
     n = n > 0 ? n : 0;
     for (int t = 0; t < n; t++)
-        scanner[t] = -1;
+        (*scanner)[t] = -1;
     for (int i = 0; i < self->w.pl->n; i++) {
-        int more = stage_handle_threads(self->stage[i], tasks + n,
-                                        THREADS_MAX - n, err);
+        if (s_grow(tasks, scanner, n, err))
+            return -1;
+        int more = stage_handle_threads(self->stage[i], *tasks + n,
+                                        THREADS_MAX, err);
         if (more < 0)
             return -1;
         for (int t = n; t < n + more; t++)
-            scanner[t] = i;
+            (*scanner)[t] = i;
         n += more;
     }
     return n;
 }
 
+//  Room for n helpers and (record) n rows of threads.csv
+static int s_room(trial_t *self, int n, bool record, errbuf_t *err)
+{
+    size_t k = (size_t)(n > 0 ? n : 1);
+    pid_t *tid = realloc(self->helper_tid, k * sizeof *tid);
+    if (tid)
+        self->helper_tid = tid;
+    int *owner = tid ? realloc(self->helper_owner, k * sizeof *owner) : NULL;
+    if (owner)
+        self->helper_owner = owner;
+    thread_row_t *rows = NULL;
+    if (owner && record) {
+        free(self->result->threads);
+        self->result->nthreads = 0;
+        rows = self->result->threads = calloc(k, sizeof *rows);
+    }
+    return owner && (rows || !record)
+               ? 0
+               : err_set(err, "the threads read back: out of memory");
+}
+
 int trial_read_threads(trial_t *self, bool record, errbuf_t *err)
 {
-    task_t *tasks = calloc(THREADS_MAX, sizeof *tasks);
-    int *scanner = calloc(THREADS_MAX, sizeof *scanner);
+    task_t *tasks = NULL;
+    int *scanner = NULL;
     bool *seen = calloc((size_t)self->nroster + 1, sizeof *seen);
-    int n = tasks && scanner && seen ? s_scan(self, tasks, scanner, err) : 0;
+    int n = seen ? s_scan(self, &tasks, &scanner, err)
+                 : err_set(err, "the threads read back: out of memory");
+    if (n >= 0 && s_room(self, n, record, err))
+        n = -1;
     self->nhelpers = 0;
     for (int t = 0; t < n; t++) {
         if (streq(tasks[t].name, SYSCALLS_THREAD_NAME))

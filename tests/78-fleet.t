@@ -1,0 +1,179 @@
+#!/usr/bin/perl
+# A fleet: many hosts in one run.  Hosts are network namespaces the test
+# makes (names with its pid), one agent each, on 169.254.81.0/24; the
+# controller in its own (.250); all removed at the end, also after a
+# failure.
+#
+# make check: a hosts file of 1,000 hosts of which three are live runs a
+# 3-host pipeline (pub@h1 -> broker@h2 -> sub@h3, the subscriber's host
+# given as a range); LIMIT_THREADS counted on each host apart; about 4 s.
+#
+# make check-long (HOPBENCH_LONG=1) adds the fleet, HOPBENCH_FLEET_HOSTS
+# hosts (100; 4 to 250): pub@h1 -> broker@h2 -> a subscriber on every
+# other host, tcp, rate = 1000, sizes 64,1024, --duration 1: exit 0, a
+# row per subscriber and size, every row consistent (received <= sent,
+# lost = expected - received), the windows as long as asked; then three
+# agents killed together mid-run: exit 1 within timeout + 5 s, one error
+# naming all three.  Its notes give the time to the first rows and the
+# controller's CPU and RSS (/usr/bin/time -v) per host.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Hopbench;
+use Netns;
+use Cwd qw(getcwd);
+use Time::HiRes qw(time sleep);
+use Test::More;
+
+chdir "$FindBin::Bin/..";
+plan skip_all => 'hosts are network namespaces: root only' if $> != 0;
+plan skip_all => 'needs iproute2 (ip)' if system('command -v ip >/dev/null') != 0;
+
+my $root = getcwd();
+my $hopbench = "$root/hopbench";
+my $work = tmp();
+chmod 0755, $work;
+my $n = long() ? $ENV{HOPBENCH_FLEET_HOSTS} // 100 : 3;
+BAIL_OUT("HOPBENCH_FLEET_HOSTS=$n: 4 to 250") if long() && ($n < 4 || $n > 250);
+my @hosts = map { "h$_" } 1 .. $n;
+my $net = Netns->new(id => 'fl' . ($$ % 100000), subnet => '169.254.81',
+    hosts => { c => 250, map { ("h$_" => $_) } 1 .. $n }, work => $work);
+$net->up or BAIL_OUT('cannot make the namespaces');
+my $said = $net->keys($hopbench, @hosts);
+BAIL_OUT($said) if $said ne '';
+my %agent;
+for my $host (@hosts) {
+    $agent{$host} = $net->agent($hopbench, $host) or BAIL_OUT("no agent on $host");
+}
+
+# The controller in its namespace, under /usr/bin/time -v when there;
+# polls results.csv for its first rows: (exit status, seconds to end,
+# seconds to the first rows or undef, stderr, results directory)
+my ($runs, $ended) = (0, 0);
+sub run {
+    my ($topology, %o) = @_;
+    my $name = 'run-' . ++$runs;
+    my $out = "$work/$name";
+    my @time = -x '/usr/bin/time' ? ('/usr/bin/time', '-v', '-o', "$work/$name.time") : ();
+    my $start = time;
+    my $pid = $net->spawn('c', $name, @time, $hopbench, 'run', $topology, '--hosts',
+        $o{hosts} // "$work/hosts.cfg", '--cert', "$work/keys/ctl.cert_secret",
+        '--output', $out, '--quiet', @{ $o{args} // [] });
+    my ($first, $rc);
+    $o{during}->($start) if $o{during};
+    my $rows = sub {
+        $first //= time - $start if (() = Hopbench::slurp("$out/results.csv") =~ /\n/g) > 1;
+    };
+    $rc = $net->finish($pid, $o{limit} // 120, $rows);
+    $ended = time;
+    $rows->();
+    return ($rc, time - $start, $first, Hopbench::slurp("$work/$name.err"), $out,
+        Hopbench::slurp("$work/$name.time"));
+}
+
+# --- A hosts file of 1,000 hosts, three of them live ----------------------
+{
+    open my $fh, '>', "$work/many.cfg" or die;
+    print $fh Hopbench::slurp("$work/hosts.cfg");
+    printf $fh "host = idle%04d\n    agent = tcp://169.254.81.%d:7801\n    cert = keys/h1.cert\n",
+        $_, 1 + $_ % 200 for 4 .. 1000;
+    close $fh or die;
+    write_file("$work/three.cfg", <<'EOF');
+topology = three
+    transport = tcp
+    sizes = 64
+    duration = 0.1
+    warmup = 0.05
+publisher = pub
+    host = h1
+hop
+proxy = broker
+    host = h2
+hop
+subscriber = sub
+    host = h3..h3
+EOF
+    my ($rc, $secs, $first, $err, $out) = run("$work/three.cfg", hosts => "$work/many.cfg");
+    is($rc, 0, 'a hosts file of 1,000 hosts, a 3-host run: exit 0') or diag $err;
+    my $csv = csv("$out/results.csv");
+    is_deeply([ map { "$_->{from_host}>$_->{to_host}" } @{ $csv->{rows} } ], [ 'h1>h2', 'h2>h3' ],
+        'a hosts file of 1,000 hosts: its two rows, on the hosts named');
+}
+
+# --- LIMIT_THREADS counts each machine's threads apart ---------------------
+{
+    my $topology = "topology = wide\n    transport = tcp\npublisher = pub\n    host = h1\nhop\n"
+        . "subscriber = sub\n    count = 60\n    io_threads = 6\n    host = %s\n";
+    write_file("$work/wide.cfg", sprintf $topology, 'h2..h3');
+    write_file("$work/narrow.cfg", sprintf $topology, 'h2');
+    my $pid = $net->spawn('c', 'wide', $hopbench, 'plan', "$work/wide.cfg", '--format', 'csv',
+        '--hosts', "$work/hosts.cfg", '--cert', "$work/keys/ctl.cert_secret");
+    is($net->finish($pid, 60), 0, 'threads past LIMIT_THREADS over two hosts, within it on each: planned')
+        or diag Hopbench::slurp("$work/wide.err");
+    my $rows = () = Hopbench::slurp("$work/wide.out") =~ /\n/g;
+    cmp_ok($rows, '>', 512, "threads over two hosts: $rows rows planned");
+    $pid = $net->spawn('c', 'narrow', $hopbench, 'plan', "$work/narrow.cfg",
+        '--hosts', "$work/hosts.cfg", '--cert', "$work/keys/ctl.cert_secret");
+    is($net->finish($pid, 60), 2, 'the same threads on one host: exit 2');
+    like(Hopbench::slurp("$work/narrow.err"),
+        qr/narrow\.cfg:\d+: sub\.\d+: the pipeline would start more than 512 threads on host h2 .*LIMIT_THREADS, docs\/LIMITS\.md/,
+        'the same threads on one host: refused at its line, naming the host and the limit');
+}
+
+# --- The fleet (make check-long) -------------------------------------------
+if (long()) {
+    my $subs = $n - 2;
+    my $one = $subs > 64 ? 64 : $subs;
+    my $topology = "topology = fleet\n    transport = tcp\n    rate = 1000\n    timeout = 10\n"
+        . "publisher = pub\n    host = h1\nhop\nproxy = broker\n    host = h2\nhop\n"
+        . "subscriber = sub\n    count = $one\n    host = h3..h" . (2 + $one) . "\n";
+    $topology .= "\nsubscriber = more\n    from = broker\n    count = " . ($subs - $one)
+        . "\n    host = h" . (3 + $one) . "..h$n\n" if $subs > $one;
+    write_file("$work/fleet.cfg", $topology);
+    my ($rc, $secs, $first, $err, $out, $time) =
+        run("$work/fleet.cfg", args => ['--sizes', '64,1024', '--duration', '1']);
+    is($rc, 0, "$n hosts: exit 0") or diag $err;
+    my @rows = @{ csv("$out/results.csv")->{rows} };
+    for my $size (64, 1024) {
+        my @to = grep { $_->{size} == $size && $_->{from} eq 'broker' } @rows;
+        is(scalar @to, $subs, "$n hosts: a row per subscriber at size $size");
+    }
+    my @bad = grep {
+        $_->{received} > $_->{sent} || $_->{lost} != ($_->{expected} // $_->{sent}) - $_->{received}
+    } @rows;
+    is(scalar @bad, 0, "$n hosts: every row consistent")
+        or diag join("\n", map { "$_->{size} $_->{from}>$_->{to}: sent $_->{sent} received "
+            . "$_->{received} lost $_->{lost}" } @bad[0 .. ($#bad > 4 ? 4 : $#bad)]);
+    my @long = grep { abs($_->{seconds} - 1) > 0.02 } @rows;
+    my ($lo, $hi) = (sort { $a <=> $b } map { $_->{seconds} } @rows)[0, -1];
+    note sprintf "%d hosts: windows %.4f-%.4f s, first rows at %s s, ended at %.2f s",
+        $n, $lo // -1, $hi // -1, defined $first ? sprintf('%.2f', $first) : 'never', $secs;
+    my ($user) = $time =~ /User time \(seconds\): ([\d.]+)/;
+    my ($sys) = $time =~ /System time \(seconds\): ([\d.]+)/;
+    my ($rss) = $time =~ /Maximum resident set size \(kbytes\): (\d+)/;
+    note sprintf "%d hosts: controller CPU %.2f s (%.1f ms per host), RSS %d kB (%.0f kB per host)",
+        $n, $user + $sys, 1000 * ($user + $sys) / $n, $rss, $rss / $n if defined $rss;
+    ok(defined $first, "$n hosts: rows came") and note "first rows after $first s";
+
+    # Three agents killed together, mid-run
+    my @dead = @hosts[ int($n / 3), int($n / 2), $n - 1 ];
+    ($rc, $secs, $first, $err) = run("$work/fleet.cfg",
+        args => ['--sizes', '64,1024,4096,16384', '--duration', '2'],
+        during => sub {
+            my ($start) = @_;
+            sleep 0.05 until -s "$work/run-$runs/results.csv" || time > $start + 60;
+            sleep 0.5;
+            my $at = time;
+            kill 'KILL', $agent{$_} for @dead;
+            $agent{killed_at} = $at;
+        });
+    my $after = $ended - $agent{killed_at};
+    is($rc, 1, "three agents killed at $n hosts: exit 1") or diag $err;
+    ok($after <= 10 + 5, sprintf('three agents killed: ended %.2f s after (timeout 10 + 5)', $after));
+    like($err, qr/\b\Q$_\E\b/, "three agents killed: $_ named") for @dead;
+    is(scalar(() = $err =~ /^hopbench: /mg), 1, 'three agents killed: one error') or diag $err;
+    note "three agents killed: $err";
+}
+
+done_testing();
