@@ -6,7 +6,8 @@
 #
 # make check: a hosts file of 1,000 hosts of which three are live runs a
 # 3-host pipeline (pub@h1 -> broker@h2 -> sub@h3, the subscriber's host
-# given as a range); LIMIT_THREADS counted on each host apart; about 4 s.
+# given as a range); plan warns once for three hosts crowded alike;
+# about 4 s.
 #
 # make check-long (HOPBENCH_LONG=1) adds the fleet, HOPBENCH_FLEET_HOSTS
 # hosts (100; 4 to 250): pub@h1 -> broker@h2 -> a subscriber on every
@@ -99,6 +100,30 @@ EOF
     my $csv = csv("$out/results.csv");
     is_deeply([ map { "$_->{from_host}>$_->{to_host}" } @{ $csv->{rows} } ], [ 'h1>h2', 'h2>h3' ],
         'a hosts file of 1,000 hosts: its two rows, on the hosts named');
+}
+
+# --- plan: one crowding warning for the hosts crowded alike -----------------
+{
+    write_file("$work/crowded.cfg", <<'EOF');
+topology = crowded
+    transport = tcp
+publisher = pub
+    host = h1
+    io_threads = 4
+hop
+subscriber = sub
+    count = 2
+    host = h2..h3
+    io_threads = 4
+EOF
+    my $pid = $net->spawn('c', 'plan', $hopbench, 'plan', "$work/crowded.cfg", '--hosts',
+        "$work/hosts.cfg", '--cert', "$work/keys/ctl.cert_secret");
+    is($net->finish($pid, 60), 0, 'plan on three crowded hosts: exit 0');
+    my $err = Hopbench::slurp("$work/plan.err");
+    my @warnings = $err =~ /^hopbench: warning.*$/mg;
+    is(scalar @warnings, 1, 'plan on three crowded hosts: one warning') or diag $err;
+    like($warnings[0] // '', qr/^hopbench: warning on 3 hosts \(h1, h2, h3\): on each, \d+ busy threads .* may run on \d+ CPUs/,
+        'plan: the warning names the three hosts and what crowds each') or diag $err;
 }
 
 # --- LIMIT_THREADS counts each machine's threads apart ---------------------

@@ -17,9 +17,10 @@
     controller's), and each host's CPUs are its own machine's.  The table
     adds notes the CSV has no column for: threads that share a core, and
     a controller that found no CPU of its own; and, on stderr, a
-    warning for each host where the busy threads (stage threads, libzmq
-    I/O threads, the controller's main) outnumber the CPUs they may use:
-    they will wait for CPUs in turn (results.csv's starved).
+    warning where the busy threads (stage threads, libzmq I/O threads,
+    the controller's main) outnumber the CPUs they may use: they will
+    wait for CPUs in turn (results.csv's starved).  Hosts crowded
+    alike (as many busy threads on the same CPUs) share one warning.
 */
 #include "report/report_plan.h"
 
@@ -178,31 +179,85 @@ static bool s_busy(const roster_entry_t *entry)
            (t[0] == 'i' && t[1] == 'o');
 }
 
-//  The busy threads of one host against the CPUs they may use
+//  The busy threads of one machine and the CPUs they may use: crowded
+//  when they outnumber them
+typedef struct {
+    int busy, cpus;
+    char text[1024]; //  the CPUs, numactl list syntax
+} crowd_t;
+
 static void s_crowd(const plan_out_t *self, const roster_entry_t *list,
-                    int count, const char *host)
+                    int count, const char *host, crowd_t *out)
 {
     cpuset_t cpus;
     cpuset_clear(&cpus);
-    int busy = 0;
+    out->busy = 0;
     for (int i = 0; i < count; i++) {
         if (strcmp(s_host(self, list[i].owner), host) != 0 || !s_busy(&list[i]))
             continue;
-        busy++;
+        out->busy++;
         cpuset_union(&cpus, cpuset_empty(&list[i].cpus)
                                 ? &s_machine(self, host)->allowed
                                 : &list[i].cpus);
     }
-    char text[1024];
-    cpuset_format(&cpus, text, sizeof text);
-    if (busy > cpuset_count(&cpus))
-        fprintf(
-            stderr,
-            "hopbench: warning%s%s: %d busy threads (stage threads, libzmq I/O "
-            "threads, the controller) may run on %d CPUs (%s): they will "
-            "wait for CPUs in turn, and the figures may be the "
-            "scheduler's (results.csv: starved)\n",
-            *host ? " on host " : "", host, busy, cpuset_count(&cpus), text);
+    cpuset_format(&cpus, out->text, sizeof out->text);
+    out->cpus = cpuset_count(&cpus);
+}
+
+//  One warning per crowded CPU set: the hosts crowded alike (as many
+//  busy threads on the same CPUs) share it, named once ("on 98 hosts
+//  (h3, h4, ...)"); the controller's machine is its own
+static void s_warn_crowded(const plan_out_t *self, const roster_entry_t *list,
+                           int count)
+{
+    int n = self->nmachines;
+    crowd_t *crowd = calloc((size_t)n, sizeof *crowd);
+    bool *told = calloc((size_t)n, sizeof *told);
+    for (int m = 0; crowd && told && m < n; m++)
+        s_crowd(self, list, count, m == 0 ? "" : self->machines[m].host,
+                &crowd[m]);
+    for (int m = 0; crowd && told && m < n; m++) {
+        if (told[m] || crowd[m].busy <= crowd[m].cpus)
+            continue;
+        char hosts[160] = "";
+        size_t used = 0;
+        int alike = 0;
+        for (int k = m; k < n && m > 0; k++) {
+            if (told[k] || crowd[k].busy != crowd[m].busy ||
+                strcmp(crowd[k].text, crowd[m].text) != 0)
+                continue;
+            told[k] = true;
+            if (alike++ < 8 && used < sizeof hosts)
+                used += (size_t)snprintf(hosts + used, sizeof hosts - used,
+                                         "%s%s", alike > 1 ? ", " : "",
+                                         self->machines[k].host);
+        }
+        if (alike > 8 && used < sizeof hosts)
+            snprintf(hosts + used, sizeof hosts - used, ", ...");
+        if (m == 0)
+            fprintf(stderr,
+                    "hopbench: warning: %d busy threads (stage threads, "
+                    "libzmq I/O threads, the controller) may run on %d CPUs "
+                    "(%s): they will wait for CPUs in turn, and the figures "
+                    "may be the scheduler's (results.csv: starved)\n",
+                    crowd[m].busy, crowd[m].cpus, crowd[m].text);
+        else if (alike == 1)
+            fprintf(stderr,
+                    "hopbench: warning on host %s: %d busy threads (stage "
+                    "threads, libzmq I/O threads) may run on %d CPUs (%s): "
+                    "they will wait for CPUs in turn, and the figures may be "
+                    "the scheduler's (results.csv: starved)\n",
+                    hosts, crowd[m].busy, crowd[m].cpus, crowd[m].text);
+        else
+            fprintf(stderr,
+                    "hopbench: warning on %d hosts (%s): on each, %d busy "
+                    "threads (stage threads, libzmq I/O threads) may run on "
+                    "%d CPUs (%s): they will wait for CPUs in turn, and the "
+                    "figures may be the scheduler's (results.csv: starved)\n",
+                    alike, hosts, crowd[m].busy, crowd[m].cpus, crowd[m].text);
+    }
+    free(crowd);
+    free(told);
 }
 
 void report_plan_on(FILE *out, const pipeline_t *pl,
@@ -219,7 +274,7 @@ void report_plan_on(FILE *out, const pipeline_t *pl,
     roster_list(pl, list, count);
     for (int i = 0; i < count; i++)
         s_row(&self, &list[i]);
-    for (int m = 0; m < n && !csv; m++)
-        s_crowd(&self, list, count, m == 0 ? "" : machines[m].host);
+    if (!csv)
+        s_warn_crowded(&self, list, count);
     free(list);
 }
