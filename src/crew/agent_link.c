@@ -438,8 +438,7 @@ static zmsg_t *s_answer(agent_link_t *self, int timeout_ms, errbuf_t *err)
     return msg;
 }
 
-zmsg_t *agent_link_ask(agent_link_t *self, zmsg_t **request, int timeout_ms,
-                       errbuf_t *err)
+int agent_link_post(agent_link_t *self, zmsg_t **request, errbuf_t *err)
 {
     char word[16];
     char *first = zframe_strdup(zmsg_first(*request));
@@ -448,17 +447,28 @@ zmsg_t *agent_link_ask(agent_link_t *self, zmsg_t **request, int timeout_ms,
     agent_link_hold(self, word);
     if (atomic_load(&self->link->lost)) {
         zmsg_destroy(request);
-        s_fail_lost(self, err);
-        return NULL;
+        return s_fail_lost(self, err);
     }
     zmsg_pushstr(*request, "ASK");
-    zsock_set_sndtimeo(self->actor, timeout_ms);
+    zsock_set_sndtimeo(self->actor, agent_link_wait_ms(self));
     if (zmsg_send(request, self->actor)) {
         zmsg_destroy(request);
-        s_fail(self, err, "its link does not take requests", false);
-        return NULL;
+        return s_fail(self, err, "its link does not take requests", false);
     }
+    return 0;
+}
+
+zmsg_t *agent_link_answer(agent_link_t *self, int timeout_ms, errbuf_t *err)
+{
     return s_answer(self, timeout_ms, err);
+}
+
+zmsg_t *agent_link_ask(agent_link_t *self, zmsg_t **request, int timeout_ms,
+                       errbuf_t *err)
+{
+    return agent_link_post(self, request, err)
+               ? NULL
+               : s_answer(self, timeout_ms, err);
 }
 
 static zmsg_t *s_actor_msg(agent_link_t *self, int timeout_ms);
@@ -648,10 +658,14 @@ static zmsg_t *s_actor_msg(agent_link_t *self, int timeout_ms)
 
 //  CLOCK: [CLOCK][offset][uncertainty][rtt] from the actor, which takes
 //  the samples while it heartbeats: a host lost meanwhile ends it
-static int s_clock_estimate(agent_link_t *self, errbuf_t *err)
+void agent_link_clock_ask(agent_link_t *self)
 {
     agent_link_hold(self, "CLOCK");
     zstr_send(self->actor, "CLOCK");
+}
+
+int agent_link_clock_take(agent_link_t *self, errbuf_t *err)
+{
     zmsg_t *answer =
         s_actor_msg(self, (LINK_CLOCK_SAMPLES + 1) * LINK_CLOCK_MS);
     if (!answer)
@@ -713,7 +727,8 @@ static link_t *s_link_new(const agent_link_options_t *o)
     return link;
 }
 
-agent_link_t *agent_link_new(const agent_link_options_t *options, errbuf_t *err)
+agent_link_t *agent_link_open(const agent_link_options_t *options,
+                              errbuf_t *err)
 {
     agent_link_t *self = calloc(1, sizeof *self);
     if (self)
@@ -732,11 +747,13 @@ agent_link_t *agent_link_new(const agent_link_options_t *options, errbuf_t *err)
     if (!self->actor) {
         err_set(err, "host %s: %s", options->name, why.msg);
         agent_link_destroy(&self);
-        return NULL;
     }
-    if (s_hello(self, err) || s_clock_estimate(self, err))
-        agent_link_destroy(&self);
     return self;
+}
+
+int agent_link_hello(agent_link_t *self, errbuf_t *err)
+{
+    return s_hello(self, err);
 }
 
 int agent_link_bye(agent_link_t *self, errbuf_t *err)

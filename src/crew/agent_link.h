@@ -17,9 +17,9 @@
     the host.  The clock offset is estimated here too (NTP-style, the
     sample with the smallest round trip of several).
 
-    Made with HELLO: protocol versions are compared, and the agent says
-    what it is (versions, kernel, CPU, NUMA machine) and where it sees the
-    controller.  See docs/HOSTS.md for the protocol.
+    Claimed with HELLO: protocol versions are compared, and the agent
+    says what it is (versions, kernel, CPU, NUMA machine) and where it
+    sees the controller.  See docs/HOSTS.md for the protocol.
 */
 #ifndef HOPBENCH_AGENT_LINK_H
 #define HOPBENCH_AGENT_LINK_H
@@ -56,10 +56,17 @@ typedef struct {
     double timeout;         //  silence that loses the link (both ways)
 } agent_link_options_t;
 
-//  Connect and say HELLO; NULL with "host NAME: why" (not allowed, busy,
+//  Made in steps, so that a fleet's hosts are set up together (fleet.c):
+//  open (the name resolved, the actor started, the CURVE handshake under
+//  way: nothing is awaited), HELLO (the host claimed: WELCOME awaited),
+//  and the clock's samples asked of every host, then each one's estimate
+//  taken.  Each says "host NAME: why" when it fails (not allowed, busy,
 //  another protocol, no answer)
-agent_link_t *agent_link_new(const agent_link_options_t *options,
-                             errbuf_t *err);
+agent_link_t *agent_link_open(const agent_link_options_t *options,
+                              errbuf_t *err);
+int agent_link_hello(agent_link_t *self, errbuf_t *err);
+void agent_link_clock_ask(agent_link_t *self);
+int agent_link_clock_take(agent_link_t *self, errbuf_t *err);
 //  BYE: the agent ends the run; -1 with "host NAME: why" when it does
 //  not answer (its link lost, or silent for the timeout).  Said once
 int agent_link_bye(agent_link_t *self, errbuf_t *err);
@@ -87,6 +94,11 @@ int agent_link_wait_ms(const agent_link_t *self);
 //  with "host NAME: why"; an [ERR][-1][why] answer is NULL too
 zmsg_t *agent_link_ask(agent_link_t *self, zmsg_t **request, int timeout_ms,
                        errbuf_t *err);
+//  The same in two steps, to ask every host before awaiting any answer:
+//  the request posted (-1 with err when the link is lost), then its
+//  answer taken
+int agent_link_post(agent_link_t *self, zmsg_t **request, errbuf_t *err);
+zmsg_t *agent_link_answer(agent_link_t *self, int timeout_ms, errbuf_t *err);
 //  Tests only, before the controller asks word of this host (a request's
 //  first frame, or a stage's command: SETUP, RUN ...):
 //  HOPBENCH_TEST_HOLD=WORD@HOST:PATH holds it there while PATH exists

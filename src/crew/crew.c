@@ -75,6 +75,12 @@ crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
             return NULL;
         }
     }
+    //  remote stages were asked to start as they were made: all at once
+    for (int i = 0; i < pl->n; i++)
+        if (stage_handle_started(self->stage[i], err)) {
+            crew_destroy(&self, 1000);
+            return NULL;
+        }
     if (s_place_czmq(pl, &why)) {
         err_set(err, "controller: %s", why.msg);
         crew_destroy(&self, 1000);

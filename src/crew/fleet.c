@@ -1,6 +1,8 @@
 /*  fleet: the run's hosts, their links and machines (see fleet.h).
 
-    Each host the run names is connected once, in the order first named.
+    Each host the run names is connected once, and claimed (HELLO) in the
+    order of their names; what takes time is asked of every host before
+    any answer is awaited (the links, the clocks, SPEC).
     The controller's own certificate comes from --cert (a zcert secret
     file, read by the caller), or is made for the run when --ssh starts
     the agents (which learn its public key over ssh).
@@ -70,9 +72,9 @@ static int s_machine(member_t *member, errbuf_t *err)
     return 0;
 }
 
-//  Connect to the agent of one host (starting it over ssh first, when
-//  asked)
-static int s_connect(fleet_t *self, member_t *member, errbuf_t *err)
+//  Open the link to the agent of one host (starting it over ssh first,
+//  when asked): nothing awaited but ssh
+static int s_open(fleet_t *self, member_t *member, errbuf_t *err)
 {
     const host_t *host = member->host;
     char server_key[41];
@@ -94,8 +96,8 @@ static int s_connect(fleet_t *self, member_t *member, errbuf_t *err)
                                     zcert_secret_txt(self->cert),
                                     self->controller,
                                     self->options.timeout};
-    member->link = agent_link_new(&options, err);
-    return member->link ? s_machine(member, err) : -1;
+    member->link = agent_link_open(&options, err);
+    return member->link ? 0 : -1;
 }
 
 //  A host the run names, once (in the order first named); one planned
@@ -133,7 +135,11 @@ static int s_by_name(const void *a, const void *b)
 //  the first of them, where one is served and the other is refused
 //  (busy, naming it) holding no host the winner still needs.  In the
 //  order the topology names them, a fan-out (h1 .. h4) and a reverse
-//  fan-out (h4 .. h1) could each hold one end and both be refused
+//  fan-out (h4 .. h1) could each hold one end and both be refused.
+//  What costs time is done for all hosts at once: every link is opened
+//  (its CURVE handshake goes on in its actor) before the first HELLO,
+//  and every clock's samples are taken together after the last; the
+//  HELLOs alone go one after another, a round trip each
 static int s_claim(fleet_t *self, errbuf_t *err)
 {
     member_t **order = calloc((size_t)self->n + 1, sizeof *order);
@@ -145,11 +151,17 @@ static int s_claim(fleet_t *self, errbuf_t *err)
             order[n++] = &self->member[i];
     qsort(order, (size_t)n, sizeof *order, s_by_name);
     for (int i = 0; i < n && rc == 0; i++)
-        rc = s_connect(self, order[i], err);
+        rc = s_open(self, order[i], err);
+    for (int i = 0; i < n && rc == 0; i++)
+        rc = agent_link_hello(order[i]->link, err);
+    for (int i = 0; i < n && rc == 0; i++)
+        agent_link_clock_ask(order[i]->link);
+    for (int i = 0; i < n && rc == 0; i++)
+        rc = agent_link_clock_take(order[i]->link, err) ||
+             s_machine(order[i], err);
     free(order);
     return rc;
 }
-
 //  The controller's certificate, or one for this run (told to the agents
 //  over ssh)
 static int s_cert(fleet_t *self, errbuf_t *err)
@@ -459,7 +471,6 @@ void fleet_blame(fleet_t *self, const pipeline_t *pl, errbuf_t *err)
         return;
     }
 }
-
 static char *s_read_file(const char *path, errbuf_t *err)
 {
     FILE *file = fopen(path, "r");
@@ -484,27 +495,37 @@ int fleet_spec(fleet_t *self, const pipeline_t *pl, const char *config,
 {
     char *text = s_read_file(config, err);
     int rc = text ? 0 : -1;
+    bool *asked = calloc((size_t)fleet_size(self) + 1, sizeof *asked);
+    if (!asked)
+        rc = err_set(err, "out of memory");
     for (int i = 0; self && i < self->n && rc == 0; i++) {
         member_t *m = &self->member[i];
-        bool used = false;
-        for (int id = 0; id < pl->n; id++)
-            used |= streq(pipeline_host(pl, id), m->host->name);
-        if (!used || !m->link)
+        for (int id = 0; id < pl->n && !asked[i]; id++)
+            asked[i] = streq(pipeline_host(pl, id), m->host->name);
+        if (!asked[i] || !m->link)
             continue;
-        zmsg_t *spec = zmsg_new(), *reply;
+        zmsg_t *spec = zmsg_new();
         zmsg_addstr(spec, "SPEC");
         zmsg_addstr(spec, "-1");
         zmsg_addstr(spec, m->host->name);
         zmsg_addstr(spec, text);
-        reply =
-            agent_link_ask(m->link, &spec, agent_link_wait_ms(m->link), err);
+        rc = agent_link_post(m->link, &spec, err);
+    }
+    //  every host asked, then every answer awaited: the hosts answer
+    //  meanwhile, and a silent one is lost within the timeout (its link
+    //  says so at once then), so all of them take one wait at most
+    for (int i = 0; self && i < self->n && rc == 0; i++) {
+        agent_link_t *link = self->member[i].link;
+        if (!asked[i] || !link)
+            continue;
+        zmsg_t *reply = agent_link_answer(link, agent_link_wait_ms(link), err);
         rc = reply ? 0 : -1;
         zmsg_destroy(&reply);
     }
+    free(asked);
     free(text);
     return rc;
 }
-
 //  ------------------------------------------------------------------------
 //  Selftest: what blame says of a lost host h2 (the broker's), for each
 //  shape of the error the trial ended with

@@ -96,6 +96,15 @@ static int s_named(const stage_handle_t *self, int rc, errbuf_t *err,
     return rc;
 }
 
+int stage_handle_started(stage_handle_t *self, errbuf_t *err)
+{
+    errbuf_t why;
+    return self->kind->started
+               ? s_named(self, self->kind->started(self->state, &why), err,
+                         &why)
+               : 0;
+}
+
 void stage_handle_end(stage_handle_t *self)
 {
     if (self->kind->end)

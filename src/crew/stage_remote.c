@@ -217,16 +217,26 @@ void *stage_remote_new(const pipeline_t *pl, int id, agent_link_t *link,
         return NULL;
     }
     zmsg_t *start = s_message(self, "START");
-    zmsg_t *started =
-        s_ask(self, "START", "STARTED", &start, self->timeout_ms + 5000, err);
-    if (!started) {
+    if (s_send(self, "START", &start, err)) {
         s_free(self);
         return NULL;
     }
-    self->pid = (pid_t)wire_pop_ll(started);
-    zmsg_destroy(&started);
     *shared = self->mirror;
     return self;
+}
+
+//  START was sent by stage_remote_new: its STARTED, so that a crew's
+//  remote stages start together
+static int s_started(void *state, errbuf_t *err)
+{
+    remote_t *self = state;
+    zmsg_t *started = s_reply(self, "STARTED", self->timeout_ms + 5000, err);
+    if (!started)
+        return -1;
+    wire_pop_ll(started), wire_pop_ll(started);
+    self->pid = (pid_t)wire_pop_ll(started);
+    zmsg_destroy(&started);
+    return 0;
 }
 
 static void s_trace_close(void *state);
@@ -525,6 +535,7 @@ static int s_trace_read(void *state, const syscalls_thread_t **threads, int *n,
 }
 
 const stage_kind_t stage_remote_kind = {STAGE_KIND("remote", s_command),
+                                        .started = s_started,
                                         .end = s_end,
                                         .ended = s_ended,
                                         .reset = s_reset,
