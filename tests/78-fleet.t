@@ -6,14 +6,15 @@
 #
 # make check: a hosts file of 1,000 hosts of which three are live runs a
 # 3-host pipeline (pub@h1 -> broker@h2 -> sub@h3, the subscriber's host
-# given as a range); plan warns once for three hosts crowded alike;
-# about 4 s.
+# given as a range); LIMIT_THREADS counted on each host apart; plan
+# warns once for three hosts crowded alike; two hosts cut together are
+# named in one error; about 10 s.
 #
 # make check-long (HOPBENCH_LONG=1) adds the fleet, HOPBENCH_FLEET_HOSTS
 # hosts (100; 4 to 250): pub@h1 -> broker@h2 -> a subscriber on every
 # other host, tcp, rate = 1000, sizes 64,1024, --duration 1: exit 0, a
 # row per subscriber and size, every row consistent (received <= sent,
-# lost = expected - received), the windows as long as asked; then three
+# lost = expected - received), the windows' lengths noted; then three
 # agents killed together mid-run: exit 1 within timeout + 5 s, one error
 # naming all three.  Its notes give the time to the first rows and the
 # controller's CPU and RSS (/usr/bin/time -v) per host.
@@ -48,6 +49,9 @@ for my $host (@hosts) {
     $agent{$host} = $net->agent($hopbench, $host) or BAIL_OUT("no agent on $host");
 }
 
+# A results directory's results.csv has rows (more than its header)
+sub rows { return (() = Hopbench::slurp("$_[0]/results.csv") =~ /\n/g) > 1 }
+
 # The controller in its namespace, under /usr/bin/time -v when there;
 # polls results.csv for its first rows: (exit status, seconds to end,
 # seconds to the first rows or undef, stderr, results directory)
@@ -64,7 +68,7 @@ sub run {
     my ($first, $rc);
     $o{during}->($start) if $o{during};
     my $rows = sub {
-        $first //= time - $start if (() = Hopbench::slurp("$out/results.csv") =~ /\n/g) > 1;
+        $first //= time - $start if rows($out);
     };
     $rc = $net->finish($pid, $o{limit} // 120, $rows);
     $ended = time;
@@ -187,7 +191,7 @@ if (long()) {
         args => ['--sizes', '64,1024,4096,16384', '--duration', '2'],
         during => sub {
             my ($start) = @_;
-            sleep 0.05 until -s "$work/run-$runs/results.csv" || time > $start + 60;
+            sleep 0.05 until rows("$work/run-$runs") || time > $start + 60;
             sleep 0.5;
             my $at = time;
             kill 'KILL', $agent{$_} for @dead;
@@ -199,6 +203,31 @@ if (long()) {
     like($err, qr/\b\Q$_\E\b/, "three agents killed: $_ named") for @dead;
     is(scalar(() = $err =~ /^hopbench: /mg), 1, 'three agents killed: one error') or diag $err;
     note "three agents killed: $err";
+}
+
+# --- Two hosts cut together: one error names both (last: their agents
+# end the run when they notice the silence) --------------------------------
+{
+    write_file("$work/cut.cfg", "topology = cut\n    transport = tcp\n    timeout = 2\n"
+        . "publisher = pub\n    host = h1\nhop\nsubscriber = sub\n    count = 2\n    host = h2..h3\n");
+    my $cut;
+    my ($rc, $secs, $first, $err) = run("$work/cut.cfg",
+        args => ['--sizes', '64,1024,4096', '--duration', '2'],
+        during => sub {
+            my ($start) = @_;
+            sleep 0.05 until rows("$work/run-$runs") || time > $start + 60;
+            #  both at once: their bridge ends, by one ip
+            write_file("$work/cut.batch", join '', map { "link set $net->{id}${_}b down\n" } qw(h2 h3));
+            $cut = time;
+            system('ip', '-n', $net->ns('br'), '-batch', "$work/cut.batch") == 0 or diag 'ip -batch failed';
+        });
+    write_file("$work/cut.batch", join '', map { "link set $net->{id}${_}b up\n" } qw(h2 h3));
+    system('ip', '-n', $net->ns('br'), '-batch', "$work/cut.batch");
+    is($rc, 1, 'h2 and h3 cut together: exit 1') or diag $err;
+    ok($ended - $cut <= 2 + 5, sprintf('h2 and h3 cut together: ended %.2f s after (timeout 2 + 5)', $ended - $cut));
+    like($err, qr/\bhost $_\b/, "h2 and h3 cut together: $_ named") for qw(h2 h3);
+    is(scalar(() = $err =~ /^hopbench: /mg), 1, 'h2 and h3 cut together: one error') or diag $err;
+    note "h2 and h3 cut: $err";
 }
 
 done_testing();

@@ -22,6 +22,10 @@
 #include <string.h>
 #include <unistd.h>
 
+//  Seconds the blame waits for other hosts lost with the first (agents
+//  killed together: their connections close within this of each other)
+#define FLEET_LOST_SETTLE 0.25
+
 typedef struct {
     host_t copy;        //  the hosts file's entry
     const host_t *host; //  = &copy
@@ -447,6 +451,77 @@ static bool s_all_silent(fleet_t *self, char *names, size_t len)
     return n >= 2;
 }
 
+//  The hosts with stages of pl whose agents are lost (s_lost waits for
+//  one about to be), into lost[]: the one the trial's error is about
+//  first, if it is among them.  Agents killed together are lost together
+//  (their connections close at once), so the hosts are looked at again
+//  after a moment when one is: all of them are named, not the first
+static int s_lost_hosts(fleet_t *self, const pipeline_t *pl,
+                        const errbuf_t *err, int *lost)
+{
+    int n = 0, stages;
+    char names[64];
+    for (int pass = 0; pass < 2 && (pass == 0 || n > 0); pass++) {
+        if (pass == 1)
+            mono_sleep(FLEET_LOST_SETTLE);
+        n = 0;
+        for (int i = 0; i < self->n; i++) {
+            member_t *m = &self->member[i];
+            s_stages_on(pl, m->host->name, names, sizeof names, &stages);
+            if (stages && m->link && s_lost(m->link, NULL, 0))
+                lost[n++] = i;
+        }
+    }
+    int id = s_error_stage(pl, err);
+    const char *about = id >= 0 ? pipeline_host(pl, id) : err->host;
+    for (int k = 1; k < n; k++)
+        if (streq(self->member[lost[k]].host->name, about)) {
+            int first = lost[k];
+            memmove(lost + 1, lost, (size_t)k * sizeof *lost);
+            lost[0] = first;
+        }
+    return n;
+}
+
+//  "; also lost: h6 (sub.4), h10 (sub.8): WHY": the other hosts lost,
+//  those lost alike in one list, appended to err (its fields kept)
+static void s_also_lost(fleet_t *self, const pipeline_t *pl, const int *lost,
+                        int n, errbuf_t *err)
+{
+    char more[ERRBUF_MAX + 1] = "", why[300], other[300], stages[200];
+    size_t used = 0;
+    bool *said = calloc((size_t)n + 1, sizeof *said);
+    for (int k = 1; said && k < n && used < sizeof more; k++) {
+        if (said[k])
+            continue;
+        agent_link_lost(self->member[lost[k]].link, why, sizeof why);
+        used += (size_t)snprintf(more + used, sizeof more - used, "%s",
+                                 k == 1 ? "; also lost: " : "; ");
+        for (int j = k, listed = 0; j < n && used < sizeof more; j++) {
+            agent_link_lost(self->member[lost[j]].link, other, sizeof other);
+            if (said[j] || strcmp(why, other) != 0)
+                continue;
+            said[j] = true;
+            int count;
+            const char *name = self->member[lost[j]].host->name;
+            s_stages_on(pl, name, stages, sizeof stages, &count);
+            used += (size_t)snprintf(more + used, sizeof more - used,
+                                     "%shost %s (%s)", listed++ ? ", " : "",
+                                     name, stages);
+        }
+        if (used < sizeof more)
+            used +=
+                (size_t)snprintf(more + used, sizeof more - used, ": %s", why);
+    }
+    free(said);
+    errbuf_t then = *err;
+    err_set(err, "%s%s", then.msg, more);
+    TEXT_SET(err->host, then.host);
+    TEXT_SET(err->stage, then.stage);
+    err->lost = then.lost;
+    err->reason = then.reason;
+}
+
 void fleet_blame(fleet_t *self, const pipeline_t *pl, errbuf_t *err)
 {
     char names[ERRBUF_MAX + 1];
@@ -457,19 +532,22 @@ void fleet_blame(fleet_t *self, const pipeline_t *pl, errbuf_t *err)
                 self->options.timeout, names);
         return;
     }
-    for (int i = 0; self && i < self->n; i++) {
-        member_t *m = &self->member[i];
+    int *lost = self ? calloc((size_t)self->n + 1, sizeof *lost) : NULL;
+    int n = lost ? s_lost_hosts(self, pl, err, lost) : 0;
+    if (n > 0) {
+        member_t *m = &self->member[lost[0]];
         char why[300], stages[200];
-        int n;
-        s_stages_on(pl, m->host->name, stages, sizeof stages, &n);
-        if (!n || !m->link || !s_lost(m->link, why, sizeof why))
-            continue;
-        if (err->lost && streq(err->host, m->host->name) &&
-            s_error_stage(pl, err) >= 0)
-            return; //  it says so already, of a stage
-        s_blame(pl, m->host->name, stages, n, why, err);
-        return;
+        int count;
+        s_stages_on(pl, m->host->name, stages, sizeof stages, &count);
+        agent_link_lost(m->link, why, sizeof why);
+        //  unless it says so already, of a stage
+        if (!(err->lost && streq(err->host, m->host->name) &&
+              s_error_stage(pl, err) >= 0))
+            s_blame(pl, m->host->name, stages, count, why, err);
+        if (n > 1)
+            s_also_lost(self, pl, lost, n, err);
     }
+    free(lost);
 }
 static char *s_read_file(const char *path, errbuf_t *err)
 {
