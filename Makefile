@@ -181,18 +181,20 @@ run: deps
 	./hopbench run topologies/proxy.cfg --sizes 64,1024,16384 --duration 0.5 \
 	    --report
 
-# Test files run two at a time: a file keeps the two CPUs about half
-# busy (windows, handshakes, drains), and every test holds beside a CPU
-# hog (a file beside it is one); CHECK_JOBS=1 runs them one by one.  The
-# longest files start first (CHECK_FIRST, longest first), so that none
-# starts near the end and runs there alone; the rest follow by name.
-# The build before them runs CHECK_JOBS compilers too, unless make was
-# given its own -j
-CHECK_JOBS ?= 2
-CHECK_FIRST = 35-size 77-host-faults-timing 76-deb 23-modes 75-host-faults \
-              36-size-session 25-trees 30-numa 31-stalled 74-hosts 29-truth \
-              50-fuzz-regressions 37-size-inputs 21-patterns 11-readme 12-man \
-              26-syscalls
+# Test files run three at a time on two CPUs: a file keeps them about
+# half busy (windows, handshakes, drains, timeouts it waits out), so
+# those that wait run beside those that compute; every test holds beside
+# a CPU hog (the files beside it are one); CHECK_JOBS=1 runs them one by
+# one.  The longest files start first (CHECK_FIRST, longest first, as
+# measured on a fresh clone: 76-deb compiles the hardened build), so
+# that none starts near the end and runs there alone; the rest follow by
+# name.  The build before them runs CHECK_JOBS compilers too, unless make
+# was given its own -j
+CHECK_JOBS ?= 3
+CHECK_FIRST = 76-deb 35-size 75-host-faults 74-hosts 23-flood 23-modes \
+              77-host-faults-timing 29-truth 25-trees 36-size-session \
+              50-fuzz-regressions 41-report 31-stalled 72-zones 14-columns \
+              11-tour 26-syscalls 28-reuse-strays 27-topics 70-scale
 CHECK_FILES = $(wildcard $(CHECK_FIRST:%=tests/%.t)) \
               $(filter-out $(CHECK_FIRST:%=tests/%.t),$(sort $(wildcard tests/*.t)))
 
