@@ -46,7 +46,10 @@ ok(-s $_, "run --plot drew $_") for @charts;
 unlink @charts;
 ($rc, $stdout, $err) = hopbench('plot', $out);
 is($rc, 0, 'plot: exit 0') or diag $err;
-is($stdout, join('', map { "$_\n" } @charts), 'plot: lists the charts it wrote');
+my @timelines = map { "$out/proxy-timeline-${_}B.png" } 64, 1024, 16384;
+is($stdout, join('', map { "$_\n" } @charts, @timelines),
+   'plot: lists the charts it wrote (rate over time, a chart per size)');
+ok(-s $_, "plot drew $_") for @timelines;
 is_chart($_, 'proxy') for @charts;
 
 my $script = Hopbench::slurp("$out/plot.gp");

@@ -60,6 +60,11 @@ static const struct {
      "the region's pages, how many are in memory, how many of those are on "
      "the stage's node, and by_node (node:pages)",
      &columns_memory, "."},
+    {"timeline.csv",
+     "per trial and link, its rate over each step of the window (the "
+     "controller's polls, about 50 ms; coarser, never more than 64 steps, "
+     "in a long window): where a rate sagged or stalled",
+     &columns_timeline, ", then the sweep_KEY columns."},
     {"sockets.csv",
      "with --per-socket, when a subscriber has several sockets (sockets = "
      "N): one row per SUB socket and trial, its count, its loss on its "

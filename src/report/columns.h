@@ -183,7 +183,7 @@ void columns_repeat(const column_ctx_t *ctx, column_value_t *v);
 //  The tables (columns_files.c, columns_more.c, columns_fit.c)
 extern const column_table_t columns_results, columns_latency, columns_search,
     columns_search_summary, columns_sockets, columns_syscalls, columns_threads,
-    columns_memory, columns_sizing, columns_sizing_fit;
+    columns_memory, columns_sizing, columns_sizing_fit, columns_timeline;
 //  Every table, NULL-terminated
 extern const column_table_t *const columns_tables[];
 
@@ -258,8 +258,10 @@ typedef struct {
 //  people: the table under each size (report_table.c)
 extern const column_view_t columns_results_view[];
 //  ...and its columns on the report page, each a column's name and its
-//  heading there, in order; NULL-ended
-extern const char *const columns_results_page[][2];
+//  heading there, in order ("": the row's flags); NULL-ended: the table
+//  per size, and its details, folded under it
+extern const char *const columns_results_page[][2],
+    *const columns_results_more[][2];
 
 //  The cells of a view
 int columns_view_count(const column_view_t *view);

@@ -240,23 +240,28 @@ const char *const columns_results_page[][2] = {
     {COLUMN_TO, "to"},
     {COLUMN_TRANSPORT, "transport"},
     {COLUMN_REPEAT, "repeat"},
-    {COLUMN_SENT, "sent"},
-    {COLUMN_EXPECTED, "expected"},
-    {"selectivity", "selectivity"},
-    {"received", "received"},
-    {COLUMN_LOST, "lost"},
     {COLUMN_MSGS_PER_SEC, "msgs/s"},
     {COLUMN_MB_PER_SEC, "MB/s"},
+    {COLUMN_LOST, "lost"},
+    {"", "flags"},
     {COLUMN_FROM_CPU_NS, "CPU ns/msg from"},
     {"to_cpu_ns_per_msg", "CPU ns/msg to"},
-    {"seq_lost", "seq lost"},
-    {"from_cpu", "from CPU"},
-    {"to_cpu", "to CPU"},
-    {"from_node", "from node"},
-    {"to_node", "to node"},
-    {"from_wait_pct", "from wait %"},
-    {"to_wait_pct", "to wait %"},
     {NULL, NULL}};
+
+const char *const columns_results_more[][2] = {{COLUMN_HOP, "hop"},
+                                               {COLUMN_REPEAT, "repeat"},
+                                               {COLUMN_SENT, "sent"},
+                                               {COLUMN_EXPECTED, "expected"},
+                                               {"selectivity", "selectivity"},
+                                               {"received", "received"},
+                                               {"seq_lost", "seq lost"},
+                                               {"from_cpu", "from CPU"},
+                                               {"to_cpu", "to CPU"},
+                                               {"from_node", "from node"},
+                                               {"to_node", "to node"},
+                                               {"from_wait_pct", "from wait %"},
+                                               {"to_wait_pct", "to wait %"},
+                                               {NULL, NULL}};
 
 #define VIEW(f, fmt) COLUMN_COMPUTED(f, fmt, 0)
 
@@ -303,6 +308,7 @@ S_PERCENTILE(p50, 50)
 S_PERCENTILE(p90, 90)
 S_PERCENTILE(p99, 99)
 S_PERCENTILE(p999, 99.9)
+S_PERCENTILE(p9999, 99.99)
 S_PERCENTILE(max, 101)
 
 #define US(f)  COLUMN_COMPUTED(f, "%.3f", 0)
@@ -326,6 +332,7 @@ static const column_t s_latency[] = {
     {"p90_us", US(s_p90), LAT(p90), "the 90th percentile"},
     {COLUMN_P99_US, US(s_p99), LAT(p99), "the 99th"},
     {"p999_us", US(s_p999), LAT(p999), "the 99.9th"},
+    {"p9999_us", US(s_p9999), LAT(p9999), "the 99.99th"},
     {"max_us", US(s_max), LAT(max), "the largest"},
     {COLUMN_MODE, COLUMN_TAKE_MODE, COLUMN_TAKE_MODE, "as in results.csv"},
     {"p50_ci_low_us",
@@ -403,3 +410,54 @@ static const column_t s_sockets[] = {
 
 const column_table_t columns_sockets =
     COLUMN_TABLE("sockets.csv", s_sockets, true);
+
+//  ---------------------------------------------------------------------
+//  timeline.csv: each link's rate over each step of a trial's window
+//  (timeline_row_t); ctx->of is the trial, whose links name the row's
+
+static const link_row_t *s_step_link(const column_ctx_t *ctx)
+{
+    const trial_result_t *trial = ctx->of;
+    return &trial->links[((const timeline_row_t *)ctx->row)->link];
+}
+static void s_step_hop(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_int(v, s_step_link(ctx)->hop);
+}
+static void s_step_from(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_text(v, s_step_link(ctx)->from);
+}
+static void s_step_to(const column_ctx_t *ctx, column_value_t *v)
+{
+    column_text(v, s_step_link(ctx)->to);
+}
+
+#define STEP(f, fmt)                                                           \
+    COLUMN_FIELD(timeline_row_t, f, fmt, 0),                                   \
+    {                                                                          \
+        0                                                                      \
+    }
+
+static const column_t s_timeline[] = {
+    {COLUMN_TOPOLOGY, COLUMN_TAKE_TOPOLOGY, {0}, "the topology's name"},
+    {COLUMN_SIZE, COLUMN_TAKE_SIZE, {0}, "the message size in bytes"},
+    {COLUMN_REPEAT, COLUMN_TAKE_REPEAT, {0}, "the repetition"},
+    {COLUMN_HOP, COLUMN_COMPUTED(s_step_hop, NULL, 0), {0}, "the hop"},
+    {COLUMN_FROM,
+     COLUMN_COMPUTED(s_step_from, NULL, 0),
+     {0},
+     "the stage the link starts at"},
+    {COLUMN_TO,
+     COLUMN_COMPUTED(s_step_to, NULL, 0),
+     {0},
+     "the stage it ends at"},
+    {"seconds", STEP(seconds, "%.6f"),
+     "the step's end, seconds into the window (a step: the controller's "
+     "poll, ~50 ms, coarser in a long window)"},
+    {COLUMN_MSGS_PER_SEC, STEP(rate, "%.1f"),
+     "what the link took over the step, per second"},
+};
+
+const column_table_t columns_timeline =
+    COLUMN_TABLE("timeline.csv", s_timeline, true);

@@ -419,6 +419,32 @@ static void s_sizing_answer(const column_ctx_t *ctx, column_value_t *v)
     column_int(v, ((const sizing_row_t *)ctx->row)->answer);
 }
 
+//  The target, from ctx->of (a sizing_target_t): none without one
+static const sizing_target_t *s_target(const column_ctx_t *ctx)
+{
+    return ctx->of;
+}
+static void s_target_rate(const column_ctx_t *ctx, column_value_t *v)
+{
+    if (s_target(ctx))
+        column_real(v, s_target(ctx)->rate);
+}
+static void s_target_p99(const column_ctx_t *ctx, column_value_t *v)
+{
+    if (s_target(ctx) && s_target(ctx)->p99_us > 0)
+        column_real(v, s_target(ctx)->p99_us);
+}
+static void s_target_loss(const column_ctx_t *ctx, column_value_t *v)
+{
+    if (s_target(ctx))
+        column_real(v, s_target(ctx)->loss);
+}
+static void s_headroom(const column_ctx_t *ctx, column_value_t *v)
+{
+    if (s_target(ctx))
+        column_real(v, s_target(ctx)->headroom);
+}
+
 #define SIZING(f, fmt, fl)                                                     \
     COLUMN_FIELD(sizing_row_t, f, fmt, fl),                                    \
     {                                                                          \
@@ -511,6 +537,13 @@ static const column_t s_sizing[] = {
      "...its top"},
     {"trial_seconds", SIZING(trial_seconds, "%.2f", 0),
      "the trial-seconds its verdict rests on"},
+    {"target_per_sec", FN(s_target_rate, "%.10g"), {0},
+     "the target (every row): msgs/s offered by the publishers together"},
+    {"target_p99_us", FN(s_target_p99, "%.10g"), {0},
+     "...its p99 bound (empty: any)"},
+    {"target_loss", FN(s_target_loss, "%g"), {0}, "...the loss ratio allowed"},
+    {"headroom", FN(s_headroom, "%g"), {0},
+     "...and the share above it each candidate must carry"},
 };
 
 const column_table_t columns_sizing =
@@ -522,4 +555,4 @@ const column_table_t *const columns_tables[] = {
     &columns_sockets, &columns_syscalls,
     &columns_threads, &columns_memory,
     &columns_sizing,  &columns_sizing_fit,
-    NULL};
+    &columns_timeline, NULL};

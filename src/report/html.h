@@ -38,9 +38,15 @@ void html_section_begin(FILE *out, const char *id, const char *title,
 void html_section_begin_as(FILE *out, const char *prefix, const char *id,
                            const char *title, const char *source);
 void html_section_end(FILE *out);
-//  A CSV file of a results directory as a sortable table, its header as
-//  the columns
+//  A CSV file of a results directory as sortable tables that fit the page
+//  (at 1024 px, and in print): what every row shares said once above,
+//  long text (a sizing's why) on a line under its row, and the other
+//  columns split into tables of at most ~900 px, each led by the first.
+//  Every cell names its column (data-c) and line in the file (data-line)
+#define HTML_COLUMNS 64 //  columns shown, at most
 void html_table(FILE *out, const rundir_file_t *file);
+//  ...of rows[0..n) of it (n > 0)
+void html_rows(FILE *out, const rundir_file_t *file, const int *rows, int n);
 //  Is text a number (so that its cell aligns right)?
 bool html_is_number(const char *text);
 

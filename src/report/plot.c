@@ -10,9 +10,12 @@
 #include "report/plot_chart.h"
 #include "report/plot_data.h"
 #include "report/plot_latency_at.h"
+#include "report/plot_quantiles.h"
 #include "report/plot_script.h"
 #include "report/plot_search.h"
+#include "report/plot_sizing.h"
 #include "report/plot_syscalls.h"
+#include "report/plot_timeline.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -144,13 +147,20 @@ int plot_draw(const char *dir, const plot_charts_t *charts, FILE *listing,
 int plot_prepare(const rundir_t *run, const char *out, plot_term_t term,
                  plot_charts_t *charts, errbuf_t *err)
 {
-    plot_table_t *table = plot_table_read(run, err);
-    int rc = table && plot_charts_write(table, out, charts, err) == 0 &&
-                     plot_search_charts(run, out, charts, err) == 0 &&
-                     plot_latency_at_charts(run, out, charts, err) == 0 &&
-                     plot_syscalls_charts(run, out, charts, err) == 0
-                 ? 0
-                 : -1;
+    //  a sizing's results.csv holds trials of other kinds (flat out, at a
+    //  rate) under one size: its charts are of the candidates, and of
+    //  latency at the target
+    bool sizing = rundir_file(run, &columns_sizing) != NULL;
+    plot_table_t *table = sizing ? NULL : plot_table_read(run, err);
+    int rc = sizing ? plot_sizing_charts(run, out, charts, err) ||
+                          plot_quantiles_charts(run, out, charts, err)
+                    : !table || plot_charts_write(table, out, charts, err) ||
+                          plot_search_charts(run, out, charts, err) ||
+                          plot_latency_at_charts(run, out, charts, err) ||
+                          plot_quantiles_charts(run, out, charts, err) ||
+                          plot_timeline_charts(run, out, charts, err) ||
+                          plot_syscalls_charts(run, out, charts, err);
+    rc = rc ? -1 : 0;
     if (rc == 0 && term == PLOT_TERM_SVG)
         plot_charts_as_svg(charts);
     if (rc == 0)

@@ -152,9 +152,9 @@ static int s_copy(writer_t *self, int index, plot_kind_t kind, const char *png,
 static void s_point_line(FILE *file, const plot_point_t *p)
 {
     double loss = p->sent > 0 ? 100 * p->lost / p->sent : 0;
-    fprintf(file, "%u %.1f %.1f %.1f %.3f %.3f %.3f %.0f %.0f %.2f %d\n",
+    fprintf(file, "%u %.1f %.1f %.1f %.3f %.3f %.3f %.0f %.0f %.2f %d %d\n",
             p->size, p->rate[0], p->rate[1], p->rate[2], p->mbps[0], p->mbps[1],
-            p->mbps[2], p->sent, p->lost, loss, p->n);
+            p->mbps[2], p->sent, p->lost, loss, p->n, p->starved);
 }
 
 //  What the chart draws so far: most rows per point, lowest and highest
@@ -164,6 +164,7 @@ static void s_extent(plot_chart_t *chart, const plot_point_t *point)
     bool first = chart->repeats == 0;
     if (point->n > chart->repeats)
         chart->repeats = point->n;
+    chart->starved |= point->starved > 0;
     if (first || point->rate[1] < chart->rate[0])
         chart->rate[0] = point->rate[1];
     if (first || point->rate[2] > chart->rate[1])
@@ -302,8 +303,11 @@ static int s_panel(writer_t *self, int a, int b, errbuf_t *err)
         return -1;
     unsigned size = s_bar_size(chart);
     snprintf(png, sizeof png, "%.200s-mbps-vs-size.png", stem);
-    if (s_copy(self, index, PLOT_MBPS, png, err) ||
-        !(chart = s_chart(self, PLOT_HOPS, err)))
+    if (chart->nsizes == 1) //  one point a line: the bars and the table say it
+        plot_charts_drop(self->charts);
+    else if (s_copy(self, index, PLOT_MBPS, png, err))
+        return -1;
+    if (!(chart = s_chart(self, PLOT_HOPS, err)))
         return -1;
     chart->size = size;
     chart->expected = self->table->expected;
@@ -594,6 +598,14 @@ int plot_charts_write(const plot_table_t *table, const char *dir,
         rc = s_value(&self, t, PLOT_COST, err);
     free(self.rows);
     return rc;
+}
+
+void plot_charts_drop(plot_charts_t *charts)
+{
+    plot_chart_t *chart = &charts->v[--charts->n];
+    plot_names_free(&chart->series);
+    plot_names_free(&chart->ticks);
+    free(chart->sizes);
 }
 
 void plot_charts_free(plot_charts_t *charts)

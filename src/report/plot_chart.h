@@ -60,13 +60,17 @@ typedef enum {
     PLOT_SYSCALLS,
     PLOT_VALUE,
     PLOT_COST,
-    PLOT_LATLOAD //  latency_at's curve (plot_latency_at.h)
+    PLOT_LATLOAD,   //  latency_at's curve (plot_latency_at.h)
+    PLOT_SIZING,    //  a sizing's candidates (plot_sizing.h)
+    PLOT_QUANTILES, //  latency's quantiles (plot_quantiles.h)
+    PLOT_TIMELINE   //  each link's rate over the window (plot_timeline.h)
 } plot_kind_t;
 
 //  Columns of a size chart's data file (1-based, as gnuplot counts)
 #define PLOT_COLUMNS                                                           \
     "size rate rate_min rate_max mbps mbps_min mbps_max sent lost loss_pct "   \
-    "rows"
+    "rows starved"
+#define PLOT_STARVED 12 //  its rows of a starved trial
 //  and of a bar chart's: x, the bar's rate and range, loss, two labels
 #define PLOT_BAR_COLUMNS                                                       \
     "x rate rate_min rate_max loss_pct rate_label loss_label"
@@ -88,11 +92,13 @@ typedef struct {
     bool expected;           //  PLOT_HOPS: loss is a share of what was
                              //  expected (topics), not of what was sent
     int repeats;             //  most rows behind one point
+    bool starved;            //  a point of a starved repeat: ringed
     double rate[2], mbps[2]; //  smallest and largest value drawn
                              //  (PLOT_DELTA: rate[] in percent;
                              //  PLOT_SYSCALLS: rate[1], the tallest bar)
     double offered[2];       //  PLOT_KNEE: the x axis's extent
-    double found;            //  PLOT_KNEE: the rate the search found, 0
+    double found;            //  PLOT_KNEE: the rate the search found, 0;
+                             //  PLOT_SIZING: the target x (1 + headroom)
     plot_names_t ticks;      //  PLOT_VALUE: the x axis's values, in order
     char key[PLOT_NAME];     //  ...and the swept key they are of
 } plot_chart_t;
@@ -117,6 +123,8 @@ plot_chart_t *plot_charts_add(plot_charts_t *charts, plot_kind_t kind,
 int plot_charts_write(const plot_table_t *table, const char *dir,
                       plot_charts_t *charts, errbuf_t *err);
 void plot_charts_free(plot_charts_t *charts);
+//  The last chart let go (its data file stays)
+void plot_charts_drop(plot_charts_t *charts);
 //  Every chart's file name ends in .svg instead of .png
 void plot_charts_as_svg(plot_charts_t *charts);
 //  A chart reader's points: n elements of size bytes, each beginning with

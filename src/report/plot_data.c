@@ -57,6 +57,7 @@ typedef struct {
     int expected; //  the expected column (topics), or -1: older files
     int cpu_ns;   //  from_cpu_ns_per_msg, or -1
     int sockets;  //  sockets (sockets = N), or -1: older files
+    int starved;  //  starved, or -1
 } reader_t;
 
 //  ---------------------------------------------------------------------
@@ -189,6 +190,7 @@ static int s_row(reader_t *self, errbuf_t *err)
     row.size = (unsigned)size;
     row.hop = (int)hop;
     s_cpu(self, &row);
+    row.starved = atof(s_cell(self, self->starved)) > 0;
     if (s_names(self, &row) ||
         grow(&t->rows, &t->cap, t->nrows + 1, sizeof *t->rows))
         return err_set(err, "%s: out of memory", t->path);
@@ -222,6 +224,7 @@ static int s_read(reader_t *self, const rundir_t *run, errbuf_t *err)
     self->expected = rundir_column(self->file, COLUMN_EXPECTED);
     self->cpu_ns = rundir_column(self->file, COLUMN_FROM_CPU_NS);
     self->sockets = rundir_column(self->file, COLUMN_SOCKETS);
+    self->starved = rundir_column(self->file, "starved");
     s_sweep(self->table, self->file);
     while (rundir_next(&self->in))
         if (s_row(self, err))
@@ -351,6 +354,7 @@ int plot_point(const plot_row_t *rows, int n, plot_point_t *point,
         values[n + i] = rows[i].mbps;
         point->sent += rows[i].sent;
         point->lost += rows[i].lost;
+        point->starved += rows[i].starved;
     }
     s_stats(values, n, point->rate);
     s_stats(values + n, n, point->mbps);

@@ -33,6 +33,7 @@ typedef struct {
     unsigned size;
     double rate, mbps, sent, lost; //  sent: expected where the file has it
     double cpu_ns; //  the sender's CPU per message and connection, or -1
+    bool starved;  //  a stage of it waited for a CPU (results.csv starved)
 } plot_row_t;
 
 typedef struct {
@@ -53,6 +54,7 @@ typedef struct {
     unsigned size;
     int n;                   //  rows behind it (repetitions x links)
     double rate[3], mbps[3]; //  median, min, max
+    int starved;             //  rows of a starved repeat
     double sent, lost;       //  summed over the rows
 } plot_point_t;
 

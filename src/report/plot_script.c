@@ -42,19 +42,31 @@ static void s_set_quoted(FILE *out, const char *what, const char *text)
     fputc('\n', out);
 }
 
-//  Sixteen line types: eight colours (Okabe and Ito's, told apart also by
-//  those who see few colours), then the same eight dashed with other
-//  points, so that a chart of nine links or more has no two lines alike.
-//  `reset` leaves line types as they are: set once for the whole script.
+//  Sixteen line types, each its own colour (Okabe and Ito's eight, told
+//  apart also by those who see few colours), dash and point, so that a
+//  chart printed in grey still tells every line from the others: no two
+//  share a point type, and neighbours differ in dash too.  `reset` leaves
+//  line types as they are: set once for the whole script.
 static void s_linetypes(FILE *out)
 {
     static const char *const colours[8] = {"#0072b2", "#e69f00", "#009e73",
                                            "#cc79a7", "#56b4e9", "#d55e00",
                                            "#000000", "#f0e442"};
+    //  five filled shapes, the same five open, then + x * and the
+    //  pentagons: a line and the one five after it share a dash, never
+    //  a shape's fill
+    static const int points[16] = {7,  5,  9, 11, 13, 6,  4,  8,
+                                   10, 12, 1, 2,  3,  14, 15, 0};
     for (int i = 0; i < 16; i++)
         fprintf(out, "set linetype %d lc rgb \"%s\" dt %d pt %d\n", i + 1,
-                colours[i % 8], i < 8 ? 1 : 2, i < 8 ? 7 : 5 + (i % 4) * 2);
+                colours[i % 8], 1 + i % 5, points[i]);
     fputs("set linetype cycle 16\n", out);
+}
+
+//  The key: beside the plot, framed, so that it covers no line's end
+static void s_key(FILE *out)
+{
+    fputs("set key outside right top vertical box\n", out);
 }
 
 static void s_prologue(FILE *out, plot_term_t term)
@@ -152,15 +164,29 @@ static void s_lines(FILE *out, const plot_chart_t *chart, bool apart,
                 i, s_nudge(i, n, apart), y);
         s_quote(out, chart->series.v[i]);
     }
-    fputc('\n', out);
 }
 
-//  ...from column (median, min, max), apart when repeated
+//  ...from column (median, min, max), apart when repeated; and around
+//  each point of which a repeat was starved (column PLOT_STARVED), a
+//  black ring
 static void s_column_lines(FILE *out, const plot_chart_t *chart, int column)
 {
     char y[32];
     snprintf(y, sizeof y, "%d:%d:%d", column, column + 1, column + 2);
     s_lines(out, chart, chart->repeats > 1, y);
+    for (int i = 0; chart->starved && i < chart->series.n; i++) {
+        fputs(", \\\n     ", out);
+        s_quote(out, "");
+        fprintf(out,
+                " index %d using ($1*%.4f):($%d > 0 ? $%d : NaN) with points "
+                "pt 6 ps 2.6 lw 2 lc rgb \"black\" %s",
+                i, s_nudge(i, chart->series.n, chart->repeats > 1),
+                PLOT_STARVED, column,
+                i ? "notitle"
+                  : "title \"starved (a stage waited for a "
+                    "CPU)\"");
+    }
+    fputc('\n', out);
 }
 
 //  Ticks at 1, 2, 5 x 10^k over [lo, hi]: a log axis with only decades
@@ -226,9 +252,8 @@ static void s_line_chart(FILE *out, const plot_chart_t *chart)
         s_y_axis(out, chart->mbps, "MB/s received (1 MB = 10^6 bytes)", false,
                  0.008);
         //  MB/s grows with size: the bottom right corner is the free one
-        fputs("set y2label \"Gbit/s\"\nset format y2 \"%g\"\n"
-              "set key bottom right opaque box\n",
-              out);
+        fputs("set y2label \"Gbit/s\"\nset format y2 \"%g\"\n", out);
+        s_key(out);
         s_column_lines(out, chart, 5);
         return;
     }
@@ -238,7 +263,7 @@ static void s_line_chart(FILE *out, const plot_chart_t *chart)
                                         "against message size");
     s_y_axis(out, chart->rate, "messages/s received (k = 10^3, M = 10^6)", true,
              0);
-    fputs("set key top right opaque box\n", out);
+    s_key(out);
     s_column_lines(out, chart, 2);
 }
 
@@ -266,7 +291,8 @@ static void s_value_chart(FILE *out, const plot_chart_t *chart)
     else
         s_y_axis(out, chart->rate, "messages/s received (k = 10^3, M = 10^6)",
                  true, 0);
-    fputs("set key top right opaque box\nplot ", out);
+    s_key(out);
+    fputs("plot ", out);
     for (int i = 0; i < chart->series.n; i++) {
         fputs(i ? ", \\\n     " : "", out);
         s_quote(out, i ? "" : chart->data);
@@ -303,7 +329,7 @@ static void s_bar_axes(FILE *out, const plot_chart_t *chart)
         out);
     fprintf(out, "set y2label \"lost (%% of what the hop %s)\"\n",
             chart->expected ? "was expected to carry" : "was sent");
-    fprintf(out, "set key top right opaque box\nset bmargin %d\n",
+    fprintf(out, "set key outside right top box\nset bmargin %d\n",
             flat ? 9 : 6);
     fprintf(out, "set xrange [-0.6:%g]\nset xtics nomirror %s(",
             chart->series.n - 0.4, flat ? "rotate by 25 right " : "");
@@ -379,9 +405,10 @@ static void s_knee_chart(FILE *out, const plot_chart_t *chart)
     s_output(out, chart);
     fputs("set multiplot layout 2,1\n", out);
     s_set_quoted(out, "title", title);
-    fputs("set grid xtics ytics\nset key top left opaque box width 2\n"
+    fputs("set grid xtics ytics\n"
           "set xlabel \"messages/s offered (all publishers)\"\n",
           out);
+    s_key(out);
     double lo = chart->offered[0], hi = chart->offered[1];
     if (lo > 0 && hi > PLOT_LOG_SPAN * lo)
         s_log_tics(out, "x", lo / 1.5, hi * 1.5, true);
@@ -402,7 +429,7 @@ static void s_knee_chart(FILE *out, const plot_chart_t *chart)
     s_knee_panel(out, chart, 2, true);
     fputs("unset logscale y\nset ytics autofreq\n", out);
     fputs("unset title\nset ylabel \"lost (% of what the hop was sent)\"\n"
-          "set yrange [0:*]\nset format y \"%g%%\"\nset key top left\n",
+          "set yrange [0:*]\nset format y \"%g%%\"\n",
           out);
     s_knee_panel(out, chart, 3, false);
     fputs("unset multiplot\n", out);
@@ -449,6 +476,7 @@ static void s_delta_chart(FILE *out, const plot_chart_t *chart)
           out);
     s_ratio_axis(out, lo / 1.15, hi * 1.15);
     s_lines(out, chart, true, "(1+$2/100):(1+$3/100):(1+$4/100)");
+    fputc('\n', out);
 }
 
 //  One panel of a syscalls chart: every series stacked, as they are
@@ -509,10 +537,11 @@ static void s_latload_chart(FILE *out, const plot_chart_t *chart)
              chart->name, chart->size, chart->found);
     s_output(out, chart);
     s_set_quoted(out, "title", title);
-    fputs("set grid xtics ytics\nset key top left opaque box width 2\n"
+    fputs("set grid xtics ytics\n"
           "set xlabel \"messages/s offered (all publishers)\"\n"
           "set ylabel \"latency (us)\"\nset format x \"%.1s%c\"\n",
           out);
+    s_key(out);
     fprintf(out, "set xrange [0:%g]\nset yrange [0:%g]\n",
             1.05 * fmax(chart->found, chart->offered[1]),
             1.15 * chart->rate[1]);
@@ -526,6 +555,99 @@ static void s_latload_chart(FILE *out, const plot_chart_t *chart)
     fputs(" using 1:2 with linespoints lw 2 pt 7 title \"p50\", \\\n     "
           "'' using 1:3 with linespoints lw 2 pt 5 title \"p99\"\n",
           out);
+}
+
+//  A sizing's candidates: cost against the rate carried, a point type
+//  per verdict, each point numbered, the target x (1 + headroom) dashed
+static void s_sizing_chart(FILE *out, const plot_chart_t *chart)
+{
+    s_output(out, chart);
+    s_set_quoted(out, "title",
+                 "hopbench size: cost against the rate each candidate "
+                 "carried\n(confirmed at the target x (1 + headroom), else "
+                 "its capacity flat out; the target dashed)");
+    fputs("set xlabel \"cost (broker CPUs, or cost = N)\"\n"
+          "set ylabel \"messages/s offered (all publishers)\"\n"
+          "set grid\nset xrange [0:*]\nset offsets 0.5, 0.5, 0, 0\n"
+          "set format y \"%.1s%c\"\n",
+          out);
+    fprintf(out, "set yrange [0:%g]\n",
+            1.2 * fmax(chart->rate[1], chart->found));
+    s_key(out);
+    fputs("plot ", out);
+    for (int i = 0; i < chart->series.n; i++) {
+        fputs(i ? ", \\\n     " : "", out);
+        s_quote(out, i ? "" : chart->data);
+        fprintf(out, " index %d using 1:2 with points ps 2 lw 2 title ", i);
+        s_quote(out, chart->series.v[i]);
+        fprintf(out,
+                ", \\\n     '' index %d using 1:2:3 with labels offset 1.2,1 "
+                "left notitle",
+                i);
+    }
+    if (chart->found > 0)
+        fprintf(out,
+                "%s%g with lines dt 2 lw 2 lc rgb \"black\" title \"target x "
+                "(1 + headroom)\"",
+                chart->series.n ? ", \\\n     " : "", chart->found);
+    fputc('\n', out);
+}
+
+//  Latency's quantiles: a line per size, on a scale of nines
+static void s_quantiles_chart(FILE *out, const plot_chart_t *chart)
+{
+    char title[2 * PLOT_NAME];
+    snprintf(title, sizeof title,
+             "%s: end-to-end latency quantiles\n(the repeats of a size "
+             "merged; a line per size)",
+             chart->name);
+    s_output(out, chart);
+    s_set_quoted(out, "title", title);
+    fputs("set xrange [0.1:4.2]\nset xtics (\"p50\" 0.301, \"p90\" 1, "
+          "\"p99\" 2, \"p99.9\" 3, \"p99.99\" 4)\n"
+          "set xlabel \"quantile (a scale of nines)\"\n"
+          "set grid xtics ytics\n",
+          out);
+    if (chart->rate[0] > 0)
+        s_log_tics(out, "y", chart->rate[0] / 1.5, chart->rate[1] * 1.5, false);
+    fputs("set ylabel \"latency (us, log scale)\"\n", out);
+    s_key(out);
+    fputs("plot ", out);
+    for (int i = 0; i < chart->series.n; i++) {
+        fputs(i ? ", \\\n     " : "", out);
+        s_quote(out, i ? "" : chart->data);
+        fprintf(out, " index %d using 1:2 with linespoints lw 2 ps 1.2 title ",
+                i);
+        s_quote(out, chart->series.v[i]);
+    }
+    fputc('\n', out);
+}
+
+//  Each link's rate over the window: a line per hop and repeat
+static void s_timeline_chart(FILE *out, const plot_chart_t *chart)
+{
+    char title[2 * PLOT_NAME];
+    snprintf(title, sizeof title,
+             "%s: each hop's rate over the window at %u-byte messages\n(a "
+             "point per poll of the counters; a line per hop and repeat)",
+             chart->name, chart->size);
+    s_output(out, chart);
+    s_set_quoted(out, "title", title);
+    fprintf(out,
+            "set xlabel \"seconds into the window\"\nset xrange [0:%g]\n"
+            "set ylabel \"messages/s received\"\nset yrange [0:%g]\n"
+            "set format y \"%%.1s%%c\"\nset grid xtics ytics\n",
+            chart->offered[1], 1.1 * chart->rate[1] + 1);
+    s_key(out);
+    fputs("plot ", out);
+    for (int i = 0; i < chart->series.n; i++) {
+        fputs(i ? ", \\\n     " : "", out);
+        s_quote(out, i ? "" : chart->data);
+        fprintf(out,
+                " index %d using 1:2 with linespoints lw 1.5 ps 0.6 title ", i);
+        s_quote(out, chart->series.v[i]);
+    }
+    fputc('\n', out);
 }
 
 int plot_script_write(const char *dir, const plot_charts_t *charts,
@@ -546,6 +668,12 @@ int plot_script_write(const char *dir, const plot_charts_t *charts,
             s_latload_chart(out, &charts->v[i]);
         else if (charts->v[i].kind == PLOT_SYSCALLS)
             s_syscalls_chart(out, &charts->v[i]);
+        else if (charts->v[i].kind == PLOT_SIZING)
+            s_sizing_chart(out, &charts->v[i]);
+        else if (charts->v[i].kind == PLOT_QUANTILES)
+            s_quantiles_chart(out, &charts->v[i]);
+        else if (charts->v[i].kind == PLOT_TIMELINE)
+            s_timeline_chart(out, &charts->v[i]);
         else if (charts->v[i].kind == PLOT_VALUE ||
                  charts->v[i].kind == PLOT_COST)
             s_value_chart(out, &charts->v[i]);

@@ -44,13 +44,14 @@ typedef struct {
 //  The CSV files of trials' rows, each written by its table of columns
 //  (report/columns_files.c, columns_more.c)
 typedef enum {
-    REPORT_RESULTS, //  results.csv: a row per trial and link
-    REPORT_LATENCY, //  latency.csv: a row per distribution
-    REPORT_THREADS, //  threads.csv: the contract columns, size, repeat,
-                    //  mem_node, then a sweep_KEY column per swept key
-    REPORT_SOCKETS, //  sockets.csv: a row per SUB socket of subscribers of
-                    //  several
-    REPORT_MEMORY,  //  memory.csv: per stage and region the pages by node
+    REPORT_RESULTS,  //  results.csv: a row per trial and link
+    REPORT_LATENCY,  //  latency.csv: a row per distribution
+    REPORT_THREADS,  //  threads.csv: the contract columns, size, repeat,
+                     //  mem_node, then a sweep_KEY column per swept key
+    REPORT_SOCKETS,  //  sockets.csv: a row per SUB socket of subscribers of
+                     //  several
+    REPORT_MEMORY,   //  memory.csv: per stage and region the pages by node
+    REPORT_TIMELINE, //  timeline.csv: each link's rate step by step
 } report_file_t;
 void report_header(FILE *out, report_file_t file, const report_info_t *info);
 //  A trial's rows of the file, its repeat's number in their repeat column

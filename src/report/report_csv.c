@@ -35,7 +35,8 @@ static column_ctx_t s_trial(const report_info_t *info,
                             const trial_result_t *trial, char *buf, size_t len)
 {
     snprintf(buf, len, "%d", trial->repeat);
-    return (column_ctx_t){.info = info, .size = trial->size, .repeat = buf};
+    return (column_ctx_t){
+        .info = info, .size = trial->size, .repeat = buf, .of = trial};
 }
 
 //  Each file: its table, and where a trial keeps its rows and their count
@@ -51,7 +52,9 @@ static const struct {
                [REPORT_LATENCY] = S_FILE(columns_latency, latency, nlatency),
                [REPORT_THREADS] = S_FILE(columns_threads, threads, nthreads),
                [REPORT_SOCKETS] = S_FILE(columns_sockets, sockets, nsockets),
-               [REPORT_MEMORY] = S_FILE(columns_memory, memory, nmemory)};
+               [REPORT_MEMORY] = S_FILE(columns_memory, memory, nmemory),
+               [REPORT_TIMELINE] =
+                   S_FILE(columns_timeline, timeline, ntimeline)};
 
 void report_header(FILE *out, report_file_t file, const report_info_t *info)
 {

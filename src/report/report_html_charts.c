@@ -94,7 +94,24 @@ static const char *s_source(const plot_chart_t *chart)
 {
     return chart->kind == PLOT_KNEE       ? "search.csv"
            : chart->kind == PLOT_SYSCALLS ? "syscalls.csv"
-                                          : "results.csv";
+           : chart->kind == PLOT_SIZING   ? "sizing.csv"
+           : chart->kind == PLOT_TIMELINE ? "timeline.csv"
+           : chart->kind == PLOT_LATLOAD || chart->kind == PLOT_QUANTILES
+               ? "latency.csv"
+               : "results.csv";
+}
+
+//  "results.csv, search.csv": the files the charts are drawn from
+static void s_sources(const plot_charts_t *charts, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; i < charts->n && used < len; i++) {
+        const char *file = s_source(&charts->v[i]);
+        if (!strstr(out, file))
+            used += (size_t)snprintf(out + used, len - used, "%s%s",
+                                     used ? ", " : "", file);
+    }
 }
 
 static int s_figure(FILE *out, report_page_t *page, const plot_chart_t *chart,
@@ -123,13 +140,27 @@ static int s_figure(FILE *out, report_page_t *page, const plot_chart_t *chart,
 int report_html_charts(FILE *out, report_page_t *page, errbuf_t *err)
 {
     plot_charts_t charts = {0};
-    html_section_begin_as(out, page->ids, "charts", "Charts",
-                          "results.csv, search.csv, syscalls.csv (gnuplot)");
+    char sources[200];
+    errbuf_t why;
+    if (!plot_have_gnuplot()) {
+        html_section_begin_as(out, page->ids, "charts", "Charts", NULL);
+        html_elem(out, "p", "warn",
+                  "Charts need gnuplot, which is not on PATH: install the "
+                  "Debian package gnuplot-nox and make the page again.");
+        html_section_end(out);
+        return 0;
+    }
     int rc =
         plot_prepare(page->run, page->scratch, PLOT_TERM_SVG, &charts, err);
-    errbuf_t why;
-    if (rc == 0 && plot_draw(page->scratch, &charts, NULL, &why) != 0) {
-        fputs("<p class=\"warn\">No charts: ", out);
+    s_sources(&charts, sources, sizeof sources);
+    html_section_begin_as(out, page->ids, "charts", "Charts",
+                          sources[0] ? sources : NULL);
+    if (rc == 0 && charts.n == 0)
+        fputs("<p>No charts: one size, one point a line; the tables say "
+              "it.</p>\n",
+              out);
+    else if (rc == 0 && plot_draw(page->scratch, &charts, NULL, &why) != 0) {
+        fputs("<p class=\"warn\">No charts: gnuplot failed: ", out);
         html_text(out, why.msg);
         fputs("</p>\n", out);
     } else

@@ -187,6 +187,119 @@ static int s_overlay(FILE *out, const rundir_t *base, const rundir_t *other,
     return rc;
 }
 
+//  ---------------------------------------------------------------------
+//  The summary: what differs between the runs, and what changed
+
+//  The next line of text at *p (its end: '\n' or NUL), *p moved past it
+static const char *s_line(const char **p, int *len)
+{
+    const char *line = *p;
+    *len = (int)strcspn(line, "\n");
+    *p += *len + (line[*len] == '\n');
+    return line;
+}
+
+//  The settings of config.cfg that differ, line by line: the effective
+//  configuration lists every key of every stage and hop in one order, so
+//  two runs of one topology differ only in values
+static void s_settings(FILE *out, const rundir_t *base, const rundir_t *other)
+{
+    const char *a = rundir_config(base), *b = rundir_config(other);
+    char stage[128] = "", text[512];
+    int shown = 0, hops = 0;
+    if (!a || !b) {
+        fputs("<li>(a sizing run: its candidates are compared below)</li>\n",
+              out);
+        return;
+    }
+    while (*a && *b && shown < 20) {
+        int la, lb;
+        const char *x = s_line(&a, &la), *y = s_line(&b, &lb);
+        if (*x != ' ' && *x != '#') { //  a stage, a hop, the topology
+            hops += strncmp(x, "hop", 3) == 0;
+            if (strncmp(x, "hop", 3) == 0)
+                snprintf(stage, sizeof stage, "hop %d", hops);
+            else
+                snprintf(stage, sizeof stage, "%.*s", la < 100 ? la : 100, x);
+        }
+        if (la == lb && strncmp(x, y, (size_t)la) == 0)
+            continue;
+        int ia = (int)strspn(x, " "), ib = (int)strspn(y, " ");
+        snprintf(text, sizeof text, "%s: %.*s (base), %.*s (other)", stage,
+                 la - ia < 200 ? la - ia : 200, x + ia,
+                 lb - ib < 200 ? lb - ib : 200, y + ib);
+        html_elem(out, "li", NULL, text);
+        shown++;
+    }
+    if (shown == 0 && !*a && !*b)
+        fputs("<li>none: the same configuration (the runs differ in when and "
+              "where they ran)</li>\n",
+              out);
+    else if (*a || *b)
+        fputs("<li>(their configurations differ in shape: see each run's "
+              "topology below)</li>\n",
+              out);
+}
+
+//  The rows that changed beyond the noise: compare's significant ones
+static void s_changes(FILE *out, const comparison_t *c)
+{
+    char text[COLUMN_CELL];
+    int shown = 0;
+    for (int i = 0; i < c->nrows; i++) {
+        const compare_row_t *row = &c->rows[i];
+        if (!row->a || !row->b || !row->significant)
+            continue;
+        compare_record_t record;
+        column_ctx_t ctx;
+        column_view_t calls[COLUMNS_VIEW_MAX + 1];
+        compare_record_ctx(c, row, &record, &ctx);
+        fprintf(out, "<li class=\"change\" data-size=\"%u\" data-hop=\"",
+                row->a->size);
+        html_text(out, row->a->hop);
+        fputs("\" data-metric=\"", out);
+        html_text(out, row->a->metric);
+        fprintf(out, "\" data-delta=\"%.6f\">", row->delta);
+        for (const column_view_t *cell = compare_view(row, calls);
+             cell->heading; cell++) {
+            columns_view_cell(cell, &ctx, text, sizeof text);
+            if (*text) {
+                html_text(out, text);
+                fputc(' ', out);
+            }
+        }
+        fputs("</li>\n", out);
+        shown++;
+    }
+    if (shown == 0)
+        fprintf(out,
+                "<li>none: no row differs by more than the noise at alpha "
+                "%g (~ in the table; with few repeats a difference cannot "
+                "be significant at all)</li>\n",
+                c->alpha);
+}
+
+static void s_summary(FILE *out, rundir_t *const *runs,
+                      const comparison_t *cmps, int n)
+{
+    html_section_begin(out, "compare-summary", "Summary", NULL);
+    fputs("<div class=\"answer\">\n", out);
+    for (int i = 0; i < n; i++) {
+        char text[2 * COMPARE_LONG + 64];
+        snprintf(text, sizeof text, "other %s against base %s",
+                 cmps[i].other->label, cmps[i].base->label);
+        html_elem(out, "p", NULL, text);
+        fputs("<p><b>what differs</b> (config.cfg):</p>\n<ul>\n", out);
+        s_settings(out, runs[0], runs[i + 1]);
+        fputs("</ul>\n<p><b>what changed</b>, beyond the noise:</p>\n<ul>\n",
+              out);
+        s_changes(out, &cmps[i]);
+        fputs("</ul>\n", out);
+    }
+    fputs("</div>\n", out);
+    html_section_end(out);
+}
+
 //  Nothing matched in a pair: the exit status compare has, 1
 static int s_matched(const comparison_t *cmps, int n, errbuf_t *err)
 {
@@ -220,6 +333,7 @@ static int s_results(FILE *out, rundir_t *const *runs, const char *const *dirs,
     for (int i = 1; rc == 0 && i < nsides; i++, done++)
         rc = compare_match(&cmps[done], &sides[0], &sides[i], 0.05, false, err);
     if (rc == 0) {
+        s_summary(out, runs, cmps, done);
         html_section_begin(out, "compare", "Comparison",
                            "results.csv, latency.csv of each directory "
                            "(as hopbench compare)");

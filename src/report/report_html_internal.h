@@ -25,6 +25,9 @@ typedef struct {
 //  report_html_run.c: every section of one run
 int report_html_run(FILE *out, report_page_t *page, errbuf_t *err);
 
+//  report_html_summary.c: the answer, first on a run's page
+void report_html_summary(FILE *out, const report_page_t *page);
+
 //  report_html_results.c: results.csv, a table per size
 int report_html_results(FILE *out, const report_page_t *page, errbuf_t *err);
 

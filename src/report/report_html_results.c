@@ -18,34 +18,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define S_NCOLS 64 //  the most columns shown
+#define S_NCOLS 32 //  the most columns shown
 #define S_KEYS  64 //  the most columns of a group's key
+
+//  The columns of one of the page's tables that the file has
+typedef struct {
+    const char *const (*list)[2]; //  columns_results_page or _more
+    int col[S_NCOLS];             //  index in the file, -1: the flags
+    int n;
+} shown_t;
 
 typedef struct {
     const rundir_file_t *file;
     int row; //  the current row
-    //  the columns shown (columns_results_page's that the file has), then
-    //  the flags
-    const char *const *shown[S_NCOLS]; //  name and heading
-    int col[S_NCOLS];                  //  index in the file, -1: the flags
-    int ncols;
+    shown_t main, more;
     int size, hop, starved, hwm, seq, wait[2];
     int keys[S_KEYS]; //  topology, pattern, mode, loss_ratio, sweep_*
     int nkeys;
-    char last[2048]; //  the current group's key
 } reader_t;
+
+static void s_shown(shown_t *self, const rundir_file_t *file,
+                    const char *const (*list)[2])
+{
+    self->list = list;
+    for (int c = 0; list[c][0] && self->n < S_NCOLS; c++) {
+        int col = *list[c][0] ? rundir_column(file, list[c][0]) : -1;
+        if (col >= 0 || !*list[c][0])
+            self->col[self->n++] = col;
+    }
+}
 
 static void s_header(reader_t *self)
 {
     const rundir_file_t *file = self->file;
-    for (int c = 0; columns_results_page[c][0] && self->ncols < S_NCOLS - 1;
-         c++) {
-        int col = rundir_column(file, columns_results_page[c][0]);
-        if (col >= 0)
-            self->shown[self->ncols] = columns_results_page[c],
-            self->col[self->ncols++] = col;
-    }
-    self->col[self->ncols++] = -1; //  the flags
+    s_shown(&self->main, file, columns_results_page);
+    s_shown(&self->more, file, columns_results_more);
     self->size = rundir_column(file, "size");
     self->hop = rundir_column(file, "hop");
     self->starved = rundir_column(file, "starved");
@@ -67,41 +74,38 @@ static const char *s_field(const reader_t *self, int col)
     return rundir_cell(self->file, self->row, col);
 }
 
-//  "proxy (pubsub, capacity) transport=ipc, 64-byte messages"
+//  "proxy, pubsub, capacity, transport=ipc; 64-byte messages": the
+//  topology, pattern and mode by their values, the others named
 static void s_group_title(const reader_t *self, char *out, size_t len)
 {
     size_t n = 0;
     for (int k = 0; k < self->nkeys && n < len; k++) {
         const char *value = s_field(self, self->keys[k]);
+        const char *name = rundir_name(self->file, self->keys[k]);
+        bool named = strcmp(name, "topology") && strcmp(name, "pattern") &&
+                     strcmp(name, "mode");
+        if (strncmp(name, COLUMN_SWEEP_PREFIX, strlen(COLUMN_SWEEP_PREFIX)) ==
+            0)
+            name += strlen(COLUMN_SWEEP_PREFIX);
         if (!*value)
             continue;
-        n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "", value);
+        n += (size_t)snprintf(out + n, len - n, "%s%s%s%s", n ? ", " : "",
+                              named ? name : "", named ? "=" : "", value);
     }
     if (n < len)
         snprintf(out + n, len - n, "; %s-byte messages",
                  s_field(self, self->size));
 }
 
-static void s_group_key(const reader_t *self, char *out, size_t len)
+//  Do rows a and b belong to one table (topology ... sweep, size)?
+static bool s_same_group(const reader_t *self, int a, int b)
 {
-    size_t n = 0;
-    for (int k = 0; k < self->nkeys && n < len; k++)
-        n += (size_t)snprintf(out + n, len - n, "%s\x1f",
-                              s_field(self, self->keys[k]));
-    if (n < len)
-        snprintf(out + n, len - n, "%s", s_field(self, self->size));
-}
-
-static void s_table_begin(FILE *out, const reader_t *self)
-{
-    char title[1024];
-    s_group_title(self, title, sizeof title);
-    html_elem(out, "h3", NULL, title);
-    fputs("<table class=\"sort hops\">\n<thead><tr>", out);
-    for (int c = 0; c < self->ncols; c++)
-        html_elem(out, "th", NULL,
-                  self->col[c] >= 0 ? self->shown[c][1] : "flags");
-    fputs("</tr></thead>\n<tbody>\n", out);
+    for (int k = 0; k < self->nkeys; k++)
+        if (strcmp(rundir_cell(self->file, a, self->keys[k]),
+                   rundir_cell(self->file, b, self->keys[k])))
+            return false;
+    return strcmp(rundir_cell(self->file, a, self->size),
+                  rundir_cell(self->file, b, self->size)) == 0;
 }
 
 static bool s_positive(const reader_t *self, int col)
@@ -135,44 +139,60 @@ static void s_flags(FILE *out, const reader_t *self)
     fputs("</td>", out);
 }
 
-static void s_row(FILE *out, const reader_t *self)
+//  Rows [a, b) as one table of the shown columns (rows of class cls)
+static void s_table(FILE *out, reader_t *self, const shown_t *shown, int a,
+                    int b, const char *cls)
 {
-    fputs("<tr class=\"hop\" data-size=\"", out);
-    html_text(out, s_field(self, self->size));
-    fputs("\" data-hop=\"", out);
-    html_text(out, s_field(self, self->hop));
-    fputs("\">", out);
-    for (int c = 0; c < self->ncols; c++) {
-        if (self->col[c] < 0) {
-            s_flags(out, self);
-            continue;
-        }
-        const char *f = s_field(self, self->col[c]);
-        fprintf(out, "<td data-c=\"%s\"%s>", self->shown[c][0],
-                html_is_number(f) ? " class=\"n\"" : "");
-        html_text(out, f);
-        fputs("</td>", out);
+    fputs("<table class=\"sort hops\">\n<thead><tr>", out);
+    for (int c = 0, i = 0; c < shown->n; c++, i++) {
+        while (*shown->list[i][0] &&
+               rundir_column(self->file, shown->list[i][0]) < 0)
+            i++; //  a column the file lacks
+        html_elem(out, "th", NULL, shown->list[i][1]);
     }
-    fputs("</tr>\n", out);
+    fputs("</tr></thead>\n<tbody>\n", out);
+    for (self->row = a; self->row < b; self->row++) {
+        fprintf(out, "<tr class=\"%s\" data-size=\"", cls);
+        html_text(out, s_field(self, self->size));
+        fputs("\" data-hop=\"", out);
+        html_text(out, s_field(self, self->hop));
+        fprintf(out, "\" data-line=\"%d\">",
+                rundir_line(self->file, self->row));
+        for (int c = 0; c < shown->n; c++) {
+            int col = shown->col[c];
+            if (col < 0) {
+                s_flags(out, self);
+                continue;
+            }
+            const char *f = s_field(self, col);
+            fprintf(out, "<td data-c=\"%s\"%s>", rundir_name(self->file, col),
+                    html_is_number(f) ? " class=\"n\"" : "");
+            html_text(out, f);
+            fputs("</td>", out);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody>\n</table>\n", out);
 }
 
-static void s_rows(FILE *out, reader_t *self)
+static void s_groups(FILE *out, reader_t *self)
 {
     int n = rundir_nrows(self->file);
-    for (self->row = 0; self->row < n; self->row++) {
-        char key[sizeof self->last];
-        s_group_key(self, key, sizeof key);
-        if (self->row == 0 || strcmp(key, self->last) != 0) {
-            if (self->row)
-                fputs("</tbody>\n</table>\n", out);
-            s_table_begin(out, self);
-            snprintf(self->last, sizeof self->last, "%s", key);
-        }
-        s_row(out, self);
+    for (int a = 0, b; a < n; a = b) {
+        for (b = a + 1; b < n && s_same_group(self, a, b);)
+            b++;
+        char title[1024];
+        self->row = a;
+        s_group_title(self, title, sizeof title);
+        html_elem(out, "h3", NULL, title);
+        s_table(out, self, &self->main, a, b, "hop");
+        fputs("<details><summary>its counts, the CPUs and nodes of its ends, "
+              "their waits for a CPU</summary>\n",
+              out);
+        s_table(out, self, &self->more, a, b, "hop-more");
+        fputs("</details>\n", out);
     }
-    if (n)
-        fputs("</tbody>\n</table>\n", out);
-    else
+    if (n == 0)
         fputs("<p>No rows: the run measured nothing.</p>\n", out);
 }
 
@@ -190,9 +210,10 @@ int report_html_results(FILE *out, const report_page_t *page, errbuf_t *err)
           "ends waited for a CPU (its figure is the machine's, not "
           "libzmq's); <span class=\"flag\">HWM bound</span> the rate "
           "the high-water mark allows; <span class=\"flag bad\">seq "
-          "lost</span> loss proven by sequence numbers.</p>\n",
+          "lost</span> loss proven by sequence numbers. CPUs -1: not "
+          "pinned (the stage ran where the kernel put it).</p>\n",
           out);
-    s_rows(out, &self);
+    s_groups(out, &self);
     html_section_end(out);
     return 0;
 }

@@ -1,20 +1,24 @@
 /*  report_html_run: the sections of one run's page; see report_html.h.
 
-        sizing (when sizing.csv is there)    the answer, then candidates
-        machine       metadata.json          versions, kernel, CPU, NUMA
+        status        metadata.json          a run that did not end well
+                                             says so first
+        summary       sizing.csv | search_summary.csv | results.csv:
+                      the answer (report_html_summary)
         topology      config.cfg             drawn as check --verbose does
         results       results.csv            a table per size, every row
-        placement     threads.csv memory.csv
-        search, latency, sockets             their CSV files as tables
+        search, latency, sockets, syscalls   their CSV files as tables
+        sizing        sizing.csv             every candidate
         charts        plot's, as SVG         (report_html_charts)
+        placement     threads.csv memory.csv
         warnings      metadata.json
+        run, machine and libraries           metadata.json, folded
 
-    Every figure of the per-hop tables is the CSV field as written: the
-    page rounds nothing, so it says what the file says.  Flags (starved,
-    HWM bound, sequence loss) sit in a column beside the figures they
+    Every figure of the tables is the CSV field as written: the page
+    rounds nothing, so it says what the file says.  Flags (starved, HWM
+    bound, sequence loss) sit in a column beside the figures they
     qualify, as words in a framed box, readable without colour.  A file
-    that is missing leaves its section out, or says so; a malformed one
-    is an error naming it.
+    that is missing leaves its section out, and its link in the contents
+    with it.
 */
 #include "report/html.h"
 #include "report/report_html_internal.h"
@@ -25,7 +29,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 //  ---------------------------------------------------------------------
 //  metadata.json (read and checked by rundir)
@@ -101,11 +104,13 @@ static void s_machine(FILE *out, const report_page_t *page)
                                           {"curve", "CURVE"}};
     html_section_begin_as(out, page->ids, "machine",
                           "Run, machine and libraries", "metadata.json");
-    fputs("<table class=\"meta\">\n", out);
+    fputs("<details><summary>versions, kernel, CPU, NUMA nodes, the command "
+          "line, times</summary>\n<table class=\"meta\">\n",
+          out);
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         s_kv(out, page, keys[i][0], keys[i][1]);
     s_numa(out, page);
-    fputs("</table>\n", out);
+    fputs("</table>\n</details>\n", out);
     html_section_end(out);
 }
 
@@ -138,11 +143,12 @@ static void s_topology(FILE *out, const report_page_t *page)
 {
     char path[REPORT_HTML_PATH + 32];
     errbuf_t err;
-    snprintf(path, sizeof path, "%s/config.cfg", rundir_dir(page->run));
-    if (access(path, F_OK))
+    const char *config = rundir_config(page->run);
+    if (!config)
         return; //  a sizing run's directory: its candidates' files
+    snprintf(path, sizeof path, "%s/config.cfg", rundir_dir(page->run));
     html_section_begin_as(out, page->ids, "topology", "Topology", "config.cfg");
-    topology_t *topo = topology_load(path, &err);
+    topology_t *topo = topology_load_text(path, config, &err);
     char *text = NULL;
     size_t len = 0;
     FILE *tree = topo ? open_memstream(&text, &len) : NULL;
@@ -177,89 +183,107 @@ static void s_csv_section(FILE *out, const report_page_t *page, const char *id,
     html_section_end(out);
 }
 
-//  The cheapest candidate of sizing.csv that meets the target (the file
-//  lists them cheapest first), or how many were tried and none did
-static int s_answer_text(const report_page_t *page, char *text, size_t len,
-                         errbuf_t *err)
+//  A run that did not end well says so before anything: what the page
+//  shows is what it finished
+static void s_status(FILE *out, const report_page_t *page)
 {
-    enum { CANDIDATE, TOPOLOGY, TRY, SIZE, COST, VERDICT, NCOLS };
-    static const char *const want[NCOLS] = {"candidate", "topology", "try",
-                                            "size",      "cost",     "verdict"};
-    rundir_rows_t in;
-    int rc = rundir_rows(&in, page->run, &columns_sizing, want, NCOLS, err);
-    int tried = 0, answer = in.file ? rundir_column(in.file, "answer") : -1;
-    while (rc > 0 && rundir_next(&in)) {
-        tried++;
-        //  the proven answer; a file of before answers: the first that meets
-        if (answer >= 0 ? strcmp(rundir_cell(in.file, in.row, answer), "1")
-                        : strcmp(rundir_text(&in, VERDICT), "meets"))
+    const char *status = jsondoc_get_text(rundir_meta(page->run), "status");
+    const char *error = jsondoc_get_text(rundir_meta(page->run), "error");
+    char text[ERRBUF_MAX + 200];
+    if (strcmp(status, "ok") == 0)
+        return;
+    if (strcmp(status, "interrupted") == 0)
+        snprintf(text, sizeof text,
+                 "This run did not finish: %s. The page shows the trials it "
+                 "finished, as its files have them.",
+                 *error ? error : "interrupted");
+    else if (strcmp(status, "running") == 0)
+        snprintf(text, sizeof text,
+                 "This run had not ended when the page was made (status "
+                 "running): the page shows the trials finished by then.");
+    else
+        snprintf(text, sizeof text,
+                 "This run did not end well (status %s)%s%s: the page shows "
+                 "what it finished.",
+                 status, *error ? ": " : "", error);
+    html_elem(out, "p", "warn status", text);
+}
+
+//  The contents: a link per section the page has, each to this run's
+static void s_nav(FILE *out, const report_page_t *page)
+{
+    static const struct {
+        const char *id, *name;
+        const column_table_t *table; //  the section's file; NULL: always
+    } sections[] = {{"summary", "summary", NULL},
+                    {"topology", "topology", NULL},
+                    {"sizing", "candidates", &columns_sizing},
+                    {"search", "search trials", &columns_search},
+                    {"results", "per hop", &columns_results},
+                    {"latency", "latency", &columns_latency},
+                    {"syscalls", "system calls", &columns_syscalls},
+                    {"charts", "charts", NULL},
+                    {"threads", "placement", &columns_threads},
+                    {"warnings", "warnings", NULL},
+                    {"machine", "machine", NULL}};
+    fputs("<nav>", out);
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        if (sections[i].table && !rundir_file(page->run, sections[i].table))
             continue;
-        snprintf(text, len,
-                 "candidate %s meets the target: %s %s at %s B, cost %s",
-                 rundir_text(&in, CANDIDATE), rundir_text(&in, TOPOLOGY),
-                 rundir_text(&in, TRY), rundir_text(&in, SIZE),
-                 rundir_text(&in, COST));
-        return 1;
+        if (strcmp(sections[i].id, "topology") == 0 &&
+            !rundir_config(page->run))
+            continue;
+        fprintf(out, "<a href=\"#%s%s\">%s</a>", page->ids, sections[i].id,
+                sections[i].name);
     }
-    snprintf(text, len,
-             "none of the %d candidates was proven to meet the target (each "
-             "one's verdict and why: the table)",
-             tried);
-    return rc;
+    fputs("</nav>\n", out);
 }
 
-//  The sizing section (sizing.csv, `hopbench size`): the answer first,
-//  then the candidates.  0, also when there is no sizing.csv
-static int s_sizing(FILE *out, const report_page_t *page, errbuf_t *err)
+//  What a search or a sizing decided from, before the trials' rows
+static void s_decisions(FILE *out, const report_page_t *page)
 {
-    char text[600];
-    int rc = s_answer_text(page, text, sizeof text, err);
-    if (rc <= 0)
-        return rc;
-    fputs("<p class=\"answer\"><b>answer:</b> ", out);
-    html_text(out, text);
-    fputs("</p>\n", out);
-    s_csv_section(out, page, "sizing",
-                  "Sizing: the answer, then the candidates", &columns_sizing,
-                  NULL);
-    return 0;
+    s_csv_section(out, page, "sizing", "Sizing: every candidate",
+                  &columns_sizing,
+                  "Cheapest first; each one's verdict and why.");
+    s_csv_section(out, page, "search", "Search trials", &columns_search,
+                  "Every trial of the search: the rate offered, what each hop "
+                  "delivered, its verdict.");
 }
 
-static void s_placement(FILE *out, const report_page_t *page)
+static void s_tables(FILE *out, const report_page_t *page)
 {
-    s_csv_section(out, page, "threads", "Placement: threads", &columns_threads,
-                  "Which stage and thread ran on which CPU and node, per size "
-                  "and repeat.");
-    s_csv_section(out, page, "memory", "Placement: memory", &columns_memory,
-                  "Where each stage's memory lies, by NUMA node.");
+    s_csv_section(out, page, "latency", "Latency", &columns_latency,
+                  "Each distribution (a repeat's, all repeats merged, their "
+                  "median), in microseconds.");
+    s_csv_section(out, page, "sockets", "Sockets", &columns_sockets,
+                  "One row per SUB socket of a subscriber with several "
+                  "(--per-socket).");
+    s_csv_section(out, page, "syscalls", "System calls", &columns_syscalls,
+                  "--profile syscalls: each traced stage's threads and their "
+                  "calls in the window.");
 }
 
 int report_html_run(FILE *out, report_page_t *page, errbuf_t *err)
 {
-    fputs("<nav><a href=\"#machine\">machine</a><a href=\"#topology\">"
-          "topology</a><a href=\"#results\">per hop</a><a href=\"#charts\">"
-          "charts</a><a href=\"#threads\">placement</a><a href=\"#warnings\">"
-          "warnings</a></nav>\n",
-          out);
-    int rc = s_sizing(out, page, err);
+    s_status(out, page);
+    report_html_summary(out, page);
+    s_nav(out, page);
+    s_topology(out, page);
+    s_decisions(out, page);
+    int rc = report_html_results(out, page, err);
     if (rc == 0) {
-        s_machine(out, page);
-        s_topology(out, page);
-        rc = report_html_results(out, page, err);
-    }
-    if (rc == 0) {
-        s_csv_section(out, page, "search", "Search trials", &columns_search,
-                      "Every trial of the search: the rate offered, what each "
-                      "hop delivered, its verdict.");
-        s_csv_section(out, page, "latency", "Latency", &columns_latency, NULL);
-        s_csv_section(out, page, "sockets", "Sockets", &columns_sockets,
-                      "One row per SUB socket of a subscriber with several "
-                      "(--per-socket).");
+        s_tables(out, page);
         rc = report_html_charts(out, page, err);
     }
     if (rc == 0) {
-        s_placement(out, page);
+        s_csv_section(out, page, "threads", "Placement: threads",
+                      &columns_threads,
+                      "Which stage and thread ran on which CPU and node, per "
+                      "size and repeat.");
+        s_csv_section(out, page, "memory", "Placement: memory", &columns_memory,
+                      "Where each stage's memory lies, by NUMA node.");
         s_warnings(out, page);
+        s_machine(out, page);
     }
     return rc ? -1 : 0;
 }

@@ -21,11 +21,13 @@ const char *const sizing_verdict_names[] = {
     "fails on p99", "does not fit",      "inconclusive: the machine",
     "not tried",    "fails its proof",   "undecided"};
 
-void report_sizing_csv(FILE *out, const sizing_row_t *rows, int n)
+void report_sizing_csv(FILE *out, const sizing_row_t *rows, int n,
+                       const sizing_target_t *target)
 {
     report_info_t info = {0};
     columns_header(out, &columns_sizing, &info);
-    columns_rows(out, &columns_sizing, (column_ctx_t){.info = &info}, rows, n,
+    columns_rows(out, &columns_sizing,
+                 (column_ctx_t){.info = &info, .of = target}, rows, n,
                  sizeof *rows, false);
 }
 
@@ -251,10 +253,10 @@ static json_t *s_json_value(const column_value_t *v)
 }
 
 //  A candidate as sizing.csv's columns have it
-static json_t *s_json_row(const sizing_row_t *r)
+static json_t *s_json_row(const sizing_row_t *r, const sizing_target_t *t)
 {
     report_info_t info = {0};
-    column_ctx_t ctx = {.info = &info, .row = r};
+    column_ctx_t ctx = {.info = &info, .row = r, .of = t};
     json_t *row = json_object();
     for (int c = 0; row && c < columns_sizing.ncolumns; c++) {
         column_value_t v;
@@ -294,7 +296,7 @@ void report_sizing_json(FILE *out, const sizing_row_t *rows, int n,
     json_t *doc = json_object(), *target = json_object(), *list = json_array();
     int rc = doc && target && list ? 0 : -1;
     for (int i = 0; rc == 0 && i < n; i++)
-        rc = json_array_append_new(list, s_json_row(&rows[i]));
+        rc = json_array_append_new(list, s_json_row(&rows[i], t));
     errbuf_t err;
     if (rc || jsondoc_set(target, "rate", jsondoc_number(t->rate)) ||
         jsondoc_set(target, "p99_us", jsondoc_number(t->p99_us)) ||

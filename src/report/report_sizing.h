@@ -92,7 +92,9 @@ static inline double sizing_offered(const sizing_target_t *t)
     return t->rate * (1 + t->headroom);
 }
 
-void report_sizing_csv(FILE *out, const sizing_row_t *rows, int n);
+//  sizing.csv: a row per candidate and size, the target on every row
+void report_sizing_csv(FILE *out, const sizing_row_t *rows, int n,
+                       const sizing_target_t *target);
 //  The answer lines (a size's: its row with answer set, or the best
 //  candidate, its shortfall and hop), then the table
 void report_sizing_table(FILE *out, const sizing_row_t *rows, int n,

@@ -189,6 +189,7 @@ struct rundir_file_s {
 struct rundir_s {
     char dir[1024];
     json_t *meta;
+    char *config;             //  config.cfg's text, or NULL
     rundir_file_t *files[16]; //  as columns_tables[] has them
 };
 
@@ -314,6 +315,39 @@ static int s_read_file(rundir_t *self, int index, errbuf_t *err)
     return 1;
 }
 
+//  config.cfg, when there, as text: read once here, and taken as it is
+//  (a run ended by a signal is read back whole, never cut short by it)
+static int s_read_config(rundir_t *self, errbuf_t *err)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/config.cfg", self->dir);
+    FILE *file = fopen(path, "r");
+    if (!file)
+        return errno == ENOENT
+                   ? 0
+                   : err_set(err, "cannot read %s: %s", path, strerror(errno));
+    size_t len = 0;
+    int rc = 0, cap = 0;
+    for (size_t got = 1; got > 0 && rc == 0;) {
+        rc = grow(&self->config, &cap, (int)len + 4096 + 1, 1);
+        got = rc ? 0 : fread(self->config + len, 1, 4096, file);
+        len += got;
+    }
+    if (rc == 0 && ferror(file))
+        rc = err_set(err, "cannot read %s", path);
+    else if (rc)
+        err_set(err, "%s: out of memory", path);
+    else
+        self->config[len] = 0;
+    fclose(file);
+    return rc ? -1 : 0;
+}
+
+const char *rundir_config(const rundir_t *self)
+{
+    return self->config;
+}
+
 rundir_t *rundir_open(const char *dir, errbuf_t *err)
 {
     rundir_t *self = calloc(1, sizeof *self);
@@ -330,6 +364,8 @@ rundir_t *rundir_open(const char *dir, errbuf_t *err)
     if (rc == 0 && !rundir_file(self, &columns_results))
         rc = err_set(err, "%s: not a results directory: no results.csv",
                      self->dir);
+    if (rc == 0)
+        rc = s_read_config(self, err);
     if (rc)
         rundir_destroy(&self);
     return self;
@@ -340,8 +376,10 @@ void rundir_destroy(rundir_t **self_p)
     for (size_t i = 0;
          *self_p && i < sizeof(*self_p)->files / sizeof(*self_p)->files[0]; i++)
         s_file_free((*self_p)->files[i]);
-    if (*self_p)
+    if (*self_p) {
         json_decref((*self_p)->meta);
+        free((*self_p)->config);
+    }
     free(*self_p);
     *self_p = NULL;
 }

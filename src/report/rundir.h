@@ -44,6 +44,9 @@ void rundir_destroy(rundir_t **self_p);
 const char *rundir_dir(const rundir_t *self);
 //  metadata.json, checked
 const json_t *rundir_meta(const rundir_t *self);
+//  config.cfg's text (the effective topology); NULL when not there (a
+//  sizing run's directory)
+const char *rundir_config(const rundir_t *self);
 //  The file of a table (&columns_results, ...); NULL when not there
 const rundir_file_t *rundir_file(const rundir_t *self,
                                  const column_table_t *table);

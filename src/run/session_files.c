@@ -3,8 +3,9 @@
 
     Opens results.csv, threads.csv and memory.csv (rows flushed per
     trial) and config.cfg (the effective topology, when the session has
-    one) with the directory; latency.csv, search.csv, search_summary.csv,
-    syscalls.csv and sockets.csv with their first rows; placements.csv,
+    one) with the directory; latency.csv, timeline.csv, search.csv,
+    search_summary.csv, syscalls.csv and sockets.csv with their first
+    rows; placements.csv,
     metadata.json (rewritten at the end with the status) and results.json
     (--format json) at the end, when every file is closed and the private
     ipc directory removed, whatever happened.  Plans hand it results; it
@@ -79,6 +80,20 @@ static void s_merge_latency(trial_result_t *merged, const trial_result_t *one)
     }
 }
 
+//  timeline.csv, with the first trial that has steps (a reqrep run has
+//  none)
+static void s_timeline(session_t *self, const trial_result_t *trial)
+{
+    errbuf_t err;
+    if (trial->ntimeline == 0)
+        return;
+    if (!self->timeline &&
+        (self->timeline = outfile_create(self->dir, "timeline.csv", &err)))
+        report_header(self->timeline, REPORT_TIMELINE, &self->info);
+    if (self->timeline)
+        report_rows(self->timeline, REPORT_TIMELINE, &self->info, trial);
+}
+
 //  --per-socket: the trial's socket rows, in sockets.csv
 static void s_sockets(session_t *self, const trial_result_t *trial)
 {
@@ -101,6 +116,7 @@ int session_rows_trial(session_t *self, trial_result_t *trial,
     session_meta_published(self, trial);
     report_rows(self->threads, REPORT_THREADS, &self->info, trial);
     report_rows(self->memory, REPORT_MEMORY, &self->info, trial);
+    s_timeline(self, trial);
     s_sockets(self, trial);
     if (self->o.format == FORMAT_CSV)
         report_rows(stdout, REPORT_RESULTS, &self->info, trial);
@@ -143,7 +159,7 @@ void session_files_close(session_t *self)
     s_study_summary(self);
     FILE *files[] = {self->results,  self->threads, self->memory,
                      self->latency,  self->search,  self->search_summary,
-                     self->syscalls, self->sockets};
+                     self->syscalls, self->sockets, self->timeline};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (files[i])
             fclose(files[i]);

@@ -26,6 +26,7 @@ struct session_s {
     FILE *results, *threads, *memory, *latency, *search, *syscalls;
     FILE *search_summary; //  mode = search: a row per size and loss ratio
     FILE *sockets;        //  --per-socket: sockets.csv, at its first rows
+    FILE *timeline;       //  each link's rate step by step (timeline.csv)
     placements_t *study;  //  placement = all: placements.csv at the end
     int trials;           //  started so far: makes inproc names unique
     int configs;          //  effective topologies written for stages

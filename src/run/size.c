@@ -290,7 +290,7 @@ static void s_report(size_t_ *self)
                     : 0;
     FILE *csv = outfile_create(dir, "sizing.csv", &err);
     if (csv) {
-        report_sizing_csv(csv, self->row, self->n);
+        report_sizing_csv(csv, self->row, self->n, t);
         outfile_close(csv, dir, "sizing.csv", 0, &err);
     }
     FILE *json = self->o->format == FORMAT_JSON
@@ -305,7 +305,7 @@ static void s_report(size_t_ *self)
     if (self->o->format == FORMAT_JSON)
         report_sizing_json(stdout, self->row, self->n, t, stopped, fits, nfits);
     else if (self->o->format == FORMAT_CSV)
-        report_sizing_csv(stdout, self->row, self->n);
+        report_sizing_csv(stdout, self->row, self->n, t);
     else
         report_sizing_table(stdout, self->row, self->n, t, self->o->all,
                             stopped);

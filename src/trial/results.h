@@ -157,6 +157,14 @@ typedef struct {
     uint64_t lost; //  records the kernel dropped (two a call): calls missing
 } syscall_row_t;
 
+//  A link's rate over one step of the window (timeline.csv): the link
+//  (an index of the trial's links), the step's end in seconds into the
+//  window, and what the link took over the step per second
+typedef struct {
+    int link;
+    double seconds, rate;
+} timeline_row_t;
+
 //  A trial has at most one latency row per stage (e2e, and one per
 //  forwarder in between): allocate pl->nstages of them
 
@@ -194,6 +202,8 @@ typedef struct {
     syscall_row_t *syscalls;
     int nsockets; //  the sockets of subscribers of several, in order
     socket_row_t *sockets;
+    int ntimeline; //  each link's rate over the window, step by step
+    timeline_row_t *timeline;
 } trial_result_t;
 
 static inline double link_rate(const link_row_t *link)

@@ -202,6 +202,7 @@ static void s_latency(latency_summary_t *s, const summary_t *self,
     s->mean = s_percentile(trials, n, hop, 0, v, &got);
     s->p90 = s_percentile(trials, n, hop, 90, v, &got);
     s->p999 = s_percentile(trials, n, hop, 99.9, v, &got);
+    s->p9999 = s_percentile(trials, n, hop, 99.99, v, &got);
     s->max = s_percentile(trials, n, hop, 101, v, &got);
     s->p50 = s_percentile(trials, n, hop, 50, v, &got);
     stats_median_ci(v, got, self->confidence, &s->p50_ci);

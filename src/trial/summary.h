@@ -58,7 +58,7 @@ typedef struct {
     char hop[8]; //  "e2e", or the hop it ends at
     int n;       //  repeats that had it
     uint64_t samples;
-    double mean, p50, p90, p99, p999, max; //  microseconds, medians
+    double mean, p50, p90, p99, p999, p9999, max; //  us, medians
     stats_ci_t p50_ci, p99_ci;
 } latency_summary_t;
 

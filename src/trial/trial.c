@@ -289,6 +289,7 @@ static int s_check_moving(trial_t *self, double *moved, errbuf_t *err)
         }
     }
     trial_stall_poll(&self->stall, &now);
+    trial_timeline_poll(&self->timeline, &now);
     self->w.last = now;
     return 0;
 }
@@ -384,6 +385,7 @@ static int s_window(trial_t *self, errbuf_t *err)
         moved[l] = self->w.s0.t;
     self->w.last = self->w.s0;
     trial_stall_open(&self->stall, &self->w);
+    trial_timeline_open(&self->timeline, &self->w);
     if (self->spec.messages > 0) {
         if (s_window_messages(self, moved, err))
             return -1;
@@ -406,6 +408,7 @@ static int s_window(trial_t *self, errbuf_t *err)
     if (rc == 0) {
         trial_stall_poll(&self->stall, &self->w.s1);
         trial_stall_close(&self->stall, self->w.s1.t);
+        trial_timeline_poll(&self->timeline, &self->w.s1);
     }
     return rc;
 }
@@ -637,6 +640,7 @@ static int s_measure_stream(trial_t *self, errbuf_t *err)
         trial_stall_rows(&self->stall, &self->w, self->spec.rate,
                          self->result->links, self->result->nlinks);
     trial_counters_latency(&self->w, self->spec.timed, self->result);
+    trial_timeline_rows(&self->timeline, self->result); //  none: no memory
     self->verifying = true;
     return trial_counters_verify(&self->w, self->topics, self->continuing,
                                  self->result, err);
@@ -871,6 +875,7 @@ int trial_run(crew_t *crew, trial_kept_t *kept, const machine_t *machine,
     lines_close(warnings, warnings_len, self->warnings_more, "warnings");
     trial_topics_destroy(&self->topics);
     trial_sockets_destroy(&self->sockets);
+    trial_timeline_free(&self->timeline);
     free(self->roster);
     free(self->helper_tid);
     free(self->helper_owner);
@@ -886,6 +891,9 @@ void trial_result_free(trial_result_t *result)
     free(result->memory);
     free(result->syscalls);
     free(result->sockets);
+    free(result->timeline);
+    result->timeline = NULL;
+    result->ntimeline = 0;
     result->sockets = NULL;
     result->nsockets = 0;
     result->syscalls = NULL;

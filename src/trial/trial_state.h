@@ -20,6 +20,7 @@
 #include "trial/trial.h"
 #include "trial/trial_sockets.h"
 #include "trial/trial_stall.h"
+#include "trial/trial_timeline.h"
 #include "trial/trial_starve.h"
 #include "trial/trial_topics.h"
 #include "trial/trial_window.h"
@@ -62,6 +63,7 @@ typedef struct {
     //  The analyses' own states
     trial_topics_t *topics; //  NULL: no topics
     trial_stall_t stall;
+    trial_timeline_t timeline;
     trial_starve_t starve;
     trial_sockets_t sockets;
 } trial_t;

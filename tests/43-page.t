@@ -1,0 +1,292 @@
+#!/usr/bin/perl
+# The report page a person reads: the answer first (a run's, a search's,
+# a sizing's, a comparison's), its figures the files' own, figure by
+# figure; every table narrower than a 1024-px window; charts told apart
+# in grey; what a run that did not finish, a machine without gnuplot and
+# a comparison of nothing in common make of it.
+use strict;
+use warnings;
+no warnings 'qw';
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Hopbench;
+use JSON::PP;
+use Test::More;
+
+chdir "$FindBin::Bin/..";
+my @quick = qw(--duration 0.1 --set warmup=0.05 --quiet);
+my ($chromium) = grep { -x $_ } map { ("$_/chromium", "$_/chromium-browser") }
+  split /:/, $ENV{PATH};
+
+sub run_dir {
+    my ($what, @args) = @_;
+    my $out = tmp();
+    my ($rc, undef, $err) = hopbench('run', @args, @quick, '--output', $out);
+    is($rc, 0, "$what: the run exits 0") or diag $err;
+    return $out;
+}
+
+sub page {
+    my ($what, @dirs) = @_;
+    my ($rc, $stdout, $err) = hopbench('report', @dirs);
+    is($rc, 0, "$what: report exits 0") or diag $err;
+    chomp $stdout;
+    return Hopbench::slurp($stdout);
+}
+
+# A CSV file's cells by line: {LINE}{COLUMN}; a row's line is its index
+# plus 2 (hopbench writes no line breaks inside a field)
+my %lines;
+sub cell {
+    my ($dir, $file, $line, $column) = @_;
+    $lines{"$dir/$file"} //= do {
+        my $t = csv("$dir/$file");
+        my %by;
+        $by{ $_ + 2 } = $t->{rows}[$_] for 0 .. $#{ $t->{rows} };
+        \%by;
+    };
+    return $lines{"$dir/$file"}{$line}{$column};
+}
+
+# Every figure of the summary is its file's cell (or a sum of them)
+sub summary_true {
+    my ($what, $html, $dir) = @_;
+    my ($summary) = $html =~ /<section id="summary">(.*?)<\/section>/s;
+    ok($summary, "$what: a summary") or return;
+    my ($n, $bad) = (0, 0);
+    while ($summary =~ /<span class="fig" data-file="([^"]+)" data-line="(\d+)" data-c="([^"]+)">([^<]*)<\/span>/g) {
+        my ($file, $line, $column, $shown) = ($1, $2, $3, $4);
+        my $want = cell($dir, $file, $line, $column) // '';
+        $want = '-' if $want eq '';
+        $n++;
+        $bad++, diag "$file:$line $column: page '$shown', file '$want'" if $shown ne $want;
+    }
+    while ($summary =~ /data-file="([^"]+)" data-sum="([^"]+)" data-lines="([\d ]*)">([^<]*)</g) {
+        my ($file, $column, $lines, $shown) = ($1, $2, $3, $4);
+        my $sum = 0;
+        $sum += cell($dir, $file, $_, $column) for split ' ', $lines;
+        (my $number = $shown) =~ s/,//g;
+        $n++;
+        $bad++, diag "$file $column summed: page $shown, file $sum" if $number != $sum;
+    }
+    ok($n > 0, "$what: the summary shows figures ($n)");
+    is($bad, 0, "$what: each is its file's");
+    my $first_table = index($html, '<table class="sort');
+    ok(index($html, '<section id="summary">') < $first_table,
+       "$what: the summary comes before the first table");
+    ok(index($html, '<section id="summary">') < index($html, 'id="machine"')
+       && $html =~ /id="machine">.*?<details>/s, "$what: the machine last, folded");
+}
+
+# Every cell of the page's tables (data-c, data-line) is its file's
+sub tables_true {
+    my ($what, $html, $dir) = @_;
+    my ($n, $bad) = (0, 0);
+    my @sections = $html =~ /<section id="(\w+)">(.*?)<\/section>/gs;
+    while (my ($id, $body) = splice @sections, 0, 2) {
+        my ($file) = $body =~ /<p class="src">from <code>([\w.]+\.csv)<\/code>/ or next;
+        next if $id eq 'charts';
+        # a per-hop row names its line once; a generic cell its own
+        while ($body =~ /<tr class="hop[^"]*"[^>]*data-line="(\d+)">(.*?)<\/tr>/gs) {
+            my ($line, $row) = ($1, $2);
+            while ($row =~ /<td data-c="(\w+)"[^>]*>([^<]*)<\/td>/g) {
+                $n++;
+                my $want = cell($dir, $file, $line, $1) // '';
+                $bad++, diag "$file:$line $1: page '$2', file '$want'" if $2 ne $want;
+            }
+        }
+        while ($body =~ /data-c="(\w+)" data-line="(\d+)"[^>]*>([^<]*)</g) {
+            $n++;
+            my $want = cell($dir, $file, $2, $1) // '';
+            $bad++, diag "$file:$2 $1: page '$3', file '$want'" if $3 ne $want;
+        }
+    }
+    ok($n > 0, "$what: the tables' cells ($n)");
+    is($bad, 0, "$what: each is its file's");
+}
+
+# --- a run of two sizes, three repeats: median rows ---
+my $run = run_dir('run', qw(topologies/proxy.cfg --sizes 64,1024 --repeat 3));
+my $html = page('run', $run);
+summary_true('run', $html, $run);
+tables_true('run', $html, $run);
+like($html, qr/what the pipeline carried:.*?<th>size<\/th><th>run<\/th><th>last hop<\/th><th>lost<\/th><th>slowest hop<\/th><th>flags<\/th>/s,
+     'run: the summary says what each column is');
+my @sizes = $html =~ /<tr><td><span class="fig" data-file="results\.csv" data-line="\d+" data-c="size">(\d+)</g;
+is("@sizes", '64 1024', 'run: a summary row per size');
+
+# rate over time: each hop's steps in timeline.csv cover its window, and
+# their time-weighted mean is the hop's msgs/s in results.csv (the same
+# counter snapshots; the file's rounding apart)
+{
+    my (%sum, %end);
+    for my $row (@{ csv("$run/timeline.csv")->{rows} }) {
+        my $key = "$row->{size} $row->{repeat} $row->{hop}";
+        $sum{$key} += $row->{msgs_per_sec} * ($row->{seconds} - ($end{$key} // 0));
+        $end{$key} = $row->{seconds};
+    }
+    my ($n, $bad) = (0, 0);
+    for my $row (grep { $_->{repeat} ne 'median' } @{ csv("$run/results.csv")->{rows} }) {
+        my $key = "$row->{size} $row->{repeat} $row->{hop}";
+        $n++;
+        my $mean = $end{$key} ? $sum{$key} / $end{$key} : 0;
+        next if $end{$key} && abs($end{$key} - $row->{seconds}) < 0.001
+          && abs($mean - $row->{msgs_per_sec}) <= 0.002 * $row->{msgs_per_sec};
+        $bad++;
+        diag "$key: timeline to $end{$key} s, mean $mean; results $row->{seconds} s, $row->{msgs_per_sec}";
+    }
+    ok($n == 12 && $bad == 0, "rate over time: $n hops and repeats, each its window's rate over its window");
+    $html = Hopbench::slurp("$run/report.html");
+    SKIP: {
+        skip 'no gnuplot on PATH', 1 unless grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
+        like($html, qr/plot<\/code>'s proxy-timeline-64B\.png/, 'rate over time: charted');
+    }
+}
+
+# latency quantiles where latency was measured (a paced run)
+SKIP: {
+    skip 'no gnuplot on PATH', 3 unless grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
+    my $paced = run_dir('paced', qw(topologies/proxy.cfg --sizes 64 --set rate=20000));
+    my $page = page('paced', $paced);
+    like($page, qr/plot<\/code>'s proxy-latency-quantiles\.png/, 'latency: a quantile chart');
+}
+
+# --- a search: NDR per size, who set it ---
+my $search = run_dir('search', qw(topologies/direct.cfg --sizes 1024 --set mode=search
+    --set search_trial=0.1 --set search_confirm=0.2 --set search_trials=4));
+$html = page('search', $search);
+summary_true('search', $html, $search);
+tables_true('search', $html, $search);
+like($html, qr/the sustainable rate:/, 'search: the summary is the rate found');
+like($html, qr/data-c="set_by">(pipeline|machine|publishers)</, 'search: and who set it');
+
+# --- a sizing: the target, the answer or the best, and its evidence ---
+my $size = tmp();
+my ($rc, $stdout, $err) = hopbench(qw(size topologies/proxy.cfg --sizes 1024
+    --set search_trial=0.2 --set size_window=0.1 --set size_goal_seconds=0.6
+    --set size_budget=3 --prove 1 --quiet --target rate=2000,p99=1s --output), $size);
+ok($rc == 0 || $rc == 3 || $rc == 4, "sizing: exit $rc (an answer, none, or undecided)") or diag $err;
+$html = page('sizing', $size);
+summary_true('sizing', $html, $size);
+my ($sum) = $html =~ /<section id="summary">(.*?)<\/section>/s;
+like($sum, qr/<b>target:<\/b> <span class="fig" data-file="sizing\.csv" data-line="2" data-c="target_per_sec">2000</,
+     'sizing: the target first');
+like($sum, qr/<b>answer at <span[^>]*data-c="size">1024<\/span> B:<\/b>/, 'sizing: the answer at each size');
+like($sum, qr/<th>capacity<\/th><td><span[^>]*data-c="capacity_per_sec">[\d.]+<\/span> \[<span[^>]*data-c="capacity_low">/,
+     'sizing: the capacity with its interval');
+like($sum, qr/<th>cost<\/th>.*data-c="busy_cores"/s, 'sizing: cost and busy cores');
+ok(index($html, 'id="sizing"') < index($html, 'id="results"'),
+   'sizing: the candidates before the trials\' rows');
+
+# --- two runs compared: what differs, what changed ---
+my $other = run_dir('forwarder', qw(topologies/proxy.cfg --sizes 64,1024 --repeat 3
+    --set engine=forwarder));
+my $cmp = tmp() . '/cmp.html';
+($rc, $stdout, $err) = hopbench('report', $run, $other, '-o', $cmp);
+is($rc, 0, 'compare: exit 0') or diag $err;
+$html = Hopbench::slurp($cmp);
+ok(index($html, 'id="compare-summary"') < index($html, '<table class="sort'),
+   'compare: the summary before the tables');
+like($html, qr/<li>proxy = broker: engine = &quot;steerable&quot; \(base\), engine = &quot;forwarder&quot; \(other\)<\/li>/,
+     'compare: the setting that differs, engine');
+my ($csv_rc, $csv) = hopbench('compare', $run, $other, '--format', 'csv');
+my $compare_csv = tmp() . '/compare.csv';
+write_file($compare_csv, $csv);
+my %sig = map { ("$_->{size} $_->{hop} $_->{metric}" => $_->{delta}) }
+  grep { $_->{significant} eq '1' } @{ csv($compare_csv)->{rows} };
+my @changes = $html =~ /<li class="change" data-size="(\d+)" data-hop="(\w+)" data-metric="([^"]+)" data-delta="([-\d.]+)">/g;
+my $wrong = 0;
+while (my ($size, $hop, $metric, $delta) = splice @changes, 0, 4) {
+    $wrong++ unless defined $sig{"$size $hop $metric"} && $sig{"$size $hop $metric"} == $delta;
+}
+is($wrong, 0, 'compare: each change listed is a significant row of compare, its delta');
+like($html, qr/what changed<\/b>, beyond the noise/, 'compare: what changed, said');
+
+# a comparison of nothing in common exits as compare does: 1
+my $apart = run_dir('apart', qw(topologies/direct.cfg --sizes 128));
+($rc, $stdout, $err) = hopbench('report', $run, $apart, '-o', tmp() . '/apart.html');
+my ($crc) = hopbench('compare', $run, $apart);
+is($rc, $crc, "compare of nothing in common: report exits as compare ($crc)");
+like($err, qr/nothing to compare/, '...and says why');
+
+# --- a run that did not finish: a true page, said first ---
+{
+    my $out = tmp() . '/int';
+    my $pid = fork;
+    if ($pid == 0) {
+        open STDOUT, '>', '/dev/null';
+        open STDERR, '>', "$out.err";
+        exec './hopbench', qw(run topologies/proxy.cfg --sizes 64,1024,4096,16384
+            --duration 0.4 --report --quiet --output), $out;
+    }
+    my $until = time + 20;
+    sleep 1 until -s "$out/results.csv" && csv("$out/results.csv")->{rows}[0] || time > $until;
+    kill 'INT', $pid;
+    waitpid $pid, 0;
+    my $page = -e "$out/report.html" ? Hopbench::slurp("$out/report.html") : '';
+    ok($page, 'interrupted: a page');
+    like($page, qr/<p class="warn status">This run did not finish: interrupted by SIGINT\./,
+         'interrupted: said first');
+    unlike($page, qr/interrupted by SIGINT while reading/, 'interrupted: the topology read whole');
+    like($page, qr/<pre class="tree">proxy: 3 stages/, 'interrupted: the topology drawn');
+    tables_true('interrupted', $page, $out);
+}
+
+# --- without gnuplot: the page says charts need it, and points nowhere ---
+{
+    my $bin = tmp();
+    symlink '/usr/bin/timeout', "$bin/timeout";
+    local $ENV{PATH} = $bin;
+    ($rc, $stdout, $err) = hopbench('report', $run, '-o', "$bin/page.html");
+    is($rc, 0, 'no gnuplot: exit 0') or diag $err;
+    my $page = Hopbench::slurp("$bin/page.html");
+    like($page, qr/Charts need gnuplot, which is not on PATH: install the Debian package gnuplot-nox/,
+         'no gnuplot: the page says charts need it');
+    unlike($page, qr/hopbench-report-/, 'no gnuplot: and names no scratch directory');
+}
+
+# --- charts in grey: each line its own dash, no key over the plot ---
+SKIP: {
+    skip 'no gnuplot on PATH', 2 unless grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
+    my $script = Hopbench::slurp("$run/report.html");
+    my ($svg) = $script =~ /(<svg\b.*?<\/svg>)/s;
+    my %dashes = map { $_ => 1 } ($svg // '') =~ /stroke-dasharray=['"]([^'"]+)['"]/g;
+    delete $dashes{'2,4'}; # the grid's
+    ok(keys %dashes >= 1, 'grey: the second line is dashed (' . join(' ', sort keys %dashes) . ')');
+    my ($rc2) = hopbench('plot', $run);
+    like(Hopbench::slurp("$run/plot.gp"), qr/^set key outside right top vertical box$/m,
+         'grey: the key beside the plot, not on it');
+}
+
+# --- every link lands where it says (a comparison's, each its run's) ---
+for my $page ("$run/report.html", "$search/report.html", "$size/report.html", $cmp) {
+    my $text = Hopbench::slurp($page);
+    my %ids = map { $_ => 1 } $text =~ /\bid="([^"]+)"/g;
+    my @links = $text =~ /href="#([^"]+)"/g;
+    my @lost = grep { !$ids{$_} } @links;
+    ok(@links && !@lost, "links land: $page (" . scalar(@links) . " links"
+       . (@lost ? ", lost: @lost" : '') . ')');
+}
+like(Hopbench::slurp($cmp), qr/href="#run2-results"/, "links land: run 2's to run 2's sections");
+
+# --- every table fits a 1024-px window (Chromium measures them) ---
+SKIP: {
+    skip 'no chromium on PATH', 4 unless $chromium;
+    my $wrap = tmp() . '/fit.html';
+    for my $page ("$run/report.html", "$search/report.html", "$size/report.html", $cmp) {
+        write_file($wrap, qq(<!DOCTYPE html><body><pre id="r">waiting</pre>
+<iframe id="f" src="file://$page" width="1024" height="800"></iframe>
+<script>document.getElementById('f').onload=function(){
+ var d=this.contentDocument,w=d.documentElement.clientWidth,o=[];
+ d.querySelectorAll('table').forEach(function(t){
+  var r=t.getBoundingClientRect().right;if(r>w+1)o.push(Math.round(r));});
+ document.getElementById('r').textContent='tables '+d.querySelectorAll('table').length+' wider '+o.join(' ')+' of '+w;};
+</script></body>));
+        my $dir = tmp();
+        my $dom = `timeout -k 5 120 $chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=$dir --allow-file-access-from-files --virtual-time-budget=10000 --window-size=1040,900 --dump-dom file://$wrap 2>/dev/null`;
+        my ($tables, $wider) = $dom =~ /tables (\d+) wider ([\d ]*) of/;
+        ok(defined $tables && $tables > 0 && $wider eq '', "fits 1024 px: $page ("
+           . ($tables // 'no answer') . ' tables, none wider)') or diag $dom =~ /(tables.*of \d+)/;
+    }
+}
+done_testing();
