@@ -189,7 +189,8 @@ run: deps
 # measured on a fresh clone: 76-deb compiles the hardened build), so
 # that none starts near the end and runs there alone; the rest follow by
 # name.  The build before them runs CHECK_JOBS compilers too, unless make
-# was given its own -j
+# was given its own -j.  Each file's line says its wall time (--timer),
+# which is what CHECK_FIRST is ordered by
 CHECK_JOBS ?= 3
 CHECK_FIRST = 76-deb 35-size 75-host-faults 74-hosts 23-flood 23-modes \
               77-host-faults-timing 29-truth 25-trees 36-size-session \
@@ -205,7 +206,7 @@ ifeq ($(SANITIZE),1)
 	@ldd hopbench | grep -q libasan && ldd tests/selftest | grep -q libasan || \
 	    { echo 'hopbench: ./hopbench is not the sanitized build' >&2; exit 1; }
 endif
-	tests/prove-clean -j$(CHECK_JOBS) $(CHECK_FILES)
+	tests/prove-clean --timer -j$(CHECK_JOBS) $(CHECK_FILES)
 
 # make check, and the slow cases the tests keep for it (tests/lib/
 # Hopbench.pm's long(): every shipped topology's search, more repeats).
