@@ -292,21 +292,31 @@ int machine_parse_cpus(const machine_t *self, const char *text, cpuset_t *out,
 //  ---------------------------------------------------------------------
 //  What `hopbench machine` prints
 
-//  "14 cores x 2 threads", or "3 cores x 1-2 threads" when they differ
+//  "14 cores x 2 threads", or "3 cores x 1-2 threads" when they differ:
+//  each core's CPUs counted in one pass (per CPU, its siblings' scan made
+//  a 1,024-CPU machine's print quadratic)
 static void s_describe_cores(const machine_t *self, const cpuset_t *cpus,
                              char *buf, size_t len)
 {
+    short threads[CPUSET_MAX + 1] = {0}, first[CPUSET_MAX + 1];
+    for (int core = 0; core <= CPUSET_MAX; core++)
+        first[core] = -1;
+    for (int cpu = cpuset_next(&self->cpus, -1); cpu >= 0;
+         cpu = cpuset_next(&self->cpus, cpu)) {
+        int core = self->core[cpu] + 1; //  0: the CPUs of none
+        threads[core]++;
+        if (first[core] < 0)
+            first[core] = (short)cpu;
+    }
     int cores = 0, least = CPUSET_MAX, most = 0;
     for (int cpu = cpuset_next(cpus, -1); cpu >= 0;
          cpu = cpuset_next(cpus, cpu)) {
-        cpuset_t siblings;
-        machine_siblings(self, cpu, &siblings);
-        if (cpuset_next(&siblings, -1) != cpu)
+        int core = cpuset_has(&self->cpus, cpu) ? self->core[cpu] + 1 : -1;
+        if (core < 0 || first[core] != cpu)
             continue; //  not its core's first CPU
-        int threads = cpuset_count(&siblings);
         cores++;
-        least = threads < least ? threads : least;
-        most = threads > most ? threads : most;
+        least = threads[core] < least ? threads[core] : least;
+        most = threads[core] > most ? threads[core] : most;
     }
     if (least == most)
         snprintf(buf, len, "%d core%s x %d thread%s", cores,
