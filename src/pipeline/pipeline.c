@@ -223,15 +223,21 @@ static long s_instance_ends(const pipeline_t *self, int i)
 
 //  LIMIT_THREADS: the read-back of a machine's threads (here, or an
 //  agent's on its host) takes at most that many: the roster's threads of
-//  each machine, counted apart (hopbench's own on the controller's)
+//  each machine, counted apart (hopbench's own on the controller's).
+//  Each instance is counted once, into its host's sum (kept at the
+//  host's first instance): counting every earlier instance again for
+//  each made a plan of 128 instances cubic
 static int s_check_threads(const pipeline_t *self, errbuf_t *err)
 {
+    int sum[PIPELINE_MAX_INSTANCES];
     for (int i = 0; i < self->n; i++) {
         const char *host = self->inst[i].host;
-        int threads = host[0] ? 0 : roster_count(self, -1);
-        for (int j = 0; j <= i; j++)
-            if (strcmp(self->inst[j].host, host) == 0)
-                threads += roster_count(self, j);
+        int first = 0;
+        while (strcmp(self->inst[first].host, host))
+            first++;
+        if (first == i)
+            sum[i] = host[0] ? 0 : roster_count(self, -1);
+        int threads = sum[first] += roster_count(self, i);
         if (threads <= LIMIT_THREADS)
             continue;
         return topology_key_error(
