@@ -390,15 +390,26 @@ static int s_window(trial_t *self, errbuf_t *err)
         if (s_window_messages(self, moved, err))
             return -1;
     } else {
-        double end = self->w.s0.t + self->spec.duration;
-        while (mono_seconds() < end) {
+        //  the closing edge is asked for the instant the window ends at,
+        //  and starts early enough for it: its first samples take about
+        //  the opening's lead (across many hosts, tens of ms), and a poll
+        //  what the last one took, so no poll runs past its start
+        self->edge_at = self->w.s0.t + self->spec.duration;
+        double end = self->edge_at - 1.25 * self->edge_lead - 0.002;
+        double poll = 0;
+        while (mono_seconds() + poll < end) {
             mono_sleep(fmin(TRIAL_POLL_MS / 1000.0, end - mono_seconds()));
+            if (mono_seconds() + poll >= end)
+                break;
+            double before = mono_seconds();
             if (s_check_moving(self, moved, err))
                 return -1;
+            poll = mono_seconds() - before;
             if (mono_seconds() < end &&
                 trial_give_up(&self->w, &self->spec, self->go_t,
                               self->w.last.t)) {
                 self->result->cut_short = true;
+                self->edge_at = 0; //  it ends now
                 break;
             }
         }

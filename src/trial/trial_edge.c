@@ -23,6 +23,13 @@
     spread over more than EDGE_SPAN_S is taken again (at most
     EDGE_ATTEMPTS times).
 
+    A window's closing edge may be asked for an instant (edge_at: the
+    opening's and the duration): its first samples are taken early
+    enough (by the opening edge's lead: tens of ms across many hosts),
+    then T waits for that instant, so the window lasts what was asked
+    however long an edge takes; it is taken once (again, it would be
+    late).
+
     The stages write nothing more for this: their counters are read where
     they are (shared memory, a proxy's STATISTICS, an agent's COUNTS), and
     the hot loops are untouched.
@@ -186,11 +193,14 @@ static int s_bracket(trial_t *self, double *t, double *span, errbuf_t *err)
     for (int i = 0; i < self->w.pl->n; i++)
         if (s_sample(self, i, a, try, err))
             return -1;
+    double sampled = mono_seconds();
+    if (self->edge_at > sampled) //  early: the instant asked, exactly
+        mono_sleep(self->edge_at - sampled);
     *t = mono_seconds();
     for (int i = 0; i < self->w.pl->n; i++)
         if (s_sample(self, i, b, try, err))
             return -1;
-    *span = mono_seconds() - first;
+    *span = sampled - first + mono_seconds() - *t;
     return 0;
 }
 
@@ -219,10 +229,15 @@ int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
     for (int i = 0; i < self->w.pl->n && recording >= 0; i++)
         stage_handle_record(self->stage[i],
                             recording ? STAGE_WINDOW : STAGE_BEFORE);
-    double t = 0, span = INFINITY;
-    for (int k = 0; k < EDGE_ATTEMPTS && span > EDGE_SPAN_S; k++)
+    //  an instant asked is kept: taken again, the edge would be later
+    double t = 0, span = INFINITY, start = mono_seconds();
+    int attempts = self->edge_at > 0 ? 1 : EDGE_ATTEMPTS;
+    for (int k = 0; k < attempts && span > EDGE_SPAN_S; k++)
         if (s_bracket(self, &t, &span, err))
             return -1;
+    self->edge_lead = t - start;
+    self->edge_span = span;
+    self->edge_at = 0;
     s_interpolate(self, &self->edge[0], &self->edge[1], t, snap);
     if (s_snapshot_finish(self, snap, err))
         return -1;

@@ -55,6 +55,13 @@ typedef struct {
     trial_window_t w;
     snapshot_t edge[3];
     double width[PIPELINE_MAX_INSTANCES];
+    //  The last edge: from its start (attempts that spread too wide
+    //  included) to its instant (lead), and from its kept attempt's first
+    //  sample to its last (span), seconds
+    double edge_lead, edge_span;
+    //  The instant the next edge is to be at (the window's end: its start
+    //  and the duration), 0: as soon as its first samples are in
+    double edge_at;
     trial_result_t *result;
     bool tracing;   //  --profile syscalls: every stage has a tracer open
     char *warnings; //  whole lines only (base/lines.h)
