@@ -35,16 +35,21 @@ for my $run (sort keys %want) {
         skip 'syscalls need root', 1 if $run =~ /syscalls/ && $> != 0;
         (my $topology = $run) =~ s/-(search|sweep|syscalls)$//;
         # latency.csv comes with its first row: a window of 0.2 s in which
-        # a busy machine let no round trip end has none, and runs again
+        # a busy machine let no round trip end has none, and runs again;
+        # so does a search whose every trial a busy machine failed (no
+        # rate found: no confirmed rows in results.csv)
         my ($rc, $out, $err, @files);
         for my $attempt (1 .. 3) {
             my @args = ('run', "topologies/$topology.cfg", @short,
                 @{ $extra{$run} // [] }, '--per-socket', '--output', "$dir/$run.$attempt");
             ($rc, $out, $err) = hopbench(@args);
             @files = sort map { s{.*/}{}r } glob("$dir/$run.$attempt/*.csv");
+            my $found = $run !~ /-search$/ || @{ csv("$dir/$run.$attempt/results.csv")->{rows} };
             rename "$dir/$run.$attempt", "$dir/$run";
-            last if $rc != 0 || !$want{$run}{'latency.csv'} || grep { $_ eq 'latency.csv' } @files;
-            note("$run: no latency.csv (no latency sample in the window), attempt $attempt");
+            my $latency = !$want{$run}{'latency.csv'} || grep { $_ eq 'latency.csv' } @files;
+            last if $rc != 0 || $latency && $found;
+            note("$run: " . ($latency ? 'the search found no rate' : 'no latency.csv (no latency '
+                 . 'sample in the window)') . ", attempt $attempt");
             system('rm', '-rf', "$dir/$run");
         }
         is($rc, 0, "$run: run exit 0") or diag $err;
