@@ -133,6 +133,22 @@ void columns_value(const column_take_t *take, const column_ctx_t *ctx,
         v->kind = VALUE_EMPTY;
 }
 
+json_t *columns_json_value(const column_value_t *v)
+{
+    switch (v->kind) {
+    case VALUE_TEXT:
+        return jsondoc_text(v->s ? v->s : "");
+    case VALUE_REAL:
+        return jsondoc_number(v->d);
+    case VALUE_INT:
+        return json_integer(v->i);
+    case VALUE_UINT:
+        return json_integer((json_int_t)v->u);
+    default:
+        return json_null();
+    }
+}
+
 static void s_cell(FILE *out, const column_take_t *take,
                    const column_ctx_t *ctx)
 {

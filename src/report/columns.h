@@ -284,6 +284,8 @@ void columns_sweep_name(const char *key, char *buf, size_t len);
 //  empty), for writers other than CSV (sizing.json)
 void columns_value(const column_take_t *take, const column_ctx_t *ctx,
                    column_value_t *v);
+//  ...and that value as JSON: text, a number, or null when empty
+json_t *columns_json_value(const column_value_t *v);
 //  The column's index in the table, -1 when it has none of that name
 int columns_find(const column_table_t *table, const char *name);
 //  The header's names joined by ',' (no sweep columns; tail: the tail's

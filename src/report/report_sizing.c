@@ -235,23 +235,6 @@ void report_sizing_table(FILE *out, const sizing_row_t *rows, int n,
 //  sizing.json: the target, each size's answer, and the candidates as
 //  sizing.csv's columns
 
-//  A cell as JSON: text, a number, or null when empty
-static json_t *s_json_value(const column_value_t *v)
-{
-    switch (v->kind) {
-    case VALUE_TEXT:
-        return jsondoc_text(v->s ? v->s : "");
-    case VALUE_REAL:
-        return jsondoc_number(v->d);
-    case VALUE_INT:
-        return json_integer(v->i);
-    case VALUE_UINT:
-        return json_integer((json_int_t)v->u);
-    default:
-        return json_null();
-    }
-}
-
 //  A candidate as sizing.csv's columns have it
 static json_t *s_json_row(const sizing_row_t *r, const sizing_target_t *t)
 {
@@ -261,7 +244,8 @@ static json_t *s_json_row(const sizing_row_t *r, const sizing_target_t *t)
     for (int c = 0; row && c < columns_sizing.ncolumns; c++) {
         column_value_t v;
         columns_value(&columns_sizing.columns[c].row, &ctx, &v);
-        if (jsondoc_set(row, columns_sizing.columns[c].name, s_json_value(&v)))
+        if (jsondoc_set(row, columns_sizing.columns[c].name,
+                        columns_json_value(&v)))
             json_decref(row), row = NULL;
     }
     return row;

@@ -78,24 +78,6 @@ void report_fit_csv(FILE *out, const sizing_fit_t *fits, int n)
     }
 }
 
-//  A cell as JSON: text, a number, or null when empty (as sizing.json's
-//  candidates have theirs)
-static json_t *s_json_value(const column_value_t *v)
-{
-    switch (v->kind) {
-    case VALUE_TEXT:
-        return jsondoc_text(v->s ? v->s : "");
-    case VALUE_REAL:
-        return jsondoc_number(v->d);
-    case VALUE_INT:
-        return json_integer(v->i);
-    case VALUE_UINT:
-        return json_integer((json_int_t)v->u);
-    default:
-        return json_null();
-    }
-}
-
 //  The columns that are the fit's (of), or a row's
 static json_t *s_json_columns(const column_ctx_t *ctx, bool of)
 {
@@ -106,7 +88,7 @@ static json_t *s_json_columns(const column_ctx_t *ctx, bool of)
         if (!(col->row.flags & COLUMN_OF) != !of)
             continue;
         columns_value(&col->row, ctx, &v);
-        if (jsondoc_set(obj, col->name, s_json_value(&v)))
+        if (jsondoc_set(obj, col->name, columns_json_value(&v)))
             json_decref(obj), obj = NULL;
     }
     return obj;

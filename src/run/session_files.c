@@ -80,31 +80,23 @@ static void s_merge_latency(trial_result_t *merged, const trial_result_t *one)
     }
 }
 
-//  timeline.csv, with the first trial that has steps (a reqrep run has
-//  none)
-static void s_timeline(session_t *self, const trial_result_t *trial)
+//  A file opened with its first rows (*file NULL until then): timeline.csv
+//  with the first trial that has steps (a reqrep run has none),
+//  sockets.csv with --per-socket's first socket rows
+static void s_rows_lazy(session_t *self, FILE **file, const char *name,
+                        report_file_t which, const trial_result_t *trial)
 {
     errbuf_t err;
-    if (trial->ntimeline == 0)
-        return;
-    if (!self->timeline &&
-        (self->timeline = outfile_create(self->dir, "timeline.csv", &err)))
-        report_header(self->timeline, REPORT_TIMELINE, &self->info);
-    if (self->timeline)
-        report_rows(self->timeline, REPORT_TIMELINE, &self->info, trial);
+    if (!*file && (*file = outfile_create(self->dir, name, &err)))
+        report_header(*file, which, &self->info);
+    if (*file)
+        report_rows(*file, which, &self->info, trial);
 }
 
-//  --per-socket: the trial's socket rows, in sockets.csv
 static void s_sockets(session_t *self, const trial_result_t *trial)
 {
-    errbuf_t err;
-    if (!self->o.per_socket || trial->nsockets == 0)
-        return;
-    if (!self->sockets &&
-        (self->sockets = outfile_create(self->dir, "sockets.csv", &err)))
-        report_header(self->sockets, REPORT_SOCKETS, &self->info);
-    if (self->sockets)
-        report_rows(self->sockets, REPORT_SOCKETS, &self->info, trial);
+    if (self->o.per_socket && trial->nsockets > 0)
+        s_rows_lazy(self, &self->sockets, "sockets.csv", REPORT_SOCKETS, trial);
 }
 
 //  One trial's rows, everywhere they go
@@ -116,8 +108,11 @@ int session_rows_trial(session_t *self, trial_result_t *trial,
     session_meta_published(self, trial);
     report_rows(self->threads, REPORT_THREADS, &self->info, trial);
     report_rows(self->memory, REPORT_MEMORY, &self->info, trial);
-    s_timeline(self, trial);
-    s_sockets(self, trial);
+    if (trial->ntimeline > 0)
+        s_rows_lazy(self, &self->timeline, "timeline.csv", REPORT_TIMELINE,
+                    trial);
+    if (self->o.per_socket && trial->nsockets > 0)
+        s_rows_lazy(self, &self->sockets, "sockets.csv", REPORT_SOCKETS, trial);
     if (self->o.format == FORMAT_CSV)
         report_rows(stdout, REPORT_RESULTS, &self->info, trial);
     if (trial->nlatency == 0)
