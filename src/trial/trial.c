@@ -392,10 +392,11 @@ static int s_window(trial_t *self, errbuf_t *err)
     } else {
         //  the closing edge is asked for the instant the window ends at,
         //  and starts early enough for it: its first samples take about
-        //  the opening's lead (across many hosts, tens of ms), and a poll
-        //  what the last one took, so no poll runs past its start
+        //  the opening's lead (across many hosts, tens of ms; twice that
+        //  is allowed, for a busy machine), and a poll what the last one
+        //  took, so no poll runs past its start
         self->edge_at = self->w.s0.t + self->spec.duration;
-        double end = self->edge_at - 1.25 * self->edge_lead - 0.002;
+        double end = self->edge_at - 2 * self->edge_lead - 0.005;
         double poll = 0;
         while (mono_seconds() + poll < end) {
             mono_sleep(fmin(TRIAL_POLL_MS / 1000.0, end - mono_seconds()));
