@@ -77,6 +77,15 @@ FILE *plot_chart_data(const char *dir, const plot_chart_t *chart, errbuf_t *err,
     return file;
 }
 
+int plot_chart_block(FILE *file, plot_chart_t *chart, const char *name,
+                     errbuf_t *err)
+{
+    fprintf(file, "%s# %s\n", chart->series.n ? "\n\n" : "", name);
+    return plot_names_add(&chart->series, name) < 0
+               ? err_set(err, "out of memory")
+               : 0;
+}
+
 //  ---------------------------------------------------------------------
 //  Charts
 

@@ -117,6 +117,10 @@ void plot_safe_name(char *out, size_t len, const char *text);
 FILE *plot_chart_data(const char *dir, const plot_chart_t *chart, errbuf_t *err,
                       const char *format, ...)
     __attribute__((format(printf, 4, 5)));
+//  A block of a chart's data file (gnuplot's index): "# NAME", after two
+//  blank lines but for the first, and NAME the chart's next series
+int plot_chart_block(FILE *file, plot_chart_t *chart, const char *name,
+                     errbuf_t *err);
 plot_chart_t *plot_charts_add(plot_charts_t *charts, plot_kind_t kind,
                               errbuf_t *err);
 //  Decide the charts and write their data files into dir

@@ -42,6 +42,20 @@ static void s_set_quoted(FILE *out, const char *what, const char *text)
     fputc('\n', out);
 }
 
+//  "plot" and a curve per series, each the data file's block of that
+//  index drawn as how says ("using 1:2 with lines"), titled with the
+//  series' name; the line is left open for what else the chart draws
+static void s_plot_blocks(FILE *out, const plot_chart_t *chart, const char *how)
+{
+    fputs("plot ", out);
+    for (int i = 0; i < chart->series.n; i++) {
+        fputs(i ? ", \\\n     " : "", out);
+        s_quote(out, i ? "" : chart->data);
+        fprintf(out, " index %d %s title ", i, how);
+        s_quote(out, chart->series.v[i]);
+    }
+}
+
 //  Sixteen line types, each its own colour (Okabe and Ito's eight, told
 //  apart also by those who see few colours), dash and point, so that a
 //  chart printed in grey still tells every line from the others: no two
@@ -292,16 +306,7 @@ static void s_value_chart(FILE *out, const plot_chart_t *chart)
         s_y_axis(out, chart->rate, "messages/s received (k = 10^3, M = 10^6)",
                  true, 0);
     s_key(out);
-    fputs("plot ", out);
-    for (int i = 0; i < chart->series.n; i++) {
-        fputs(i ? ", \\\n     " : "", out);
-        s_quote(out, i ? "" : chart->data);
-        fprintf(out,
-                " index %d using 1:2:3:4 with yerrorlines lw 2 ps 0.9 "
-                "title ",
-                i);
-        s_quote(out, chart->series.v[i]);
-    }
+    s_plot_blocks(out, chart, "using 1:2:3:4 with yerrorlines lw 2 ps 0.9");
     fputc('\n', out);
 }
 
@@ -375,16 +380,9 @@ static void s_bar_chart(FILE *out, const plot_chart_t *chart)
 static void s_knee_panel(FILE *out, const plot_chart_t *chart, int col,
                          bool diagonal)
 {
-    fputs("plot ", out);
-    for (int i = 0; i < chart->series.n; i++) {
-        fputs(i ? ", \\\n     " : "", out);
-        s_quote(out, i ? "" : chart->data);
-        fprintf(out,
-                " index %d using 1:%d with linespoints lw 2 ps 0.9 "
-                "title ",
-                i, col);
-        s_quote(out, chart->series.v[i]);
-    }
+    char how[64];
+    snprintf(how, sizeof how, "using 1:%d with linespoints lw 2 ps 0.9", col);
+    s_plot_blocks(out, chart, how);
     if (diagonal)
         fputs(", \\\n     x with lines dt 2 lc rgb \"gray50\" "
               "title \"delivered = offered\"",
@@ -612,14 +610,7 @@ static void s_quantiles_chart(FILE *out, const plot_chart_t *chart)
         s_log_tics(out, "y", chart->rate[0] / 1.5, chart->rate[1] * 1.5, false);
     fputs("set ylabel \"latency (us, log scale)\"\n", out);
     s_key(out);
-    fputs("plot ", out);
-    for (int i = 0; i < chart->series.n; i++) {
-        fputs(i ? ", \\\n     " : "", out);
-        s_quote(out, i ? "" : chart->data);
-        fprintf(out, " index %d using 1:2 with linespoints lw 2 ps 1.2 title ",
-                i);
-        s_quote(out, chart->series.v[i]);
-    }
+    s_plot_blocks(out, chart, "using 1:2 with linespoints lw 2 ps 1.2");
     fputc('\n', out);
 }
 
@@ -639,14 +630,7 @@ static void s_timeline_chart(FILE *out, const plot_chart_t *chart)
             "set format y \"%%.1s%%c\"\nset grid xtics ytics\n",
             chart->offered[1], 1.1 * chart->rate[1] + 1);
     s_key(out);
-    fputs("plot ", out);
-    for (int i = 0; i < chart->series.n; i++) {
-        fputs(i ? ", \\\n     " : "", out);
-        s_quote(out, i ? "" : chart->data);
-        fprintf(out,
-                " index %d using 1:2 with linespoints lw 1.5 ps 0.6 title ", i);
-        s_quote(out, chart->series.v[i]);
-    }
+    s_plot_blocks(out, chart, "using 1:2 with linespoints lw 1.5 ps 0.6");
     fputc('\n', out);
 }
 

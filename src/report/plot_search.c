@@ -157,12 +157,8 @@ static int s_write(const char *dir, plot_chart_t *chart, const reader_t *self,
     int rc = 0;
     for (int i = a; i < b && rc == 0; i++) {
         const point_t *p = &self->points[i];
-        if (i == a || p->link != self->points[i - 1].link) {
-            fprintf(file, "%s# %s\n", i == a ? "" : "\n\n",
-                    self->links.v[p->link]);
-            if (plot_names_add(&chart->series, self->links.v[p->link]) < 0)
-                rc = err_set(err, "out of memory");
-        }
+        if (i == a || p->link != self->points[i - 1].link)
+            rc = plot_chart_block(file, chart, self->links.v[p->link], err);
         fprintf(file, "%.1f %.1f %.4f %d\n", p->offered, p->received,
                 p->lost_pct, p->pass);
         double lo = chart->offered[0], hi = chart->offered[1];

@@ -95,12 +95,8 @@ static int s_chart(void *ctx, int a, int b, errbuf_t *err)
     int rc = 0;
     for (int i = a; i < b && rc == 0; i++) {
         const point_t *p = &self->points[i];
-        if (i == a || p->line != self->points[i - 1].line) {
-            fprintf(file, "%s# %s\n", i == a ? "" : "\n\n",
-                    self->lines.v[p->line]);
-            if (plot_names_add(&chart->series, self->lines.v[p->line]) < 0)
-                rc = err_set(err, "out of memory");
-        }
+        if (i == a || p->line != self->points[i - 1].line)
+            rc = plot_chart_block(file, chart, self->lines.v[p->line], err);
         fprintf(file, "%.3f %.1f\n", p->t, p->rate);
         chart->rate[1] = p->rate > chart->rate[1] ? p->rate : chart->rate[1];
         chart->offered[1] = p->t > chart->offered[1] ? p->t : chart->offered[1];

@@ -56,11 +56,12 @@ static void s_only(FILE *out, const comparison_t *c)
         if (row->a && row->b)
             continue;
         const series_t *s = row->a ? row->a : row->b;
-        char text[4 * COMPARE_LONG];
-        snprintf(text, sizeof text,
-                 "only in %s: %s, size %u, hop %s %s -> %s, %s",
-                 row->a ? "base" : "other", s->topology, s->size, s->hop,
-                 s->from, s->to, s->metric);
+        char text[4 * COMPARE_LONG], link[2 * COMPARE_LONG + 8] = "";
+        if (s->from[0]) //  a latency row of end to end names no link
+            snprintf(link, sizeof link, " %s -> %s", s->from, s->to);
+        snprintf(text, sizeof text, "only in %s: %s, size %u, hop %s%s, %s",
+                 row->a ? "base" : "other", s->topology, s->size, s->hop, link,
+                 s->metric);
         html_elem(out, "p", NULL, text);
     }
 }
