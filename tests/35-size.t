@@ -99,8 +99,10 @@ is(join(',', sort { $a cmp $b } keys %{ { map { $_->{sweep_criterion} => 1 } @{ 
 ($rc, undef, $stderr) = hopbench('report', "$out/a");
 is($rc, 0, 'report of a sizing run: exit 0') or diag $stderr;
 my $page = Hopbench::slurp("$out/a/report.html");
-like($page, qr{<p class="answer"><b>answer:</b> candidate \Q$met->{candidate}\E meets the target: \Q$met->{topology}\E  at 1024 B, cost \Q$met->{cost}\E</p>}s,
-     'report: the answer line names the candidate proven')
+# (each figure a cell of sizing.csv: <span ... data-c="COLUMN">VALUE</span>)
+my $cell = sub { my ($c, $v) = @_; qr{<span[^>]*data-c="$c">\Q$v\E</span>} };
+like($page, qr{<b>answer at ${\ $cell->('size', 1024)} B:</b> ${\ $cell->('topology', $met->{topology})} <span[^>]*data-c="try">[^<]*</span> \(candidate ${\ $cell->('candidate', $met->{candidate})}\): ${\ $cell->('verdict', 'meets')}.*?<tr><th>cost</th><td>${\ $cell->('cost', $met->{cost})} }s,
+     'report: the answer line names the candidate proven, and its cost')
     if $met;
 ok(index($page, '<p class="answer">') < index($page, 'id="sizing"'), 'report: the answer before the candidates');
 unlike($page, qr/config\.cfg: No such file/, 'report: no error box for the files a sizing run has not');
@@ -120,7 +122,7 @@ like($stdout, qr/^answer at 1024 B: (no candidate meets the target; the best|und
      'the best named with its shortfall and its interval');
 like($stdout, qr/bottleneck hop \d/, '...and its bottleneck hop');
 hopbench('report', "$out/b");
-like(Hopbench::slurp("$out/b/report.html"), qr{<b>answer:</b> none of the 2 candidates was proven to meet the target},
+like(Hopbench::slurp("$out/b/report.html"), qr{<b>answer at <span[^>]*data-c="size">1024</span> B:</b> no candidate meets the target; the best, },
      'report: none meets, said as the answer');
 my @b = @{ csv("$out/b/sizing.csv")->{rows} };
 ok(!grep({ $_->{capacity_trials} < 3 || $_->{decided_by} ne 'capacity' } @b),
