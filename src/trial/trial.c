@@ -393,11 +393,11 @@ static int s_window(trial_t *self, errbuf_t *err)
         //  the closing edge is asked for the instant the window ends at,
         //  and starts early enough for it: its first samples take about
         //  the opening's lead (across many hosts, tens of ms; twice that
-        //  is allowed, for a busy machine), and a poll what the last one
-        //  took, so no poll runs past its start
+        //  and 20 ms are allowed, for a busy machine), and a poll at most
+        //  half again the longest one yet, so no poll runs past its start
         self->edge_at = self->w.s0.t + self->spec.duration;
-        double end = self->edge_at - 2 * self->edge_lead - 0.005;
-        double poll = 0;
+        double end = self->edge_at - 2 * self->edge_lead - 0.02;
+        double poll = 0; //  the longest a poll took, and half again
         while (mono_seconds() + poll < end) {
             mono_sleep(fmin(TRIAL_POLL_MS / 1000.0, end - mono_seconds()));
             if (mono_seconds() + poll >= end)
@@ -405,7 +405,7 @@ static int s_window(trial_t *self, errbuf_t *err)
             double before = mono_seconds();
             if (s_check_moving(self, moved, err))
                 return -1;
-            poll = mono_seconds() - before;
+            poll = fmax(poll, 1.5 * (mono_seconds() - before));
             if (mono_seconds() < end &&
                 trial_give_up(&self->w, &self->spec, self->go_t,
                               self->w.last.t)) {

@@ -232,6 +232,7 @@ static void s_sockets_edge(trial_t *self, int i, int recording,
 int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
                         errbuf_t *err)
 {
+    double start = mono_seconds();
     for (int i = 0; i < self->w.pl->n && recording >= 0; i++)
         stage_handle_record(self->stage[i],
                             recording ? STAGE_WINDOW : STAGE_BEFORE);
@@ -241,7 +242,7 @@ int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
     bool remote = false;
     for (int i = 0; i < self->w.pl->n; i++)
         remote |= self->w.pl->inst[i].host[0] != 0;
-    double t = 0, span = INFINITY, start = mono_seconds();
+    double t = 0, span = INFINITY;
     int attempts = self->edge_at > 0 || remote ? 1 : EDGE_ATTEMPTS;
     for (int k = 0; k < attempts && span > EDGE_SPAN_S; k++)
         if (s_bracket(self, &t, &span, err))
