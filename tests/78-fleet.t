@@ -174,7 +174,12 @@ if (long()) {
     is(scalar @bad, 0, "$n hosts: every row consistent")
         or diag join("\n", map { "$_->{size} $_->{from}>$_->{to}: sent $_->{sent} received "
             . "$_->{received} lost $_->{lost}" } @bad[0 .. ($#bad > 4 ? 4 : $#bad)]);
-    my @long = grep { abs($_->{seconds} - 1) > 0.02 } @rows;
+    for my $size (64, 1024) {
+        my @of = grep { $_->{size} == $size } @rows;
+        my ($slow, $fast) = (sort { $a <=> $b } map { $_->{msgs_per_sec} } @of)[0, -1];
+        note sprintf "%d hosts, size %d: %d rows, %s to %s msgs/s, %d lost in all", $n, $size,
+            scalar @of, $slow // '-', $fast // '-', eval { my $t = 0; $t += $_->{lost} for @of; $t };
+    }
     my ($lo, $hi) = (sort { $a <=> $b } map { $_->{seconds} } @rows)[0, -1];
     note sprintf "%d hosts: windows %.4f-%.4f s, first rows at %s s, ended at %.2f s",
         $n, $lo // -1, $hi // -1, defined $first ? sprintf('%.2f', $first) : 'never', $secs;

@@ -397,7 +397,9 @@ static int s_window(trial_t *self, errbuf_t *err)
         //  half again the longest one yet, so no poll runs past its start
         self->edge_at = self->w.s0.t + self->spec.duration;
         double end = self->edge_at - 2 * self->edge_lead - 0.02;
-        double poll = 0; //  the longest a poll took, and half again
+        //  the longest a poll took, and half again; before the first, the
+        //  opening edge's time (a poll reads what an edge reads, once)
+        double poll = self->edge_took;
         while (mono_seconds() + poll < end) {
             mono_sleep(fmin(TRIAL_POLL_MS / 1000.0, end - mono_seconds()));
             if (mono_seconds() + poll >= end)

@@ -255,5 +255,6 @@ int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
         return -1;
     for (int i = 0; i < self->w.pl->n; i++)
         s_sockets_edge(self, i, recording, snap);
+    self->edge_took = mono_seconds() - start;
     return 0;
 }

@@ -58,7 +58,7 @@ typedef struct {
     //  The last edge: from its start (attempts that spread too wide
     //  included) to its instant (lead), and from its kept attempt's first
     //  sample to its last (span), seconds
-    double edge_lead, edge_span;
+    double edge_lead, edge_span, edge_took; //  took: all of it
     //  The instant the next edge is to be at (the window's end: its start
     //  and the duration), 0: as soon as its first samples are in
     double edge_at;
