@@ -104,7 +104,8 @@ my $cell = sub { my ($c, $v) = @_; qr{<span[^>]*data-c="$c">\Q$v\E</span>} };
 like($page, qr{<b>answer at ${\ $cell->('size', 1024)} B:</b> ${\ $cell->('topology', $met->{topology})} <span[^>]*data-c="try">[^<]*</span> \(candidate ${\ $cell->('candidate', $met->{candidate})}\): ${\ $cell->('verdict', 'meets')}.*?<tr><th>cost</th><td>${\ $cell->('cost', $met->{cost})} }s,
      'report: the answer line names the candidate proven, and its cost')
     if $met;
-ok(index($page, '<p class="answer">') < index($page, 'id="sizing"'), 'report: the answer before the candidates');
+ok(index($page, 'id="summary"') >= 0 && index($page, 'id="summary"') < index($page, 'id="sizing"'),
+   'report: the answer before the candidates');
 unlike($page, qr/config\.cfg: No such file/, 'report: no error box for the files a sizing run has not');
 # metadata.json as run writes it: the page's machine section
 my $meta = Hopbench::slurp("$out/a/metadata.json");
@@ -122,8 +123,8 @@ like($stdout, qr/^answer at 1024 B: (no candidate meets the target; the best|und
      'the best named with its shortfall and its interval');
 like($stdout, qr/bottleneck hop \d/, '...and its bottleneck hop');
 hopbench('report', "$out/b");
-like(Hopbench::slurp("$out/b/report.html"), qr{<b>answer at <span[^>]*data-c="size">1024</span> B:</b> no candidate meets the target; the best, },
-     'report: none meets, said as the answer');
+like(Hopbench::slurp("$out/b/report.html"), qr{<b>answer at <span[^>]*data-c="size">1024</span> B:</b> (no candidate meets the target; the best|undecided: no candidate was proven to meet the target; the nearest), <span[^>]*data-c="topology">proxy</span>},
+     'report: none meets, said as the answer (as size says it), the best or nearest named');
 my @b = @{ csv("$out/b/sizing.csv")->{rows} };
 ok(!grep({ $_->{capacity_trials} < 3 || $_->{decided_by} ne 'capacity' } @b),
    'capacity decided it, on 3 trials or more each');

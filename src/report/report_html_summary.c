@@ -157,7 +157,13 @@ static void s_sizing_size(FILE *out, const rundir_file_t *file, int first)
               out);
         return;
     }
-    fputs(meets ? "" : "no candidate meets the target; the best, ", out);
+    const char *v = rundir_cell(file, row, rundir_column(file, "verdict"));
+    bool open = !strncmp(v, "undecided", 9) || !strncmp(v, "inconclusive", 12);
+    fputs(meets  ? ""
+          : open ? "undecided: no candidate was proven to meet the target; "
+                   "the nearest, "
+                 : "no candidate meets the target; the best, ",
+          out);
     s_src(out, file, row, "topology");
     fputc(' ', out);
     s_src(out, file, row, "try");
