@@ -179,6 +179,11 @@ static int s_test_loss(void)
     //  ...and the budget spent with it: the machine's
     evidence_loss(t, 4, &strict, true, &r);
     CHECK(r.verdict == EVIDENCE_MACHINE);
+    //  a proof's goal is all its windows' seconds: a starved lossy one
+    //  among them leaves it to the machine, never met
+    evidence_goal_t proof = {0, 6, 0};
+    evidence_loss(t, 6, &proof, true, &r);
+    CHECK(r.verdict == EVIDENCE_MACHINE);
     //  a bad second not starved fails a strict goal at once
     t[1] = (evidence_trial_t){0.5, 1, false};
     evidence_loss(t, 2, &strict, false, &r);
