@@ -90,7 +90,7 @@ static void s_line(FILE *out, const rundir_file_t *file, int row,
 //  on stdout has it (report_sizing.c), a line each
 static const s_evidence_t s_evidence[] = {
     {"cost", "cost", false,
-     "{cost} {cost_unit} (brokers busy {busy_cores} cores at "
+     "{cost} (in {cost_unit}; brokers busy {busy_cores} cores at "
      "{confirmed_per_sec} msgs/s; load generators on {generator_cpus} CPUs, "
      "not counted)"},
     {"capacity", "capacity_per_sec", false,
