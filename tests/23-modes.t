@@ -94,19 +94,31 @@ for my $file (@pubsub) {
 # A tcp hop's kernel buffers hold megabytes (tens of thousands of small
 # messages) and fill or empty as the scheduler pleases: its rows are not
 # held to it (tests/28-windows.t says more)
+# A row that disagrees by more than 2 % while a stage of it waited for a
+# CPU (starved) says what the machine did to its queues in the window:
+# that run is made again, up to three times; one not starved fails it
 my @ratios;
 for my $file (qw(topologies/proxy.cfg topologies/chain3.cfg topologies/direct.cfg)) {
-    my $out = tmp();
-    my ($rc, undef, $err) = hopbench('run', $file, '--sizes', '64,1024',
-        qw(--duration 1 --repeat), long() ? 2 : 1, @quick, '--output', $out);
-    is($rc, 0, "$file: exit 0") or diag $err;
-    my %windows;
-    for my $row (@{ csv("$out/results.csv")->{rows} }) {
-        next if $row->{repeat} !~ /^\d+$/;
-        $windows{"$row->{size} $row->{repeat}"}{ $row->{seconds} } = 1;
-        push @ratios, abs($row->{msgs_per_sec} / $row->{sent_per_sec} - 1)
-            if $row->{transport} ne 'tcp';
+    my ($rc, $err, %windows, @mine);
+    for my $attempt (1 .. 3) {
+        my $out = tmp();
+        ($rc, undef, $err) = hopbench('run', $file, '--sizes', '64,1024',
+            qw(--duration 1 --repeat), long() ? 2 : 1, @quick, '--output', $out);
+        (%windows, @mine) = ();
+        my $starved = 0;
+        for my $row (@{ csv("$out/results.csv")->{rows} }) {
+            next if $row->{repeat} !~ /^\d+$/;
+            $windows{"$row->{size} $row->{repeat}"}{ $row->{seconds} } = 1;
+            next if $row->{transport} eq 'tcp';
+            my $ratio = abs($row->{msgs_per_sec} / $row->{sent_per_sec} - 1);
+            push @mine, $ratio;
+            $starved ||= $ratio > 0.02 && $row->{starved} > 0;
+        }
+        last if $rc != 0 || !$starved;
+        note("$file: a starved row disagreed by more than 2 %, attempt $attempt");
     }
+    push @ratios, @mine;
+    is($rc, 0, "$file: exit 0") or diag $err;
     ok(!grep({ keys %$_ != 1 } values %windows),
        "$file: every row of a trial has the same window");
 }
