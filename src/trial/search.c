@@ -125,8 +125,17 @@ static void s_judge_cut(const search_t *self, search_trial_t *trial,
     double share = planned > 0 ? trial->window / planned : 1;
     for (int k = 0; k < trial->nratios; k++) {
         double ratio = self->out->ratio[k].ratio;
-        if (ratio <= cut_ratio || trial->verdicts[k] == VERDICT_LIMITED)
+        if (trial->verdicts[k] == VERDICT_LIMITED)
             continue;
+        //  a window cut short passes nothing, its own ratio either: the
+        //  cut projected more lost than it allows, and what came in the
+        //  drain after can bring the measured loss under it (0.00486 of
+        //  0.005)
+        if (ratio <= cut_ratio) {
+            if (trial->verdicts[k] == VERDICT_PASS)
+                trial->verdicts[k] = VERDICT_UNJUDGED;
+            continue;
+        }
         if (trial->verdicts[k] == VERDICT_FAIL)
             trial->worsts[k] = s_worst(trial->result, ratio, share);
         if (trial->verdicts[k] == VERDICT_PASS || trial->worsts[k] < 0)
