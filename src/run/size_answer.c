@@ -70,11 +70,10 @@ static void s_progress(const size_t_ *self, int i, const char *what)
 
 static size_eval_t s_evaluator(size_t_ *self, int i)
 {
-    char number[16];
     report_info_t *info = session_info(self->session);
-    snprintf(number, sizeof number, "%d", i + 1);
+    snprintf(self->candidate, sizeof self->candidate, "%d", i + 1);
     info->topology = self->topo[i]->name;
-    info->sweep_value[0] = number; //  copied: the session's rows write it
+    info->sweep_value[0] = self->candidate; //  the rows read it later
     return (size_eval_t){.session = self->session,
                          .pl = self->pl[i],
                          .target = &self->target,

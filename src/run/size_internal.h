@@ -25,6 +25,7 @@ typedef struct {
     fleet_t *fleet;                //  agents, when a stage names a host
     errbuf_t unfit[SIZE_MAX_ROWS]; //  why a candidate's hosts cannot be
     session_t *session;            //  its trials, their files and stages
+    char candidate[16];            //  the one measured, 1 first (its rows)
     bool stages_left;              //  a stage thread could not be ended
     double overhead;               //  the most a trial took beyond its
                                    //  window so far (the progress bound)
