@@ -882,6 +882,7 @@ int main(int argc, char **argv)
     memset(self, 0, sizeof *self);
     if (s_parse(&self->opt, argc, argv)) {
         s_usage(stderr);
+        free(self);
         return 2;
     }
     uint64_t count = 0;
