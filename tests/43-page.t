@@ -105,6 +105,33 @@ sub tables_true {
     is($bad, 0, "$what: each is its file's");
 }
 
+# Each line's steps of timeline.csv as one time-weighted mean over the
+# window, and where its last step ends: {KEY} = [end, mean], KEY the
+# row's columns named
+sub window_means {
+    my ($dir, @by) = @_;
+    my (%sum, %end);
+    for my $row (@{ csv("$dir/timeline.csv")->{rows} }) {
+        my $key = join ' ', map { $row->{$_} } @by;
+        $sum{$key} += $row->{msgs_per_sec} * ($row->{seconds} - ($end{$key} // 0));
+        $end{$key} = $row->{seconds};
+    }
+    return { map { ($_ => [$end{$_}, $end{$_} ? $sum{$_} / $end{$_} : 0]) } keys %end };
+}
+
+# A chart's data file (hopbench plot's, the page's the same) as its
+# blocks: [[NAME, [[x, y], ...]], ...]
+sub chart_blocks {
+    my ($file) = @_;
+    my @blocks;
+    for (split /\n/, Hopbench::slurp($file)) {
+        if (/^# (hop .*)/) { push @blocks, [$1, []] }
+        elsif (/^([\d.]+) ([\d.]+)$/ && @blocks) { push @{ $blocks[-1][1] }, [$1, $2] }
+    }
+    return @blocks;
+}
+my $gnuplot = grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
+
 # --- a run of two sizes, three repeats: median rows ---
 my $run = run_dir('run', qw(topologies/proxy.cfg --sizes 64,1024 --repeat 3));
 my $html = page('run', $run);
@@ -160,6 +187,46 @@ tables_true('search', $html, $search);
 like($html, qr/the sustainable rate:/, 'search: the summary is the rate found');
 like($html, qr/data-c="set_by">(pipeline|machine|publishers)</, 'search: and who set it');
 
+# a search's rate over time: every trial of search.csv has its steps in
+# timeline.csv (repeat the search, trial the trial), each hop's
+# time-weighted mean its received_per_sec over its window; the chart
+# draws the trials that confirmed a rate, each step the file's
+{
+    my $means = window_means($search, qw(size repeat trial hop));
+    my ($n, $bad, %confirmed) = (0, 0);
+    for my $row (@{ csv("$search/search.csv")->{rows} }) {
+        my $key = "$row->{size} $row->{repeat} $row->{trial} $row->{hop}";
+        $confirmed{"$row->{repeat} $row->{trial}"} = 1
+          if $row->{phase} eq 'confirm' && $row->{verdict} eq 'pass';
+        my ($end, $mean) = @{ $means->{$key} // [0, 0] };
+        $n++;
+        next if $end && abs($end - $row->{window}) < 0.001
+          && abs($mean - $row->{received_per_sec}) <= 0.002 * $row->{received_per_sec} + 0.1;
+        $bad++;
+        diag "search $key: timeline to $end s, mean $mean; search.csv $row->{window} s, $row->{received_per_sec}";
+    }
+    ok($n >= 4 && $bad == 0 && keys %$means == $n,
+       "search rate over time: $n trials' hops, each its window's rate (" . scalar(keys %$means) . ' in timeline.csv)');
+    SKIP: {
+        skip 'no gnuplot on PATH', 3 unless $gnuplot;
+        like($html, qr/plot<\/code>'s direct-timeline-1024B\.png/, 'search rate over time: charted');
+        hopbench('plot', $search);
+        my @blocks = chart_blocks("$search/plot-timeline-direct-1024B.dat");
+        my %steps;
+        for my $row (@{ csv("$search/timeline.csv")->{rows} }) {
+            push @{ $steps{"hop $row->{hop} $row->{from}->$row->{to}, trial $row->{trial}"} },
+              [$row->{seconds}, $row->{msgs_per_sec}];
+        }
+        my @drawn = map { $_->[0] } @blocks;
+        my @want = map { "hop 1 pub->sub, trial " . (split ' ', $_)[1] } sort keys %confirmed;
+        is("@drawn", "@want", "search rate over time: the confirming trials drawn (@want)");
+        my $wrong = grep { my $b = $_; my $rows = $steps{ $b->[0] } // [];
+            @$rows != @{ $b->[1] } || grep { $rows->[$_][0] != $b->[1][$_][0]
+              || $rows->[$_][1] != $b->[1][$_][1] } 0 .. $#$rows } @blocks;
+        is($wrong, 0, 'search rate over time: each point is its timeline.csv row');
+    }
+}
+
 # --- a sizing: the target, the answer or the best, and its evidence ---
 my $size = tmp();
 my ($rc, $stdout, $err) = hopbench(qw(size topologies/proxy.cfg --sizes 1024
@@ -177,6 +244,49 @@ like($sum, qr/<th>capacity<\/th><td><span[^>]*data-c="capacity_per_sec">[\d.]+<\
 like($sum, qr/<th>cost<\/th>.*data-c="busy_cores"/s, 'sizing: cost and busy cores');
 ok(index($html, 'id="sizing"') < index($html, 'id="results"'),
    'sizing: the candidates before the trials\' rows');
+
+# a sizing's latency: each criterion's windows at the target merged into
+# an "all" row (its samples theirs summed), charted as quantiles; its
+# rate over time: each candidate's proof (else its flat-out trials), the
+# windows end to end, each point a row of timeline.csv
+{
+    my (%samples, %all);
+    for my $row (@{ csv("$size/latency.csv")->{rows} }) {
+        my $key = "$row->{sweep_candidate} $row->{sweep_criterion}";
+        if ($row->{repeat} eq 'all') { $all{$key} = $row->{samples} }
+        else { $samples{$key} += $row->{samples} }
+    }
+    my @wrong = grep { ($all{$_} // -1) != $samples{$_} } keys %samples;
+    ok(keys %samples && !@wrong, 'sizing latency: an "all" row per criterion, its samples its windows\' ('
+       . join(', ', map { "$_: $all{$_}" } sort keys %all) . ')') or diag "wrong: @wrong";
+    SKIP: {
+        skip 'no gnuplot on PATH', 4 unless $gnuplot;
+        like($html, qr/plot<\/code>'s proxy_at_1024_B-latency-quantiles\.png/, 'sizing latency: a quantile chart');
+        my %proven = map { ($_->{sweep_candidate} => 1) }
+          grep { $_->{sweep_criterion} eq 'proof' } @{ csv("$size/timeline.csv")->{rows} };
+        my (%want, %last, %offset);
+        for my $row (@{ csv("$size/timeline.csv")->{rows} }) {
+            my $c = $row->{sweep_candidate};
+            next unless $row->{sweep_criterion} eq ($proven{$c} ? 'proof' : 'capacity');
+            my $line = "$c hop $row->{hop} $row->{from}->$row->{to}";
+            $offset{$line} += $last{$line}[1] if $last{$line} && $last{$line}[0] ne $row->{repeat};
+            $last{$line} = [$row->{repeat}, $row->{seconds}];
+            push @{ $want{$line} }, [sprintf('%.6f', $offset{$line} // 0) + $row->{seconds}, $row->{msgs_per_sec}];
+        }
+        my $what = $proven{1} ? 'proof' : 'capacity';
+        like($html, qr/plot<\/code>'s proxy__candidate-1_criterion-${what}_-timeline-1024B\.png/,
+             "sizing rate over time: candidate 1's $what charted");
+        hopbench('plot', $size);
+        my @blocks = chart_blocks("$size/plot-timeline-proxy__candidate-1_criterion-${what}_-1024B.dat");
+        my $points = 0;
+        my $wrong = grep { my $b = $_; my $rows = $want{"1 $b->[0]"} // [];
+            $points += @$rows;
+            @$rows != @{ $b->[1] } || grep { abs($rows->[$_][0] - $b->[1][$_][0]) > 2e-6
+              || $rows->[$_][1] != $b->[1][$_][1] } 0 .. $#$rows } @blocks;
+        ok(@blocks == 2 && $points > 0 && $wrong == 0,
+           "sizing rate over time: a line per hop, $points points, each its timeline.csv row end to end");
+    }
+}
 
 # --- two runs compared: what differs, what changed ---
 my $other = run_dir('forwarder', qw(topologies/proxy.cfg --sizes 64,1024 --repeat 3

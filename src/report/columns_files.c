@@ -413,7 +413,8 @@ const column_table_t columns_sockets =
 
 //  ---------------------------------------------------------------------
 //  timeline.csv: each link's rate over each step of a trial's window
-//  (timeline_row_t); ctx->of is the trial, whose links name the row's
+//  (timeline_row_t); ctx->of is the trial, whose links name the row's.
+//  A search's trials are rows too: repeat is the search, trial the trial
 
 static const link_row_t *s_step_link(const column_ctx_t *ctx)
 {
@@ -431,6 +432,12 @@ static void s_step_from(const column_ctx_t *ctx, column_value_t *v)
 static void s_step_to(const column_ctx_t *ctx, column_value_t *v)
 {
     column_text(v, s_step_link(ctx)->to);
+}
+//  A search's trial: its number within the search (search.csv's trial)
+static void s_step_trial(const column_ctx_t *ctx, column_value_t *v)
+{
+    if (ctx->info->trial > 0)
+        column_int(v, ctx->info->trial);
 }
 
 #define STEP(f, fmt)                                                           \
@@ -457,6 +464,11 @@ static const column_t s_timeline[] = {
      "poll, ~50 ms, coarser in a long window)"},
     {COLUMN_MSGS_PER_SEC, STEP(rate, "%.1f"),
      "what the link took over the step, per second"},
+    {"trial",
+     COLUMN_COMPUTED(s_step_trial, NULL, 0),
+     {0},
+     "mode = search: the trial (search.csv's), its search the repeat; "
+     "empty otherwise"},
 };
 
 const column_table_t columns_timeline =

@@ -148,12 +148,13 @@ int plot_prepare(const rundir_t *run, const char *out, plot_term_t term,
                  plot_charts_t *charts, errbuf_t *err)
 {
     //  a sizing's results.csv holds trials of other kinds (flat out, at a
-    //  rate) under one size: its charts are of the candidates, and of
-    //  latency at the target
+    //  rate) under one size: its charts are of the candidates, of latency
+    //  at the target and of each candidate's rate over its proof
     bool sizing = rundir_file(run, &columns_sizing) != NULL;
     plot_table_t *table = sizing ? NULL : plot_table_read(run, err);
     int rc = sizing ? plot_sizing_charts(run, out, charts, err) ||
-                          plot_quantiles_charts(run, out, charts, err)
+                          plot_quantiles_charts(run, out, charts, err) ||
+                          plot_timeline_charts(run, out, charts, err)
                     : !table || plot_charts_write(table, out, charts, err) ||
                           plot_search_charts(run, out, charts, err) ||
                           plot_latency_at_charts(run, out, charts, err) ||

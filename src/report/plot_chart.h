@@ -80,7 +80,7 @@ typedef struct {
     char name[PLOT_NAME]; //  for titles: "proxy", "proxy (transport=ipc)"
     char what[PLOT_NAME]; //  PLOT_SWEEP: "the last hop (hop 2 broker->sub),
                           //  one line per transport"; PLOT_SYSCALLS: the
-                          //  stage
+                          //  stage; PLOT_TIMELINE: which trials it draws
     char data[PLOT_NAME]; //  data file, relative to the results directory
     char png[PLOT_NAME];  //  the chart, relative to it (".svg" when the
                           //  terminal is svg: plot_charts_as_svg)
@@ -101,6 +101,7 @@ typedef struct {
                              //  PLOT_SIZING: the target x (1 + headroom)
     plot_names_t ticks;      //  PLOT_VALUE: the x axis's values, in order
     char key[PLOT_NAME];     //  ...and the swept key they are of
+    bool joined;             //  PLOT_TIMELINE: windows laid end to end
 } plot_chart_t;
 
 typedef struct {

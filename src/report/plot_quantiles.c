@@ -6,7 +6,10 @@
 
     The rows taken are hop "e2e" of repeat "all", else of repeat "1" (a
     size of one repeat writes no "all" row); latency_at's rows (at a
-    fraction of a found rate) are another chart's.
+    fraction of a found rate) are another chart's.  A sizing's (its file
+    has sweep_criterion) are its "all" rows, each criterion's windows at
+    the target merged: a chart per topology and size, a block per
+    candidate and criterion (p99, proof), in the file's order.
 */
 #include "report/plot_quantiles.h"
 
@@ -36,7 +39,8 @@ static const struct {
 typedef struct {
     int chart;
     unsigned size;
-    int row; //  in latency.csv
+    int row;   //  in latency.csv
+    int label; //  a sizing's: its block's name ("candidate=1 criterion=proof")
 } point_t;
 
 typedef struct {
@@ -47,6 +51,8 @@ typedef struct {
     const char *out;
     plot_charts_t *into;
     int col[S_NQ], at; //  the quantiles' columns; latency_at's, or -1
+    bool sizing;       //  a sizing's file: its "all" rows, per candidate
+    plot_names_t labels;
 } reader_t;
 
 //  Is the row one a curve is drawn from?
@@ -58,7 +64,7 @@ static bool s_taken(const reader_t *self, const char *repeat)
         return false;
     if (strcmp(repeat, "all") == 0)
         return true;
-    if (strcmp(repeat, "1"))
+    if (self->sizing || strcmp(repeat, "1"))
         return false;
     //  repeat 1: only when its size has no "all" row
     for (int r = 0; r < rundir_nrows(file); r++)
@@ -80,13 +86,19 @@ static int s_row(reader_t *self, errbuf_t *err)
     if (rundir_number(&self->in, C_SIZE, &size, err))
         return -1;
     rundir_combo(&self->in, true, combo, sizeof combo);
-    snprintf(key, sizeof key, "%.100s\t%.140s", rundir_text(&self->in, C_TOPO),
-             combo);
+    if (self->sizing)
+        snprintf(key, sizeof key, "%.100s\t\t%.0f",
+                 rundir_text(&self->in, C_TOPO), size);
+    else
+        snprintf(key, sizeof key, "%.100s\t%.140s",
+                 rundir_text(&self->in, C_TOPO), combo);
     int chart = plot_names_index(&self->charts, key);
-    if (chart < 0 ||
+    int label = self->sizing ? plot_names_index(&self->labels, combo) : 0;
+    if (chart < 0 || label < 0 ||
         grow(&self->points, &self->cap, self->n + 1, sizeof *self->points))
         return err_set(err, "out of memory");
-    self->points[self->n++] = (point_t){chart, (unsigned)size, self->in.row};
+    self->points[self->n++] =
+        (point_t){chart, (unsigned)size, self->in.row, label};
     return 0;
 }
 
@@ -94,15 +106,19 @@ static int s_by_chart(const void *a, const void *b)
 {
     const point_t *x = a, *y = b;
     int c = (x->chart > y->chart) - (x->chart < y->chart);
-    return c ? c : (x->size > y->size) - (x->size < y->size);
+    c = c ? c : (x->size > y->size) - (x->size < y->size);
+    return c ? c : (x->row > y->row) - (x->row < y->row);
 }
 
 //  One size's curve into the chart's file
 static void s_curve(reader_t *self, FILE *file, plot_chart_t *chart,
                     const point_t *p)
 {
-    char label[32];
-    snprintf(label, sizeof label, "%u B", p->size);
+    char label[PLOT_NAME];
+    if (self->sizing)
+        snprintf(label, sizeof label, "%s", self->labels.v[p->label]);
+    else
+        snprintf(label, sizeof label, "%u B", p->size);
     fprintf(file, "%s# %s\n", chart->series.n ? "\n\n" : "", label);
     plot_names_add(&chart->series, label);
     for (int q = 0; q < S_NQ; q++) {
@@ -129,10 +145,19 @@ static int s_chart(void *ctx, int a, int b, errbuf_t *err)
     int topo = (int)strcspn(key, "\t");
     const char *combo = key[topo] ? key + topo + 1 : "";
     char safe[PLOT_NAME], stem[2 * PLOT_NAME];
-    snprintf(chart->name, sizeof chart->name, "%.*s%s%.150s%s", topo, key,
-             *combo ? " (" : "", combo, *combo ? ")" : "");
+    if (self->sizing) { //  "proxy at 1024 B": the size is the chart's
+        chart->size = self->points[a].size;
+        snprintf(chart->name, sizeof chart->name, "%.*s at %u B", topo, key,
+                 chart->size);
+    } else
+        snprintf(chart->name, sizeof chart->name, "%.*s%s%.150s%s", topo, key,
+                 *combo ? " (" : "", combo, *combo ? ")" : "");
     plot_safe_name(safe, sizeof safe, chart->name);
     snprintf(stem, sizeof stem, "%.200s", safe);
+    snprintf(chart->what, sizeof chart->what, "%s",
+             self->sizing ? "each candidate's windows at the target merged, "
+                            "per criterion: a line each"
+                          : "the repeats of a size merged; a line per size");
     snprintf(chart->data, sizeof chart->data, "plot-quantiles-%.200s.dat",
              stem);
     snprintf(chart->png, sizeof chart->png, "%.200s-latency-quantiles.png",
@@ -159,6 +184,7 @@ int plot_quantiles_charts(const rundir_t *run, const char *out,
     for (int q = 0; q < S_NQ; q++)
         self.col[q] = rundir_column(self.in.file, s_quantiles[q].column);
     self.at = rundir_column(self.in.file, "latency_at");
+    self.sizing = rundir_column(self.in.file, "sweep_criterion") >= 0;
     rc = 0;
     while (rc == 0 && rundir_next(&self.in))
         rc = s_row(&self, err);
@@ -167,5 +193,6 @@ int plot_quantiles_charts(const rundir_t *run, const char *out,
                              s_by_chart, s_chart, &self, err);
     free(self.points);
     plot_names_free(&self.charts);
+    plot_names_free(&self.labels);
     return rc;
 }

@@ -594,11 +594,9 @@ static void s_sizing_chart(FILE *out, const plot_chart_t *chart)
 //  Latency's quantiles: a line per size, on a scale of nines
 static void s_quantiles_chart(FILE *out, const plot_chart_t *chart)
 {
-    char title[2 * PLOT_NAME];
-    snprintf(title, sizeof title,
-             "%s: end-to-end latency quantiles\n(the repeats of a size "
-             "merged; a line per size)",
-             chart->name);
+    char title[3 * PLOT_NAME];
+    snprintf(title, sizeof title, "%s: end-to-end latency quantiles\n(%s)",
+             chart->name, chart->what);
     s_output(out, chart);
     s_set_quoted(out, "title", title);
     fputs("set xrange [0.1:4.2]\nset xtics (\"p50\" 0.301, \"p90\" 1, "
@@ -614,20 +612,23 @@ static void s_quantiles_chart(FILE *out, const plot_chart_t *chart)
     fputc('\n', out);
 }
 
-//  Each link's rate over the window: a line per hop and repeat
+//  Each link's rate over the window: a line per hop and what chart->what
+//  says (repeat, a search's confirming trial; a sizing's joined windows)
 static void s_timeline_chart(FILE *out, const plot_chart_t *chart)
 {
-    char title[2 * PLOT_NAME];
+    char title[3 * PLOT_NAME];
     snprintf(title, sizeof title,
              "%s: each hop's rate over the window at %u-byte messages\n(a "
-             "point per poll of the counters; a line per hop and repeat)",
-             chart->name, chart->size);
+             "point per poll of the counters; %s)",
+             chart->name, chart->size, chart->what);
     s_output(out, chart);
     s_set_quoted(out, "title", title);
     fprintf(out,
-            "set xlabel \"seconds into the window\"\nset xrange [0:%g]\n"
+            "set xlabel \"%s\"\nset xrange [0:%g]\n"
             "set ylabel \"messages/s received\"\nset yrange [0:%g]\n"
             "set format y \"%%.1s%%c\"\nset grid xtics ytics\n",
+            chart->joined ? "seconds of the windows, end to end"
+                          : "seconds into the window",
             chart->offered[1], 1.1 * chart->rate[1] + 1);
     s_key(out);
     s_plot_blocks(out, chart, "using 1:2 with linespoints lw 1.5 ps 0.6");

@@ -32,6 +32,7 @@ typedef struct {
     const char *sweep_value[REPORT_MAX_SWEEP];
     char loss_ratio[24]; //  search rows: the ratio they confirm; else ""
     int search;          //  search rows: which search of the size (repeat), 1..
+    int trial; //  timeline.csv's rows of a search's trial: its number, 0: not
     //  latency_at (latency.csv): its columns are there when 'load' is
     //  set; a row of an open-loop trial at 'fraction' of 'found' msgs/s
     //  (the rate the search found for loss ratio 'ratio') fills them

@@ -204,7 +204,21 @@ int session_rows_syscalls(session_t *self, const trial_result_t *traced,
     return 0;
 }
 
-//  Every judged trial into search.csv (opened with its first row)
+//  A judged trial's steps in timeline.csv: repeat the search of the
+//  size, trial its number (search.csv's)
+static void s_judged_timeline(session_t *self, const search_trial_t *trial)
+{
+    if (trial->result->ntimeline == 0)
+        return;
+    trial_result_t steps = *trial->result;
+    steps.repeat = self->info.search;
+    self->info.trial = trial->number;
+    s_rows_lazy(self, &self->timeline, "timeline.csv", REPORT_TIMELINE, &steps);
+    self->info.trial = 0;
+}
+
+//  Every judged trial into search.csv (opened with its first row), its
+//  steps into timeline.csv as a run's trials' are
 void session_rows_judged(session_t *self, const search_trial_t *trial)
 {
     errbuf_t err;
@@ -217,6 +231,7 @@ void session_rows_judged(session_t *self, const search_trial_t *trial)
     report_rows(self->threads, REPORT_THREADS, &self->info, trial->result);
     report_rows(self->memory, REPORT_MEMORY, &self->info, trial->result);
     s_sockets(self, trial->result);
+    s_judged_timeline(self, trial);
 }
 
 //  Rows in results.csv (and on stdout with --format csv)

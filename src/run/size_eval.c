@@ -320,7 +320,30 @@ static bool s_all_starved(const windows_t *w, int from)
     return w->n > from;
 }
 
-//  Windows at rate, as many as decide the p99 within 'most' of them
+//  The windows' end-to-end latency merged, starved ones too: the
+//  criterion's "all" row in latency.csv (the report's quantile chart)
+static int s_windows_all(size_eval_t *self, const trial_spec_t *spec,
+                         const windows_t *w, errbuf_t *err)
+{
+    if (w->n == 0)
+        return 0;
+    latency_row_t *all = calloc(1, sizeof *all);
+    if (!all)
+        return err_set(err, "size: out of memory");
+    snprintf(all->hop, sizeof all->hop, "e2e");
+    histogram_reset(&all->histogram);
+    for (int i = 0; i < w->n; i++)
+        histogram_merge(&all->histogram, &w->window[i]);
+    trial_result_t merged = {.size = spec->size, .nlatency = 1, .latency = all};
+    int rc = all->histogram.count
+                 ? session_rows_latency(self->session, &merged, "all", err)
+                 : 0;
+    free(all);
+    return rc;
+}
+
+//  Windows at rate, as many as decide the p99 within 'most' of them; their
+//  latency merged into latency.csv
 static int s_p99_windows(size_eval_t *self, trial_spec_t *spec, int first,
                          int most, bool fixed, windows_t *w,
                          evidence_result_t *e, errbuf_t *err)
@@ -344,7 +367,7 @@ static int s_p99_windows(size_eval_t *self, trial_spec_t *spec, int first,
                      self->target->p99_us, p->confidence,
                      fixed || w->n >= most || s_all_starved(w, from), e);
     }
-    return 0;
+    return s_windows_all(self, spec, w, err);
 }
 
 static void s_windows_free(windows_t *w)
