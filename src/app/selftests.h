@@ -62,6 +62,7 @@
 #include "trial/trial_counters.h"
 #include "trial/trial_sockets.h"
 #include "trial/trial_stall.h"
+#include "trial/trial_drain.h"
 #include "trial/trial_timeline.h"
 #include "trial/trial_starve.h"
 #include "trial/trial_topics.h"
@@ -136,6 +137,7 @@ static const struct {
     {"engines", engines_test},
     {"trial_counters", trial_counters_test},
     {"trial_stall", trial_stall_test},
+    {"trial_drain", trial_drain_test},
     {"trial_timeline", trial_timeline_test},
     {"trial_starve", trial_starve_test},
     {"trial_topics", trial_topics_test},

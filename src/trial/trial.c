@@ -8,6 +8,7 @@
     fed here what the window measured (trial_window.h), never this state.
 */
 #define _GNU_SOURCE
+#include "trial/trial_drain.h"
 #include "trial/trial_state.h"
 
 #include "base/interrupt.h"
@@ -442,11 +443,11 @@ static int s_collect_sources(trial_t *self, errbuf_t *err)
     return 0;
 }
 
-//  Where back-pressure held the queues full to the end, subscribers that
-//  could not empty them within the timeout (even without consume_ns's
-//  spin, which the drain's phase stops: stages/stage.h) still take them
-//  when the drain gives up, told to stop; the run says what was late
-static void s_drain_late(trial_t *self)
+//  A drain that ended short of completion (trial_drain.h): the sinks are
+//  stopped next, and what they have not taken by then is counted lost on
+//  both accounts; the run says how much was left, why, and what bounds it
+static void s_drain_short(trial_t *self, trial_drain_end_t end,
+                          const trial_drain_rule_t *rule)
 {
     uint64_t behind = 0;
     for (int l = 0; l < self->w.nlinks; l++) {
@@ -456,32 +457,38 @@ static void s_drain_late(trial_t *self)
     }
     if (!behind)
         return;
-    char line[300];
+    char why[120], line[400];
+    if (end == DRAIN_STUCK)
+        snprintf(why, sizeof why, "nothing moved for %.1f s, the timeout",
+                 rule->timeout_s);
+    else
+        snprintf(why, sizeof why, "still emptying at the drain's bound, %.1f s",
+                 trial_drain_bound(rule));
     snprintf(line, sizeof line,
-             "%llu messages were still in flight %.1f s (timeout) after the "
-             "window; the subscribers take them now (smaller queues drain "
+             "%llu messages were still in flight after the window (%s); what "
+             "the subscribers do not take as they stop is counted lost, the "
+             "drain's cut and not the pipeline's (smaller queues drain "
              "sooner: hwm, tcp_buffer)",
-             (unsigned long long)behind, self->timeout_ms / 1000.0);
+             (unsigned long long)behind, why);
     trial_warn(self, line);
 }
 
-//  After the sources stop: until every link has taken all it was sent, or
-//  nothing moved for TRIAL_QUIET_MS (what is left was dropped).  Where
-//  nothing can be dropped (back-pressure: capacity mode), quiet proves
-//  nothing: a stage the scheduler left off its CPU that long, or a proxy
-//  blocked in a send with a message in hand, would be counted as loss.
-//  There only completion, or the timeout, ends the drain
+//  After the sources stop: poll every link until the drain ends
+//  (trial_drain.h decides when: completion, quiet where messages can be
+//  dropped, a stuck or too long drain where they cannot)
 static int s_drain(trial_t *self, errbuf_t *err)
 {
-    const bool lossless = pipeline_backpressure(self->w.pl);
-    const int quiet_ms =
-        self->spec.keep_up ? TRIAL_QUIET_KEPT_MS : TRIAL_QUIET_MS;
+    const trial_drain_rule_t rule = {
+        .lossless = pipeline_backpressure(self->w.pl),
+        .quiet_s = (self->spec.keep_up ? TRIAL_QUIET_KEPT_MS : TRIAL_QUIET_MS) /
+                   1000.0,
+        .timeout_s = self->timeout_ms / 1000.0};
     for (int i = 0; i < self->w.pl->n; i++)
         stage_handle_record(self->stage[i], STAGE_DRAINING);
-    double start = mono_seconds(), quiet_since = start;
+    double start = mono_seconds(), moved_at = start;
     if (trial_snapshot(self, &self->w.last, err))
         return -1;
-    while (mono_seconds() - start < self->timeout_ms / 1000.0) {
+    for (;;) {
         mono_sleep(self->spec.keep_up ? TRIAL_POLL_KEPT_MS / 1000.0 : 0.02);
         snapshot_t now;
         if (s_check_stages(self, err) || trial_snapshot(self, &now, err))
@@ -495,13 +502,17 @@ static int s_drain(trial_t *self, errbuf_t *err)
         }
         self->w.last = now;
         if (moved)
-            quiet_since = now.t;
-        if (complete || (!lossless && (now.t - quiet_since) * 1000 >= quiet_ms))
+            moved_at = now.t;
+        trial_drain_end_t end =
+            trial_drain_judge(&rule, complete, now.t - start, now.t - moved_at);
+        if (end == DRAIN_GOING)
+            continue;
+        if (end == DRAIN_COMPLETE || end == DRAIN_DROPPED)
             return 0;
+        s_drain_short(self, end, &rule);
+        self->unsettled = "drain"; //  not still: no next trial on it
+        return 0;
     }
-    s_drain_late(self);        //  still moving after the timeout
-    self->unsettled = "drain"; //  not still: no next trial on it
-    return 0;
 }
 
 //  Rate mode: a source that could not keep its schedule is a warning
