@@ -189,7 +189,7 @@ like($html, qr/data-c="set_by">(pipeline|machine|publishers)</, 'search: and who
 
 # a search's rate over time: every trial of search.csv has its steps in
 # timeline.csv (repeat the search, trial the trial), each hop's
-# time-weighted mean its received_per_sec over its window; the chart
+# time-weighted mean its received_per_sec; the chart
 # draws the trials that confirmed a rate, each step the file's
 {
     my $means = window_means($search, qw(size repeat trial hop));
@@ -200,8 +200,9 @@ like($html, qr/data-c="set_by">(pipeline|machine|publishers)</, 'search: and who
           if $row->{phase} eq 'confirm' && $row->{verdict} eq 'pass';
         my ($end, $mean) = @{ $means->{$key} // [0, 0] };
         $n++;
-        next if $end && abs($end - $row->{window}) < 0.001
-          && abs($mean - $row->{received_per_sec}) <= 0.002 * $row->{received_per_sec} + 0.1;
+        # (window is the length asked for: a busy machine's ran longer,
+        # and its rate is over the window it had, the steps' end)
+        next if $end && abs($mean - $row->{received_per_sec}) <= 0.002 * $row->{received_per_sec} + 0.1;
         $bad++;
         diag "search $key: timeline to $end s, mean $mean; search.csv $row->{window} s, $row->{received_per_sec}";
     }
