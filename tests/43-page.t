@@ -320,6 +320,32 @@ my ($crc) = hopbench('compare', $run, $apart);
 is($rc, $crc, "compare of nothing in common: report exits as compare ($crc)");
 like($err, qr/nothing to compare/, '...and says why');
 
+# --- a sweep: each combination's settings (results.csv's cells) and
+# the topology it ran (config-N.cfg), each drawing as its heading says ---
+my $sweep = run_dir('sweep', qw(topologies/proxy.cfg --sizes 64
+    --sweep transport=tcp,ipc --sweep engine=steerable,forwarder));
+{
+    my $page = page('sweep', $sweep);
+    my ($topology) = $page =~ /<section id="topology">(.*?)<\/section>/s;
+    my ($n, $bad) = (0, 0);
+    while (($topology // '') =~ /data-c="(\w+)" data-line="(\d+)"[^>]*>([^<]*)</g) {
+        $n++;
+        my $want = cell($sweep, 'results.csv', $2, $1) // '';
+        $bad++, diag "results.csv:$2 $1: page '$3', file '$want'" if $3 ne $want;
+    }
+    ok($n == 8 && $bad == 0, "sweep: the table's settings are results.csv's ($n cells)");
+    my @files = map { -e "$sweep/config-$_.cfg" ? "config-$_.cfg" : () } 2 .. 5;
+    is("@files", 'config-2.cfg config-3.cfg config-4.cfg', 'sweep: each other combination\'s config-N.cfg');
+    my @drawn = ($topology // '') =~ /<h3 id="topology-\d+">combination (\d+): transport=(\w+) engine=(\w+)<\/h3>\n<pre class="tree">(.*?)<\/pre>/gs;
+    my ($trees, $wrong) = (0, 0);
+    while (my ($c, $transport, $engine, $tree) = splice @drawn, 0, 4) {
+        $trees++;
+        $wrong++, diag "combination $c: $tree" unless $tree =~ /hop 1 $transport --&gt; broker \(proxy, $engine\)/
+          && $tree =~ /hop 2 $transport --&gt; sub/;
+    }
+    ok($trees == 4 && $wrong == 0, "sweep: $trees drawings, each the topology its combination ran");
+}
+
 # --- a run that did not finish: a true page, said first ---
 {
     my $out = tmp() . '/int';
@@ -370,7 +396,8 @@ SKIP: {
 }
 
 # --- every link lands where it says (a comparison's, each its run's) ---
-for my $page ("$run/report.html", "$search/report.html", "$size/report.html", $cmp) {
+for my $page ("$run/report.html", "$search/report.html", "$size/report.html", $cmp,
+              "$sweep/report.html") {
     my $text = Hopbench::slurp($page);
     my %ids = map { $_ => 1 } $text =~ /\bid="([^"]+)"/g;
     my @links = $text =~ /href="#([^"]+)"/g;

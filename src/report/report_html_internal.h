@@ -28,6 +28,10 @@ int report_html_run(FILE *out, report_page_t *page, errbuf_t *err);
 //  report_html_summary.c: the answer, first on a run's page
 void report_html_summary(FILE *out, const report_page_t *page);
 
+//  report_html_topology.c: the topology (config.cfg) drawn, each
+//  combination's of a sweep, with a table of their settings
+void report_html_topology(FILE *out, const report_page_t *page);
+
 //  report_html_results.c: results.csv, a table per size
 int report_html_results(FILE *out, const report_page_t *page, errbuf_t *err);
 

@@ -4,7 +4,9 @@
                                              says so first
         summary       sizing.csv | search_summary.csv | results.csv:
                       the answer (report_html_summary)
-        topology      config.cfg             drawn as check --verbose does
+        topology      config.cfg             drawn as check --verbose does,
+                                             each combination of a sweep's
+                                             (report_html_topology)
         results       results.csv            a table per size, every row
         search, latency, sockets, syscalls   their CSV files as tables
         sizing        sizing.csv             every candidate
@@ -22,10 +24,7 @@
 */
 #include "report/html.h"
 #include "report/report_html_internal.h"
-#include "report/report_tree.h"
 #include "report/rundir.h"
-
-#include "config/topology.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -137,35 +136,6 @@ static void s_warnings(FILE *out, const report_page_t *page)
 }
 
 //  ---------------------------------------------------------------------
-//  The topology, as check --verbose draws it
-
-static void s_topology(FILE *out, const report_page_t *page)
-{
-    char path[REPORT_HTML_PATH + 32];
-    errbuf_t err;
-    const char *config = rundir_config(page->run);
-    if (!config)
-        return; //  a sizing run's directory: its candidates' files
-    snprintf(path, sizeof path, "%s/config.cfg", rundir_dir(page->run));
-    html_section_begin_as(out, page->ids, "topology", "Topology", "config.cfg");
-    topology_t *topo = topology_load_text(path, config, &err);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *tree = topo ? open_memstream(&text, &len) : NULL;
-    if (tree) {
-        report_tree(tree, topo);
-        fclose(tree);
-        fputs("<pre class=\"tree\">", out);
-        html_text(out, text);
-        fputs("</pre>\n", out);
-    } else
-        html_elem(out, "p", "warn", topo ? "out of memory" : err.msg);
-    free(text);
-    topology_destroy(&topo);
-    html_section_end(out);
-}
-
-//  ---------------------------------------------------------------------
 //  Tables of CSV files
 
 //  A CSV file as its own section, when it is there
@@ -268,7 +238,7 @@ int report_html_run(FILE *out, report_page_t *page, errbuf_t *err)
     s_status(out, page);
     report_html_summary(out, page);
     s_nav(out, page);
-    s_topology(out, page);
+    report_html_topology(out, page);
     s_decisions(out, page);
     int rc = report_html_results(out, page, err);
     if (rc == 0) {

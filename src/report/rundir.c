@@ -17,6 +17,7 @@
 #include "base/check.h"
 #include "base/csv.h"
 #include "base/grow.h"
+#include "base/limits.h"
 #include "base/number.h"
 
 #include <errno.h>
@@ -189,7 +190,8 @@ struct rundir_file_s {
 struct rundir_s {
     char dir[1024];
     json_t *meta;
-    char *config;             //  config.cfg's text, or NULL
+    char **configs;           //  config.cfg's text, then config-2.cfg's ..
+    int nconfigs;             //  (a sweep's combinations); 0: no config.cfg
     rundir_file_t *files[16]; //  as columns_tables[] has them
 };
 
@@ -315,12 +317,15 @@ static int s_read_file(rundir_t *self, int index, errbuf_t *err)
     return 1;
 }
 
-//  config.cfg, when there, as text: read once here, and taken as it is
-//  (a run ended by a signal is read back whole, never cut short by it)
-static int s_read_config(rundir_t *self, errbuf_t *err)
+//  DIR/NAME, when there, as text into *text (NULL when not there): read
+//  once here, and taken as it is (a run ended by a signal is read back
+//  whole, never cut short by it)
+static int s_read_text(const char *dir, const char *name, char **text,
+                       errbuf_t *err)
 {
     char path[1100];
-    snprintf(path, sizeof path, "%s/config.cfg", self->dir);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    *text = NULL;
     FILE *file = fopen(path, "r");
     if (!file)
         return errno == ENOENT
@@ -329,8 +334,8 @@ static int s_read_config(rundir_t *self, errbuf_t *err)
     size_t len = 0;
     int rc = 0, cap = 0;
     for (size_t got = 1; got > 0 && rc == 0;) {
-        rc = grow(&self->config, &cap, (int)len + 4096 + 1, 1);
-        got = rc ? 0 : fread(self->config + len, 1, 4096, file);
+        rc = grow(text, &cap, (int)len + 4096 + 1, 1);
+        got = rc ? 0 : fread(*text + len, 1, 4096, file);
         len += got;
     }
     if (rc == 0 && ferror(file))
@@ -338,14 +343,44 @@ static int s_read_config(rundir_t *self, errbuf_t *err)
     else if (rc)
         err_set(err, "%s: out of memory", path);
     else
-        self->config[len] = 0;
+        (*text)[len] = 0;
     fclose(file);
     return rc ? -1 : 0;
 }
 
+//  config.cfg, and a sweep's config-2.cfg .. up to the first not there
+static int s_read_configs(rundir_t *self, errbuf_t *err)
+{
+    char name[32] = "config.cfg", *text;
+    int rc = 0, cap = 0;
+    for (int n = 1; rc == 0 && n <= LIMIT_SWEEP_COMBOS; n++) {
+        if (n > 1)
+            snprintf(name, sizeof name, "config-%d.cfg", n);
+        rc = s_read_text(self->dir, name, &text, err);
+        if (rc || !text)
+            break;
+        if (grow(&self->configs, &cap, n, sizeof *self->configs)) {
+            free(text);
+            return err_set(err, "%s/%s: out of memory", self->dir, name);
+        }
+        self->configs[self->nconfigs++] = text;
+    }
+    return rc;
+}
+
 const char *rundir_config(const rundir_t *self)
 {
-    return self->config;
+    return self->nconfigs ? self->configs[0] : NULL;
+}
+
+int rundir_nconfigs(const rundir_t *self)
+{
+    return self->nconfigs;
+}
+
+const char *rundir_config_of(const rundir_t *self, int n)
+{
+    return n >= 1 && n <= self->nconfigs ? self->configs[n - 1] : NULL;
 }
 
 rundir_t *rundir_open(const char *dir, errbuf_t *err)
@@ -365,7 +400,7 @@ rundir_t *rundir_open(const char *dir, errbuf_t *err)
         rc = err_set(err, "%s: not a results directory: no results.csv",
                      self->dir);
     if (rc == 0)
-        rc = s_read_config(self, err);
+        rc = s_read_configs(self, err);
     if (rc)
         rundir_destroy(&self);
     return self;
@@ -378,7 +413,9 @@ void rundir_destroy(rundir_t **self_p)
         s_file_free((*self_p)->files[i]);
     if (*self_p) {
         json_decref((*self_p)->meta);
-        free((*self_p)->config);
+        for (int n = 0; n < (*self_p)->nconfigs; n++)
+            free((*self_p)->configs[n]);
+        free((*self_p)->configs);
     }
     free(*self_p);
     *self_p = NULL;

@@ -14,9 +14,9 @@
         rundir_destroy(&run);
 
     Opening reads the whole directory: metadata.json (jansson, strict:
-    every field the writer puts there, each of its type) and every CSV
+    every field the writer puts there, each of its type), every CSV
     file of a column table that is there (results.csv is one it must
-    have).  A CSV file's header must be the file's (each name a column
+    have), config.cfg and a sweep's config-N.cfg.  A CSV file's header must be the file's (each name a column
     of its table, a sweep_KEY, or one of its tail's, none twice), and
     every row as long as the header and ended by a line break, or the
     file was cut.  Each error names the file and, where there is one,
@@ -47,6 +47,10 @@ const json_t *rundir_meta(const rundir_t *self);
 //  config.cfg's text (the effective topology); NULL when not there (a
 //  sizing run's directory)
 const char *rundir_config(const rundir_t *self);
+//  A sweep's: config.cfg is combination 1's, config-N.cfg the Nth's; how
+//  many there are (0: no config.cfg), and the Nth's text (NULL: none)
+int rundir_nconfigs(const rundir_t *self);
+const char *rundir_config_of(const rundir_t *self, int n);
 //  The file of a table (&columns_results, ...); NULL when not there
 const rundir_file_t *rundir_file(const rundir_t *self,
                                  const column_table_t *table);

@@ -475,7 +475,8 @@ static session_t *s_session(const run_t *self, const machine_t *machine,
     size_t used = (size_t)snprintf(note, len, "swept (");
     s_sweep_text(o->sweep, note + used, len - used);
     used = strlen(note);
-    snprintf(note + used, len - used, "): this is the first combination");
+    snprintf(note + used, len - used,
+             "): this is the first combination, config-N.cfg the Nth");
     session_options_t so = {.name = self->topos[0]->name,
                             .output = o->output,
                             .format = o->format,
@@ -490,6 +491,9 @@ static session_t *s_session(const run_t *self, const machine_t *machine,
                             .machine = machine,
                             .config = self->topos[0],
                             .config_note = self->ntopos > 1 ? note : NULL,
+                            .combos = self->topos,
+                            .ncombos = self->ntopos,
+                            .sweep = o->sweep,
                             .stages_left = o->stages_left};
     return session_new(&so);
 }

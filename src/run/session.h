@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 
+#include "config/sweep.h"
 #include "crew/fleet.h"
 #include "machine/machine.h"
 #include "pipeline/pipeline.h"
@@ -51,7 +52,13 @@ typedef struct {
     const machine_t *machine; //  this one
     const topology_t *config; //  config.cfg (NULL: none is written)
     const char *config_note;  //  ...its first line, a comment, or NULL
-    bool *stages_left;        //  out: a stage thread could not be ended
+    //  a sweep of 2 or more combinations (combos[0] is config):
+    //  config-N.cfg the Nth's, N from 2, each with a line "# combination N
+    //  of M: KEY=VALUE ..." (config.cfg's second)
+    topology_t *const *combos;
+    int ncombos;
+    const sweep_t *sweep;
+    bool *stages_left; //  out: a stage thread could not be ended
 } session_options_t;
 
 typedef struct session_s session_t;

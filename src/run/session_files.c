@@ -3,7 +3,7 @@
 
     Opens results.csv, threads.csv and memory.csv (rows flushed per
     trial) and config.cfg (the effective topology, when the session has
-    one) with the directory; latency.csv, timeline.csv, search.csv,
+    one; a sweep's other combinations config-2.cfg ..) with the directory; latency.csv, timeline.csv, search.csv,
     search_summary.csv, syscalls.csv and sockets.csv with their first
     rows; placements.csv,
     metadata.json (rewritten at the end with the status) and results.json
@@ -21,7 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-//  config.cfg: the effective topology
+//  config.cfg: the effective topology (a sweep's first combination's),
+//  and config-N.cfg each other combination's
 static int s_config(session_t *self, errbuf_t *err)
 {
     FILE *config = outfile_create(self->dir, "config.cfg", err);
@@ -29,8 +30,24 @@ static int s_config(session_t *self, errbuf_t *err)
         return -1;
     if (self->o.config_note)
         fprintf(config, "# %s\n", self->o.config_note);
-    topology_save(self->o.config, config);
-    return outfile_close(config, self->dir, "config.cfg", 0, err);
+    if (self->o.ncombos < 2) { //  no sweep: the one topology
+        topology_save(self->o.config, config);
+        return outfile_close(config, self->dir, "config.cfg", 0, err);
+    }
+    for (int c = 0; c < self->o.ncombos; c++) {
+        char name[32] = "config.cfg", what[1024];
+        if (c)
+            snprintf(name, sizeof name, "config-%d.cfg", c + 1);
+        if (c && !(config = outfile_create(self->dir, name, err)))
+            return -1;
+        sweep_describe(self->o.sweep, c, what, sizeof what);
+        fprintf(config, "# combination %d of %d: %s\n", c + 1, self->o.ncombos,
+                what);
+        topology_save(self->o.combos[c], config);
+        if (outfile_close(config, self->dir, name, 0, err))
+            return -1;
+    }
+    return 0;
 }
 
 int session_files_open(session_t *self, errbuf_t *err)
