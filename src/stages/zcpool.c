@@ -7,13 +7,14 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 zcpool_t *zcpool_new(size_t size, int count, errbuf_t *err)
 {
-    zcpool_t *self = calloc(1, sizeof *self);
+    //  next and ready change on every message: a page of their own, as
+    //  the counts have (calloc put them beside libzmq's chunks)
+    zcpool_t *self = pin_memory_new(sizeof *self, -1);
     if (!self) {
         err_set(err, "zerocopy: out of memory");
         return NULL;
@@ -43,7 +44,7 @@ void zcpool_destroy(zcpool_t **self_p)
         pin_memory_free(self->uses, (size_t)self->count);
         pin_memory_free((void *)self->released, (size_t)self->count);
         pin_memory_free(self->memory, self->memory_len);
-        free(self);
+        pin_memory_free(self, sizeof *self);
         *self_p = NULL;
     }
 }

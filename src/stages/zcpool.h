@@ -18,7 +18,10 @@
     ZCPOOL_SCAN buffers ahead, and never writes them, so the line the
     receiver writes moves to the sender once per ZCPOOL_SCAN messages, not
     twice per message (as a busy flag per buffer, set by the sender and
-    cleared by libzmq's callback, made it move).
+    cleared by libzmq's callback, made it move).  The ring's own fields,
+    which the sender writes on every message, are on a page of their own
+    too (machine/pin.h), not on a malloc arena's line beside chunks that
+    libzmq's other threads allocate and free.
 */
 #ifndef HOPBENCH_ZCPOOL_H
 #define HOPBENCH_ZCPOOL_H
