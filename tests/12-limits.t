@@ -33,8 +33,10 @@ is(scalar(split /\n/, $out) - 2, 387, 'longest chain: the plan lists the 387 thr
 # Its run, paced (rate): what is tested is that the largest pipelines
 # run, not how fast.  Flat out, 128 stages' threads on 2 CPUs fill every
 # queue, and the drain of them, and the stalls of threads waiting for a
-# CPU (a retry), took a minute here; paced, seconds
-my @paced = qw(--set rate=2000 --set timeout=60);
+# CPU (a retry), took a minute here; paced, seconds.  No stall check:
+# beside other work (load 35) subscribers of the widest fan-out waited out
+# a whole 0.2 s window for a CPU, twice (stalls are tests/31-stalled.t's)
+my @paced = qw(--set rate=2000 --set timeout=60 --set stall_ratio=0);
 my $results = "$dir/longest";
 ($rc, $out, $err) = hopbench('run', "$dir/longest.cfg", @paced, qw(--sizes 64
     --duration 0.2 --quiet --output), $results);

@@ -94,11 +94,17 @@ is($rc, 0, 'a search whose bound loses at once: exit 0') or diag $err;
 my @rows = @{ csv("$out/search.csv")->{rows} };
 my ($bound) = grep { $_->{phase} eq 'bound' } @rows;
 my $cut = grep { $_->{cut_short} } @rows; # one row per trial: one hop
-like($stdout, qr/^      wall time of the search: .* trials \($cut cut short once they had failed\)$/m,
-     "the table counts the trials cut short ($cut)");
-ok($bound && $bound->{cut_short} == 1 && $bound->{lost} > 0 && $bound->{verdict} eq 'fail',
-   'the bound: lost, failed, cut short') or diag explain $bound;
-ok($bound && $bound->{window} < 0.199, "the bound's window ended early ($bound->{window} s of 0.199)");
+SKIP: {
+    # a bound whose stages waited for a CPU failed by the machine: it is
+    # not judged, so not cut short (beside other work, load 35: pub
+    # starved 13 % of its window)
+    skip('the bound was starved: the machine set its verdict', 3) if $bound && $bound->{starved} eq 'yes';
+    like($stdout, qr/^      wall time of the search: .* trials \($cut cut short once they had failed\)$/m,
+         "the table counts the trials cut short ($cut)");
+    ok($bound && $bound->{cut_short} == 1 && $bound->{lost} > 0 && $bound->{verdict} eq 'fail',
+       'the bound: lost, failed, cut short') or diag explain $bound;
+    ok($bound && $bound->{window} < 0.199, "the bound's window ended early ($bound->{window} s of 0.199)");
+}
 
 # JSON: the summary beside the trials
 $out = tmp();
