@@ -149,6 +149,13 @@ int stage_handle_command(stage_handle_t *self, const char *command,
     return stage_handle_wait(self, timeout_ms, err);
 }
 
+void stage_handle_ask(stage_handle_t *self, stage_ask_t what, const pid_t *tids,
+                      int n)
+{
+    if (self->kind->ask)
+        self->kind->ask(self->state, what, tids, n);
+}
+
 int stage_handle_counts(stage_handle_t *self, stage_counts_t *out,
                         errbuf_t *err)
 {

@@ -38,9 +38,20 @@ typedef struct stage_handle_s stage_handle_t;
 //  Counters as read at one moment
 typedef struct {
     double t;          //  when they were read (mono_seconds)
+    double asked;      //  asked ahead (stage_handle_ask): when, else 0
     uint64_t sent;     //  handed to the stage's downstream socket
     uint64_t received; //  taken from its upstream socket
 } stage_counts_t;
+
+//  The questions a stage on another host can be asked ahead
+//  (stage_handle_ask), so that a crew's are all in flight at once
+typedef enum {
+    STAGE_ASK_COUNTS,
+    STAGE_ASK_SHARED,
+    STAGE_ASK_THREADS,
+    STAGE_ASK_CPU,
+    STAGE_ASKS
+} stage_ask_t;
 
 //  What a kind does; self is the kind's own state
 typedef struct {
@@ -84,6 +95,9 @@ typedef struct {
     int (*trace_read)(void *self, const syscalls_thread_t **threads, int *n,
                       errbuf_t *err);
     void (*trace_close)(void *self);
+    //  Optional, where a question is a round trip (remote): sent now, its
+    //  reply read by the call that asks it next; NULL: nothing to send
+    void (*ask)(void *self, stage_ask_t what, const pid_t *tids, int n);
 } stage_kind_t;
 
 //  The functions every kind has, as its file names them (s_ready ..
@@ -133,6 +147,13 @@ int stage_handle_wait(stage_handle_t *self, int timeout_ms, errbuf_t *err);
 int stage_handle_command(stage_handle_t *self, const char *command,
                          int timeout_ms, errbuf_t *err);
 
+//  A question sent ahead, where it is a round trip (a stage on another
+//  host): the next stage_handle_counts, _sync, _threads or _cpu_ns (with
+//  the same tids) reads its reply instead of asking.  Asking every stage
+//  first, then reading every reply, takes one round trip for a crew, not
+//  one per stage.  A kind that needs no round trip ignores it
+void stage_handle_ask(stage_handle_t *self, stage_ask_t what, const pid_t *tids,
+                      int n);
 //  Its counters now (a proxy's from its engine); errors name the stage
 int stage_handle_counts(stage_handle_t *self, stage_counts_t *out,
                         errbuf_t *err);

@@ -7,7 +7,9 @@
     order for ready and wait; [LOST][ID][why], kept the same way, after
     which every call fails; or the reply to a question just asked
     (STARTED, COUNTS, SHARED, THREADS, CPU, WAITS, TRACE, TRACED, ENDED),
-    which its asker waits for.  A reply that comes too late for its question is
+    which its asker waits for.  COUNTS, SHARED, THREADS and CPU can be
+    asked ahead (stage_handle_ask): the next call of its kind reads the
+    reply instead of asking, so a crew's stages are asked all at once.  A reply that comes too late for its question is
     dropped.
 
     Every wait ends on the first of: what it waits for, the agent's ERR,
@@ -40,6 +42,7 @@ typedef struct {
     int timeout_ms;
     syscalls_thread_t *traced; //  --profile syscalls: TRACED's threads
     int ntraced;
+    double asked[STAGE_ASKS]; //  sent ahead (s_ask_ahead): when, else 0
 } remote_t;
 
 //  "host h2: why": an error of the stage's host
@@ -332,18 +335,67 @@ static int s_wait(void *state, int timeout_ms, errbuf_t *err)
     return rc;
 }
 
+//  ------------------------------------------------------------------------
+//  Questions asked ahead: one table of their words, one builder
+
+static const char *const s_ask_word[STAGE_ASKS] = {
+    [STAGE_ASK_COUNTS] = "COUNTS",
+    [STAGE_ASK_SHARED] = "SHARED",
+    [STAGE_ASK_THREADS] = "THREADS",
+    [STAGE_ASK_CPU] = "CPU"};
+
+static zmsg_t *s_question(const remote_t *self, stage_ask_t what,
+                          const pid_t *tids, int n)
+{
+    zmsg_t *ask = s_message(self, s_ask_word[what]);
+    for (int i = 0; i < n; i++)
+        zmsg_addstrf(ask, "%d", (int)tids[i]);
+    return ask;
+}
+
+//  Sent now, its reply read by s_asked; one at a time of each question (a
+//  second is the first's)
+static void s_ask_ahead(void *state, stage_ask_t what, const pid_t *tids, int n)
+{
+    remote_t *self = state;
+    if (self->asked[what] > 0)
+        return;
+    double now = mono_seconds();
+    zmsg_t *ask = s_question(self, what, tids, n);
+    errbuf_t ignored; //  not sent: s_asked asks, and says why it cannot
+    if (s_send(self, s_ask_word[what], &ask, &ignored) == 0)
+        self->asked[what] = now;
+}
+
+//  The reply to question what: the one asked ahead, or asked now; *since
+//  when it was asked.  NULL with err as s_reply
+static zmsg_t *s_asked(remote_t *self, stage_ask_t what, const pid_t *tids,
+                       int n, double *since, errbuf_t *err)
+{
+    const char *word = s_ask_word[what];
+    *since = self->asked[what] > 0 ? self->asked[what] : mono_seconds();
+    if (self->asked[what] > 0) {
+        self->asked[what] = 0;
+        zmsg_t *reply = s_reply(self, word, self->timeout_ms, err);
+        if (reply)
+            wire_pop_ll(reply), wire_pop_ll(reply);
+        return reply;
+    }
+    zmsg_t *ask = s_question(self, what, tids, n);
+    return s_ask(self, word, word, &ask, self->timeout_ms, err);
+}
+
 //  COUNTS: sent, received and, for a receiver that tells origins apart,
 //  what it took from each, and of several sockets each socket's count
 //  (into the mirror)
 static int s_counts(void *state, stage_counts_t *out, errbuf_t *err)
 {
     remote_t *self = state;
-    double before = mono_seconds();
-    zmsg_t *ask = s_message(self, "COUNTS");
-    zmsg_t *reply =
-        s_ask(self, "COUNTS", "COUNTS", &ask, self->timeout_ms, err);
+    double before;
+    zmsg_t *reply = s_asked(self, STAGE_ASK_COUNTS, NULL, 0, &before, err);
     if (!reply)
         return -1;
+    out->asked = before;
     out->t = (before + mono_seconds()) / 2;
     out->sent = (uint64_t)wire_pop_ll(reply);
     out->received = (uint64_t)wire_pop_ll(reply);
@@ -411,9 +463,8 @@ static void s_record(void *state, stage_phase_t phase)
 static int s_sync(void *state, errbuf_t *err)
 {
     remote_t *self = state;
-    zmsg_t *ask = s_message(self, "SHARED");
-    zmsg_t *reply =
-        s_ask(self, "SHARED", "SHARED", &ask, self->timeout_ms, err);
+    double since;
+    zmsg_t *reply = s_asked(self, STAGE_ASK_SHARED, NULL, 0, &since, err);
     if (!reply)
         return -1;
     int rc = wire_take_shared(reply, self->mirror, self->norigins);
@@ -432,9 +483,8 @@ static int s_sync(void *state, errbuf_t *err)
 static int s_threads(void *state, task_t *out, int max, errbuf_t *err)
 {
     remote_t *self = state;
-    zmsg_t *ask = s_message(self, "THREADS");
-    zmsg_t *reply =
-        s_ask(self, "THREADS", "THREADS", &ask, self->timeout_ms, err);
+    double since;
+    zmsg_t *reply = s_asked(self, STAGE_ASK_THREADS, NULL, 0, &since, err);
     if (!reply)
         return -1;
     int n = wire_take_tasks(reply, out, max);
@@ -446,10 +496,8 @@ static int s_cpu_ns(void *state, const pid_t *tids, int n, uint64_t *ns,
                     errbuf_t *err)
 {
     remote_t *self = state;
-    zmsg_t *ask = s_message(self, "CPU");
-    for (int i = 0; i < n; i++)
-        zmsg_addstrf(ask, "%d", (int)tids[i]);
-    zmsg_t *reply = s_ask(self, "CPU", "CPU", &ask, self->timeout_ms, err);
+    double since;
+    zmsg_t *reply = s_asked(self, STAGE_ASK_CPU, tids, n, &since, err);
     if (!reply)
         return -1;
     *ns = (uint64_t)wire_pop_ll(reply);
@@ -547,4 +595,5 @@ const stage_kind_t stage_remote_kind = {STAGE_KIND("remote", s_command),
                                         .trace_open = s_trace_open,
                                         .trace = s_trace,
                                         .trace_read = s_trace_read,
-                                        .trace_close = s_trace_close};
+                                        .trace_close = s_trace_close,
+                                        .ask = s_ask_ahead};

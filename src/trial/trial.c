@@ -622,6 +622,8 @@ static void s_test_count(trial_t *self)
 static int s_sync(trial_t *self, errbuf_t *err)
 {
     for (int i = 0; i < self->w.pl->n; i++)
+        stage_handle_ask(self->stage[i], STAGE_ASK_SHARED, NULL, 0);
+    for (int i = 0; i < self->w.pl->n; i++)
         if (stage_handle_sync(self->stage[i], err))
             return -1;
     return 0;

@@ -20,9 +20,9 @@
 
 //  Whose a thread is, and what it is called
 typedef struct {
-    int owner;       //  instance id, -1: the controller
-    char label[48];  //  threads.csv's thread: "main", "ZMQbg/IO/0", ...
-    bool helper;     //  its CPU time counts for its stage
+    int owner;      //  instance id, -1: the controller
+    char label[48]; //  threads.csv's thread: "main", "ZMQbg/IO/0", ...
+    bool helper;    //  its CPU time counts for its stage
 } owner_t;
 
 //  A thread of a stage's own process (i: the stage whose handle read it;
@@ -42,8 +42,8 @@ static owner_t s_process_thread(trial_t *self, const task_t *task, int i)
         snprintf(who.label, sizeof who.label, "%s", task->name);
     //  a czmq actor's I/O (here, or in its own process) is its stage's;
     //  a process's own czmq context only carries its control channel
-    who.helper = czmq && who.owner >= 0 &&
-                 (i < 0 || pipeline_czmq_actor(self->w.pl, i));
+    who.helper =
+        czmq && who.owner >= 0 && (i < 0 || pipeline_czmq_actor(self->w.pl, i));
     return who;
 }
 
@@ -212,8 +212,7 @@ static int s_grow(task_t **tasks, int **scanner, int n, errbuf_t *err)
     return also ? 0 : err_set(err, "the threads read back: out of memory");
 }
 
-static int s_scan(trial_t *self, task_t **tasks, int **scanner,
-                  errbuf_t *err)
+static int s_scan(trial_t *self, task_t **tasks, int **scanner, errbuf_t *err)
 {
     if (s_grow(tasks, scanner, 0, err))
         return -1;
@@ -221,11 +220,13 @@ static int s_scan(trial_t *self, task_t **tasks, int **scanner,
     n = n > 0 ? n : 0;
     for (int t = 0; t < n; t++)
         (*scanner)[t] = -1;
+    for (int i = 0; i < self->w.pl->n; i++)
+        stage_handle_ask(self->stage[i], STAGE_ASK_THREADS, NULL, 0);
     for (int i = 0; i < self->w.pl->n; i++) {
         if (s_grow(tasks, scanner, n, err))
             return -1;
-        int more = stage_handle_threads(self->stage[i], *tasks + n,
-                                        THREADS_MAX, err);
+        int more =
+            stage_handle_threads(self->stage[i], *tasks + n, THREADS_MAX, err);
         if (more < 0)
             return -1;
         for (int t = n; t < n + more; t++)
