@@ -6,9 +6,10 @@
 #
 # make check: a hosts file of 1,000 hosts of which three are live runs a
 # 3-host pipeline (pub@h1 -> broker@h2 -> sub@h3, the subscriber's host
-# given as a range); LIMIT_THREADS counted on each host apart; plan
-# warns once for three hosts crowded alike; two hosts cut together are
-# named in one error; about 10 s.
+# given as a range); LIMIT_THREADS counted on each host apart; plan warns once for three
+# hosts crowded alike; two agents not running at the start, and two
+# killed as their stages start, each named with the other in one error;
+# two hosts cut together are named in one error; about 12 s.
 #
 # make check-long (HOPBENCH_LONG=1) adds the fleet, HOPBENCH_FLEET_HOSTS
 # hosts (100; 4 to 250): pub@h1 -> broker@h2 -> a subscriber on every
@@ -208,6 +209,50 @@ if (long()) {
     like($err, qr/\b\Q$_\E\b/, "three agents killed: $_ named") for @dead;
     is(scalar(() = $err =~ /^hopbench: (?!warning)/mg), 1, 'three agents killed: one error') or diag $err;
     note "three agents killed: $err";
+}
+
+# --- Agents lost at set-up, named together --------------------------------
+# Two agents not running when the run starts: one error names both, within
+# one timeout (their handshakes awaited at once); two killed while their
+# stages start (the controller held before START to h2): one error names
+# both.  The agents are started again after each
+sub restart {
+    for my $host (@_) {
+        $net->stop($agent{$host}, 'KILL') if $agent{$host};
+        $agent{$host} = $net->agent($hopbench, $host) or BAIL_OUT("no agent on $host");
+    }
+}
+{
+    write_file("$work/setup.cfg", "topology = setup\n    transport = tcp\n    timeout = 2\n"
+        . "publisher = pub\n    host = h1\nhop\nproxy = broker\n    host = h2\nhop\n"
+        . "subscriber = sub\n    host = h3\n");
+    $net->stop($agent{$_}, 'KILL') for qw(h2 h3);
+    delete @agent{qw(h2 h3)};
+    my ($rc, $secs, $first, $err) = run("$work/setup.cfg", args => ['--sizes', '64', '--duration', '0.1']);
+    is($rc, 1, 'two agents not running: exit 1') or diag $err;
+    ok($secs <= 2 + 5, sprintf('two agents not running: ended after %.2f s (timeout 2 + 5)', $secs));
+    like($err, qr/^hopbench: host h2 \(agent [^)]*\): no answer within 2\.0 s \(is its agent running, and at this address\?\); host h3 \(agent [^)]*\): no answer within 2\.0 s/m,
+        'two agents not running: one error names h2 and h3') or diag $err;
+    is(scalar(() = $err =~ /^hopbench: (?!warning)/mg), 1, 'two agents not running: one error') or diag $err;
+    restart(qw(h2 h3));
+
+    my $hold = "$work/hold-start";
+    write_file($hold, '');
+    local $ENV{HOPBENCH_TEST_HOLD} = "START\@h2:$hold";
+    ($rc, $secs, $first, $err) = run("$work/setup.cfg", args => ['--sizes', '64', '--duration', '0.1'],
+        during => sub {
+            my ($start) = @_;
+            sleep 0.01 until -e "$hold.held" || time > $start + 30;
+            kill 'KILL', @agent{qw(h2 h3)};
+            sleep 0.2;
+            unlink $hold;
+        });
+    is($rc, 1, 'two agents killed as their stages start: exit 1') or diag $err;
+    like($err, qr/\bhost h2\b.*\bhost h3\b/, 'two agents killed as their stages start: h2 and h3 named') or diag $err;
+    is(scalar(() = $err =~ /^hopbench: (?!warning)/mg), 1, 'two agents killed as their stages start: one error')
+        or diag $err;
+    note "agents killed at START: $err";
+    restart(qw(h2 h3));
 }
 
 # --- Two hosts cut together: one error names both (last: their agents

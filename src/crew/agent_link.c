@@ -54,13 +54,14 @@ typedef struct {
     zsock_t *mailbox[LINK_IDS];
     double heard, pinged;
     bool welcomed;
-    bool handshaken; //  CURVE with the agent has worked once
+    bool handshaken;   //  CURVE with the agent has worked once
     clock_run_t clock; //  the clock's samples, while they are taken
     //  both threads'
     _Atomic double last_word; //  = heard, for agent_link_silence
     _Atomic bool lost;
-    _Atomic bool silent; //  lost for its silence (set before lost)
-    char why[300];       //  written before lost is set
+    _Atomic bool silent;  //  lost for its silence (set before lost)
+    _Atomic bool reached; //  = handshaken, for agent_link_reached
+    char why[300];        //  written before lost is set
 } link_t;
 
 struct agent_link_s {
@@ -145,11 +146,12 @@ static void s_monitor(link_t *self)
                  "the controller's public certificate)",
                  value);
         s_lose(self, why);
-    } else if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED)
+    } else if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED) {
         self->handshaken = true;
-    else if ((event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL ||
-              event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL) &&
-             !self->handshaken)
+        atomic_store(&self->reached, true);
+    } else if ((event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL ||
+                event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL) &&
+               !self->handshaken)
         //  the same keys fail every time: no use waiting for the timeout
         s_lose(self, "the CURVE handshake failed: the agent there does not "
                      "have the public key of the hosts file's cert (is "
@@ -608,7 +610,7 @@ static int s_hello_answer(agent_link_t *self, zmsg_t *msg, errbuf_t *err)
     return s_fail(self, err, why, false);
 }
 
-static int s_hello(agent_link_t *self, errbuf_t *err)
+static int s_hello_post(agent_link_t *self, errbuf_t *err)
 {
     zmsg_t *hello = zmsg_new();
     zmsg_addstr(hello, "HELLO");
@@ -617,8 +619,12 @@ static int s_hello(agent_link_t *self, errbuf_t *err)
     zmsg_addstr(hello, HOPBENCH_VERSION);
     zmsg_addstr(hello, self->link->controller);
     zmsg_addstrf(hello, "%g", self->link->timeout);
-    zmsg_t *answer =
-        agent_link_ask(self, &hello, (int)(self->link->timeout * 1000), err);
+    return agent_link_post(self, &hello, err);
+}
+
+static int s_hello_take(agent_link_t *self, errbuf_t *err)
+{
+    zmsg_t *answer = s_answer(self, (int)(self->link->timeout * 1000), err);
     if (!answer)
         return -1;
     int rc = 0;
@@ -751,9 +757,24 @@ agent_link_t *agent_link_open(const agent_link_options_t *options,
     return self;
 }
 
-int agent_link_hello(agent_link_t *self, errbuf_t *err)
+bool agent_link_reached(agent_link_t *self)
 {
-    return s_hello(self, err);
+    return atomic_load(&self->link->reached);
+}
+
+const char *agent_link_endpoint(const agent_link_t *self)
+{
+    return self->link->endpoint;
+}
+
+int agent_link_hello_ask(agent_link_t *self, errbuf_t *err)
+{
+    return s_hello_post(self, err);
+}
+
+int agent_link_hello_take(agent_link_t *self, errbuf_t *err)
+{
+    return s_hello_take(self, err);
 }
 
 int agent_link_bye(agent_link_t *self, errbuf_t *err)

@@ -58,13 +58,18 @@ typedef struct {
 
 //  Made in steps, so that a fleet's hosts are set up together (fleet.c):
 //  open (the name resolved, the actor started, the CURVE handshake under
-//  way: nothing is awaited), HELLO (the host claimed: WELCOME awaited),
-//  and the clock's samples asked of every host, then each one's estimate
-//  taken.  Each says "host NAME: why" when it fails (not allowed, busy,
-//  another protocol, no answer)
+//  way: nothing is awaited), reached (the handshake done: the agent is
+//  there), HELLO asked (the host claimed) then its answer taken (WELCOME
+//  awaited), and the clock's samples asked of every host, then each
+//  one's estimate taken.  Each says "host NAME: why" when it fails (not
+//  allowed, busy, another protocol, no answer)
 agent_link_t *agent_link_open(const agent_link_options_t *options,
                               errbuf_t *err);
-int agent_link_hello(agent_link_t *self, errbuf_t *err);
+bool agent_link_reached(agent_link_t *self);
+int agent_link_hello_ask(agent_link_t *self, errbuf_t *err);
+int agent_link_hello_take(agent_link_t *self, errbuf_t *err);
+//  The agent's endpoint, as the hosts file gives it
+const char *agent_link_endpoint(const agent_link_t *self);
 void agent_link_clock_ask(agent_link_t *self);
 int agent_link_clock_take(agent_link_t *self, errbuf_t *err);
 //  BYE: the agent ends the run; -1 with "host NAME: why" when it does

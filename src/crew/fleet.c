@@ -1,8 +1,9 @@
 /*  fleet: the run's hosts, their links and machines (see fleet.h).
 
-    Each host the run names is connected once, and claimed (HELLO) in the
-    order of their names; what takes time is asked of every host before
-    any answer is awaited (the links, the clocks, SPEC).
+    Each host the run names is connected once, and claimed (HELLO), the
+    first of their names first; what takes time is asked of every host
+    before any answer is awaited (the links, HELLO, the clocks, SPEC), so
+    hosts that fail a step are named together, within one timeout.
     The controller's own certificate comes from --cert (a zcert secret
     file, read by the caller), or is made for the run when --ssh starts
     the agents (which learn its public key over ssh).
@@ -134,16 +135,88 @@ static int s_by_name(const void *a, const void *b)
     return strcmp(x->host->name, y->host->name);
 }
 
-//  Every agent claimed (HELLO) in one order for every controller, by
-//  host name: two runs that want some of the same hosts meet first at
-//  the first of them, where one is served and the other is refused
-//  (busy, naming it) holding no host the winner still needs.  In the
-//  order the topology names them, a fan-out (h1 .. h4) and a reverse
-//  fan-out (h4 .. h1) could each hold one end and both be refused.
-//  What costs time is done for all hosts at once: every link is opened
-//  (its CURVE handshake goes on in its actor) before the first HELLO,
-//  and every clock's samples are taken together after the last; the
-//  HELLOs alone go one after another, a round trip each
+//  "; " and one host's error after the others' (the first's fields
+//  kept): every host that failed a step of the set-up, in one error
+static void s_gather(errbuf_t *all, int *failed, const errbuf_t *one)
+{
+    if ((*failed)++ == 0) {
+        *all = *one;
+        return;
+    }
+    errbuf_t then = *all;
+    err_set(all, "%s; %s", then.msg, one->msg);
+    TEXT_SET(all->host, then.host);
+    all->lost = then.lost;
+}
+
+//  Every agent's CURVE handshake done (the agent is there), awaited for
+//  all of them at once within one timeout: the hosts whose agents are
+//  not there (not running, not at that address, refusing this
+//  controller) are named together in one error
+static int s_reach(fleet_t *self, member_t **order, int n, errbuf_t *err)
+{
+    double until = mono_seconds() + self->options.timeout;
+    int waiting = n;
+    while (waiting > 0 && mono_seconds() < until) {
+        mono_sleep(0.002);
+        waiting = 0;
+        for (int i = 0; i < n; i++)
+            waiting += !agent_link_reached(order[i]->link) &&
+                       !agent_link_lost(order[i]->link, NULL, 0);
+    }
+    int failed = 0;
+    for (int i = 0; i < n; i++) {
+        agent_link_t *link = order[i]->link;
+        char why[300];
+        errbuf_t one;
+        if (agent_link_reached(link) && !agent_link_lost(link, NULL, 0))
+            continue;
+        if (!agent_link_lost(link, why, sizeof why))
+            snprintf(why, sizeof why,
+                     "no answer within %.1f s (is its agent running, and "
+                     "at this address?)",
+                     self->options.timeout);
+        err_set(&one, "%s", why);
+        err_prefix(&one, "host %s (agent %s): ", order[i]->host->name,
+                   agent_link_endpoint(link));
+        TEXT_SET(one.host, order[i]->host->name);
+        s_gather(err, &failed, &one);
+    }
+    return failed ? -1 : 0;
+}
+
+//  HELLO to every host in order[from, to) at once, then every answer
+//  taken: those that failed named together
+static int s_hello(member_t **order, int from, int to, errbuf_t *err)
+{
+    int failed = 0;
+    bool *asked = calloc((size_t)to + 1, sizeof *asked);
+    if (!asked)
+        return err_set(err, "out of memory");
+    for (int i = from; i < to; i++) {
+        errbuf_t one;
+        if (agent_link_hello_ask(order[i]->link, &one))
+            s_gather(err, &failed, &one);
+        else
+            asked[i] = true;
+    }
+    for (int i = from; i < to; i++) {
+        errbuf_t one;
+        if (asked[i] && agent_link_hello_take(order[i]->link, &one))
+            s_gather(err, &failed, &one);
+    }
+    free(asked);
+    return failed ? -1 : 0;
+}
+
+//  Every agent claimed (HELLO), the first by host name before any other:
+//  two runs that want the same hosts meet first there, where one is
+//  served and the other is refused (busy, naming it) holding no host the
+//  winner still needs; the others are claimed all at once (a round trip
+//  for all, not one each).  Before that, every link is opened (its CURVE
+//  handshake goes on in its actor) and every agent awaited at once, so
+//  agents that are not there are named together within one timeout; and
+//  after it every clock's samples are taken together
 static int s_claim(fleet_t *self, errbuf_t *err)
 {
     member_t **order = calloc((size_t)self->n + 1, sizeof *order);
@@ -156,8 +229,10 @@ static int s_claim(fleet_t *self, errbuf_t *err)
     qsort(order, (size_t)n, sizeof *order, s_by_name);
     for (int i = 0; i < n && rc == 0; i++)
         rc = s_open(self, order[i], err);
-    for (int i = 0; i < n && rc == 0; i++)
-        rc = agent_link_hello(order[i]->link, err);
+    if (rc == 0)
+        rc = s_reach(self, order, n, err);
+    if (rc == 0 && n > 0)
+        rc = s_hello(order, 0, 1, err) || s_hello(order, 1, n, err);
     for (int i = 0; i < n && rc == 0; i++)
         agent_link_clock_ask(order[i]->link);
     for (int i = 0; i < n && rc == 0; i++)
@@ -444,8 +519,7 @@ static bool s_all_silent(fleet_t *self, char *names, size_t len)
             return false;
         if (used < len)
             used += (size_t)snprintf(names + used, len - used, "%s%s",
-                                     n ? ", " : "",
-                                     self->member[i].host->name);
+                                     n ? ", " : "", self->member[i].host->name);
         n++;
     }
     return n >= 2;
@@ -591,15 +665,20 @@ int fleet_spec(fleet_t *self, const pipeline_t *pl, const char *config,
     }
     //  every host asked, then every answer awaited: the hosts answer
     //  meanwhile, and a silent one is lost within the timeout (its link
-    //  says so at once then), so all of them take one wait at most
+    //  says so at once then), so all of them take one wait at most, and
+    //  the hosts that failed are named together
+    int failed = 0;
     for (int i = 0; self && i < self->n && rc == 0; i++) {
         agent_link_t *link = self->member[i].link;
+        errbuf_t one;
         if (!asked[i] || !link)
             continue;
-        zmsg_t *reply = agent_link_answer(link, agent_link_wait_ms(link), err);
-        rc = reply ? 0 : -1;
+        zmsg_t *reply = agent_link_answer(link, agent_link_wait_ms(link), &one);
+        if (!reply)
+            s_gather(err, &failed, &one);
         zmsg_destroy(&reply);
     }
+    rc = rc ? rc : failed ? -1 : 0;
     free(asked);
     free(text);
     return rc;

@@ -69,9 +69,16 @@ int session_up(session_t *self, pipeline_t *pl, errbuf_t *err)
     memset(&self->kept, 0, sizeof self->kept);
     if (zones_wanted(pl) && !(self->zones = zones_create(pl, err)))
         return -1;
-    if (s_write_config(self, pl->topo, config, sizeof config, err) ||
-        !(self->crew = crew_new(pl, config, self->ipc_dir, self->o.fleet, err)))
+    if (s_write_config(self, pl->topo, config, sizeof config, err))
         return -1;
+    if (!(self->crew =
+              crew_new(pl, config, self->ipc_dir, self->o.fleet, err))) {
+        //  agents lost while their stages start: every one named (a
+        //  host's own error, before any stage, names them already)
+        if (err->stage[0])
+            fleet_blame(self->o.fleet, pl, err);
+        return -1;
+    }
     return 0;
 }
 
