@@ -6,7 +6,8 @@
 #
 # make check: a hosts file of 1,000 hosts of which three are live runs a
 # 3-host pipeline (pub@h1 -> broker@h2 -> sub@h3, the subscriber's host
-# given as a range); LIMIT_THREADS counted on each host apart; plan warns once for three
+# given as a range), its rows' edge_span one positive figure;
+# LIMIT_THREADS counted on each host apart; plan warns once for three
 # hosts crowded alike; two agents not running at the start, and two
 # killed as their stages start, each named with the other in one error;
 # two hosts cut together are named in one error; about 12 s.
@@ -105,6 +106,10 @@ EOF
     my $csv = csv("$out/results.csv");
     is_deeply([ map { "$_->{from_host}>$_->{to_host}" } @{ $csv->{rows} } ], [ 'h1>h2', 'h2>h3' ],
         'a hosts file of 1,000 hosts: its two rows, on the hosts named');
+    my @spans = map { $_->{edge_span} // '' } @{ $csv->{rows} };
+    ok(@spans == 2 && $spans[0] =~ /^\d+\.\d{6}$/ && $spans[0] > 0 && $spans[0] eq $spans[1]
+        && $spans[0] < $csv->{rows}[0]{seconds},
+        "the window's edge span: one positive figure on the trial's rows, shorter than its window (@spans)");
 }
 
 # --- plan: one crowding warning for the hosts crowded alike -----------------
@@ -182,8 +187,9 @@ if (long()) {
             scalar @of, $slow // '-', $fast // '-', eval { my $t = 0; $t += $_->{lost} for @of; $t };
     }
     my ($lo, $hi) = (sort { $a <=> $b } map { $_->{seconds} } @rows)[0, -1];
-    note sprintf "%d hosts: windows %.4f-%.4f s, first rows at %s s, ended at %.2f s",
-        $n, $lo // -1, $hi // -1, defined $first ? sprintf('%.2f', $first) : 'never', $secs;
+    my ($near, $far) = (sort { $a <=> $b } map { $_->{edge_span} } @rows)[0, -1];
+    note sprintf "%d hosts: windows %.4f-%.4f s, edge spans %.4f-%.4f s, first rows at %s s, ended at %.2f s",
+        $n, $lo // -1, $hi // -1, $near // -1, $far // -1, defined $first ? sprintf('%.2f', $first) : 'never', $secs;
     my ($user) = $time =~ /User time \(seconds\): ([\d.]+)/;
     my ($sys) = $time =~ /System time \(seconds\): ([\d.]+)/;
     my ($rss) = $time =~ /Maximum resident set size \(kbytes\): (\d+)/;

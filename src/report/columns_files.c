@@ -147,6 +147,11 @@ static const column_t s_results[] = {
      "time stolen by the hypervisor from their CPUs"},
     {"starved", ROW(starved, NULL, 0), COLUMN_COMPUTED(s_starved, NULL, 0),
      "1: a stage of it waited for a CPU; -1 unknown"},
+    {"edge_span",
+     ROW(edge_span, "%.6f", OPT),
+     {0},
+     "seconds from the first reading of the stages' counters at a window "
+     "edge to the last, the longer edge's (empty: reqrep, median rows)"},
     {COLUMN_SOCKETS, BOTH(sockets, NULL, 0),
      "the SUB sockets at its receiving end"},
     {"min_socket_msgs_per_sec", BOTH(min_socket_rate, "%.1f", 0),

@@ -33,10 +33,15 @@ typedef struct {
     //  names them all, "ipc+tcp"
     char transport[RESULTS_TRANSPORT_MAX];
     bool from_source, to_sink; //  its ends: a publisher, a subscriber
-    uint64_t sent;            //  handed to the hop's socket, whole trial
-    uint64_t received;        //  taken from it, whole trial, after draining
-    double seconds;           //  the window's length, at the receiving end
-    double sent_seconds;      //  ...and at the sending end
+    uint64_t sent;             //  handed to the hop's socket, whole trial
+    uint64_t received;         //  taken from it, whole trial, after draining
+    double seconds;            //  the window's length, at the receiving end
+    double sent_seconds;       //  ...and at the sending end
+    //  The longer of the window's two edges' spans: from the first
+    //  reading of a stage's counters at an edge to the last (the counts
+    //  are interpolated to the edge's instant between them), seconds; -1
+    //  when the window has no such edges (reqrep: the requesters time it)
+    double edge_span;
     uint64_t window_received; //  received during the window
     uint64_t window_sent;     //  sent during the window (offered load)
     double bound_rate;        //  flood: the rate the HWM allows, 0: none
@@ -174,9 +179,9 @@ typedef struct {
     int nlinks;
     link_row_t *links;
     double sources_rate; //  what every source sent in the window, msgs/s
-    int starved; // 1 yes, 0 no, -1 unknown: any row starved (trial_starve.c)
-    int stalled; //  rows that stalled (trial_stall.c); retried: how often
-    int retried; //  the trial was run again for it (run.c)
+    int starved;    // 1 yes, 0 no, -1 unknown: any row starved (trial_starve.c)
+    int stalled;    //  rows that stalled (trial_stall.c); retried: how often
+    int retried;    //  the trial was run again for it (run.c)
     bool cut_short; //  its window ended early: lost beyond spec.give_up
     uint64_t late;  //  messages of an earlier trial its receivers took
                     //  (stages/sequence.h): neither received nor lost

@@ -639,6 +639,7 @@ static int s_measure_stream(trial_t *self, errbuf_t *err)
         trial_snapshot_edge(self, &self->w.s0, 1, err) ||
         trial_read_threads(self, true, err))
         return -1;
+    self->open_span = self->edge_span;
     if (s_starve_open(self, err) || s_window(self, err) ||
         trial_profile_stop(self, err))
         return -1;
@@ -659,6 +660,9 @@ static int s_measure_stream(trial_t *self, errbuf_t *err)
         return -1;
     s_check_rate(self);
     s_rows(self);
+    for (int l = 0; l < self->result->nlinks; l++)
+        self->result->links[l].edge_span =
+            fmax(self->open_span, self->edge_span);
     s_test_count(self);
     s_sockets_rows(self);
     s_starve_rows(self);
@@ -737,8 +741,10 @@ static int s_measure_reqrep(trial_t *self, errbuf_t *err)
     s_rows(self);
     s_sockets_rows(self);
     s_starve_rows(self);
-    for (int l = 0; l < self->result->nlinks; l++)
+    for (int l = 0; l < self->result->nlinks; l++) {
         self->result->links[l].window_received = trips;
+        self->result->links[l].edge_span = -1; //  snapshots, not edges
+    }
     trial_counters_latency(&self->w, self->spec.timed, self->result);
     return trial_counters_verify(&self->w, self->topics, self->continuing,
                                  self->result, err);

@@ -59,6 +59,7 @@ typedef struct {
     //  included) to its instant (lead), and from its kept attempt's first
     //  sample to its last (span), seconds
     double edge_lead, edge_span, edge_took; //  took: all of it
+    double open_span;                       //  the window's opening edge's span
     //  The instant the next edge is to be at (the window's end: its start
     //  and the duration), 0: as soon as its first samples are in
     double edge_at;
