@@ -11,6 +11,7 @@
 #include "report/plot_data.h"
 #include "report/plot_latency_at.h"
 #include "report/plot_quantiles.h"
+#include "report/plot_read.h"
 #include "report/plot_script.h"
 #include "report/plot_search.h"
 #include "report/plot_sizing.h"
@@ -144,6 +145,14 @@ int plot_draw(const char *dir, const plot_charts_t *charts, FILE *listing,
     return 0;
 }
 
+//  The charts beside results.csv's (a sizing's: beside sizing.csv's),
+//  each from a file of its own
+static const plot_reader_t *const s_run[] = {
+    &plot_search_reader,   &plot_latency_at_reader, &plot_quantiles_reader,
+    &plot_timeline_reader, &plot_syscalls_reader,   NULL};
+static const plot_reader_t *const s_sizing[] = {&plot_quantiles_reader,
+                                                &plot_timeline_reader, NULL};
+
 int plot_prepare(const rundir_t *run, const char *out, plot_term_t term,
                  plot_charts_t *charts, errbuf_t *err)
 {
@@ -152,15 +161,11 @@ int plot_prepare(const rundir_t *run, const char *out, plot_term_t term,
     //  at the target and of each candidate's rate over its proof
     bool sizing = rundir_file(run, &columns_sizing) != NULL;
     plot_table_t *table = sizing ? NULL : plot_table_read(run, err);
-    int rc = sizing ? plot_sizing_charts(run, out, charts, err) ||
-                          plot_quantiles_charts(run, out, charts, err) ||
-                          plot_timeline_charts(run, out, charts, err)
-                    : !table || plot_charts_write(table, out, charts, err) ||
-                          plot_search_charts(run, out, charts, err) ||
-                          plot_latency_at_charts(run, out, charts, err) ||
-                          plot_quantiles_charts(run, out, charts, err) ||
-                          plot_timeline_charts(run, out, charts, err) ||
-                          plot_syscalls_charts(run, out, charts, err);
+    int rc = sizing ? plot_sizing_charts(run, out, charts, err)
+                    : !table || plot_charts_write(table, out, charts, err);
+    const plot_reader_t *const *readers = sizing ? s_sizing : s_run;
+    for (int i = 0; readers[i] && rc == 0; i++)
+        rc = plot_read_charts(readers[i], run, out, charts, err);
     rc = rc ? -1 : 0;
     if (rc == 0 && term == PLOT_TERM_SVG)
         plot_charts_as_svg(charts);

@@ -637,27 +637,3 @@ void plot_charts_as_svg(plot_charts_t *charts)
             memcpy(png + n - 4, ".svg", 4);
     }
 }
-
-static int s_chart_at(const void *points, size_t size, int i)
-{
-    int chart;
-    memcpy(&chart, (const char *)points + (size_t)i * size, sizeof chart);
-    return chart;
-}
-
-int plot_chart_runs(void *points, int n, size_t size,
-                    int (*cmp)(const void *, const void *),
-                    int (*chart)(void *ctx, int a, int b, errbuf_t *err),
-                    void *ctx, errbuf_t *err)
-{
-    if (n > 0) //  no rows: no array (qsort wants one)
-        qsort(points, (size_t)n, size, cmp);
-    for (int a = 0, b; a < n; a = b) {
-        int index = s_chart_at(points, size, a);
-        for (b = a + 1; b < n && s_chart_at(points, size, b) == index;)
-            b++;
-        if (chart(ctx, a, b, err))
-            return -1;
-    }
-    return 0;
-}

@@ -132,12 +132,5 @@ void plot_charts_free(plot_charts_t *charts);
 void plot_charts_drop(plot_charts_t *charts);
 //  Every chart's file name ends in .svg instead of .png
 void plot_charts_as_svg(plot_charts_t *charts);
-//  A chart reader's points: n elements of size bytes, each beginning with
-//  its chart's index (an int); sorted by cmp, then each chart's run
-//  [a, b) through chart(ctx, a, b, err): 0, or -1 at the first that fails
-int plot_chart_runs(void *points, int n, size_t size,
-                    int (*cmp)(const void *, const void *),
-                    int (*chart)(void *ctx, int a, int b, errbuf_t *err),
-                    void *ctx, errbuf_t *err);
 
 #endif

@@ -10,13 +10,10 @@
 #ifndef HOPBENCH_PLOT_LATENCY_AT_H
 #define HOPBENCH_PLOT_LATENCY_AT_H
 
-#include "base/errbuf.h"
-#include "report/plot_chart.h"
-#include "report/rundir.h"
+#include "report/plot_read.h"
 
-//  When DIR/latency.csv has latency_at rows: their charts' data files into
-//  out, the charts added.  0 (also without such rows), or -1 and err
-int plot_latency_at_charts(const rundir_t *run, const char *out,
-                           plot_charts_t *charts, errbuf_t *err);
+//  latency.csv's latency_at rows' reader (plot_read_charts); none
+//  without such rows
+extern const plot_reader_t plot_latency_at_reader;
 
 #endif

@@ -13,8 +13,7 @@
 */
 #include "report/plot_quantiles.h"
 
-#include "base/grow.h"
-#include "base/outfile.h"
+#include "report/plot_read.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,34 +36,42 @@ static const struct {
 #define S_NQ (int)(sizeof s_quantiles / sizeof s_quantiles[0])
 
 typedef struct {
-    int chart;
+    int chart; //  plot_read's: "topology\tcombo", a sizing's "topology\t\tsize"
     unsigned size;
     int row;   //  in latency.csv
-    int label; //  a sizing's: its block's name ("candidate=1 criterion=proof")
+    int label; //  a sizing's: its block's name, in plot_read's names
+               //  ("candidate=1 criterion=proof")
 } point_t;
 
+//  The reader's own: the quantiles' columns; latency_at's, or -1; and
+//  whether the file is a sizing's (its "all" rows, per candidate)
 typedef struct {
-    rundir_rows_t in;
-    point_t *points;
-    int n, cap;
-    plot_names_t charts; //  "topology\tcombo"
-    const char *out;
-    plot_charts_t *into;
-    int col[S_NQ], at; //  the quantiles' columns; latency_at's, or -1
-    bool sizing;       //  a sizing's file: its "all" rows, per candidate
-    plot_names_t labels;
-} reader_t;
+    int col[S_NQ], at;
+    bool sizing;
+} own_t;
+
+static int s_start(plot_read_t *self, const rundir_t *run, errbuf_t *err)
+{
+    (void)run, (void)err;
+    own_t *own = self->own;
+    for (int q = 0; q < S_NQ; q++)
+        own->col[q] = rundir_column(self->in.file, s_quantiles[q].column);
+    own->at = rundir_column(self->in.file, "latency_at");
+    own->sizing = rundir_column(self->in.file, "sweep_criterion") >= 0;
+    return 0;
+}
 
 //  Is the row one a curve is drawn from?
-static bool s_taken(const reader_t *self, const char *repeat)
+static bool s_taken(const plot_read_t *self, const char *repeat)
 {
     const rundir_file_t *file = self->in.file;
+    const own_t *own = self->own;
     if (strcmp(rundir_text(&self->in, C_HOP), "e2e") ||
-        *rundir_cell(file, self->in.row, self->at))
+        *rundir_cell(file, self->in.row, own->at))
         return false;
     if (strcmp(repeat, "all") == 0)
         return true;
-    if (self->sizing || strcmp(repeat, "1"))
+    if (own->sizing || strcmp(repeat, "1"))
         return false;
     //  repeat 1: only when its size has no "all" row
     for (int r = 0; r < rundir_nrows(file); r++)
@@ -77,52 +84,75 @@ static bool s_taken(const reader_t *self, const char *repeat)
     return true;
 }
 
-static int s_row(reader_t *self, errbuf_t *err)
+static int s_row(plot_read_t *self, errbuf_t *err)
 {
-    char key[PLOT_NAME], combo[PLOT_NAME];
+    const own_t *own = self->own;
+    char combo[PLOT_NAME], size_text[32];
     double size;
     if (!s_taken(self, rundir_text(&self->in, C_REPEAT)))
         return 0;
     if (rundir_number(&self->in, C_SIZE, &size, err))
         return -1;
-    rundir_combo(&self->in, true, combo, sizeof combo);
-    if (self->sizing)
-        snprintf(key, sizeof key, "%.100s\t\t%.0f",
-                 rundir_text(&self->in, C_TOPO), size);
-    else
-        snprintf(key, sizeof key, "%.100s\t%.140s",
-                 rundir_text(&self->in, C_TOPO), combo);
-    int chart = plot_names_index(&self->charts, key);
-    int label = self->sizing ? plot_names_index(&self->labels, combo) : 0;
-    if (chart < 0 || label < 0 ||
-        grow(&self->points, &self->cap, self->n + 1, sizeof *self->points))
+    point_t p = {.size = (unsigned)size, .row = self->in.row};
+    if (own->sizing) { //  a chart per size, a block per candidate
+        snprintf(size_text, sizeof size_text, "%.0f", size);
+        rundir_combo(&self->in, true, combo, sizeof combo);
+        p.chart = plot_read_chart(self, PLOT_NO_COMBO, size_text);
+        p.label = plot_names_index(&self->names, combo);
+    } else
+        p.chart = plot_read_chart(self, PLOT_NAMES, "");
+    if (p.chart < 0 || p.label < 0)
         return err_set(err, "out of memory");
-    self->points[self->n++] =
-        (point_t){chart, (unsigned)size, self->in.row, label};
-    return 0;
+    return plot_read_add(self, &p, err);
 }
 
-static int s_by_chart(const void *a, const void *b)
+//  A chart's points by size, then in the file's order
+static int s_by_size(const void *a, const void *b)
 {
     const point_t *x = a, *y = b;
-    int c = (x->chart > y->chart) - (x->chart < y->chart);
-    c = c ? c : (x->size > y->size) - (x->size < y->size);
+    int c = (x->size > y->size) - (x->size < y->size);
     return c ? c : (x->row > y->row) - (x->row < y->row);
 }
 
-//  One size's curve into the chart's file
-static void s_curve(reader_t *self, FILE *file, plot_chart_t *chart,
+//  The chart's names and files: a run's "proxy (transport=ipc)", a
+//  sizing's "proxy at 1024 B" (the size is the chart's)
+static void s_describe(const plot_read_t *self, const plot_key_t *key,
+                       plot_chart_t *chart, char *head, size_t len)
+{
+    bool sizing = ((const own_t *)self->own)->sizing;
+    char safe[PLOT_NAME];
+    if (sizing) {
+        chart->size = (unsigned)strtoul(key->rest, NULL, 10);
+        snprintf(chart->name, sizeof chart->name, "%.200s at %u B", key->topo,
+                 chart->size);
+    } else
+        snprintf(chart->name, sizeof chart->name, "%s", key->title);
+    snprintf(chart->what, sizeof chart->what, "%s",
+             sizing ? "each candidate's windows at the target merged, "
+                      "per criterion: a line each"
+                    : "the repeats of a size merged; a line per size");
+    plot_safe_name(safe, sizeof safe, chart->name);
+    plot_read_files(chart, safe, "quantiles", "latency-quantiles", "");
+    snprintf(head, len,
+             "end-to-end latency quantiles, a block per size\n"
+             "# nines us quantile");
+}
+
+//  One size's curve into the chart's file (a sizing's: one candidate's
+//  and criterion's)
+static void s_curve(const plot_read_t *self, FILE *file, plot_chart_t *chart,
                     const point_t *p)
 {
+    const own_t *own = self->own;
     char label[PLOT_NAME];
-    if (self->sizing)
-        snprintf(label, sizeof label, "%s", self->labels.v[p->label]);
+    if (own->sizing)
+        snprintf(label, sizeof label, "%s", self->names.v[p->label]);
     else
         snprintf(label, sizeof label, "%u B", p->size);
     fprintf(file, "%s# %s\n", chart->series.n ? "\n\n" : "", label);
     plot_names_add(&chart->series, label);
     for (int q = 0; q < S_NQ; q++) {
-        const char *text = rundir_cell(self->in.file, p->row, self->col[q]);
+        const char *text = rundir_cell(self->in.file, p->row, own->col[q]);
         double us = atof(text);
         if (!*text || us <= 0)
             continue;
@@ -134,65 +164,16 @@ static void s_curve(reader_t *self, FILE *file, plot_chart_t *chart,
     }
 }
 
-//  The chart of points [a, b)
-static int s_chart(void *ctx, int a, int b, errbuf_t *err)
+//  Points [a, b): a curve each
+static int s_write(plot_read_t *self, plot_chart_t *chart, FILE *file, int a,
+                   int b, errbuf_t *err)
 {
-    reader_t *self = ctx;
-    plot_chart_t *chart = plot_charts_add(self->into, PLOT_QUANTILES, err);
-    if (!chart)
-        return -1;
-    const char *key = self->charts.v[self->points[a].chart];
-    int topo = (int)strcspn(key, "\t");
-    const char *combo = key[topo] ? key + topo + 1 : "";
-    char safe[PLOT_NAME], stem[2 * PLOT_NAME];
-    if (self->sizing) { //  "proxy at 1024 B": the size is the chart's
-        chart->size = self->points[a].size;
-        snprintf(chart->name, sizeof chart->name, "%.*s at %u B", topo, key,
-                 chart->size);
-    } else
-        snprintf(chart->name, sizeof chart->name, "%.*s%s%.150s%s", topo, key,
-                 *combo ? " (" : "", combo, *combo ? ")" : "");
-    plot_safe_name(safe, sizeof safe, chart->name);
-    snprintf(stem, sizeof stem, "%.200s", safe);
-    snprintf(chart->what, sizeof chart->what, "%s",
-             self->sizing ? "each candidate's windows at the target merged, "
-                            "per criterion: a line each"
-                          : "the repeats of a size merged; a line per size");
-    snprintf(chart->data, sizeof chart->data, "plot-quantiles-%.200s.dat",
-             stem);
-    snprintf(chart->png, sizeof chart->png, "%.200s-latency-quantiles.png",
-             stem);
-    FILE *file =
-        plot_chart_data(self->out, chart, err,
-                        "end-to-end latency quantiles, a block per size\n"
-                        "# nines us quantile");
-    if (!file)
-        return -1;
+    (void)err;
     for (int i = a; i < b; i++)
-        s_curve(self, file, chart, &self->points[i]);
-    return outfile_close(file, self->out, chart->data, 0, err);
+        s_curve(self, file, chart, &((const point_t *)self->points)[i]);
+    return 0;
 }
 
-int plot_quantiles_charts(const rundir_t *run, const char *out,
-                          plot_charts_t *charts, errbuf_t *err)
-{
-    reader_t self = {.out = out, .into = charts};
-    int rc =
-        rundir_rows(&self.in, run, &columns_latency, s_columns, C_COUNT, err);
-    if (rc <= 0)
-        return rc;
-    for (int q = 0; q < S_NQ; q++)
-        self.col[q] = rundir_column(self.in.file, s_quantiles[q].column);
-    self.at = rundir_column(self.in.file, "latency_at");
-    self.sizing = rundir_column(self.in.file, "sweep_criterion") >= 0;
-    rc = 0;
-    while (rc == 0 && rundir_next(&self.in))
-        rc = s_row(&self, err);
-    if (rc == 0)
-        rc = plot_chart_runs(self.points, self.n, sizeof *self.points,
-                             s_by_chart, s_chart, &self, err);
-    free(self.points);
-    plot_names_free(&self.charts);
-    plot_names_free(&self.labels);
-    return rc;
-}
+const plot_reader_t plot_quantiles_reader = PLOT_READER(
+    &columns_latency, s_columns, PLOT_QUANTILES, point_t, s_row, s_by_size,
+    s_describe, s_write, .own = sizeof(own_t), .start = s_start);

@@ -11,13 +11,10 @@
 #ifndef HOPBENCH_PLOT_QUANTILES_H
 #define HOPBENCH_PLOT_QUANTILES_H
 
-#include "base/errbuf.h"
-#include "report/plot_chart.h"
-#include "report/rundir.h"
+#include "report/plot_read.h"
 
-//  The run's quantile charts (one per topology and sweep combination),
-//  their data files into out, listed in charts: 0, or -1 and err
-int plot_quantiles_charts(const rundir_t *run, const char *out,
-                          plot_charts_t *charts, errbuf_t *err);
+//  latency.csv's quantiles' reader (plot_read_charts): a chart per
+//  topology and sweep combination; none without latency.csv
+extern const plot_reader_t plot_quantiles_reader;
 
 #endif

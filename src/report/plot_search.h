@@ -14,15 +14,10 @@
 #ifndef HOPBENCH_PLOT_SEARCH_H
 #define HOPBENCH_PLOT_SEARCH_H
 
-#include "base/errbuf.h"
-#include "report/plot_chart.h"
-#include "report/rundir.h"
+#include "report/plot_read.h"
 
-//  When DIR/search.csv exists: its charts' data files into out (DIR
-//  itself for plot), and the
-//  charts added to the list.  0 (also when there is no search.csv), or -1
-//  and err on a malformed file
-int plot_search_charts(const rundir_t *run, const char *out,
-                       plot_charts_t *charts, errbuf_t *err);
+//  search.csv's reader (plot_read_charts): a chart per topology, sweep
+//  combination and size; none without search.csv
+extern const plot_reader_t plot_search_reader;
 
 #endif

@@ -11,14 +11,10 @@
 */
 #include "report/plot_syscalls.h"
 
-#include "base/grow.h"
-#include "base/outfile.h"
-#include "report/columns.h"
-#include "report/rundir.h"
-
 #include "base/stats.h"
+#include "report/columns.h"
+#include "report/plot_read.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,60 +31,37 @@ typedef struct {
     double ns; //  per message
 } point_t;
 
-typedef struct {
-    rundir_rows_t in;
-    point_t *points;
-    int n, cap;
-    plot_names_t charts; //  "topology\tcombo\tstage"
-    plot_names_t calls;  //  syscall names
-    const char *out;     //  the charts' data files go there
-    plot_charts_t *into; //  and the charts into this list
-} reader_t;
-
 //  ------------------------------------------------------------------------
 //  Reading
 
-static const char *s_field(const reader_t *self, int c)
-{
-    return rundir_text(&self->in, c);
-}
-
-static int s_number(reader_t *self, int c, double *out, errbuf_t *err)
+static int s_number(plot_read_t *self, int c, double *out, errbuf_t *err)
 {
     if (rundir_number(&self->in, c, out, err))
         return -1;
     return *out < 0 ? rundir_bad(&self->in, c, "is below 0", err) : 0;
 }
 
-//  The row's chart: topology, its sweep values, stage
-static int s_chart_of(reader_t *self)
+//  A row: its chart is the topology, its sweep values and its stage; the
+//  call is an index into plot_read's names
+static int s_row(plot_read_t *self, errbuf_t *err)
 {
-    char key[PLOT_NAME], combo[PLOT_NAME];
-    rundir_combo(&self->in, false, combo, sizeof combo);
-    snprintf(key, sizeof key, "%.80s\t%.100s\t%.60s", s_field(self, C_TOPO),
-             combo, s_field(self, C_STAGE));
-    return plot_names_index(&self->charts, key);
-}
-
-static int s_row(reader_t *self, errbuf_t *err)
-{
-    if (strcmp(s_field(self, C_THREAD), "all") == 0 ||
-        strcmp(s_field(self, C_CALL), "all") == 0 || !*s_field(self, C_NS))
+    const char *call = rundir_text(&self->in, C_CALL);
+    if (strcmp(rundir_text(&self->in, C_THREAD), "all") == 0 ||
+        strcmp(call, "all") == 0 || !*rundir_text(&self->in, C_NS))
         return 0; //  totals, or a stage that handled nothing
-    if (grow(&self->points, &self->cap, self->n + 1, sizeof *self->points))
-        return err_set(err, "out of memory");
-    point_t *p = &self->points[self->n];
+    point_t p;
     double size, repeat;
     if (s_number(self, C_SIZE, &size, err) ||
         s_number(self, C_REPEAT, &repeat, err) ||
-        s_number(self, C_NS, &p->ns, err))
+        s_number(self, C_NS, &p.ns, err))
         return -1;
-    p->size = (unsigned)size, p->repeat = (int)repeat;
-    if ((p->chart = s_chart_of(self)) < 0 ||
-        (p->call = plot_names_index(&self->calls, s_field(self, C_CALL))) < 0)
+    p.size = (unsigned)size, p.repeat = (int)repeat;
+    p.chart =
+        plot_read_chart(self, PLOT_VALUES, rundir_text(&self->in, C_STAGE));
+    p.call = plot_names_index(&self->names, call);
+    if (p.chart < 0 || p.call < 0)
         return err_set(err, "out of memory");
-    self->n++;
-    return 0;
+    return plot_read_add(self, &p, err);
 }
 
 //  ------------------------------------------------------------------------
@@ -100,11 +73,10 @@ typedef struct {
     double *value; //  [size][call], ns per message
 } grid_t;
 
-static int s_by_chart(const void *a, const void *b)
+//  A chart's points by size, call and repeat
+static int s_by_size(const void *a, const void *b)
 {
     const point_t *x = a, *y = b;
-    if (x->chart != y->chart)
-        return x->chart < y->chart ? -1 : 1;
     if (x->size != y->size)
         return x->size < y->size ? -1 : 1;
     if (x->call != y->call)
@@ -144,10 +116,10 @@ static double s_median(const point_t *p, int a, int b, int nrep, double *v)
 }
 
 //  Points [a, b) of one chart, sorted, into the grid
-static int s_grid(const reader_t *self, int a, int b, grid_t *g)
+static int s_grid(const plot_read_t *self, int a, int b, grid_t *g)
 {
     const point_t *p = self->points;
-    g->ncalls = self->calls.n;
+    g->ncalls = self->names.n;
     g->sizes = calloc((size_t)(b - a), sizeof *g->sizes);
     g->value =
         calloc((size_t)(b - a) * (size_t)g->ncalls + 1, sizeof *g->value);
@@ -203,25 +175,19 @@ static int s_pick(const grid_t *g, int *series)
 //  ------------------------------------------------------------------------
 //  Charts
 
-static void s_describe(plot_chart_t *chart, const char *key)
+//  The chart's names and files, from its key "topology\tcombo\tstage"
+static void s_describe(const plot_read_t *self, const plot_key_t *key,
+                       plot_chart_t *chart, char *head, size_t len)
 {
-    char part[3][PLOT_NAME], safe[3][PLOT_NAME];
-    const char *p = key;
-    for (int i = 0; i < 3; i++) {
-        size_t n = strcspn(p, "\t");
-        snprintf(part[i], sizeof part[i], "%.*s", (int)n, p);
-        p += n + (p[n] == '\t');
-        plot_safe_name(safe[i], sizeof safe[i], part[i]);
-    }
-    snprintf(chart->name, sizeof chart->name, "%.80s%s%.80s%s stage %.60s",
-             part[0], part[1][0] ? " (" : "", part[1], part[1][0] ? ")" : "",
-             part[2]);
-    snprintf(chart->what, sizeof chart->what, "%.200s", part[2]);
-    snprintf(chart->data, sizeof chart->data,
-             "plot-syscalls-%.60s%s%.60s-%.60s.dat", safe[0],
-             part[1][0] ? "-" : "", safe[1], safe[2]);
-    snprintf(chart->png, sizeof chart->png, "%.60s%s%.60s-syscalls-%.60s.png",
-             safe[0], part[1][0] ? "-" : "", safe[1], safe[2]);
+    (void)self;
+    char tail[PLOT_NAME];
+    snprintf(chart->name, sizeof chart->name, "%.180s stage %.60s", key->title,
+             key->rest);
+    snprintf(chart->what, sizeof chart->what, "%.200s", key->rest);
+    snprintf(tail, sizeof tail, "-");
+    plot_safe_name(tail + 1, sizeof tail - 1, key->rest);
+    plot_read_files(chart, key->stem, "syscalls", "syscalls", tail);
+    snprintf(head, len, "ns per message by system call");
 }
 
 static void s_rows(FILE *file, plot_chart_t *chart, const grid_t *g,
@@ -243,21 +209,18 @@ static void s_rows(FILE *file, plot_chart_t *chart, const grid_t *g,
     }
 }
 
-static int s_write(const char *dir, plot_chart_t *chart, const reader_t *self,
+//  The grid's busiest calls, a column each, then "other" and the total
+static int s_table(FILE *file, plot_chart_t *chart, const plot_read_t *self,
                    const grid_t *g, errbuf_t *err)
 {
     int series[SERIES_MAX], n = s_pick(g, series);
     if (n < 0)
         return err_set(err, "out of memory");
-    FILE *file =
-        plot_chart_data(dir, chart, err, "ns per message by system call");
-    if (!file)
-        return -1;
     fputs("# size", file);
     int rc = 0;
     for (int i = 0; i < n; i++) {
-        fprintf(file, " %s", self->calls.v[series[i]]);
-        rc |= plot_names_add(&chart->series, self->calls.v[series[i]]) < 0;
+        fprintf(file, " %s", self->names.v[series[i]]);
+        rc |= plot_names_add(&chart->series, self->names.v[series[i]]) < 0;
     }
     rc |= plot_names_add(&chart->series, "other") < 0;
     fputs(" other total\n", file);
@@ -266,39 +229,21 @@ static int s_write(const char *dir, plot_chart_t *chart, const reader_t *self,
     if (chart->sizes)
         memcpy(chart->sizes, g->sizes, (size_t)g->nsizes * sizeof *g->sizes);
     chart->nsizes = chart->sizes ? g->nsizes : 0;
-    rc = rc || !chart->sizes ? err_set(err, "out of memory") : 0;
-    return outfile_close(file, dir, chart->data, rc, err);
+    return rc || !chart->sizes ? err_set(err, "out of memory") : 0;
 }
 
-static int s_chart(void *ctx, int a, int b, errbuf_t *err)
+//  Points [a, b): a line per size
+static int s_write(plot_read_t *self, plot_chart_t *chart, FILE *file, int a,
+                   int b, errbuf_t *err)
 {
-    reader_t *self = ctx;
-    plot_chart_t *chart = plot_charts_add(self->into, PLOT_SYSCALLS, err);
-    if (!chart)
-        return -1;
-    s_describe(chart, self->charts.v[self->points[a].chart]);
     grid_t grid = {0};
-    int rc = s_grid(self, a, b, &grid)
-                 ? err_set(err, "out of memory")
-                 : s_write(self->out, chart, self, &grid, err);
+    int rc = s_grid(self, a, b, &grid) ? err_set(err, "out of memory")
+                                       : s_table(file, chart, self, &grid, err);
     free(grid.sizes);
     free(grid.value);
     return rc;
 }
 
-int plot_syscalls_charts(const rundir_t *run, const char *out,
-                         plot_charts_t *charts, errbuf_t *err)
-{
-    reader_t self = {.out = out, .into = charts};
-    int rc =
-        rundir_rows(&self.in, run, &columns_syscalls, s_columns, C_COUNT, err);
-    while (rc > 0 && rundir_next(&self.in))
-        rc = s_row(&self, err) ? -1 : 1;
-    if (rc > 0)
-        rc = plot_chart_runs(self.points, self.n, sizeof *self.points,
-                             s_by_chart, s_chart, &self, err);
-    free(self.points);
-    plot_names_free(&self.charts);
-    plot_names_free(&self.calls);
-    return rc < 0 ? -1 : 0;
-}
+const plot_reader_t plot_syscalls_reader =
+    PLOT_READER(&columns_syscalls, s_columns, PLOT_SYSCALLS, point_t, s_row,
+                s_by_size, s_describe, s_write);

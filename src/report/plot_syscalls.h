@@ -15,15 +15,9 @@
 #ifndef HOPBENCH_PLOT_SYSCALLS_H
 #define HOPBENCH_PLOT_SYSCALLS_H
 
-#include "base/errbuf.h"
-#include "report/plot_chart.h"
-#include "report/rundir.h"
+#include "report/plot_read.h"
 
-//  When DIR/syscalls.csv exists: its charts' data files into out (DIR
-//  itself for plot), and the
-//  charts added to the list.  0 (also when there is none), or -1 and err
-//  on a malformed file
-int plot_syscalls_charts(const rundir_t *run, const char *out,
-                         plot_charts_t *charts, errbuf_t *err);
+//  syscalls.csv's reader (plot_read_charts); none without syscalls.csv
+extern const plot_reader_t plot_syscalls_reader;
 
 #endif

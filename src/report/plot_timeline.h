@@ -10,13 +10,9 @@
 #ifndef HOPBENCH_PLOT_TIMELINE_H
 #define HOPBENCH_PLOT_TIMELINE_H
 
-#include "base/errbuf.h"
-#include "report/plot_chart.h"
-#include "report/rundir.h"
+#include "report/plot_read.h"
 
-//  The run's timeline charts, their data files into out, listed in
-//  charts (none without timeline.csv): 0, or -1 and err
-int plot_timeline_charts(const rundir_t *run, const char *out,
-                         plot_charts_t *charts, errbuf_t *err);
+//  timeline.csv's reader (plot_read_charts); none without timeline.csv
+extern const plot_reader_t plot_timeline_reader;
 
 #endif
