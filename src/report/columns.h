@@ -139,6 +139,19 @@ typedef struct {
         .kind = COLUMN_FN, .fn = (function), .format = (fmt), .flags = (fl)    \
     }
 
+//  The same, in a file without median rows: the row's take, none for
+//  the median
+#define COLUMN_ROW_FIELD(T, f, fmt, fl)                                        \
+    COLUMN_FIELD(T, f, fmt, fl),                                               \
+    {                                                                          \
+        0                                                                      \
+    }
+#define COLUMN_ROW_COMPUTED(function, fmt, fl)                                 \
+    COLUMN_COMPUTED(function, fmt, fl),                                        \
+    {                                                                          \
+        0                                                                      \
+    }
+
 //  A computed take's value
 static inline void column_text(column_value_t *v, const char *text)
 {

@@ -393,11 +393,7 @@ const column_table_t columns_latency = {
 //  ---------------------------------------------------------------------
 //  sockets.csv: a row per SUB socket of a subscriber of several
 
-#define SOCKET(f, fmt)                                                         \
-    COLUMN_FIELD(socket_row_t, f, fmt, 0),                                     \
-    {                                                                          \
-        0                                                                      \
-    }
+#define SOCKET(f, fmt) COLUMN_ROW_FIELD(socket_row_t, f, fmt, 0)
 
 static const column_t s_sockets[] = {
     {COLUMN_TOPOLOGY, COLUMN_TAKE_TOPOLOGY, {0}, "the topology's name"},
@@ -445,11 +441,7 @@ static void s_step_trial(const column_ctx_t *ctx, column_value_t *v)
         column_int(v, ctx->info->trial);
 }
 
-#define STEP(f, fmt)                                                           \
-    COLUMN_FIELD(timeline_row_t, f, fmt, 0),                                   \
-    {                                                                          \
-        0                                                                      \
-    }
+#define STEP(f, fmt) COLUMN_ROW_FIELD(timeline_row_t, f, fmt, 0)
 
 static const column_t s_timeline[] = {
     {COLUMN_TOPOLOGY, COLUMN_TAKE_TOPOLOGY, {0}, "the topology's name"},

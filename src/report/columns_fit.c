@@ -25,22 +25,10 @@ static void s_beyond(const column_ctx_t *ctx, column_value_t *v)
     column_int(v, ((const sizing_fit_point_t *)ctx->row)->beyond);
 }
 
-#define POINT(f, fmt, fl)                                                      \
-    COLUMN_FIELD(sizing_fit_point_t, f, fmt, fl),                              \
-    {                                                                          \
-        0                                                                      \
-    }
-#define FIT(f, fmt, fl)                                                        \
-    COLUMN_FIELD(sizing_fit_t, f, fmt, COLUMN_OF | (fl)),                      \
-    {                                                                          \
-        0                                                                      \
-    }
-#define FN(f, fmt)                                                             \
-    COLUMN_COMPUTED(f, fmt, 0),                                                \
-    {                                                                          \
-        0                                                                      \
-    }
-#define NONE COLUMN_OPTIONAL //  empty: none
+#define POINT(f, fmt, fl) COLUMN_ROW_FIELD(sizing_fit_point_t, f, fmt, fl)
+#define FIT(f, fmt, fl)   COLUMN_ROW_FIELD(sizing_fit_t, f, fmt, COLUMN_OF | (fl))
+#define FN(f, fmt)        COLUMN_ROW_COMPUTED(f, fmt, 0)
+#define NONE              COLUMN_OPTIONAL //  empty: none
 
 static const column_t s_fit[] = {
     {COLUMN_SIZE, FIT(size, NULL, 0), "the message size in bytes: a fit each"},

@@ -14,7 +14,7 @@
 #include "report/report_sizing.h"
 #include "trial/search.h"
 
-#define FN(f, fmt) COLUMN_COMPUTED(f, fmt, 0)
+#define FN(f, fmt) COLUMN_ROW_COMPUTED(f, fmt, 0)
 
 //  ---------------------------------------------------------------------
 //  search.csv
@@ -90,22 +90,13 @@ static void s_pipeline(const column_ctx_t *ctx, column_value_t *v)
 }
 
 #define TRIAL(f, fmt, fl)                                                      \
-    COLUMN_FIELD(search_trial_t, f, fmt, COLUMN_OF | (fl)),                    \
-    {                                                                          \
-        0                                                                      \
-    }
-#define LINK(f)                                                                \
-    COLUMN_FIELD(link_row_t, f, NULL, 0),                                      \
-    {                                                                          \
-        0                                                                      \
-    }
+    COLUMN_ROW_FIELD(search_trial_t, f, fmt, COLUMN_OF | (fl))
+#define LINK(f) COLUMN_ROW_FIELD(link_row_t, f, NULL, 0)
 
 static const column_t s_search[] = {
     {COLUMN_TOPOLOGY, COLUMN_TAKE_TOPOLOGY, {0}, "the topology's name"},
     {COLUMN_SIZE, COLUMN_TAKE_SIZE, {0}, "the message size in bytes"},
-    {COLUMN_REPEAT,
-     FN(s_search_repeat, NULL),
-     {0},
+    {COLUMN_REPEAT, FN(s_search_repeat, NULL),
      "the search of the size, 1 first (repeat = N: N searches)"},
     {"trial", TRIAL(number, NULL, 0), "the trial, 1 first within the search"},
     {COLUMN_OFFERED, TRIAL(offered, "%.1f", 0),
@@ -115,51 +106,30 @@ static const column_t s_search[] = {
     {COLUMN_HOP, LINK(hop), "the hop"},
     {COLUMN_FROM, LINK(from), "the stage the link starts at"},
     {COLUMN_TO, LINK(to), "the stage it ends at"},
-    {COLUMN_RECEIVED_RATE,
-     FN(s_rate, "%.1f"),
-     {0},
-     "the hop's rate in the window"},
-    {COLUMN_LOST, FN(s_lost, NULL), {0}, "what the hop lost, whole trial"},
-    {COLUMN_LOSS_RATIO,
-     FN(s_loss_ratio, "%.6f"),
-     {0},
+    {COLUMN_RECEIVED_RATE, FN(s_rate, "%.1f"), "the hop's rate in the window"},
+    {COLUMN_LOST, FN(s_lost, NULL), "what the hop lost, whole trial"},
+    {COLUMN_LOSS_RATIO, FN(s_loss_ratio, "%.6f"),
      "...as a share of what it should have carried"},
     {COLUMN_P99_US, TRIAL(p99_us, "%.3f", COLUMN_OPTIONAL),
      "the end-to-end p99 (empty: not timed)"},
-    {COLUMN_PASS,
-     FN(s_pass, NULL),
-     {0},
+    {COLUMN_PASS, FN(s_pass, NULL),
      "1: the trial passed the smallest loss ratio"},
-    {COLUMN_PHASE, FN(s_phase, NULL), {0}, "bound, step or confirm"},
-    {"verdict",
-     FN(s_verdict, NULL),
-     {0},
+    {COLUMN_PHASE, FN(s_phase, NULL), "bound, step or confirm"},
+    {"verdict", FN(s_verdict, NULL),
      "pass, fail, generator-limited, unjudged or behind, against the smallest "
      "loss ratio"},
     {"window", TRIAL(window, "%g", 0), "the trial's seconds"},
-    {"starved",
-     FN(s_starved, NULL),
-     {0},
+    {"starved", FN(s_starved, NULL),
      "yes, no or unknown: a stage waited for a CPU during it"},
-    {"passed",
-     FN(s_passed, NULL),
-     {0},
+    {"passed", FN(s_passed, NULL),
      "the loss ratios it passed, space-separated"},
-    {"cut_short",
-     FN(s_cut_short, NULL),
-     {0},
+    {"cut_short", FN(s_cut_short, NULL),
      "1: its window ended early, once it had lost more than allowed"},
-    {"setup_seconds",
-     FN(s_setup, "%.3f"),
-     {0},
+    {"setup_seconds", FN(s_setup, "%.3f"),
      "its time from the trial's start to its window"},
-    {"drain_seconds",
-     FN(s_drain, "%.3f"),
-     {0},
+    {"drain_seconds", FN(s_drain, "%.3f"),
      "...and from its window's end until the pipeline was still or gone"},
-    {"pipeline",
-     FN(s_pipeline, NULL),
-     {0},
+    {"pipeline", FN(s_pipeline, NULL),
      "fresh, reused, or fallback:WHY (search_reuse)"},
 };
 
@@ -199,18 +169,12 @@ static void s_set_by(const column_ctx_t *ctx, column_value_t *v)
                                            : "pipeline");
 }
 
-#define FOUND(f, fmt)                                                          \
-    COLUMN_FIELD(search_found_t, f, fmt, 0),                                   \
-    {                                                                          \
-        0                                                                      \
-    }
+#define FOUND(f, fmt) COLUMN_ROW_FIELD(search_found_t, f, fmt, 0)
 
 static const column_t s_search_summary[] = {
     {COLUMN_TOPOLOGY, COLUMN_TAKE_TOPOLOGY, {0}, "the topology's name"},
     {COLUMN_SIZE, COLUMN_TAKE_SIZE, {0}, "the message size in bytes"},
-    {COLUMN_REPEAT,
-     FN(s_search_repeat, NULL),
-     {0},
+    {COLUMN_REPEAT, FN(s_search_repeat, NULL),
      "the search of the size, 1 first (repeat = N: N searches)"},
     {COLUMN_LOSS_RATIO, FOUND(ratio, "%g"), "the loss ratio"},
     {"found", FOUND(found, "%.1f"), "the rate confirmed, msgs/s (0: none)"},
@@ -218,17 +182,13 @@ static const column_t s_search_summary[] = {
     {"best_step", FOUND(best_step, "%.1f"), "the highest short pass"},
     {"trials", FOUND(trials, NULL), "trials when this ratio was settled"},
     {"seconds", FOUND(seconds, "%.3f"), "...and the search's seconds then"},
-    {"bottleneck",
-     FN(s_bottleneck, NULL),
-     {0},
+    {"bottleneck", FN(s_bottleneck, NULL),
      "the hop that lost first (hop1, ...), p99 or publishers"},
     {"failures", FOUND(failures, NULL), "trials that failed against it"},
     {"starved_failures", FOUND(starved, NULL), "...of which were starved"},
-    {"starved_all",
-     FN(s_starved_all, NULL),
-     {0},
+    {"starved_all", FN(s_starved_all, NULL),
      "yes: every failure starved; unknown: some not known; else no"},
-    {"set_by", FN(s_set_by, NULL), {0}, "machine, publishers or pipeline"},
+    {"set_by", FN(s_set_by, NULL), "machine, publishers or pipeline"},
 };
 
 const column_table_t columns_search_summary =
@@ -281,11 +241,7 @@ static void s_dropped(const column_ctx_t *ctx, column_value_t *v)
         column_uint(v, s_call(ctx)->lost);
 }
 
-#define CALL(f, fmt)                                                           \
-    COLUMN_FIELD(syscall_row_t, f, fmt, 0),                                    \
-    {                                                                          \
-        0                                                                      \
-    }
+#define CALL(f, fmt) COLUMN_ROW_FIELD(syscall_row_t, f, fmt, 0)
 
 static const column_t s_syscalls[] = {
     {COLUMN_TOPOLOGY, COLUMN_TAKE_TOPOLOGY, {0}, "the topology's name"},
@@ -297,30 +253,19 @@ static const column_t s_syscalls[] = {
     {"calls", CALL(calls, NULL), "calls begun and ended in the window"},
     {"total_ns", CALL(total_ns, NULL),
      "the time between their entries and exits"},
-    {COLUMN_CALLS_PER_MSG,
-     FN(s_calls_per_msg, "%.6f"),
-     {0},
+    {COLUMN_CALLS_PER_MSG, FN(s_calls_per_msg, "%.6f"),
      "calls per message the stage handled in the window"},
-    {COLUMN_NS_PER_MSG,
-     FN(s_ns_per_msg, "%.1f"),
-     {0},
-     "their time per message"},
+    {COLUMN_NS_PER_MSG, FN(s_ns_per_msg, "%.1f"), "their time per message"},
     {COLUMN_MESSAGES, CALL(messages, NULL),
      "what the stage handled in the window"},
     {"seconds", CALL(seconds, "%.6f"), "the stage's window"},
-    {COLUMN_CPU_NS,
-     FN(s_cpu_ns, NULL),
-     {0},
+    {COLUMN_CPU_NS, FN(s_cpu_ns, NULL),
      "all rows: the threads' CPU time over the window"},
-    {"utime_ns", FN(s_utime_ns, NULL), {0}, "all rows: user time"},
-    {"stime_ns", FN(s_stime_ns, NULL), {0}, "all rows: system time"},
-    {"kernel_share",
-     FN(s_kernel_share, "%.4f"),
-     {0},
+    {"utime_ns", FN(s_utime_ns, NULL), "all rows: user time"},
+    {"stime_ns", FN(s_stime_ns, NULL), "all rows: system time"},
+    {"kernel_share", FN(s_kernel_share, "%.4f"),
      "all rows: stime over utime + stime"},
-    {COLUMN_LOST,
-     FN(s_dropped, NULL),
-     {0},
+    {COLUMN_LOST, FN(s_dropped, NULL),
      "all rows: records the kernel dropped (two a call)"},
     {"host", CALL(host, NULL), "the stage's host (empty: the controller's)"},
     {COLUMN_PATTERN, COLUMN_TAKE_PATTERN, {0}, "the topology's pattern"},
@@ -333,11 +278,7 @@ const column_table_t columns_syscalls =
 //  ---------------------------------------------------------------------
 //  threads.csv and memory.csv
 
-#define THREAD(f, fmt, fl)                                                     \
-    COLUMN_FIELD(thread_row_t, f, fmt, fl),                                    \
-    {                                                                          \
-        0                                                                      \
-    }
+#define THREAD(f, fmt, fl) COLUMN_ROW_FIELD(thread_row_t, f, fmt, fl)
 
 static const column_t s_threads[] = {
     {COLUMN_STAGE, THREAD(stage, NULL, 0),
@@ -374,11 +315,7 @@ static void s_by_node(const column_ctx_t *ctx, column_value_t *v)
     column_text(v, v->buf);
 }
 
-#define MEMORY(f)                                                              \
-    COLUMN_FIELD(memory_row_t, f, NULL, 0),                                    \
-    {                                                                          \
-        0                                                                      \
-    }
+#define MEMORY(f) COLUMN_ROW_FIELD(memory_row_t, f, NULL, 0)
 
 static const column_t s_memory[] = {
     {COLUMN_STAGE, MEMORY(stage), "the stage's instance"},
@@ -386,11 +323,9 @@ static const column_t s_memory[] = {
     {"node", MEMORY(node), "the stage's node in the plan (-1: not pinned)"},
     {"pages", MEMORY(pages.pages), "the region's pages"},
     {"present", MEMORY(pages.present), "...of which in memory"},
-    {"on_node",
-     FN(s_on_node, NULL),
-     {0},
+    {"on_node", FN(s_on_node, NULL),
      "...of which on the stage's node (empty: it has none)"},
-    {"by_node", FN(s_by_node, NULL), {0}, "node:pages, '0:9 1:1'"},
+    {"by_node", FN(s_by_node, NULL), "node:pages, '0:9 1:1'"},
     {COLUMN_SIZE, COLUMN_TAKE_SIZE, {0}, "the message size in bytes"},
     {COLUMN_REPEAT, COLUMN_TAKE_REPEAT, {0}, "the repetition"},
 };
@@ -445,12 +380,8 @@ static void s_headroom(const column_ctx_t *ctx, column_value_t *v)
         column_real(v, s_target(ctx)->headroom);
 }
 
-#define SIZING(f, fmt, fl)                                                     \
-    COLUMN_FIELD(sizing_row_t, f, fmt, fl),                                    \
-    {                                                                          \
-        0                                                                      \
-    }
-#define MEASURED             COLUMN_OPTIONAL //  empty: not measured
+#define SIZING(f, fmt, fl) COLUMN_ROW_FIELD(sizing_row_t, f, fmt, fl)
+#define MEASURED           COLUMN_OPTIONAL //  empty: not measured
 
 static const column_t s_sizing[] = {
     {"candidate", SIZING(number, NULL, 0),
@@ -476,22 +407,15 @@ static const column_t s_sizing[] = {
     {"busy_cores", SIZING(busy_cores, "%.4f", MEASURED),
      "the brokers' CPU at rate x (1 + headroom), in cores"},
     {"ndr_per_sec", SIZING(ndr, "%.1f", MEASURED), "--ndr: the search's rate"},
-    {"verdict",
-     FN(s_sizing_verdict, NULL),
-     {0},
+    {"verdict", FN(s_sizing_verdict, NULL),
      "meets, fails on capacity/loss/p99, fails its proof, undecided, "
      "inconclusive: the machine, does not fit, or not tried"},
     {"figure", SIZING(figure, "%g", 0), "the figure that decided it"},
     {COLUMN_HOP, SIZING(hop, NULL, COLUMN_QUOTED), "the hop that set it"},
     {"why", SIZING(why, NULL, COLUMN_QUOTED), "the reason, in words"},
-    {"pareto",
-     FN(s_pareto, NULL),
-     {0},
+    {"pareto", FN(s_pareto, NULL),
      "1 on the front of cost against capacity, of those that meet"},
-    {"starved",
-     FN(s_sizing_starved, NULL),
-     {0},
-     "1 when a trial of it was starved"},
+    {"starved", FN(s_sizing_starved, NULL), "1 when a trial of it was starved"},
     {"seconds", SIZING(seconds, "%.1f", MEASURED),
      "the wall time its measuring took"},
     {COLUMN_SOCKETS, SIZING(sockets, NULL, 0),
@@ -503,8 +427,7 @@ static const column_t s_sizing[] = {
      "reserves (the order candidates are tried in)"},
     {"capacity_low", SIZING(capacity.low, "%.1f", MEASURED),
      "...the interval of capacity_per_sec (confidence)"},
-    {"capacity_high", SIZING(capacity.high, "%.1f", MEASURED),
-     "...its top"},
+    {"capacity_high", SIZING(capacity.high, "%.1f", MEASURED), "...its top"},
     {"capacity_trials", SIZING(capacity_trials, NULL, 0),
      "the flat-out trials it rests on"},
     {"loss_good_seconds", SIZING(loss_good, "%.2f", 0),
@@ -521,9 +444,7 @@ static const column_t s_sizing[] = {
     {"p99_windows", SIZING(p99_windows, NULL, 0), "the windows it rests on"},
     {"decided_by", SIZING(decided_by, NULL, 0),
      "the criterion that gave the verdict: capacity, loss, p99 or proof"},
-    {"answer",
-     FN(s_sizing_answer, NULL),
-     {0},
+    {"answer", FN(s_sizing_answer, NULL),
      "1 for its size's answer: the cheapest that meets, proven"},
     {"proof_seconds", SIZING(proof_seconds, "%.2f", 0),
      "its proof at rate (0: none)"},
@@ -537,12 +458,12 @@ static const column_t s_sizing[] = {
      "...its top"},
     {"trial_seconds", SIZING(trial_seconds, "%.2f", 0),
      "the trial-seconds its verdict rests on"},
-    {"target_per_sec", FN(s_target_rate, "%.10g"), {0},
+    {"target_per_sec", FN(s_target_rate, "%.10g"),
      "the target (every row): msgs/s offered by the publishers together"},
-    {"target_p99_us", FN(s_target_p99, "%.10g"), {0},
+    {"target_p99_us", FN(s_target_p99, "%.10g"),
      "...its p99 bound (empty: any)"},
-    {"target_loss", FN(s_target_loss, "%g"), {0}, "...the loss ratio allowed"},
-    {"headroom", FN(s_headroom, "%g"), {0},
+    {"target_loss", FN(s_target_loss, "%g"), "...the loss ratio allowed"},
+    {"headroom", FN(s_headroom, "%g"),
      "...and the share above it each candidate must carry"},
 };
 
@@ -550,9 +471,7 @@ const column_table_t columns_sizing =
     COLUMN_TABLE("sizing.csv", s_sizing, false);
 
 const column_table_t *const columns_tables[] = {
-    &columns_results, &columns_latency,
-    &columns_search,  &columns_search_summary,
-    &columns_sockets, &columns_syscalls,
-    &columns_threads, &columns_memory,
-    &columns_sizing,  &columns_sizing_fit,
-    &columns_timeline, NULL};
+    &columns_results,        &columns_latency,  &columns_search,
+    &columns_search_summary, &columns_sockets,  &columns_syscalls,
+    &columns_threads,        &columns_memory,   &columns_sizing,
+    &columns_sizing_fit,     &columns_timeline, NULL};
