@@ -210,6 +210,8 @@ like($html, qr/data-c="set_by">(pipeline|machine|publishers)</, 'search: and who
        "search rate over time: $n trials' hops, each its window's rate (" . scalar(keys %$means) . ' in timeline.csv)');
     SKIP: {
         skip 'no gnuplot on PATH', 3 unless $gnuplot;
+        # a busy machine can fail every trial: no rate, no trial to draw
+        skip 'the search confirmed no rate (the machine)', 3 unless %confirmed;
         like($html, qr/plot<\/code>'s direct-timeline-1024B\.png/, 'search rate over time: charted');
         hopbench('plot', $search);
         my @blocks = chart_blocks("$search/plot-timeline-direct-1024B.dat");
@@ -258,11 +260,17 @@ ok(index($html, 'id="sizing"') < index($html, 'id="results"'),
         else { $samples{$key} += $row->{samples} }
     }
     my @wrong = grep { ($all{$_} // -1) != $samples{$_} } keys %samples;
-    ok(keys %samples && !@wrong, 'sizing latency: an "all" row per criterion, its samples its windows\' ('
+    # no p99 windows when capacity already failed (a busy machine's)
+    my $timed = grep { $_->{sweep_criterion} =~ /^(p99|proof)$/ } @{ csv("$size/results.csv")->{rows} };
+    ok(($timed ? keys %samples : 1) && !@wrong, 'sizing latency: an "all" row per criterion, its samples its windows\' ('
        . join(', ', map { "$_: $all{$_}" } sort keys %all) . ')') or diag "wrong: @wrong";
     SKIP: {
         skip 'no gnuplot on PATH', 4 unless $gnuplot;
-        like($html, qr/plot<\/code>'s proxy_at_1024_B-latency-quantiles\.png/, 'sizing latency: a quantile chart');
+        if ($timed) {
+            like($html, qr/plot<\/code>'s proxy_at_1024_B-latency-quantiles\.png/, 'sizing latency: a quantile chart');
+        } else {
+            pass('sizing latency: no window at the target (capacity failed): no quantile chart');
+        }
         my %proven = map { ($_->{sweep_candidate} => 1) }
           grep { $_->{sweep_criterion} eq 'proof' } @{ csv("$size/timeline.csv")->{rows} };
         my (%want, %last, %offset);
