@@ -9,35 +9,22 @@ no warnings 'qw'; # sizes are written 64,1024
 use FindBin;
 use lib "$FindBin::Bin/lib";
 use Hopbench;
+use Report;
 use Test::More;
 
 chdir "$FindBin::Bin/..";
-my $gnuplot = grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
 plan skip_all => 'no gnuplot on PATH (Debian: gnuplot-nox; make check installs it)'
-  unless $gnuplot;
-my ($chromium) = grep { -x $_ } map { ("$_/chromium", "$_/chromium-browser") }
-  split /:/, $ENV{PATH};
+  unless have('gnuplot');
+my $chromium = chromium();
 
-my @quick = qw(--duration 0.2 --quiet);
+Report::quick(qw(--duration 0.2 --quiet));
 
-# A run into its own directory: the directory
-sub run_dir {
-    my ($what, @args) = @_;
-    my $out = tmp();
-    my ($rc, undef, $err) = hopbench('run', @args, @quick, '--output', $out);
-    is($rc, 0, "$what: the run exits 0") or diag $err;
-    return $out;
-}
-
-# hopbench report DIR...: the page's text
+# hopbench report DIR...: the page's path and text, one .html file
 sub report {
     my ($what, @dirs) = @_;
-    my ($rc, $stdout, $err) = hopbench('report', @dirs);
-    is($rc, 0, "$what: report exits 0") or diag $err;
-    chomp $stdout;
-    my $page = $stdout;
+    my ($page, $html) = report_page($what, @dirs);
     ok(-f $page && $page =~ /\.html$/, "$what: one .html file ($page)");
-    return ($page, Hopbench::slurp($page));
+    return ($page, $html);
 }
 
 # Nothing on the page reaches outside it: http only in the SVGs' xmlns,
@@ -177,32 +164,14 @@ SKIP: {
     skip 'no chromium on PATH (Debian: chromium; make check-deps installs it)', 9
       unless $chromium;
     my $shots = $ENV{HOPBENCH_SHOTS} // tmp();
-    my @flags = qw(--headless --no-sandbox --disable-gpu --no-first-run
-      --disable-background-networking --disable-component-update --disable-sync
-      --disable-default-apps --disable-extensions --enable-logging=stderr --v=0);
-    # The page's console messages and the URLs the browser asked for, other
-    # than the browser's own (its update and account services)
-    my $browse = sub {
-        my ($file, @more) = @_;
-        my $dir = tmp();
-        my $cmd = join ' ', map { quotemeta } 'timeout', '-k', '5', '120',
-          $chromium, @flags, "--log-net-log=$dir/net.json", "--user-data-dir=$dir/profile",
-          @more, "file://$file";
-        system("$cmd >$dir/out 2>$dir/err");
-        my @console = Hopbench::slurp("$dir/err") =~ /:CONSOLE[^\]]*\] (.*)/g;
-        my %urls = map { $_ => 1 } Hopbench::slurp("$dir/net.json") =~ /"url":"([^"]*)"/g;
-        my @out = grep { !m{^https?://[^/]*(google\.com|googleapis\.com|gvt1\.com)/} }
-          grep { !/^(file|data|about|chrome|blob):/ } sort keys %urls;
-        return (Hopbench::slurp("$dir/out"), \@console, \@out);
-    };
     # a control: a page that errs and reaches out is caught
     my $bad = tmp() . '/bad.html';
     write_file($bad, '<!DOCTYPE html><p>x</p><img src="http://192.0.2.1/x.png">'
       . '<script>nosuch();</script>');
-    my (undef, $console, $out) = $browse->($bad, '--dump-dom');
+    my (undef, $console, $out) = browse($bad, '--dump-dom');
     ok(@$console && @$out, 'control: a console error and an outside request are seen');
     my $dom;
-    ($dom, $console, $out) = $browse->("$proxy/report.html", '--dump-dom');
+    ($dom, $console, $out) = browse("$proxy/report.html", '--dump-dom');
     is_deeply($console, [], 'chromium: no console message');
     is_deeply($out, [], 'chromium: no request outside the file');
     my $t = csv("$proxy/results.csv");
@@ -216,9 +185,9 @@ SKIP: {
     like($dom, qr/<h1>hopbench report: /, 'DOM: the page\'s title');
     my $png = "$shots/report-proxy.png";
     unlink $png;
-    $browse->("$proxy/report.html", "--screenshot=$png", '--window-size=1200,3000');
+    browse("$proxy/report.html", "--screenshot=$png", '--window-size=1200,3000');
     ok(-s $png && Hopbench::slurp($png) =~ /^\x89PNG/, "screenshot: $png");
-    (undef, $console, $out) = $browse->($cmp, '--dump-dom');
+    (undef, $console, $out) = browse($cmp, '--dump-dom');
     ok(!@$console && !@$out, 'chromium, the comparison: no console message, no request');
 }
 

@@ -11,28 +11,16 @@ use FindBin;
 use lib "$FindBin::Bin/lib";
 use Hopbench;
 use JSON::PP;
+use Report;
 use Test::More;
 
 chdir "$FindBin::Bin/..";
-my @quick = qw(--duration 0.1 --set warmup=0.05 --quiet);
-my ($chromium) = grep { -x $_ } map { ("$_/chromium", "$_/chromium-browser") }
-  split /:/, $ENV{PATH};
+Report::quick(qw(--duration 0.1 --set warmup=0.05 --quiet));
+my $chromium = chromium();
+my $gnuplot = have('gnuplot');
 
-sub run_dir {
-    my ($what, @args) = @_;
-    my $out = tmp();
-    my ($rc, undef, $err) = hopbench('run', @args, @quick, '--output', $out);
-    is($rc, 0, "$what: the run exits 0") or diag $err;
-    return $out;
-}
-
-sub page {
-    my ($what, @dirs) = @_;
-    my ($rc, $stdout, $err) = hopbench('report', @dirs);
-    is($rc, 0, "$what: report exits 0") or diag $err;
-    chomp $stdout;
-    return Hopbench::slurp($stdout);
-}
+# hopbench report DIR...: the page's text
+sub page { return (report_page(@_))[1] }
 
 # A CSV file's cells by line: {LINE}{COLUMN}; a row's line is its index
 # plus 2 (hopbench writes no line breaks inside a field)
@@ -130,7 +118,6 @@ sub chart_blocks {
     }
     return @blocks;
 }
-my $gnuplot = grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
 
 # --- a run of two sizes, three repeats: median rows ---
 my $run = run_dir('run', qw(topologies/proxy.cfg --sizes 64,1024 --repeat 3));
@@ -165,14 +152,14 @@ is("@sizes", '64 1024', 'run: a summary row per size');
     ok($n == 12 && $bad == 0, "rate over time: $n hops and repeats, each its window's rate over its window");
     $html = Hopbench::slurp("$run/report.html");
     SKIP: {
-        skip 'no gnuplot on PATH', 1 unless grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
+        skip 'no gnuplot on PATH', 1 unless $gnuplot;
         like($html, qr/plot<\/code>'s proxy-timeline-64B\.png/, 'rate over time: charted');
     }
 }
 
 # latency quantiles where latency was measured (a paced run)
 SKIP: {
-    skip 'no gnuplot on PATH', 3 unless grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
+    skip 'no gnuplot on PATH', 3 unless $gnuplot;
     my $paced = run_dir('paced', qw(topologies/proxy.cfg --sizes 64 --set rate=20000));
     my $page = page('paced', $paced);
     like($page, qr/plot<\/code>'s proxy-latency-quantiles\.png/, 'latency: a quantile chart');
@@ -392,7 +379,7 @@ my $sweep = run_dir('sweep', qw(topologies/proxy.cfg --sizes 64
 
 # --- charts in grey: each line its own dash, no key over the plot ---
 SKIP: {
-    skip 'no gnuplot on PATH', 2 unless grep { -x "$_/gnuplot" } split /:/, $ENV{PATH};
+    skip 'no gnuplot on PATH', 2 unless $gnuplot;
     my $script = Hopbench::slurp("$run/report.html");
     my ($svg) = $script =~ /(<svg\b.*?<\/svg>)/s;
     my %dashes = map { $_ => 1 } ($svg // '') =~ /stroke-dasharray=['"]([^'"]+)['"]/g;
@@ -428,8 +415,8 @@ SKIP: {
   var r=t.getBoundingClientRect().right;if(r>w+1)o.push(Math.round(r));});
  document.getElementById('r').textContent='tables '+d.querySelectorAll('table').length+' wider '+o.join(' ')+' of '+w;};
 </script></body>));
-        my $dir = tmp();
-        my $dom = `timeout -k 5 120 $chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=$dir --allow-file-access-from-files --virtual-time-budget=10000 --window-size=1040,900 --dump-dom file://$wrap 2>/dev/null`;
+        my ($dom) = browse($wrap, qw(--allow-file-access-from-files
+          --virtual-time-budget=10000 --window-size=1040,900 --dump-dom));
         my ($tables, $wider) = $dom =~ /tables (\d+) wider ([\d ]*) of/;
         ok(defined $tables && $tables > 0 && $wider eq '', "fits 1024 px: $page ("
            . ($tables // 'no answer') . ' tables, none wider)') or diag $dom =~ /(tables.*of \d+)/;

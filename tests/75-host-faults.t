@@ -22,28 +22,22 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/lib";
 use Hopbench;
-use Netns;
-use Cwd qw(getcwd);
+use Hosts;
 use Time::HiRes qw(time sleep);
 use Test::More;
 
 chdir "$FindBin::Bin/..";
-plan skip_all => 'hosts are network namespaces: root only' if $> != 0;
-plan skip_all => 'needs iproute2 (ip)' if system('command -v ip >/dev/null') != 0;
+Hosts::able();
 
 my $timeout = $ENV{HOPBENCH_FAULT_TIMEOUT} // 2;
-my $root = getcwd();
-my $work = tmp();
-chmod 0755, $work;
-$ENV{TMPDIR} = $work;
 my @hosts = qw(h1 h2 h3 h4);
 my %stage = (h1 => 'pub', h2 => 'broker', h3 => 'sub.1', h4 => 'sub.2');
-my $net = Netns->new(id => 'hf' . ($$ % 1000000), subnet => '169.254.78', work => $work,
-                     hosts => { c => 10, h1 => 1, h2 => 2, h3 => 3, h4 => 4 });
-$SIG{INT} = $SIG{TERM} = sub { $net->cleanup; exit 1 };
-$net->up or BAIL_OUT('cannot make the test\'s network namespaces');
+my $fleet = Hosts->new(id => 'hf' . ($$ % 1000000), subnet => '169.254.78',
+                       controller => 10, hosts => \@hosts);
+my ($net, $work) = ($fleet->net, $fleet->work);
+$ENV{TMPDIR} = $work;
 
-is($net->keys("$root/hopbench", @hosts), '', 'keys for the controller and each host, and hosts.cfg');
+is($fleet->keys, '', 'keys for the controller and each host, and hosts.cfg');
 write_file("$work/fanout.cfg", <<"EOF");
 topology = fanout
     transport = tcp
@@ -59,17 +53,14 @@ subscriber = sub
     host = h3,h4
 EOF
 
-my %agent;
-sub agent { return $agent{ $_[0] } = $net->agent("$root/hopbench", $_[0]) }
-agent($_) or BAIL_OUT("the agent of $_ does not start") for @hosts;
+$fleet->agent($_) or BAIL_OUT("the agent of $_ does not start") for @hosts;
 
 # A sweep in the controller's namespace, in the background
 my $runs = 0;
 sub run_start {
     my (@more) = @_;
     my $n = ++$runs;
-    my $pid = $net->spawn('c', "ctl$n", "$root/hopbench", 'run', "$work/fanout.cfg",
-        '--hosts', "$work/hosts.cfg", '--cert', "$work/keys/ctl.cert_secret",
+    my $pid = $fleet->controller("ctl$n", {}, 'run', "$work/fanout.cfg",
         '--sizes', '64,128,256,512,1024,2048,4096,8192,16384,32768',
         qw(--duration 0.3 --quiet --output), "$work/run$n", @more);
     return ($pid, $n);
@@ -118,8 +109,9 @@ for my $host (@hosts) {
         if ($fault eq 'cut') {
             $net->link($host, 'down');
         } else {
-            kill 'KILL', $agent{$host};
-            $net->reap($agent{$host}) // waitpid($agent{$host}, 0);
+            my $agent = $fleet->agent_pid($host);
+            kill 'KILL', $agent;
+            $net->reap($agent) // waitpid($agent, 0);
         }
         my $rc = run_wait($pid, 3 * $timeout + 15);
         $ended = time;
@@ -144,7 +136,7 @@ for my $host (@hosts) {
         if ($fault eq 'cut') {
             $net->link($host, 'up');
         } else {
-            ok(agent($host), "$case: its agent starts again");
+            ok($fleet->agent($host), "$case: its agent starts again");
         }
     }
 }
@@ -181,8 +173,7 @@ proxy = core
 hop
 subscriber = sub
 EOF
-my $tpid = $net->spawn('c', 'tree', "$root/hopbench", 'run', "$work/tree.cfg", '--hosts',
-    "$work/hosts.cfg", '--cert', "$work/keys/ctl.cert_secret", '--sizes', '64,1024',
+my $tpid = $fleet->controller('tree', {}, 'run', "$work/tree.cfg", '--sizes', '64,1024',
     qw(--duration 0.3 --quiet --output), "$work/tree");
 is(run_wait($tpid, 60), 0, 'a tree across hosts: exit 0')
     or diag Hopbench::slurp("$work/tree.err");
@@ -195,6 +186,6 @@ is(join(' ', map { "$tree{$_}{from_host}>$tree{$_}{to_host}" } sort keys %tree),
 is(scalar(grep { $_->{lost} == 0 && $_->{received} > 0 } values %tree), 3,
    'a tree across hosts: nothing lost');
 for my $host (@hosts) {
-    is($net->stop($agent{$host}), 0, "the agent of $host ends cleanly on SIGTERM");
+    is($net->stop($fleet->agent_pid($host)), 0, "the agent of $host ends cleanly on SIGTERM");
 }
 done_testing();

@@ -25,31 +25,22 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/lib";
 use Hopbench;
-use Netns;
-use Cwd qw(getcwd);
+use Hosts;
 use Time::HiRes qw(time sleep);
 use Test::More;
 
 chdir "$FindBin::Bin/..";
-plan skip_all => 'hosts are network namespaces: root only' if $> != 0;
-plan skip_all => 'needs iproute2 (ip)' if system('command -v ip >/dev/null') != 0;
+Hosts::able();
 
-my $root = getcwd();
-my $hopbench = "$root/hopbench";
-my $work = tmp();
-chmod 0755, $work;
 my $n = long() ? $ENV{HOPBENCH_FLEET_HOSTS} // 100 : 3;
 BAIL_OUT("HOPBENCH_FLEET_HOSTS=$n: 4 to 250") if long() && ($n < 4 || $n > 250);
 my @hosts = map { "h$_" } 1 .. $n;
-my $net = Netns->new(id => 'fl' . ($$ % 100000), subnet => '169.254.81',
-    hosts => { c => 250, map { ("h$_" => $_) } 1 .. $n }, work => $work);
-$net->up or BAIL_OUT('cannot make the namespaces');
-my $said = $net->keys($hopbench, @hosts);
+my $fleet = Hosts->new(id => 'fl' . ($$ % 100000), subnet => '169.254.81',
+                       controller => 250, hosts => \@hosts);
+my ($net, $work) = ($fleet->net, $fleet->work);
+my $said = $fleet->keys;
 BAIL_OUT($said) if $said ne '';
-my %agent;
-for my $host (@hosts) {
-    $agent{$host} = $net->agent($hopbench, $host) or BAIL_OUT("no agent on $host");
-}
+$fleet->agent($_) or BAIL_OUT("no agent on $_") for @hosts;
 
 # A results directory's results.csv has rows (more than its header)
 sub rows { return (() = Hopbench::slurp("$_[0]/results.csv") =~ /\n/g) > 1 }
@@ -64,9 +55,8 @@ sub run {
     my $out = "$work/$name";
     my @time = -x '/usr/bin/time' ? ('/usr/bin/time', '-v', '-o', "$work/$name.time") : ();
     my $start = time;
-    my $pid = $net->spawn('c', $name, @time, $hopbench, 'run', $topology, '--hosts',
-        $o{hosts} // "$work/hosts.cfg", '--cert', "$work/keys/ctl.cert_secret",
-        '--output', $out, '--quiet', @{ $o{args} // [] });
+    my $pid = $fleet->controller($name, { hosts => $o{hosts}, wrap => \@time }, 'run',
+        $topology, '--output', $out, '--quiet', @{ $o{args} // [] });
     my ($first, $rc);
     $o{during}->($start) if $o{during};
     my $rows = sub {
@@ -126,8 +116,7 @@ subscriber = sub
     host = h2..h3
     io_threads = 4
 EOF
-    my $pid = $net->spawn('c', 'plan', $hopbench, 'plan', "$work/crowded.cfg", '--hosts',
-        "$work/hosts.cfg", '--cert', "$work/keys/ctl.cert_secret");
+    my $pid = $fleet->controller('plan', {}, 'plan', "$work/crowded.cfg");
     is($net->finish($pid, 60), 0, 'plan on three crowded hosts: exit 0');
     my $err = Hopbench::slurp("$work/plan.err");
     my @warnings = $err =~ /^hopbench: warning.*$/mg;
@@ -142,14 +131,12 @@ EOF
         . "subscriber = sub\n    count = 60\n    io_threads = 6\n    host = %s\n";
     write_file("$work/wide.cfg", sprintf $topology, 'h2..h3');
     write_file("$work/narrow.cfg", sprintf $topology, 'h2');
-    my $pid = $net->spawn('c', 'wide', $hopbench, 'plan', "$work/wide.cfg", '--format', 'csv',
-        '--hosts', "$work/hosts.cfg", '--cert', "$work/keys/ctl.cert_secret");
+    my $pid = $fleet->controller('wide', {}, 'plan', "$work/wide.cfg", '--format', 'csv');
     is($net->finish($pid, 60), 0, 'threads past LIMIT_THREADS over two hosts, within it on each: planned')
         or diag Hopbench::slurp("$work/wide.err");
     my $rows = () = Hopbench::slurp("$work/wide.out") =~ /\n/g;
     cmp_ok($rows, '>', 512, "threads over two hosts: $rows rows planned");
-    $pid = $net->spawn('c', 'narrow', $hopbench, 'plan', "$work/narrow.cfg",
-        '--hosts', "$work/hosts.cfg", '--cert', "$work/keys/ctl.cert_secret");
+    $pid = $fleet->controller('narrow', {}, 'plan', "$work/narrow.cfg");
     is($net->finish($pid, 60), 2, 'the same threads on one host: exit 2');
     like(Hopbench::slurp("$work/narrow.err"),
         qr/narrow\.cfg:\d+: sub\.\d+: the pipeline would start more than 512 threads on host h2 .*LIMIT_THREADS, docs\/LIMITS\.md/,
@@ -198,6 +185,7 @@ if (long()) {
     ok(defined $first, "$n hosts: rows came") and note "first rows after $first s";
 
     # Three agents killed together, mid-run
+    my $killed_at;
     my @dead = @hosts[ int($n / 3), int($n / 2), $n - 1 ];
     ($rc, $secs, $first, $err) = run("$work/fleet.cfg",
         args => ['--sizes', '64,1024,4096,16384', '--duration', '2'],
@@ -206,10 +194,10 @@ if (long()) {
             sleep 0.05 until rows("$work/run-$runs") || time > $start + 60;
             sleep 0.5;
             my $at = time;
-            kill 'KILL', $agent{$_} for @dead;
-            $agent{killed_at} = $at;
+            kill 'KILL', $fleet->agent_pid($_) for @dead;
+            $killed_at = $at;
         });
-    my $after = $ended - $agent{killed_at};
+    my $after = $ended - $killed_at;
     is($rc, 1, "three agents killed at $n hosts: exit 1") or diag $err;
     ok($after <= 10 + 5, sprintf('three agents killed: ended %.2f s after (timeout 10 + 5)', $after));
     like($err, qr/\b\Q$_\E\b/, "three agents killed: $_ named") for @dead;
@@ -224,16 +212,15 @@ if (long()) {
 # both.  The agents are started again after each
 sub restart {
     for my $host (@_) {
-        $net->stop($agent{$host}, 'KILL') if $agent{$host};
-        $agent{$host} = $net->agent($hopbench, $host) or BAIL_OUT("no agent on $host");
+        $fleet->agent_stop($host, 'KILL');
+        $fleet->agent($host) or BAIL_OUT("no agent on $host");
     }
 }
 {
     write_file("$work/setup.cfg", "topology = setup\n    transport = tcp\n    timeout = 2\n"
         . "publisher = pub\n    host = h1\nhop\nproxy = broker\n    host = h2\nhop\n"
         . "subscriber = sub\n    host = h3\n");
-    $net->stop($agent{$_}, 'KILL') for qw(h2 h3);
-    delete @agent{qw(h2 h3)};
+    $fleet->agent_stop($_, 'KILL') for qw(h2 h3);
     my ($rc, $secs, $first, $err) = run("$work/setup.cfg", args => ['--sizes', '64', '--duration', '0.1']);
     is($rc, 1, 'two agents not running: exit 1') or diag $err;
     ok($secs <= 2 + 5, sprintf('two agents not running: ended after %.2f s (timeout 2 + 5)', $secs));
@@ -249,7 +236,7 @@ sub restart {
         during => sub {
             my ($start) = @_;
             sleep 0.01 until -e "$hold.held" || time > $start + 30;
-            kill 'KILL', @agent{qw(h2 h3)};
+            kill 'KILL', map { $fleet->agent_pid($_) } qw(h2 h3);
             sleep 0.2;
             unlink $hold;
         });
