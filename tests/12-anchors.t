@@ -196,12 +196,13 @@ unlike(Hopbench::slurp("$bin/args"), qr/\.cpus=/, 'ANCHORS_PIN=0: no hopbench st
 like(Hopbench::slurp("$res/out"), qr/^nothing pinned \(ANCHORS_PIN=0\)$/m, 'ANCHORS_PIN=0: says so');
 # More pairs where the per-pair ratios spread: the spread decides, up to
 # ANCHORS_MAX_PAIRS.  Known ratios, whatever the machine does: a
-# stand-in hopbench that always reads 150000 msgs/s, against an
+# stand-in hopbench whose results.csv always reads 150000 msgs/s, against an
 # inproc_thr that reads 300000, 400000, 500000, ... (one more 100000 a
 # run): the per-pair ratios are 0.5, 0.375, ..., a spread of about 50 %
 my $known = tmp();
 write_file("$known/hopbench", "#!/bin/sh\n"
-    . "echo topology,pattern,size,repeat,hop,msgs_per_sec\necho inproc,pubsub,64,1,1,150000\n");
+    . "while [ \$# -gt 0 ]; do [ \"\$1\" = --output ] && out=\$2; shift; done\nmkdir -p \"\$out\"\n"
+    . "printf 'topology,pattern,size,repeat,hop,msgs_per_sec\\ninproc,pubsub,64,1,1,150000\\n' >\"\$out/results.csv\"\n");
 write_file("$known/inproc_thr", "#!/bin/sh\nn=\$(cat '$known/count' 2>/dev/null || echo 0)\n"
     . "echo \$((n + 1)) >'$known/count'\necho \"mean throughput: \$((300000 + 100000 * n)) [msg/s]\"\n");
 chmod 0755, "$known/hopbench", "$known/inproc_thr";
