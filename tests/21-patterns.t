@@ -7,6 +7,7 @@ use FindBin;
 use lib "$FindBin::Bin/lib";
 use Hopbench;
 use JSON::PP;
+use List::Util qw(max);
 use Test::More;
 
 chdir "$FindBin::Bin/..";
@@ -64,18 +65,24 @@ my @rows3 = @{ csv("$out/results.csv")->{rows} };
 my $meta = decode_json(Hopbench::slurp("$out/metadata.json"));
 my $why = grep({ /sent \d+ msgs\/s of the 20000 asked/ } @{ $meta->{warnings} })
     || grep({ $_->{lost} > 0 } @rows3);
-ok($e2e && (abs($e2e->{samples} - 40000) < 1000 || $why),
+# what an edge's reads spread over (edge_span: a controller descheduled
+# in them), the sink's count is interpolated across: up to that many
+# seconds of messages at each edge may fall on the other side of it
+my $span = 2 * 20000 * max(0, map { $_->{edge_span} || 0 } @rows3);
+ok($e2e && (abs($e2e->{samples} - 40000) < 1000 + $span || $why),
    'rate: about 40,000 end-to-end samples (or the run says why not)')
     or diag explain \@lat;
 ordered_percentiles('rate e2e', $e2e);
 my $last = (grep { $_->{hop} == 4 } @rows3)[0];
-# Samples are recorded from when the controller flips the stages'
-# recording flag at each edge; the window's counts are interpolated at an
-# instant just after that flip (trial_edge.c), as far after it as the
-# edge's reads take on a busy machine: one sample per message, within 5 %
+# The stages are told to record at each edge's instant, the instant the
+# window's counts are interpolated at (trial_edge.c), not before the
+# edge's first reads (a controller descheduled in them once closed the
+# samples 0.25 s early: 34,949 of about 40,000): one sample per message,
+# within 5 %
 my $taken = $last->{msgs_per_sec} * $last->{seconds};
-ok(abs($e2e->{samples} - $taken) < 100 + 0.05 * $taken,
-   "rate: one sample per message received in the window ($e2e->{samples} samples, $taken messages)");
+ok(abs($e2e->{samples} - $taken) < 100 + 0.05 * $taken + $span,
+   "rate: one sample per message received in the window ($e2e->{samples} samples, $taken messages, "
+   . "edges read over $last->{edge_span} s)");
 my $pub_rate = (grep { $_->{hop} == 1 } @rows3)[0]{sent_per_sec};
 ok(abs($pub_rate - 20000) <= 200 || grep({ /sent \d+ msgs\/s of the 20000 asked/ } @{ $meta->{warnings} }),
    'rate: the publisher kept 20,000/s within 1 %, or the run says why');

@@ -36,6 +36,11 @@
     however long an edge takes; it is taken once (again, it would be
     late).
 
+    The stages are told the window's phase (their latency samples on or
+    off) at the edge's instant itself, between the samples before and
+    after it, so that the samples are of the messages the window counts
+    however long the samples before the instant took.
+
     The stages write nothing more for this: their counters are read where
     they are (shared memory, a proxy's STATISTICS, an agent's COUNTS), and
     the hot loops are untouched.
@@ -214,9 +219,21 @@ static void s_interpolate(trial_t *self, const snapshot_t *a,
     snap->t = t;
 }
 
-//  Samples of every stage before (a) and after (b) the instant *t; the
-//  time from the first sample to the last
-static int s_bracket(trial_t *self, double *t, double *span, errbuf_t *err)
+//  The stages told the window's phase (recording 1: it opens, 0: it
+//  closes, -1: neither), at the edge's instant: their latency samples
+//  are of the messages the window counts, however long the samples
+//  before it took (a descheduled controller: tenths of a second)
+static void s_record(trial_t *self, int recording)
+{
+    for (int i = 0; i < self->w.pl->n && recording >= 0; i++)
+        stage_handle_record(self->stage[i],
+                            recording ? STAGE_WINDOW : STAGE_BEFORE);
+}
+
+//  Samples of every stage before (a) and after (b) the instant *t, the
+//  stages told the phase at it; the time from the first sample to the last
+static int s_bracket(trial_t *self, int recording, double *t, double *span,
+                     errbuf_t *err)
 {
     snapshot_t *a = &self->edge[0], *b = &self->edge[1], *try = &self->edge[2];
     double first = mono_seconds();
@@ -227,6 +244,7 @@ static int s_bracket(trial_t *self, double *t, double *span, errbuf_t *err)
     double sampled = mono_seconds();
     if (self->edge_at > sampled) //  early: the instant asked, exactly
         mono_sleep(self->edge_at - sampled);
+    s_record(self, recording);
     *t = mono_seconds();
     s_ask_all(self, STAGE_ASK_COUNTS);
     for (int i = 0; i < self->w.pl->n; i++)
@@ -259,9 +277,6 @@ int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
                         errbuf_t *err)
 {
     double start = mono_seconds();
-    for (int i = 0; i < self->w.pl->n && recording >= 0; i++)
-        stage_handle_record(self->stage[i],
-                            recording ? STAGE_WINDOW : STAGE_BEFORE);
     //  an instant asked is kept: taken again, the edge would be later;
     //  and stages on hosts, a round trip each, spread an edge past
     //  EDGE_SPAN_S however often it is taken
@@ -271,7 +286,7 @@ int trial_snapshot_edge(trial_t *self, snapshot_t *snap, int recording,
     double t = 0, span = INFINITY;
     int attempts = self->edge_at > 0 || remote ? 1 : EDGE_ATTEMPTS;
     for (int k = 0; k < attempts && span > EDGE_SPAN_S; k++)
-        if (s_bracket(self, &t, &span, err))
+        if (s_bracket(self, recording, &t, &span, err))
             return -1;
     self->edge_lead = t - start;
     self->edge_span = span;
