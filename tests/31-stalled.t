@@ -2,8 +2,8 @@
 # Stalled windows: a subscriber in a process of its own (process = own)
 # stopped with SIGSTOP for a second mid-window delivers nothing for that
 # second; the trial is retried.  Stopped again in the retry, the run
-# says stalled (status, table, warnings) and exits 1, or 0 with
-# --keep-going.
+# says stalled (status, table, warnings) and exits 1 (4, inconclusive,
+# where each stalled row was starved), or 0 with --keep-going.
 use strict;
 use warnings;
 use FindBin;
@@ -92,12 +92,16 @@ SKIP: {
 # Stopped in the retry too (1 s in every 2 till the end): stalled, exit 1
 $out = tmp();
 ($rc, $stdout, $err) = run_stopping(0, @run, '--output', $out);
-is($rc, 1, 'stopped twice: exit 1') or diag $err;
+# (exit 4, inconclusive, where every stalled row's other end waited for a
+# CPU on a busy machine: the machine may have set the stall; its test is
+# tests/74-hosts.t's, through an agent whose waits are not known)
+my $machine = $rc == 4 && $err =~ /; inconclusive: each stalled row's stages waited for a CPU \(starved\)/;
+ok($rc == 1 || $machine, "stopped twice: exit 1 (or 4, each stalled row starved): exit $rc") or diag $err;
 like($err, qr/stalled again when retried/, 'stopped twice: stalled again when retried');
 like($stdout, qr/^\s+\d+\s+\S+ -> \S+ .*STALLED$/m, 'stopped twice: the table marks the rows STALLED');
 like($stdout, qr/^\s+STALLED: hop \d delivered next to nothing/m, 'stopped twice: and says why');
 $meta = decode_json(Hopbench::slurp("$out/metadata.json") || '{}');
-is($meta->{status}, 'stalled', 'stopped twice: status stalled');
+is($meta->{status}, $machine ? 'inconclusive' : 'stalled', 'stopped twice: status stalled (inconclusive, exit 4)');
 ok(grep({ /stalled again/ } ref $meta->{warnings} ? @{ $meta->{warnings} } : ($meta->{warnings} // '')),
    'stopped twice: metadata.json\'s warnings say it');
 

@@ -285,6 +285,35 @@ ok($older{2} && $older{2}{to_wait_pct} eq ''
 ok($older{1} && $older{1}{starved} =~ /^[01]$/, 'the other hosts\' row: starved 0 or 1');
 like($err, qr/warning: host h3 did not read its stages' run-queue waits \(.*unknown request.*\): their rows' from_wait_pct, to_wait_pct, steal_pct and starved are -1 \(unknown\)/,
      'the run says which host did not read them, and why');
+# A stall through it: its subscriber's stage stopped 1 s in every 2 till
+# the run ends, the retry's window too.  The stalled row's starvation is
+# not known, so the machine may have set the stall: the run is
+# inconclusive (exit 4, status inconclusive), never a failure of the
+# pipeline, and says so
+{
+    my ($pid, $n) = ctl_start('run', $topo, '--hosts', "$work/older.cfg", '--cert',
+        "$work/keys/ctl.cert_secret", qw(--sizes 64 --duration 2 --set rate=2000 --quiet
+        --output), "$work/stalled");
+    my ($stage, $until) = (undef, time + 20);
+    while (!$stage && time < $until) {
+        ($stage) = map { /^h3: (\d+)$/ ? $1 : () } stage_processes();
+        sleep 0.05;
+    }
+    my ($src, $said) = (-1, '');
+    for (my $k = 0; $stage && $k < 60 && $src == -1; $k++) {
+        ($src, $said) = ctl_wait($pid, $n, 1);
+        last if $src != -1;
+        kill 'STOP', $stage;
+        sleep 1;
+        kill 'CONT', $stage;
+    }
+    ($src, $said) = ctl_wait($pid, $n, 30) if $src == -1;
+    my $smeta = decode_json(Hopbench::slurp("$work/stalled/metadata.json") || '{}');
+    is($src, 4, 'a stall where starvation is not known: exit 4') or diag $said;
+    like($said, qr/stalled twice .*; inconclusive: each stalled row's stages waited for a CPU \(starved\), the machine's stall, not the pipeline's/,
+         'a stall where starvation is not known: inconclusive, and why') or diag $said;
+    is($smeta->{status}, 'inconclusive', 'a stall where starvation is not known: status inconclusive');
+}
 # ...and size through it, at a p99 no pipeline meets (1 us): every trial
 # has a row whose starvation is unknown, so no verdict is a plain
 # "fails", and each says why

@@ -536,9 +536,11 @@ const cli_exit_t cli_exits[] = {
           "sizing.csv)"},
     {3, "size: for a size, no candidate meets the target, decided (the best "
         "is named, with its shortfall and the hop that set it)"},
-    {4, "size: for a size, the answer is undecided: a candidate's evidence "
+    {4, "inconclusive: run, every trial that stalled twice stalled where "
+        "its stages waited for a CPU (starved), the machine's stall; size, "
+        "for a size, the answer is undecided: a candidate's evidence "
         "straddles a bound within its budget, or the machine starved what "
-        "would have failed it (inconclusive); none was proven to meet"},
+        "would have failed it; none was proven to meet"},
     {143, "interrupted by SIGTERM, likewise"},
     {0, NULL}};
 

@@ -135,6 +135,16 @@ static void s_stall_warning(session_t *self, const trial_result_t *result,
     }
 }
 
+//  Did the machine set the stalls: every stalled row's stages waited for
+//  a CPU (starved, or not known: as a sizing counts it)?
+static bool s_stalls_starved(const trial_result_t *result)
+{
+    for (int l = 0; l < result->nlinks; l++)
+        if (result->links[l].stalled && result->links[l].starved == 0)
+            return false;
+    return true;
+}
+
 //  One try: on the kept pipeline, or on a fresh one with new endpoints;
 //  1 when void on the kept one (run it again, fresh)
 static int s_try(session_t *self, const trial_spec_t *spec,
@@ -173,6 +183,8 @@ int session_trial(session_t *self, const trial_spec_t *spec,
     if (rc == 0) {
         result->retried = retried ? 1 : 0;
         self->stalled += result->stalled > 0;
+        self->stalled_starved +=
+            result->stalled > 0 && s_stalls_starved(result);
     }
     progress_trial_done(&self->progress);
     if (rc == 0)
@@ -200,8 +212,11 @@ static int s_status(session_t *self, int rc, const errbuf_t *err)
                 self->meta.error, self->dir[0] ? self->dir : "(nothing)");
         return 128 + sig;
     }
+    //  stalls the machine set, every one: the run is inconclusive
+    bool machine = self->stalled && self->stalled_starved == self->stalled;
     snprintf(self->meta.status, sizeof self->meta.status, "%s",
              rc              ? "failed"
+             : machine       ? "inconclusive"
              : self->stalled ? "stalled"
                              : "ok");
     snprintf(self->meta.error, sizeof self->meta.error, "%s",
@@ -211,10 +226,16 @@ static int s_status(session_t *self, int rc, const errbuf_t *err)
     else if (self->stalled)
         fprintf(stderr,
                 "hopbench: %d trial%s stalled twice (a link delivered next to "
-                "nothing for a while: see the warnings)%s\n",
+                "nothing for a while: see the warnings)%s%s\n",
                 self->stalled, self->stalled > 1 ? "s" : "",
+                machine ? "; inconclusive: each stalled row's stages waited "
+                          "for a CPU (starved), the machine's stall, not "
+                          "the pipeline's"
+                        : "",
                 self->o.keep_going ? "; --keep-going" : "");
-    return rc || (self->stalled && !self->o.keep_going) ? 1 : 0;
+    if (rc || !self->stalled || self->o.keep_going)
+        return rc ? 1 : 0;
+    return machine ? SESSION_INCONCLUSIVE : 1;
 }
 
 int session_end(session_t *self, int rc, const errbuf_t *err)

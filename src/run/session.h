@@ -101,10 +101,15 @@ int session_close_kept(session_t *self, errbuf_t *err);
 int session_trial(session_t *self, const trial_spec_t *spec,
                   trial_result_t *result, errbuf_t *err);
 
+//  The exit status of a run whose every stall the machine set (each
+//  stalled row starved): inconclusive, as a sizing's undecided (size.h)
+#define SESSION_INCONCLUSIVE 4
+
 //  The end: the exit status (0; 1 failed, or stalled without
-//  keep_going; 128 + signal when interrupted) from rc and err, said on
-//  stderr; metadata.json's status; every file closed; results.json,
-//  charts and the report page as the options ask
+//  keep_going; SESSION_INCONCLUSIVE when every stall was starved; 128 +
+//  signal when interrupted) from rc and err, said on stderr;
+//  metadata.json's status; every file closed; results.json, charts and
+//  the report page as the options ask
 int session_end(session_t *self, int rc, const errbuf_t *err);
 
 //  What plans read and add to

@@ -31,6 +31,7 @@ struct session_s {
     int trials;           //  started so far: makes inproc names unique
     int configs;          //  effective topologies written for stages
     int stalled;          //  trials that stalled twice (trial_stall.c)
+    int stalled_starved;  //  ...of which every stalled row was starved
     run_meta_t meta;
     char warnings[1 << 16]; //  a trial's, whole lines (base/lines.h)
     int warnings_more;      //  distinct warnings metadata had no room for
