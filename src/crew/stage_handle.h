@@ -50,6 +50,7 @@ typedef enum {
     STAGE_ASK_SHARED,
     STAGE_ASK_THREADS,
     STAGE_ASK_CPU,
+    STAGE_ASK_WAITS,
     STAGE_ASKS
 } stage_ask_t;
 
@@ -148,8 +149,8 @@ int stage_handle_command(stage_handle_t *self, const char *command,
                          int timeout_ms, errbuf_t *err);
 
 //  A question sent ahead, where it is a round trip (a stage on another
-//  host): the next stage_handle_counts, _sync, _threads or _cpu_ns (with
-//  the same tids) reads its reply instead of asking.  Asking every stage
+//  host): the next stage_handle_counts, _sync, _threads, or _cpu_ns or
+//  _waits (with the same tids) reads its reply instead of asking.  Asking every stage
 //  first, then reading every reply, takes one round trip for a crew, not
 //  one per stage.  A kind that needs no round trip ignores it
 void stage_handle_ask(stage_handle_t *self, stage_ask_t what, const pid_t *tids,

@@ -7,10 +7,10 @@
     order for ready and wait; [LOST][ID][why], kept the same way, after
     which every call fails; or the reply to a question just asked
     (STARTED, COUNTS, SHARED, THREADS, CPU, WAITS, TRACE, TRACED, ENDED),
-    which its asker waits for.  COUNTS, SHARED, THREADS and CPU can be
+    which its asker waits for.  A reply that comes too late for its
+    question is dropped.  COUNTS, SHARED, THREADS, CPU and WAITS can be
     asked ahead (stage_handle_ask): the next call of its kind reads the
-    reply instead of asking, so a crew's stages are asked all at once.  A reply that comes too late for its question is
-    dropped.
+    reply instead of asking, so a crew's stages are asked all at once.
 
     Every wait ends on the first of: what it waits for, the agent's ERR,
     the host's loss (the link says LOST the moment it is lost: silent for
@@ -342,7 +342,8 @@ static const char *const s_ask_word[STAGE_ASKS] = {
     [STAGE_ASK_COUNTS] = "COUNTS",
     [STAGE_ASK_SHARED] = "SHARED",
     [STAGE_ASK_THREADS] = "THREADS",
-    [STAGE_ASK_CPU] = "CPU"};
+    [STAGE_ASK_CPU] = "CPU",
+    [STAGE_ASK_WAITS] = "WAITS"};
 
 static zmsg_t *s_question(const remote_t *self, stage_ask_t what,
                           const pid_t *tids, int n)
@@ -513,12 +514,15 @@ static int s_waits(void *state, const pid_t *tids, int n, threads_wait_t *out,
                    int64_t *steal, int64_t *ticks, errbuf_t *err)
 {
     remote_t *self = state;
-    zmsg_t *ask = s_message(self, "WAITS"), *reply;
+    zmsg_t *ask = NULL, *reply;
     bool refused = false;
-    for (int i = 0; i < n; i++)
-        zmsg_addstrf(ask, "%d", (int)tids[i]);
-    if (s_send(self, "WAITS", &ask, err))
-        return -1;
+    if (self->asked[STAGE_ASK_WAITS] > 0) //  asked ahead
+        self->asked[STAGE_ASK_WAITS] = 0;
+    else {
+        ask = s_question(self, STAGE_ASK_WAITS, tids, n);
+        if (s_send(self, "WAITS", &ask, err))
+            return -1;
+    }
     if (!(reply = s_answer(self, "WAITS", self->timeout_ms, &refused, err)))
         return refused ? 1 : -1;
     wire_pop_ll(reply), wire_pop_ll(reply);

@@ -296,20 +296,30 @@ int trial_read_threads(trial_t *self, bool record, errbuf_t *err)
 //  The waits of host 'asker's host's threads, and its steal into each
 //  of its instances; a host that cannot tell (an older agent) leaves
 //  them -1 and is said once, at the window's start; -1 when it is lost
-static int s_host_waits(trial_t *self, int asker, trial_waits_t *into, bool say,
-                        errbuf_t *err)
+//  The threads of host 'asker's host, into tids and their rows of
+//  threads.csv into rows: how many
+static int s_host_tids(trial_t *self, int asker, pid_t *tids, int *rows)
 {
-    const pipeline_t *pl = self->w.pl;
     const trial_result_t *result = self->result;
-    const char *host = pl->inst[asker].host;
-    pid_t tids[THREADS_MAX] = {0};
-    int rows[THREADS_MAX], n = 0;
-    threads_wait_t got[THREADS_MAX];
+    const char *host = self->w.pl->inst[asker].host;
+    int n = 0;
     for (int t = 0; t < result->nthreads && n < THREADS_MAX; t++)
         if (streq(result->threads[t].host, host)) {
             rows[n] = t;
             tids[n++] = result->threads[t].tid;
         }
+    return n;
+}
+
+static int s_host_waits(trial_t *self, int asker, trial_waits_t *into, bool say,
+                        errbuf_t *err)
+{
+    const pipeline_t *pl = self->w.pl;
+    const char *host = pl->inst[asker].host;
+    pid_t tids[THREADS_MAX] = {0};
+    int rows[THREADS_MAX];
+    threads_wait_t got[THREADS_MAX];
+    int n = s_host_tids(self, asker, tids, rows);
     int64_t steal, ticks;
     errbuf_t why;
     int rc = stage_handle_waits(self->stage[asker], tids, n, got, &steal,
@@ -352,13 +362,26 @@ int trial_read_waits(trial_t *self, int edge, errbuf_t *err)
         into->wait[t] = result->threads[t].host[0]
                             ? (threads_wait_t){-1, -1}
                             : threads_wait(result->threads[t].tid);
+    //  every host asked before any reply is read: they answer together
+    bool *first = calloc((size_t)pl->n + 1, sizeof *first);
+    if (!first)
+        return err_set(err, "the waits read back: out of memory");
+    pid_t tids[THREADS_MAX];
+    int rows[THREADS_MAX], rc = 0;
     for (int i = 0; i < pl->n; i++) {
-        bool first = pl->inst[i].host[0] != 0;
-        for (int j = 0; j < i && first; j++)
-            first = !streq(pl->inst[j].host, pl->inst[i].host);
-        if (first && s_host_waits(self, i, into, edge == 0, err))
-            return -1;
+        first[i] = pl->inst[i].host[0] != 0;
+        for (int j = 0; j < i && first[i]; j++)
+            first[i] = !streq(pl->inst[j].host, pl->inst[i].host);
+        if (first[i])
+            stage_handle_ask(self->stage[i], STAGE_ASK_WAITS, tids,
+                             s_host_tids(self, i, tids, rows));
     }
+    for (int i = 0; i < pl->n && rc == 0; i++)
+        if (first[i] && s_host_waits(self, i, into, edge == 0, err))
+            rc = -1;
+    free(first);
+    if (rc)
+        return -1;
     into->to = mono_seconds(); //  after the last
     return 0;
 }
