@@ -54,7 +54,8 @@ static int s_check_others(trial_t *self, int except, errbuf_t *err)
     if (interrupt_signal())
         return err_set(err, "interrupted");
     for (int i = 0; i < self->w.pl->n; i++) {
-        if (i == except || (self->sources_ending && s_source(self, i)))
+        if (i == except || self->setting[i] ||
+            (self->sources_ending && s_source(self, i)))
             continue;
         if (stage_handle_ready(self->stage[i], 0)) {
             if (s_collect(self, i, self->timeout_ms, err) == 0)
@@ -73,12 +74,10 @@ static int s_check_stages(trial_t *self, errbuf_t *err)
 
 //  A command to stage i, whose answer is awaited while the others are
 //  watched: a stage (or its process) that dies meanwhile ends the wait
-static int s_command(trial_t *self, int i, const char *command, int timeout_ms,
-                     errbuf_t *err)
+static int s_answer(trial_t *self, int i, const char *command, int timeout_ms,
+                    errbuf_t *err)
 {
     stage_handle_t *stage = self->stage[i];
-    if (stage_handle_send(stage, command, timeout_ms, err))
-        return -1;
     double end = mono_seconds() + timeout_ms / 1000.0;
     while (!stage_handle_ready(stage, 20)) {
         if (s_check_others(self, i, err))
@@ -90,6 +89,14 @@ static int s_command(trial_t *self, int i, const char *command, int timeout_ms,
         }
     }
     return stage_handle_wait(stage, timeout_ms, err);
+}
+
+static int s_command(trial_t *self, int i, const char *command, int timeout_ms,
+                     errbuf_t *err)
+{
+    if (stage_handle_send(self->stage[i], command, timeout_ms, err))
+        return -1;
+    return s_answer(self, i, command, timeout_ms, err);
 }
 
 //  RUN, and remember the stage is running
@@ -105,17 +112,31 @@ static int s_run_stage(trial_t *self, int i, errbuf_t *err)
 //  Start and stop
 
 //  Every stage's counters to their start, in a new epoch; then SETUP,
-//  unless the pipeline stayed up from the last trial (all of it idle)
+//  unless the pipeline stayed up from the last trial (all of it idle).
+//  The stages on other hosts are all told first and answer together (a
+//  round trip for all of them; their hops are tcp, whose connects libzmq
+//  retries until the binds are there); the others one after another
 static int s_start(trial_t *self, errbuf_t *err)
 {
     const stage_trial_t trial = {self->spec.size, self->spec.rate,
                                  self->spec.timed, ++self->crew->epoch};
-    for (int i = 0; i < self->w.pl->n; i++) {
+    const pipeline_t *pl = self->w.pl;
+    for (int i = 0; i < pl->n; i++) {
         stage_handle_reset(self->stage[i], &trial);
         self->open[i] = self->continuing;
     }
-    for (int i = 0; i < self->w.pl->n && !self->continuing; i++) {
-        if (s_command(self, i, "SETUP", self->timeout_ms, err))
+    for (int i = 0; i < pl->n && !self->continuing; i++)
+        if (pl->inst[i].host[0]) {
+            if (stage_handle_send(self->stage[i], "SETUP", self->timeout_ms,
+                                  err))
+                return -1;
+            self->setting[i] = self->open[i] = true;
+        }
+    for (int i = 0; i < pl->n && !self->continuing; i++) {
+        bool sent = self->setting[i];
+        self->setting[i] = false;
+        if (sent ? s_answer(self, i, "SETUP", self->timeout_ms, err)
+                 : s_command(self, i, "SETUP", self->timeout_ms, err))
             return -1;
         self->open[i] = true;
     }

@@ -36,6 +36,7 @@ typedef struct {
     stage_handle_t *stage[PIPELINE_MAX_INSTANCES];
     bool open[PIPELINE_MAX_INSTANCES];    //  SETUP answered: TEARDOWN is owed
     bool running[PIPELINE_MAX_INSTANCES]; //  RUN answered, its end unread
+    bool setting[PIPELINE_MAX_INSTANCES]; //  SETUP sent, its answer unread
     bool sources_ending;                  //  the sources' DONE is expected now
     bool continuing;       //  on the pipeline the last trial left up (trial.h)
     bool verifying;        //  the stages are done: only the checks are left
