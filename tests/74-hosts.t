@@ -313,6 +313,10 @@ like($err, qr/warning: host h3 did not read its stages' run-queue waits \(.*unkn
     like($said, qr/stalled twice .*; inconclusive: each stalled row's stages waited for a CPU \(starved\), the machine's stall, not the pipeline's/,
          'a stall where starvation is not known: inconclusive, and why') or diag $said;
     is($smeta->{status}, 'inconclusive', 'a stall where starvation is not known: status inconclusive');
+    my ($prc, $page) = hopbench('report', "$work/stalled");
+    chomp $page;
+    like($prc == 0 ? Hopbench::slurp($page) : '', qr/This run is inconclusive: every trial that stalled twice stalled where its stages waited for a CPU/,
+         'a stall where starvation is not known: the page says it is inconclusive, and why');
 }
 # ...and size through it, at a p99 no pipeline meets (1 us): every trial
 # has a row whose starvation is unknown, so no verdict is a plain

@@ -167,6 +167,12 @@ static void s_status(FILE *out, const report_page_t *page)
                  "This run did not finish: %s. The page shows the trials it "
                  "finished, as its files have them.",
                  *error ? error : "interrupted");
+    else if (strcmp(status, "inconclusive") == 0)
+        snprintf(text, sizeof text,
+                 "This run is inconclusive: every trial that stalled twice "
+                 "stalled where its stages waited for a CPU (starved), the "
+                 "machine's stall, not the pipeline's. The page shows what it "
+                 "measured; the STALLED rows are the machine's figures.");
     else if (strcmp(status, "running") == 0)
         snprintf(text, sizeof text,
                  "This run had not ended when the page was made (status "
