@@ -87,7 +87,9 @@ is(scalar(() = $out =~ /^p\d+,proxy,main,/mg), 60, '60 proxies: each planned');
 is($rc, 0, '60 proxies: run exit 0') or diag $err;
 is(scalar @{ csv("$dir/sixty/results.csv")->{rows} }, 61, '60 proxies: a row per hop');
 
-# The widest fan-out: 64 subscribers (LIMIT_COUNT) behind a proxy, run
+# The widest fan-out one machine runs: 64 subscribers behind a proxy (a
+# fleet of a thousand, one per host, is tests/78-fleet.t's: on one machine
+# their threads pass LIMIT_THREADS first)
 my $fanout = "topology = wide\n    sizes = 64\npublisher = pub\nhop = tcp\nproxy = broker\nhop = tcp\nsubscriber = sub\n    count = %d\n";
 write_file("$dir/wide.cfg", sprintf($fanout, 64));
 ($rc, $out, $err) = hopbench('run', "$dir/wide.cfg", @paced, qw(--sizes 64 --duration 0.2
@@ -95,19 +97,30 @@ write_file("$dir/wide.cfg", sprintf($fanout, 64));
 is($rc, 0, 'widest fan-out: run exit 0') or diag $err;
 my @last = grep { $_->{hop} == 2 } @{ csv("$dir/wide/results.csv")->{rows} };
 is(scalar @last, 64, 'widest fan-out: a row per subscriber');
-write_file("$dir/wider.cfg", sprintf($fanout, 65));
+write_file("$dir/wider.cfg", sprintf($fanout, 1025));
 ($rc, $out, $err) = hopbench('check', "$dir/wider.cfg");
 is($rc, 2, 'count past the limit: exit 2');
-like($err, qr/wider\.cfg:8: count must be between 1 and 64, not '65'/, 'count past the limit: at its line');
+like($err, qr/wider\.cfg:8: count must be between 1 and 1024, not '1025'/, 'count past the limit: at its line');
 
-# 64 + 1 + 64 instances: one past LIMIT_INSTANCES, at the count that passes
-write_file("$dir/instances.cfg", "topology = t\npublisher = pub\n    count = 64\nhop\nproxy = p\nhop\nsubscriber = sub\n    count = 64\n");
+# 1 + 1 + 1023 instances: one past LIMIT_INSTANCES, at the count that passes
+write_file("$dir/instances.cfg", "topology = t\npublisher = pub\nhop\nproxy = p\nhop\nsubscriber = sub\n    count = 1023\n");
 for my $command (qw(check plan run)) {
     ($rc, $out, $err) = hopbench($command, "$dir/instances.cfg");
     is($rc, 2, "instances past the limit: $command exit 2");
-    like($err, qr/instances\.cfg:8: stage 'sub' makes 129 stage instances, more than 128 \(LIMIT_INSTANCES/,
+    like($err, qr/instances\.cfg:7: stage 'sub' makes 1025 stage instances, more than 1024 \(LIMIT_INSTANCES/,
         "instances past the limit: $command names the line and the limit");
 }
+
+# 64 publishers into 65 subscribers that each tell them apart: 4,160 rows,
+# past LIMIT_LINKS, at the count of the wider side; 64 into 64 plan
+write_file("$dir/links.cfg", "topology = t\npublisher = pub\n    count = 64\nhop\nsubscriber = sub\n    count = 65\n");
+($rc, $out, $err) = hopbench('check', "$dir/links.cfg");
+is($rc, 2, 'rows past the limit: exit 2');
+like($err, qr/links\.cfg:6: hop 1 \(pub -> sub\) makes a trial of 4160 rows or more, more than 4096 \(LIMIT_LINKS/,
+    'rows past the limit: at the count of the wider side, naming the limit');
+write_file("$dir/links.cfg", "topology = t\npublisher = pub\n    count = 64\nhop\nsubscriber = sub\n    count = 64\n");
+($rc, $out, $err) = hopbench('plan', "$dir/links.cfg", '--format', 'csv');
+is($rc, 0, '4,096 rows: planned') or diag $err;
 
 # Threads: 64 publishers with 8 I/O threads each would start 640
 write_file("$dir/threads.cfg", "topology = t\npublisher = pub\n    count = 64\n    io_threads = 8\nhop\nsubscriber = sub\n");

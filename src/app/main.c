@@ -16,6 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
+//  Sockets of czmq's context: a link (and its actor's pipe) per host, a
+//  mailbox pipe per stage, with room to spare
+#define MAIN_MAX_SOCKETS (8 * LIMIT_INSTANCES)
+
 //  Does the command line name stdin ("-") as an input?
 static bool s_names_stdin(int argc, char **argv)
 {
@@ -55,6 +59,11 @@ int main(int argc, char **argv)
     interrupt_install();
     zsys_set_logstream(stderr);
     zsys_set_linger(0);
+    //  czmq's context holds a controller's links and mailboxes: a few
+    //  sockets per host and per stage on it, past libzmq's default of
+    //  1,023 at a few hundred hosts (their files are counted against
+    //  RLIMIT_NOFILE before a run starts)
+    zsys_set_max_sockets(MAIN_MAX_SOCKETS);
     //  a stage in its own process (crew/stage_child.c), started by a run
     if (argc > 1 && strcmp(argv[1], "stage") == 0)
         return s_end(stage_process_main(argc, argv));

@@ -48,17 +48,22 @@ const limit_t limits_table[] = {
     ROW(LIMIT_ZONE_HOPS, "hop number of a hop that crosses zones",
         "check: file:line of the netns that makes it cross"),
     ROW(LIMIT_MACHINE_FILES, "--machine HOST=FILE options", "command line"),
-    ROW(LIMIT_BINDERS, "endpoints of one hop",
-        "follows from LIMIT_COUNT (one binding stage per hop)"),
+    ROW(LIMIT_BINDERS,
+        "endpoints of one hop: instances of the stage that binds it",
+        "follows from LIMIT_ORIGINS: a proxy (run once) binds both its "
+        "hops, else the publishers bind when they are fewer"),
     ROW(LIMIT_ORIGINS,
         "publisher instances of a topology, all stages (the "
         "publishers a receiver tells apart)",
         "check: file:line of the count that passes it"),
-    ROW(LIMIT_HOST_LIST, "characters of a stage's host list (host)",
-        "follows from LIMIT_COUNT and LIMIT_NAME (a name and a comma per "
-        "instance); file:line of host, or its --set"),
-    ROW(LIMIT_LINKS, "result rows of one trial",
-        "follows from LIMIT_INSTANCES: (128 / 2)^2, a tree being bipartite"),
+    ROW(LIMIT_HOST_LIST,
+        "characters of a stage's host list (host; a range, h3..h1002, "
+        "names any number)",
+        "file:line of host, or its --set"),
+    ROW(LIMIT_LINKS,
+        "result rows of one trial (a row per hop, or per (from, to) pair "
+        "where a hop fans out or in)",
+        "check/plan: file:line of the count that passes it"),
     ROW(LIMIT_SIZES, "sizes in one list", "file:line of sizes, or --sizes"),
     ROW(LIMIT_SIZE_MIN, "smallest message size, bytes",
         "file:line of sizes, or --sizes"),

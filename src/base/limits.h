@@ -26,9 +26,9 @@
 
 //  The pipeline
 #define LIMIT_STAGES     128 //  stages in a topology (links: one fewer)
-#define LIMIT_COUNT      64  //  instances of one stage (count = N)
+#define LIMIT_COUNT      1024 //  instances of one stage (count = N)
 #define LIMIT_SOCKETS    16384 //  SUB sockets of one subscriber instance
-#define LIMIT_INSTANCES  128 //  stage instances of a pipeline, all stages
+#define LIMIT_INSTANCES  1024 //  stage instances of a pipeline, all stages
 #define LIMIT_IO_THREADS 64  //  libzmq I/O threads of one stage's context
 #define LIMIT_THREADS    512 //  threads a run starts on one machine
 #define LIMIT_ZONES      16  //  zones (netns = NAME) of a pipeline
@@ -36,19 +36,19 @@
 #define LIMIT_ZONE_HOPS  64  //  a hop crossing zones is among hops 1..64
 #define LIMIT_MACHINE_FILES 128 //  --machine HOST=FILE options
 
-//  A hop's binding end is one stage (at most LIMIT_COUNT endpoints); a
-//  receiver tells apart at most LIMIT_ORIGINS publisher instances, all
-//  stages (checked: a tree has several publisher stages); the rows of a
-//  trial (one per hop, or per (from, to) pair where a hop fans out or in)
-//  are at most (LIMIT_INSTANCES / 2)^2: a tree's stages fall in two sides
-//  with every link between them, and two sides of half the instances make
-//  the most pairs.  A stage's host list names a host per instance at
-//  most, each a name and a comma (a range, h3..h98, is shorter than
-//  what it names)
-#define LIMIT_BINDERS   LIMIT_COUNT
-#define LIMIT_ORIGINS   LIMIT_COUNT
-#define LIMIT_HOST_LIST (LIMIT_COUNT * (LIMIT_NAME + 1) - 1)
-#define LIMIT_LINKS     ((LIMIT_INSTANCES / 2) * (LIMIT_INSTANCES / 2))
+//  A hop's binding end is one stage: a proxy (which runs once), else the
+//  side of fewer instances, so publishers (LIMIT_ORIGINS) at most; its
+//  endpoints are sent to every stage that connects them.  A receiver
+//  tells apart at most LIMIT_ORIGINS publisher instances, all stages
+//  (checked: a tree has several publisher stages).  The rows of a trial
+//  (one per hop, or per (from, to) pair where a hop fans out or in) are
+//  at most LIMIT_LINKS (checked when the pipeline is planned).  A stage's
+//  host list is at most LIMIT_HOST_LIST characters: about 130 names of
+//  11, and a range (h3..h1002) names a thousand
+#define LIMIT_BINDERS   64
+#define LIMIT_ORIGINS   64
+#define LIMIT_HOST_LIST 1599
+#define LIMIT_LINKS     4096
 
 //  Values
 #define LIMIT_SIZES     64          //  sizes in one list
@@ -82,10 +82,12 @@
 #define LIMIT_NODES   64   //  NUMA nodes with CPUs
 #define LIMIT_NODE_ID 1023 //  node numbers 0..1023
 
-_Static_assert(LIMIT_INSTANCES <= 255, "an instance id fits the one byte of "
-                                       "a subscriber's own topic");
+_Static_assert(LIMIT_INSTANCES <= 65535, "an instance id fits the two bytes "
+                                         "of a subscriber's own topic");
 _Static_assert(LIMIT_COUNT <= LIMIT_INSTANCES, "count fits the instances");
 _Static_assert(LIMIT_STAGES <= LIMIT_INSTANCES, "each stage has an instance");
+_Static_assert(LIMIT_BINDERS == LIMIT_ORIGINS && LIMIT_ORIGINS <= LIMIT_COUNT,
+               "a hop's binders are publishers, or a proxy");
 
 typedef struct {
     const char *name;  //  LIMIT_STAGES

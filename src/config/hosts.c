@@ -281,18 +281,20 @@ int hosts_check_topology(const hosts_t *self, const topology_t *topo,
 int hosts_check_certs(const hosts_t *self, const topology_t *topo,
                       errbuf_t *err)
 {
-    for (int i = 0; i < topo->nstages * LIMIT_COUNT; i++) {
+    for (int s = 0; s < topo->nstages; s++) {
         params_t stage;
-        char name[LIMIT_NAME + 1];
-        topology_stage_params(topo, i / LIMIT_COUNT, &stage);
-        topology_instance_host(&stage, i % LIMIT_COUNT, name, sizeof name);
-        const host_t *host = hosts_find(self, name);
-        if (host && !host->public_key[0])
-            return err_set(err,
-                           "%s:%d: host '%s' has no 'cert = FILE' (its "
-                           "agent's public certificate; only --ssh does "
-                           "without)",
-                           self->path, host->line, host->name);
+        topology_stage_params(topo, s, &stage);
+        for (int i = 0; i < stage.count; i++) {
+            char name[LIMIT_NAME + 1];
+            topology_instance_host(&stage, i, name, sizeof name);
+            const host_t *host = hosts_find(self, name);
+            if (host && !host->public_key[0])
+                return err_set(err,
+                               "%s:%d: host '%s' has no 'cert = FILE' (its "
+                               "agent's public certificate; only --ssh does "
+                               "without)",
+                               self->path, host->line, host->name);
+        }
     }
     return 0;
 }

@@ -27,8 +27,9 @@
     On the wire a topic is its number in decimal, zero-padded to
     topic_size bytes ("00000042"): fixed width, so no topic is a prefix of
     another, and digits only, so never a subscriber's own guard topic
-    (0xFF 'R' id).  The extra subscriptions of subscriptions = M are
-    numbers from the most topics of any publisher up: topics nobody sends.
+    (0xFF 'R', then its id in two bytes).  The extra subscriptions of
+    subscriptions = M are numbers from the most topics of any publisher
+    up: topics nobody sends.
 
     subscribe says which topics a subscriber takes, out of n topics:
 

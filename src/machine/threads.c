@@ -153,8 +153,10 @@ void threads_steal(int64_t *steal, int64_t *total)
 
 //  The longest name the kernel keeps (TASK_COMM_LEN - 1)
 #define S_COMM_MAX 15
-//  "PREFIX/ZMQbg/IO/N" whole: a 3-digit prefix, a 2-digit N at most
-_Static_assert(LIMIT_INSTANCES < 1000 && LIMIT_IO_THREADS <= 100,
+//  "PREFIX/ZMQbg/IO/N" whole: a 3-digit prefix (a context's number among
+//  its machine's, each of which starts two threads at least), a 2-digit
+//  N at most
+_Static_assert(LIMIT_THREADS / 2 < 1000 && LIMIT_IO_THREADS <= 100,
                "a libzmq I/O thread's name fits the kernel's 15 characters");
 
 int threads_zmq_prefix(const char *name, const char **rest)
@@ -166,7 +168,7 @@ int threads_zmq_prefix(const char *name, const char **rest)
         return -1;
     *rest = end + 1;
     //  cut by the kernel: "ZMQbg/Reape", "ZMQbg/Reap" (IO/N is never
-    //  ambiguous: LIMIT_INSTANCES and LIMIT_IO_THREADS keep it whole)
+    //  ambiguous: LIMIT_THREADS and LIMIT_IO_THREADS keep it whole)
     size_t len = strlen(*rest);
     if (strlen(name) == S_COMM_MAX && len > 6 && len < sizeof reaper - 1 &&
         strncmp(*rest, reaper, len) == 0)

@@ -5,6 +5,7 @@
 
 #include "base/check.h"
 #include "machine/io_cpus.h"
+#include "pipeline/links.h"
 #include "pipeline/roster.h"
 
 #include <arpa/inet.h>
@@ -67,6 +68,10 @@ static int s_hops(pipeline_t *self, const topology_t *topo, errbuf_t *err)
         int ups = self->count[hop->up], downs = self->count[hop->down];
         hop->upstream_binds = up_proxy || (!down_proxy && ups <= downs);
         hop->nendpoints = hop->upstream_binds ? ups : downs;
+        if (hop->nendpoints > PIPELINE_MAX_BINDERS) //  LIMIT_ORIGINS: never
+            return err_set(err, "hop %d: %d endpoints, more than %d "
+                                "(LIMIT_BINDERS, docs/LIMITS.md)",
+                           h + 1, hop->nendpoints, PIPELINE_MAX_BINDERS);
         if (*hop->params.endpoint && hop->nendpoints > 1) {
             return topology_key_error(topo, LEVEL_HOP, h, KEY_ENDPOINT, err,
                                       "hop %d names one endpoint, but %d "
@@ -139,7 +144,10 @@ static void s_contexts(pipeline_t *self)
         context_plan_t *ctx = &self->ctx[self->nctx];
         ctx->owner = inst->id;
         ctx->io_threads = inst->params.io_threads;
-        ctx->prefix = self->nctx + 1;
+        ctx->prefix = 1;
+        for (int k = 0; k < self->nctx; k++)
+            ctx->prefix +=
+                !strcmp(self->inst[self->ctx[k].owner].host, inst->host);
         inst->ctx = self->nctx++;
         if (joined)
             made[g] = inst->ctx;
@@ -466,7 +474,8 @@ pipeline_t *pipeline_new_on(const topology_t *topo,
     self->params = topo->params;
     if (s_expand(self, topo, err) || s_hops(self, topo, err) ||
         s_keys(self, err) || (s_contexts(self), s_check_threads(self, err)) ||
-        s_check_io_cpus(self, err) || s_place(self, machines, n, err))
+        links_check(self, err) || s_check_io_cpus(self, err) ||
+        s_place(self, machines, n, err))
         pipeline_destroy(&self);
     return self;
 }

@@ -40,7 +40,8 @@ typedef struct {
 typedef struct {
     int owner; //  instance that creates and terminates it
     int io_threads;
-    int prefix; //  ZMQ_THREAD_NAME_PREFIX: "PREFIX/ZMQbg/IO/0"
+    int prefix; //  ZMQ_THREAD_NAME_PREFIX: "PREFIX/ZMQbg/IO/0", the
+                //  context's number among its host's (from 1)
 } context_plan_t;
 
 typedef struct {

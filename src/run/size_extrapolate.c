@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-//  The largest k a prediction may name: io_threads and count share it
-#define S_KMAX LIMIT_IO_THREADS
-_Static_assert(LIMIT_IO_THREADS == LIMIT_COUNT, "one range for both keys");
+//  The largest k a prediction may name: one both io_threads and count take
+#define S_KMAX                                                                 \
+    (LIMIT_IO_THREADS < LIMIT_COUNT ? LIMIT_IO_THREADS : LIMIT_COUNT)
 
 //  ---------------------------------------------------------------------
 //  The check, before anything runs

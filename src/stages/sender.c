@@ -91,16 +91,19 @@ static int s_guards_new(const stage_t *self, guards_t *g, errbuf_t *err)
     return g->seen ? 0 : err_set(err, "no memory for %ld guards", bits);
 }
 
-//  A message the XPUB handed over: \x01 0xFF 'R' id, or with a socket
-//  number after it, hi lo
+//  A message the XPUB handed over: \x01 0xFF 'R' id_hi id_lo, or with a
+//  socket number after it, hi lo
 static void s_guard_saw(const stage_t *self, guards_t *g, const uint8_t *data,
                         size_t size)
 {
-    if ((size != 4 && size != 6) || data[0] != 1 || data[1] != 0xFF ||
-        data[2] != 'R' || data[3] >= self->pl->n || g->left[data[3]] <= 0)
+    if ((size != 5 && size != 7) || data[0] != 1 || data[1] != 0xFF ||
+        data[2] != 'R')
         return;
-    int j = data[3], n = pipeline_sockets(self->pl, j);
-    int s = size == 6 ? data[4] << 8 | data[5] : -1;
+    int j = data[3] << 8 | data[4];
+    if (j >= self->pl->n || g->left[j] <= 0)
+        return;
+    int n = pipeline_sockets(self->pl, j);
+    int s = size == 7 ? data[5] << 8 | data[6] : -1;
     if ((n > 1) != (s >= 0) || s >= n)
         return;
     long bit = g->first[j] + (s > 0 ? s : 0);

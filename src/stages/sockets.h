@@ -3,7 +3,7 @@
 
     Each socket is its own connection to the same upstream, subscribes as
     its instance does (the same topics, the same extra subscriptions),
-    and has a guard topic of its own (0xFF 'R' id socket_hi socket_lo), so
+    and has a guard topic of its own (0xFF 'R' id_hi id_lo socket_hi socket_lo), so
     that a publisher's handshake proves every socket's subscriptions
     arrived.  Each socket checks sequences per origin on its own: the
     state is N x origins slots, made at SETUP (before any window), and its

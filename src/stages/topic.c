@@ -122,7 +122,11 @@ int topic_subscribe(stage_t *self, void *sock, int socket, errbuf_t *err)
 {
     const pipeline_t *pl = self->pl;
     int id = self->inst->id, size = traffic_topic_size(pl), count, rc = 0;
-    uint8_t guard[5] = {0xFF, 'R', (uint8_t)id, (uint8_t)(socket >> 8),
+    uint8_t guard[6] = {0xFF,
+                        'R',
+                        (uint8_t)(id >> 8),
+                        (uint8_t)id,
+                        (uint8_t)(socket >> 8),
                         (uint8_t)socket};
     char text[LIMIT_TOPIC_SIZE];
     uint64_t first;
@@ -142,7 +146,7 @@ int topic_subscribe(stage_t *self, void *sock, int socket, errbuf_t *err)
         topics_text(first + (uint64_t)j, size, text);
         rc = s_subscribe(sock, text, (size_t)size, err);
     }
-    return rc ? rc : s_subscribe(sock, guard, socket < 0 ? 3 : 5, err);
+    return rc ? rc : s_subscribe(sock, guard, socket < 0 ? 4 : 6, err);
 }
 
 void topic_free(stage_t *self)

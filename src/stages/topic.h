@@ -227,9 +227,10 @@ int topic_source_new(stage_t *self, errbuf_t *err);
 int topic_sink_new(stage_t *self, errbuf_t *err);
 //  Subscribe sock as the pipeline says for this subscriber: its topics
 //  (or everything), its extra subscriptions, then its own guard topic
-//  (0xFF 'R' id) last, so that the guard's arrival upstream comes after
-//  all of them on every hop; socket >= 0: socket 'socket' of a receiver
-//  of several (stages/sockets.h), whose guard is 0xFF 'R' id hi lo
+//  (0xFF 'R' id_hi id_lo) last, so that the guard's arrival upstream
+//  comes after all of them on every hop; socket >= 0: socket 'socket' of
+//  a receiver of several (stages/sockets.h), whose guard is 0xFF 'R'
+//  id_hi id_lo hi lo
 int topic_subscribe(stage_t *self, void *sock, int socket, errbuf_t *err);
 void topic_free(stage_t *self);
 

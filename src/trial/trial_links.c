@@ -9,6 +9,8 @@
 */
 #include "trial/trial_window.h"
 
+#include "pipeline/links.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -39,19 +41,10 @@ static void s_add_link(const pipeline_t *pl, link_t *links, int *n, int hop,
         links[(*n)++] = (link_t){hop, from, to, origins};
 }
 
-//  The instances upstream of 'to' over all of its hops
-static int s_senders(const pipeline_t *pl, int to)
-{
-    int n = 0;
-    for (int h = pipeline_hop_in(pl, to); h >= 0;
-         h = pipeline_next_hop_in(pl, to, h))
-        n += pl->count[pl->hops[h].up];
-    return n;
-}
-
 //  One row per (from, to) pair of each hop, in hop order; a receiver that
 //  cannot tell its senders apart and has several gets one row for them
-//  all, at its first hop.  Into links (TRIAL_MAX_LINKS); how many
+//  all, at its first hop (pipeline/links.h decides).  Into links
+//  (TRIAL_MAX_LINKS, which the plan keeps to); how many
 int trial_links_of(const pipeline_t *pl, link_t *links)
 {
     int n = 0;
@@ -59,10 +52,10 @@ int trial_links_of(const pipeline_t *pl, link_t *links)
         int up = pl->hops[h].up, down = pl->hops[h].down;
         for (int d = 0; d < pl->count[down]; d++) {
             int to = pl->first[down] + d;
-            if (pipeline_sees_origins(pl, to) || s_senders(pl, to) == 1) {
-                for (int u = 0; u < pl->count[up]; u++)
-                    s_add_link(pl, links, &n, h, pl->first[up] + u, to);
-            } else if (pipeline_hop_in(pl, to) == h)
+            links_kind_t kind = links_kind(pl, h, to);
+            for (int u = 0; kind == LINKS_EACH && u < pl->count[up]; u++)
+                s_add_link(pl, links, &n, h, pl->first[up] + u, to);
+            if (kind == LINKS_ALL)
                 s_add_link(pl, links, &n, h, -1, to);
         }
     }

@@ -63,8 +63,12 @@ static owner_t s_owner(trial_t *self, const task_t *task, int scanner)
             return (owner_t){i, "main", false};
     const char *rest;
     int prefix = threads_zmq_prefix(task->name, &rest), id;
-    if (prefix >= 1 && prefix <= self->w.pl->nctx) {
-        who.owner = self->w.pl->ctx[prefix - 1].owner;
+    for (int k = 0; prefix >= 1 && k < self->w.pl->nctx; k++) {
+        const context_plan_t *ctx = &self->w.pl->ctx[k];
+        if (ctx->prefix != prefix ||
+            !streq(pipeline_host(self->w.pl, ctx->owner), host))
+            continue;
+        who.owner = ctx->owner;
         snprintf(who.label, sizeof who.label, "%s", rest);
         return who;
     }

@@ -13,7 +13,8 @@
 #     my $rc = $hosts->net->finish($pid, 30);
 #
 # Host hN has address subnet.N, the controller (host "c") subnet.
-# controller; work is a directory of its own (mode 0755: the agents read
+# controller; with third => X (subnet => '169.254', a /16 for hundreds of
+# hosts) hN is subnet.X.N up to h250, then subnet.X+1.1 and so on; work is a directory of its own (mode 0755: the agents read
 # their keys there); the namespaces go at exit, also on SIGINT and SIGTERM.
 package Hosts;
 
@@ -30,17 +31,26 @@ sub able {
     plan skip_all => 'needs iproute2 (ip)' if system('command -v ip >/dev/null') != 0;
 }
 
+# Host hN's number in its subnet: N, or with third (a /16 of hundreds of
+# hosts) X.Y, 250 hosts to each X from third up
+sub s_number {
+    my ($n, $third) = @_;
+    return $n if !defined $third;
+    return ($third + int(($n - 1) / 250)) . '.' . (($n - 1) % 250 + 1);
+}
+
 # The namespaces up (or BAIL_OUT); hopbench is the project's, from the
 # current directory (the test's chdir to the root)
 sub new {
     my ($class, %o) = @_;
     my $work = tmp();
     chmod 0755, $work;
-    my %addr = (c => $o{controller}, map { /(\d+)$/; ($_ => $1) } @{ $o{hosts} });
+    my %addr = (c => $o{controller}, map { /(\d+)$/; ($_ => s_number($1, $o{third})) } @{ $o{hosts} });
     my $self = bless {
         work => $work, names => $o{hosts}, agent => {},
         hopbench => getcwd() . '/hopbench',
-        net => Netns->new(id => $o{id}, subnet => $o{subnet}, work => $work, hosts => \%addr),
+        net => Netns->new(id => $o{id}, subnet => $o{subnet}, work => $work, hosts => \%addr,
+            mask => defined $o{third} ? 16 : 24),
     }, $class;
     $SIG{INT} = $SIG{TERM} = sub { $self->{net}->cleanup; exit 1 };
     $self->{net}->up or BAIL_OUT('cannot make the test\'s network namespaces');

@@ -12,7 +12,7 @@
 #
 # Every host is a namespace NAME = id . host, joined by a veth pair (its
 # end is eth0) to a bridge in a namespace of its own, with the address
-# subnet.N/24 (link-local only).  spawn runs a program in a host, its
+# subnet.N/24 (link-local only; subnet.X.Y/16 with mask => 16).  spawn runs a program in a host, its
 # stdout and stderr in work/NAME.out and .err; cleanup (also at exit)
 # kills what was spawned and removes the namespaces.
 package Netns;
@@ -33,30 +33,41 @@ sub new {
 
 sub ns { my ($self, $host) = @_; return "$self->{id}$host" }
 
+# A host's address: subnet.N, or with a two-part number (hosts => { h300
+# => '82.50' }, subnet => '169.254', mask => 16) subnet.82.50
 sub addr { my ($self, $host) = @_; return "$self->{subnet}.$self->{hosts}{$host}" }
 
 sub quiet { shift; return system(join(' ', @_) . ' >/dev/null 2>&1') == 0 }
 
+# ip -batch: these commands, in namespace ns ('' the test's own)
+sub batch {
+    my ($self, $ns, @commands) = @_;
+    my $file = "$self->{work}/ip-" . ++$self->{batches} . '.batch';
+    open my $fh, '>', $file or return 0;
+    print $fh map { "$_\n" } @commands;
+    close $fh or return 0;
+    return $self->quiet('ip', ($ns ne '' ? ('-n', $ns) : ()), '-batch', $file);
+}
+
+# The bridge's namespace, then each host's joined to it: one ip for all
+# the namespaces and links, one for the bridge's ends, one per host for
+# its address (a fleet of hundreds is up in seconds)
 sub up {
     my ($self) = @_;
     my $br = $self->ns('br');
-    $self->quiet('ip', 'netns', 'add', $br) or return 0;
-    push @{ $self->{namespaces} }, $br;
-    $self->quiet('ip', '-n', $br, 'link', 'add', 'br0', 'type', 'bridge') or return 0;
-    $self->quiet('ip', '-n', $br, 'link', 'set', 'br0', 'up') or return 0;
-    for my $host (sort keys %{ $self->{hosts} }) {
-        my $ns = $self->ns($host);
-        $self->quiet('ip', 'netns', 'add', $ns) or return 0;
-        push @{ $self->{namespaces} }, $ns;
-        my ($a, $b) = ("$self->{id}${host}a", "$self->{id}${host}b");
-        $self->quiet('ip', 'link', 'add', $a, 'type', 'veth', 'peer', 'name', $b) or return 0;
-        $self->quiet('ip', 'link', 'set', $a, 'netns', $ns, 'name', 'eth0') or return 0;
-        $self->quiet('ip', 'link', 'set', $b, 'netns', $br) or return 0;
-        $self->quiet('ip', '-n', $br, 'link', 'set', $b, 'master', 'br0', 'up') or return 0;
-        $self->quiet('ip', '-n', $ns, 'addr', 'add', $self->addr($host) . '/24', 'dev', 'eth0')
-            or return 0;
-        $self->quiet('ip', '-n', $ns, 'link', 'set', 'eth0', 'up') or return 0;
-        $self->quiet('ip', '-n', $ns, 'link', 'set', 'lo', 'up') or return 0;
+    my @hosts = sort keys %{ $self->{hosts} };
+    my $mask = $self->{mask} // 24;
+    push @{ $self->{namespaces} }, $br, map { $self->ns($_) } @hosts;
+    $self->batch('', "netns add $br", map {
+        my ($ns, $a, $b) = ($self->ns($_), "$self->{id}${_}a", "$self->{id}${_}b");
+        ("netns add $ns", "link add $a type veth peer name $b", "link set $a netns $ns name eth0",
+         "link set $b netns $br")
+    } @hosts) or return 0;
+    $self->batch($br, 'link add br0 type bridge', 'link set br0 up',
+        map { "link set $self->{id}${_}b master br0 up" } @hosts) or return 0;
+    for my $host (@hosts) {
+        $self->batch($self->ns($host), 'addr add ' . $self->addr($host) . "/$mask dev eth0",
+            'link set eth0 up', 'link set lo up') or return 0;
     }
     return 1;
 }
