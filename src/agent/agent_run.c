@@ -307,6 +307,7 @@ static zmsg_t *s_counts_reply(agent_run_t *self, int id,
     zmsg_t *reply = s_reply("COUNTS", id);
     zmsg_addstrf(reply, "%llu", (unsigned long long)counts->sent);
     zmsg_addstrf(reply, "%llu", (unsigned long long)counts->received);
+    zmsg_addstrf(reply, "%.0f", counts->t * 1e9); //  read then, here
     if (pipeline_sees_origins(self->pl, id))
         for (int o = 0; o < self->pl->norigins; o++)
             zmsg_addstrf(reply, "%llu",

@@ -37,8 +37,11 @@ typedef struct stage_handle_s stage_handle_t;
 
 //  Counters as read at one moment
 typedef struct {
-    double t;          //  when they were read (mono_seconds)
-    double asked;      //  asked ahead (stage_handle_ask): when, else 0
+    double t;     //  when they were read (mono_seconds)
+    double asked; //  asked ahead (stage_handle_ask): when, else 0
+    //  > 0: t is the reading's own instant on another host, its clock
+    //  mapped to this one's within this many seconds; 0: t is here
+    double stamp_error;
     uint64_t sent;     //  handed to the stage's downstream socket
     uint64_t received; //  taken from its upstream socket
 } stage_counts_t;

@@ -396,10 +396,14 @@ static int s_counts(void *state, stage_counts_t *out, errbuf_t *err)
     zmsg_t *reply = s_asked(self, STAGE_ASK_COUNTS, NULL, 0, &before, err);
     if (!reply)
         return -1;
+    const agent_info_t *clock = agent_link_info(self->link);
     out->asked = before;
-    out->t = (before + mono_seconds()) / 2;
     out->sent = (uint64_t)wire_pop_ll(reply);
     out->received = (uint64_t)wire_pop_ll(reply);
+    //  read at that instant of the agent's clock, mapped to ours
+    out->t = (wire_pop_double(reply) - clock->offset_ns) / 1e9;
+    out->stamp_error =
+        clock->uncertainty_ns > 1e3 ? clock->uncertainty_ns / 1e9 : 1e-6;
     for (int o = 0; self->sees_origins && o < self->norigins; o++)
         atomic_store(&self->mirror->origins[o].received,
                      (uint64_t)wire_pop_ll(reply));

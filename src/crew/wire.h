@@ -26,7 +26,9 @@
 #include "pipeline/pipeline.h"
 #include "stages/stage.h"
 
-#define WIRE_PROTOCOL 5 //  5: no TARGET (4: a trial's epoch, late)
+//  6: a subscriber's guard topic carries its id in two bytes, COUNTS
+//  the instant of its reading (5: no TARGET; 4: a trial's epoch, late)
+#define WIRE_PROTOCOL 6
 
 //  The protocol this process speaks: WIRE_PROTOCOL, unless the test-only
 //  environment variable HOPBENCH_TEST_PROTOCOL fakes another

@@ -34,7 +34,13 @@
     enough (by the opening edge's lead: tens of ms across many hosts),
     then T waits for that instant, so the window lasts what was asked
     however long an edge takes; it is taken once (again, it would be
-    late).
+    late).  An agent says when it read its stages' counters (its clock,
+    mapped to the controller's by the offset measured at set-up, and
+    kept within the question's round trip), so a fleet's samples are
+    placed at their instants, not at the middle of a round trip that
+    reading a hundred answers stretches; and an instant asked stays the
+    edge's when every stage was read by then, however late the answers
+    were read here.
 
     The stages are told the window's phase (their latency samples on or
     off) at the edge's instant itself, between the samples before and
@@ -135,6 +141,10 @@ static int s_read_stage(trial_t *self, int i, snapshot_t *snap, errbuf_t *err)
     double after = mono_seconds();
     snap->at[i] = snap->t = (before + after) / 2;
     self->width[i] = after - before;
+    if (counts.stamp_error > 0) { //  its host's instant, within the bracket
+        snap->at[i] = snap->t = fmin(fmax(counts.t, before), after);
+        self->width[i] = fmin(2 * counts.stamp_error, after - before);
+    }
     trial_stall_read(&self->stall, i, before, after);
     return 0;
 }
@@ -241,16 +251,22 @@ static int s_bracket(trial_t *self, int recording, double *t, double *span,
     for (int i = 0; i < self->w.pl->n; i++)
         if (s_sample(self, i, a, try, err))
             return -1;
-    double sampled = mono_seconds();
+    double sampled = mono_seconds(), last = -INFINITY;
+    for (int i = 0; i < self->w.pl->n; i++)
+        last = fmax(last, a->at[i]);
     if (self->edge_at > sampled) //  early: the instant asked, exactly
         mono_sleep(self->edge_at - sampled);
     s_record(self, recording);
-    *t = mono_seconds();
+    double resumed = mono_seconds();
+    //  an instant asked is the edge's if every stage was read by then (a
+    //  fleet's hosts read their counters when asked, and say when: the
+    //  answers' reading here may end later), else the last reading's
+    *t = self->edge_at > 0 ? fmin(resumed, fmax(self->edge_at, last)) : resumed;
     s_ask_all(self, STAGE_ASK_COUNTS);
     for (int i = 0; i < self->w.pl->n; i++)
         if (s_sample(self, i, b, try, err))
             return -1;
-    *span = sampled - first + mono_seconds() - *t;
+    *span = sampled - first + mono_seconds() - resumed;
     return 0;
 }
 
