@@ -246,11 +246,12 @@ sub cut {
 # Each question: the host asked (its index in the lane), whose words say
 # the loss, the rows kept when the fault comes (the first size's three,
 # or the first combination's six for SPEC and START, and for END and BYE,
-# which come after the sizes), options
+# which come after the sizes), options.  SPEC's loss is said of the
+# host's stage: its START is asked before SPEC's answer is awaited
 my @questions = (
     [ 'HELLO',     2, 'hello', 0 ],
     [ 'CLOCK',     2, 'agent', 0 ],
-    [ 'SPEC',      2, 'agent', 6, more => [ '--sweep', 'hwm=1000,1001' ] ],
+    [ 'SPEC',      2, 'stage', 6, more => [ '--sweep', 'hwm=1000,1001' ] ],
     [ 'START',     2, 'stage', 6, more => [ '--sweep', 'hwm=1000,1001' ] ],
     [ 'PORTS',     1, 'stage', 3 ],
     [ 'SETUP',     2, 'stage', 3 ],

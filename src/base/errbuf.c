@@ -134,6 +134,20 @@ int err_stage(errbuf_t *err, const char *stage)
     return err_prefix(err, "stage %s: ", stage);
 }
 
+void err_gather(errbuf_t *all, int *failed, const errbuf_t *one)
+{
+    if ((*failed)++ == 0) {
+        *all = *one;
+        return;
+    }
+    errbuf_t was = *all;
+    err_set(all, "%s; %s", was.msg, one->msg);
+    memcpy(all->host, was.host, sizeof all->host);
+    memcpy(all->stage, was.stage, sizeof all->stage);
+    all->lost = was.lost;
+    all->reason = was.reason;
+}
+
 const char *err_reason(const errbuf_t *err)
 {
     size_t len = strlen(err->msg);
@@ -187,6 +201,22 @@ int errbuf_test(bool verbose)
     err_set(&err, "another");
     CHECK(!err.host[0] && !err.stage[0] && !err.lost &&
           strcmp(err_reason(&err), "another") == 0);
+    //  failures of one step gathered: the first's fields, every one's words
+    errbuf_t all, one;
+    int failed = 0;
+    err_set(&one, "no STARTED within 12.0 s");
+    err_host(&one, "h3");
+    err_stage(&one, "sub.1");
+    err_gather(&all, &failed, &one);
+    err_set(&one, "its agent closed the connection");
+    err_host(&one, "h4");
+    one.lost = true;
+    err_gather(&all, &failed, &one);
+    CHECK(failed == 2 && !all.lost && strcmp(all.host, "h3") == 0 &&
+          strcmp(all.stage, "sub.1") == 0);
+    CHECK(strcmp(all.msg, "stage sub.1: host h3: no STARTED within 12.0 s; "
+                          "host h4: its agent closed the connection") == 0);
+    CHECK(strncmp(err_reason(&all), "no STARTED", 10) == 0);
     //  a long reason is cut in its middle; its place stays in the message
     err_set(&err, "%s", value);
     err_stage(&err, "sub");

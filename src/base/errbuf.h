@@ -48,6 +48,11 @@ int err_prefix(errbuf_t *err, const char *fmt, ...)
 //  "host H: " before it, and H its host; "stage S: " and S its stage
 int err_host(errbuf_t *err, const char *host);
 int err_stage(errbuf_t *err, const char *stage);
+//  A step asked of many (hosts, stages) and failed by several, in one
+//  error: the first failure (*failed 0) is copied into all, each later
+//  one's words follow "; ", all's fields staying the first's; *failed
+//  counts them
+void err_gather(errbuf_t *all, int *failed, const errbuf_t *one);
 //  What happened, without the words err_prefix put before it
 const char *err_reason(const errbuf_t *err);
 

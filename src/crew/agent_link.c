@@ -246,7 +246,6 @@ static void s_attach(link_t *self, zmsg_t *msg)
             zstr_sendx(mailbox, "LOST", "0", self->why, NULL);
     } else
         zsock_destroy(&mailbox);
-    zstr_send(self->pipe, "DONE");
 }
 
 static void s_detach(link_t *self, zmsg_t *msg)
@@ -414,10 +413,13 @@ static int s_fail_lost(const agent_link_t *self, errbuf_t *err)
     return s_fail(self, err, why, true);
 }
 
-//  The pipe's next message (an ASK's answer), within timeout_ms
-static zmsg_t *s_answer(agent_link_t *self, int timeout_ms, errbuf_t *err)
+//  The pipe's next message (an ASK's answer), by until (one look at least:
+//  it may be there), timeout_ms after it was asked
+static zmsg_t *s_answer_by(agent_link_t *self, double until, int timeout_ms,
+                           errbuf_t *err)
 {
-    zsock_set_rcvtimeo(self->actor, timeout_ms);
+    double left = until - mono_seconds();
+    zsock_set_rcvtimeo(self->actor, left > 0 ? (int)(left * 1000) + 1 : 0);
     zmsg_t *msg = zmsg_recv(self->actor);
     if (!msg) {
         char why[300];
@@ -440,6 +442,12 @@ static zmsg_t *s_answer(agent_link_t *self, int timeout_ms, errbuf_t *err)
     return msg;
 }
 
+static zmsg_t *s_answer(agent_link_t *self, int timeout_ms, errbuf_t *err)
+{
+    return s_answer_by(self, mono_seconds() + timeout_ms / 1000.0, timeout_ms,
+                       err);
+}
+
 int agent_link_post(agent_link_t *self, zmsg_t **request, errbuf_t *err)
 {
     char word[16];
@@ -460,9 +468,10 @@ int agent_link_post(agent_link_t *self, zmsg_t **request, errbuf_t *err)
     return 0;
 }
 
-zmsg_t *agent_link_answer(agent_link_t *self, int timeout_ms, errbuf_t *err)
+zmsg_t *agent_link_answer(agent_link_t *self, double since, errbuf_t *err)
 {
-    return s_answer(self, timeout_ms, err);
+    int wait_ms = agent_link_wait_ms(self);
+    return s_answer_by(self, since + wait_ms / 1000.0, wait_ms, err);
 }
 
 zmsg_t *agent_link_ask(agent_link_t *self, zmsg_t **request, int timeout_ms,
@@ -475,13 +484,16 @@ zmsg_t *agent_link_ask(agent_link_t *self, zmsg_t **request, int timeout_ms,
 
 static zmsg_t *s_actor_msg(agent_link_t *self, int timeout_ms);
 
-//  DONE from the actor itself (ATTACH, DETACH), skipping a LOST notice
+//  DONE from the actor itself (DETACH), skipping a LOST notice
 static void s_actor_done(agent_link_t *self)
 {
     zmsg_t *done = s_actor_msg(self, 5000);
     zmsg_destroy(&done);
 }
 
+//  The mailbox's far end to the actor, which polls it from then on; not
+//  awaited: what the stage sends meanwhile waits in the mailbox, and what
+//  the agent says for id comes after it was asked, so after the ATTACH
 zsock_t *agent_link_attach(agent_link_t *self, int id, errbuf_t *err)
 {
     zsock_t *back = NULL, *front = zsys_create_pipe(&back);
@@ -493,8 +505,14 @@ zsock_t *agent_link_attach(agent_link_t *self, int id, errbuf_t *err)
     zmsg_addstr(msg, "ATTACH");
     zmsg_addstrf(msg, "%d", id);
     zmsg_addmem(msg, &back, sizeof back);
-    zmsg_send(&msg, self->actor);
-    s_actor_done(self);
+    zsock_set_sndtimeo(self->actor, agent_link_wait_ms(self));
+    if (zmsg_send(&msg, self->actor)) {
+        zmsg_destroy(&msg);
+        zsock_destroy(&back);
+        zsock_destroy(&front);
+        s_fail(self, err, "its link does not take a stage's mailbox", false);
+        return NULL;
+    }
     return front;
 }
 
@@ -622,9 +640,10 @@ static int s_hello_post(agent_link_t *self, errbuf_t *err)
     return agent_link_post(self, &hello, err);
 }
 
-static int s_hello_take(agent_link_t *self, errbuf_t *err)
+static int s_hello_take(agent_link_t *self, double since, errbuf_t *err)
 {
-    zmsg_t *answer = s_answer(self, (int)(self->link->timeout * 1000), err);
+    zmsg_t *answer = s_answer_by(self, since + self->link->timeout,
+                                 (int)(self->link->timeout * 1000), err);
     if (!answer)
         return -1;
     int rc = 0;
@@ -645,10 +664,10 @@ static int s_hello_take(agent_link_t *self, errbuf_t *err)
 }
 
 //  The actor's next message that is not a notice (LOST, ERR), within
-//  timeout_ms; NULL once the link is lost
+//  timeout_ms (0: only one there already); NULL once the link is lost
 static zmsg_t *s_actor_msg(agent_link_t *self, int timeout_ms)
 {
-    zsock_set_rcvtimeo(self->actor, timeout_ms);
+    zsock_set_rcvtimeo(self->actor, timeout_ms > 0 ? timeout_ms : 0);
     while (true) {
         zmsg_t *msg = zmsg_recv(self->actor);
         if (!msg)
@@ -670,10 +689,11 @@ void agent_link_clock_ask(agent_link_t *self)
     zstr_send(self->actor, "CLOCK");
 }
 
-int agent_link_clock_take(agent_link_t *self, errbuf_t *err)
+int agent_link_clock_take(agent_link_t *self, double since, errbuf_t *err)
 {
-    zmsg_t *answer =
-        s_actor_msg(self, (LINK_CLOCK_SAMPLES + 1) * LINK_CLOCK_MS);
+    double until =
+        since + (LINK_CLOCK_SAMPLES + 1) * LINK_CLOCK_MS / 1000.0 + 0.001;
+    zmsg_t *answer = s_actor_msg(self, (int)((until - mono_seconds()) * 1000));
     if (!answer)
         return atomic_load(&self->link->lost)
                    ? s_fail_lost(self, err)
@@ -772,9 +792,9 @@ int agent_link_hello_ask(agent_link_t *self, errbuf_t *err)
     return s_hello_post(self, err);
 }
 
-int agent_link_hello_take(agent_link_t *self, errbuf_t *err)
+int agent_link_hello_take(agent_link_t *self, double since, errbuf_t *err)
 {
-    return s_hello_take(self, err);
+    return s_hello_take(self, since, err);
 }
 
 int agent_link_bye(agent_link_t *self, errbuf_t *err)

@@ -61,17 +61,19 @@ typedef struct {
 //  way: nothing is awaited), reached (the handshake done: the agent is
 //  there), HELLO asked (the host claimed) then its answer taken (WELCOME
 //  awaited), and the clock's samples asked of every host, then each
-//  one's estimate taken.  Each says "host NAME: why" when it fails (not
-//  allowed, busy, another protocol, no answer)
+//  one's estimate taken.  A take waits as long after since (when it was
+//  asked of every host) as its question allows, so a fleet's answers
+//  take one wait, not one each.  Each says "host NAME: why" when it
+//  fails (not allowed, busy, another protocol, no answer)
 agent_link_t *agent_link_open(const agent_link_options_t *options,
                               errbuf_t *err);
 bool agent_link_reached(agent_link_t *self);
 int agent_link_hello_ask(agent_link_t *self, errbuf_t *err);
-int agent_link_hello_take(agent_link_t *self, errbuf_t *err);
+int agent_link_hello_take(agent_link_t *self, double since, errbuf_t *err);
 //  The agent's endpoint, as the hosts file gives it
 const char *agent_link_endpoint(const agent_link_t *self);
 void agent_link_clock_ask(agent_link_t *self);
-int agent_link_clock_take(agent_link_t *self, errbuf_t *err);
+int agent_link_clock_take(agent_link_t *self, double since, errbuf_t *err);
 //  BYE: the agent ends the run; -1 with "host NAME: why" when it does
 //  not answer (its link lost, or silent for the timeout).  Said once
 int agent_link_bye(agent_link_t *self, errbuf_t *err);
@@ -101,9 +103,10 @@ zmsg_t *agent_link_ask(agent_link_t *self, zmsg_t **request, int timeout_ms,
                        errbuf_t *err);
 //  The same in two steps, to ask every host before awaiting any answer:
 //  the request posted (-1 with err when the link is lost), then its
-//  answer taken
+//  answer taken, awaited until agent_link_wait_ms after since (mono
+//  seconds: when every host was asked)
 int agent_link_post(agent_link_t *self, zmsg_t **request, errbuf_t *err);
-zmsg_t *agent_link_answer(agent_link_t *self, int timeout_ms, errbuf_t *err);
+zmsg_t *agent_link_answer(agent_link_t *self, double since, errbuf_t *err);
 //  Tests only, before the controller asks word of this host (a request's
 //  first frame, or a stage's command: SETUP, RUN ...):
 //  HOPBENCH_TEST_HOLD=WORD@HOST:PATH holds it there while PATH exists
@@ -111,7 +114,9 @@ zmsg_t *agent_link_answer(agent_link_t *self, int timeout_ms, errbuf_t *err);
 //  fault on the host the moment it is asked (tests/77-host-faults-timing.t)
 void agent_link_hold(agent_link_t *self, const char *word);
 //  Stage id's mailbox: what is sent on it goes to the agent as it is, the
-//  agent's messages for id come out of it; NULL if id has one already
+//  agent's messages for id come out of it.  The link takes it on its own
+//  thread, unawaited (a crew's stages are attached without a round trip
+//  each); a second mailbox for an id that has one is closed there
 zsock_t *agent_link_attach(agent_link_t *self, int id, errbuf_t *err);
 void agent_link_detach(agent_link_t *self, int id, zsock_t **mailbox);
 

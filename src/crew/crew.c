@@ -44,6 +44,49 @@ static int s_place_czmq(const pipeline_t *pl, errbuf_t *err)
                              err);
 }
 
+//  Remote stages were asked to start as they were made, all at once:
+//  every one's answer awaited (within the one wait START gave them), and
+//  those that failed named together.  Of the hosts lost meanwhile only the
+//  first is said here, and only when nothing else failed: the fleet's
+//  blame names every lost host after (fleet_blame)
+static int s_started(crew_t *self, errbuf_t *err)
+{
+    int failed = 0, lost = 0;
+    errbuf_t all, first_lost;
+    for (int i = 0; i < self->pl->n; i++) {
+        errbuf_t one;
+        if (stage_handle_started(self->stage[i], &one) == 0)
+            continue;
+        if (!one.lost)
+            err_gather(&all, &failed, &one);
+        else if (lost++ == 0)
+            first_lost = one;
+    }
+    if ((failed || lost) && err)
+        *err = failed ? all : first_lost;
+    return failed || lost ? -1 : 0;
+}
+
+//  Every stage made, in the pipeline's order: a remote one is asked to
+//  start as it is made (stage_remote_new), so the hosts start theirs all
+//  at once
+static int s_make(crew_t *self, const fleet_t *fleet, const char *config,
+                  const char *ipc_dir, errbuf_t *err)
+{
+    const pipeline_t *pl = self->pl;
+    for (int i = 0; i < pl->n; i++) {
+        //  a context's owner comes before the instances that join it
+        int owner = pl->ctx[pl->inst[i].ctx].owner;
+        stage_where_t where = {
+            config, ipc_dir, owner != i ? self->stage[owner] : NULL,
+            NULL,   NULL,    0};
+        s_host(fleet, pl, i, &where);
+        if (!(self->stage[i] = stage_handle_new(pl, i, &where, err)))
+            return -1;
+    }
+    return 0;
+}
+
 crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
                  fleet_t *fleet, errbuf_t *err)
 {
@@ -58,29 +101,24 @@ crew_t *crew_new(pipeline_t *pl, const char *config, const char *ipc_dir,
         return NULL;
     }
     self->pl = pl;
-    if (fleet && fleet_spec(fleet, pl, config, err)) {
+    if (fleet && fleet_spec_ask(fleet, pl, config, err)) {
         free(self);
         return NULL;
     }
-    for (int i = 0; i < pl->n; i++) {
-        //  a context's owner comes before the instances that join it
-        int owner = pl->ctx[pl->inst[i].ctx].owner;
-        stage_where_t where = {
-            config, ipc_dir, owner != i ? self->stage[owner] : NULL,
-            NULL,   NULL,    0};
-        s_host(fleet, pl, i, &where);
-        self->stage[i] = stage_handle_new(pl, i, &where, err);
-        if (!self->stage[i]) {
-            crew_destroy(&self, 1000);
-            return NULL;
-        }
+    int rc = s_make(self, fleet, config, ipc_dir, err);
+    //  SPEC's answers before anything else of the links (a stage's
+    //  DETACH): a host that failed SPEC is why its stage does not start
+    if (fleet && fleet_spec_take(fleet, &why)) {
+        if (err)
+            *err = why;
+        rc = -1;
     }
-    //  remote stages were asked to start as they were made: all at once
-    for (int i = 0; i < pl->n; i++)
-        if (stage_handle_started(self->stage[i], err)) {
-            crew_destroy(&self, 1000);
-            return NULL;
-        }
+    if (rc == 0)
+        rc = s_started(self, err);
+    if (rc) {
+        crew_destroy(&self, 1000);
+        return NULL;
+    }
     if (s_place_czmq(pl, &why)) {
         err_set(err, "controller: %s", why.msg);
         crew_destroy(&self, 1000);

@@ -33,6 +33,7 @@ typedef struct {
     agent_link_t *link; //  NULL: planned on a file
     agent_ssh_t *ssh;   //  --ssh: the agent it started
     machine_t *machine;
+    bool spec_asked; //  SPEC posted, its answer not taken yet
 } member_t;
 
 struct fleet_s {
@@ -43,6 +44,7 @@ struct fleet_s {
     zcert_t *cert;
     char controller[128];
     char hosts_path[256];
+    double spec_since; //  when SPEC was asked (fleet_spec_ask)
 };
 
 static member_t *s_member(const fleet_t *self, const char *name)
@@ -135,20 +137,6 @@ static int s_by_name(const void *a, const void *b)
     return strcmp(x->host->name, y->host->name);
 }
 
-//  "; " and one host's error after the others' (the first's fields
-//  kept): every host that failed a step of the set-up, in one error
-static void s_gather(errbuf_t *all, int *failed, const errbuf_t *one)
-{
-    if ((*failed)++ == 0) {
-        *all = *one;
-        return;
-    }
-    errbuf_t then = *all;
-    err_set(all, "%s; %s", then.msg, one->msg);
-    TEXT_SET(all->host, then.host);
-    all->lost = then.lost;
-}
-
 //  Every agent's CURVE handshake done (the agent is there), awaited for
 //  all of them at once within one timeout: the hosts whose agents are
 //  not there (not running, not at that address, refusing this
@@ -180,7 +168,7 @@ static int s_reach(fleet_t *self, member_t **order, int n, errbuf_t *err)
         err_prefix(&one, "host %s (agent %s): ", order[i]->host->name,
                    agent_link_endpoint(link));
         TEXT_SET(one.host, order[i]->host->name);
-        s_gather(err, &failed, &one);
+        err_gather(err, &failed, &one);
     }
     return failed ? -1 : 0;
 }
@@ -193,19 +181,38 @@ static int s_hello(member_t **order, int from, int to, errbuf_t *err)
     bool *asked = calloc((size_t)to + 1, sizeof *asked);
     if (!asked)
         return err_set(err, "out of memory");
+    double since = mono_seconds();
     for (int i = from; i < to; i++) {
         errbuf_t one;
         if (agent_link_hello_ask(order[i]->link, &one))
-            s_gather(err, &failed, &one);
+            err_gather(err, &failed, &one);
         else
             asked[i] = true;
     }
     for (int i = from; i < to; i++) {
         errbuf_t one;
-        if (asked[i] && agent_link_hello_take(order[i]->link, &one))
-            s_gather(err, &failed, &one);
+        if (asked[i] && agent_link_hello_take(order[i]->link, since, &one))
+            err_gather(err, &failed, &one);
     }
     free(asked);
+    return failed ? -1 : 0;
+}
+
+//  Every host's clock samples asked at once, then every estimate taken
+//  within one wait, and every host's machine read from its WELCOME: the
+//  hosts that failed named together
+static int s_clocks(member_t **order, int n, errbuf_t *err)
+{
+    double since = mono_seconds();
+    for (int i = 0; i < n; i++)
+        agent_link_clock_ask(order[i]->link);
+    int failed = 0;
+    for (int i = 0; i < n; i++) {
+        errbuf_t one;
+        if (agent_link_clock_take(order[i]->link, since, &one) ||
+            s_machine(order[i], &one))
+            err_gather(err, &failed, &one);
+    }
     return failed ? -1 : 0;
 }
 
@@ -216,7 +223,7 @@ static int s_hello(member_t **order, int from, int to, errbuf_t *err)
 //  for all, not one each).  Before that, every link is opened (its CURVE
 //  handshake goes on in its actor) and every agent awaited at once, so
 //  agents that are not there are named together within one timeout; and
-//  after it every clock's samples are taken together
+//  after it every clock's samples are taken together (s_clocks)
 static int s_claim(fleet_t *self, errbuf_t *err)
 {
     member_t **order = calloc((size_t)self->n + 1, sizeof *order);
@@ -233,11 +240,8 @@ static int s_claim(fleet_t *self, errbuf_t *err)
         rc = s_reach(self, order, n, err);
     if (rc == 0 && n > 0)
         rc = s_hello(order, 0, 1, err) || s_hello(order, 1, n, err);
-    for (int i = 0; i < n && rc == 0; i++)
-        agent_link_clock_ask(order[i]->link);
-    for (int i = 0; i < n && rc == 0; i++)
-        rc = agent_link_clock_take(order[i]->link, err) ||
-             s_machine(order[i], err);
+    if (rc == 0)
+        rc = s_clocks(order, n, err);
     free(order);
     return rc;
 }
@@ -642,47 +646,68 @@ static char *s_read_file(const char *path, errbuf_t *err)
     return text;
 }
 
-int fleet_spec(fleet_t *self, const pipeline_t *pl, const char *config,
-               errbuf_t *err)
+//  Whether host m has a stage of pl
+static bool s_serves(const member_t *m, const pipeline_t *pl)
+{
+    for (int id = 0; id < pl->n; id++)
+        if (streq(pipeline_host(pl, id), m->host->name))
+            return true;
+    return false;
+}
+
+int fleet_spec_ask(fleet_t *self, const pipeline_t *pl, const char *config,
+                   errbuf_t *err)
 {
     char *text = s_read_file(config, err);
-    int rc = text ? 0 : -1;
-    bool *asked = calloc((size_t)fleet_size(self) + 1, sizeof *asked);
-    if (!asked)
-        rc = err_set(err, "out of memory");
-    for (int i = 0; self && i < self->n && rc == 0; i++) {
+    if (!text)
+        return -1;
+    int failed = 0;
+    self->spec_since = mono_seconds();
+    for (int i = 0; i < self->n; i++) {
         member_t *m = &self->member[i];
-        for (int id = 0; id < pl->n && !asked[i]; id++)
-            asked[i] = streq(pipeline_host(pl, id), m->host->name);
-        if (!asked[i] || !m->link)
+        m->spec_asked = false;
+        if (!m->link || !s_serves(m, pl))
             continue;
         zmsg_t *spec = zmsg_new();
         zmsg_addstr(spec, "SPEC");
         zmsg_addstr(spec, "-1");
         zmsg_addstr(spec, m->host->name);
         zmsg_addstr(spec, text);
-        rc = agent_link_post(m->link, &spec, err);
-    }
-    //  every host asked, then every answer awaited: the hosts answer
-    //  meanwhile, and a silent one is lost within the timeout (its link
-    //  says so at once then), so all of them take one wait at most, and
-    //  the hosts that failed are named together
-    int failed = 0;
-    for (int i = 0; self && i < self->n && rc == 0; i++) {
-        agent_link_t *link = self->member[i].link;
         errbuf_t one;
-        if (!asked[i] || !link)
+        if (agent_link_post(m->link, &spec, &one))
+            err_gather(err, &failed, &one);
+        else
+            m->spec_asked = true;
+    }
+    free(text);
+    if (failed) { //  the others' answers taken all the same
+        errbuf_t more;
+        if (fleet_spec_take(self, &more))
+            err_gather(err, &failed, &more);
+    }
+    return failed ? -1 : 0;
+}
+
+//  Every host asked is answered meanwhile, and a silent one is lost
+//  within the timeout (its link says so at once then), so all of them
+//  take one wait at most, and the hosts that failed are named together
+int fleet_spec_take(fleet_t *self, errbuf_t *err)
+{
+    int failed = 0;
+    for (int i = 0; self && i < self->n; i++) {
+        member_t *m = &self->member[i];
+        errbuf_t one;
+        if (!m->spec_asked)
             continue;
-        zmsg_t *reply = agent_link_answer(link, agent_link_wait_ms(link), &one);
+        m->spec_asked = false;
+        zmsg_t *reply = agent_link_answer(m->link, self->spec_since, &one);
         if (!reply)
-            s_gather(err, &failed, &one);
+            err_gather(err, &failed, &one);
         zmsg_destroy(&reply);
     }
-    rc = rc ? rc : failed ? -1 : 0;
-    free(asked);
-    free(text);
-    return rc;
+    return failed ? -1 : 0;
 }
+
 //  ------------------------------------------------------------------------
 //  Selftest: what blame says of a lost host h2 (the broker's), for each
 //  shape of the error the trial ended with

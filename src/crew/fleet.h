@@ -84,9 +84,15 @@ const pipeline_host_t *fleet_pipeline_hosts(const fleet_t *self, int *n);
 //  elsewhere, on another host) is its effect
 void fleet_blame(fleet_t *self, const pipeline_t *pl, errbuf_t *err);
 //  Hand the combination's topology (the file at config) to the agent of
-//  every host a stage of pl names
-int fleet_spec(fleet_t *self, const pipeline_t *pl, const char *config,
-               errbuf_t *err);
+//  every host a stage of pl names, in two steps: every host asked (SPEC),
+//  then every answer taken, within one wait, the hosts that failed named
+//  together.  Meanwhile the stages can be asked to start: each agent
+//  reads START after SPEC.  A failed ask has taken the answers already;
+//  else the answers are owed before anything else is asked of the
+//  fleet's links (their answers come in order)
+int fleet_spec_ask(fleet_t *self, const pipeline_t *pl, const char *config,
+                   errbuf_t *err);
+int fleet_spec_take(fleet_t *self, errbuf_t *err);
 
 //  Selftest: what a lost host's blame says (app/selftests.h)
 int fleet_test(bool verbose);

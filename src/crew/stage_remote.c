@@ -40,6 +40,7 @@ typedef struct {
     int norigins;      //  origins the trial reads of it
     bool sees_origins; //  COUNTS carries them
     int timeout_ms;
+    double started_by;         //  START's answer is awaited until then
     syscalls_thread_t *traced; //  --profile syscalls: TRACED's threads
     int ntraced;
     double asked[STAGE_ASKS]; //  sent ahead (s_ask_ahead): when, else 0
@@ -119,19 +120,19 @@ static bool s_read(remote_t *self, int wait_ms, zmsg_t **reply)
     return false;
 }
 
-//  The reply 'word' to the question just sent, within timeout_ms; NULL
-//  (and err) when the host is lost, the agent says ERR (*refused, where
-//  the asker tells it apart), or time is up
-static zmsg_t *s_answer(remote_t *self, const char *word, int timeout_ms,
-                        bool *refused, errbuf_t *err)
+//  The reply 'word' to the question sent, by until (past it, what is
+//  there already is read), timeout_ms after it was asked; NULL (and err)
+//  when the host is lost, the agent says ERR (*refused, where the asker
+//  tells it apart), or time is up
+static zmsg_t *s_answer(remote_t *self, const char *word, double until,
+                        int timeout_ms, bool *refused, errbuf_t *err)
 {
-    double until = mono_seconds() + timeout_ms / 1000.0;
     while (!s_gone(self)) {
         double left = until - mono_seconds();
-        if (left <= 0)
-            break;
         zmsg_t *reply = NULL;
-        s_read(self, (int)(left * 1000) + 1, &reply);
+        bool kept = s_read(self, left > 0 ? (int)(left * 1000) + 1 : 0, &reply);
+        if (!kept && !reply && left <= 0)
+            break;
         if (reply && zframe_streq(zmsg_first(reply), word))
             return reply;
         if (reply && zframe_streq(zmsg_first(reply), "ERR")) {
@@ -159,7 +160,8 @@ static zmsg_t *s_answer(remote_t *self, const char *word, int timeout_ms,
 static zmsg_t *s_reply(remote_t *self, const char *word, int timeout_ms,
                        errbuf_t *err)
 {
-    return s_answer(self, word, timeout_ms, NULL, err);
+    return s_answer(self, word, mono_seconds() + timeout_ms / 1000.0,
+                    timeout_ms, NULL, err);
 }
 
 //  Ask word, and its reply (its [ANSWER][ID] read): NULL with err as
@@ -224,16 +226,19 @@ void *stage_remote_new(const pipeline_t *pl, int id, agent_link_t *link,
         s_free(self);
         return NULL;
     }
+    self->started_by = mono_seconds() + (self->timeout_ms + 5000) / 1000.0;
     *shared = self->mirror;
     return self;
 }
 
-//  START was sent by stage_remote_new: its STARTED, so that a crew's
-//  remote stages start together
+//  START was sent by stage_remote_new: its STARTED, awaited until the
+//  time START gives it (a crew's remote stages start together, and
+//  their answers are awaited within one wait, not one each)
 static int s_started(void *state, errbuf_t *err)
 {
     remote_t *self = state;
-    zmsg_t *started = s_reply(self, "STARTED", self->timeout_ms + 5000, err);
+    zmsg_t *started = s_answer(self, "STARTED", self->started_by,
+                               self->timeout_ms + 5000, NULL, err);
     if (!started)
         return -1;
     wire_pop_ll(started), wire_pop_ll(started);
@@ -527,7 +532,9 @@ static int s_waits(void *state, const pid_t *tids, int n, threads_wait_t *out,
         if (s_send(self, "WAITS", &ask, err))
             return -1;
     }
-    if (!(reply = s_answer(self, "WAITS", self->timeout_ms, &refused, err)))
+    if (!(reply = s_answer(self, "WAITS",
+                           mono_seconds() + self->timeout_ms / 1000.0,
+                           self->timeout_ms, &refused, err)))
         return refused ? 1 : -1;
     wire_pop_ll(reply), wire_pop_ll(reply);
     int rc = wire_take_waits(reply, steal, ticks, out, n);

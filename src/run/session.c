@@ -74,8 +74,9 @@ int session_up(session_t *self, pipeline_t *pl, errbuf_t *err)
     if (!(self->crew =
               crew_new(pl, config, self->ipc_dir, self->o.fleet, err))) {
         //  agents lost while their stages start: every one named (a
-        //  host's own error, before any stage, names them already)
-        if (err->stage[0])
+        //  host's own error, before any stage, names them already, unless
+        //  it is a loss: SPEC's, while others were lost starting stages)
+        if (err->stage[0] || err->lost)
             fleet_blame(self->o.fleet, pl, err);
         return -1;
     }
