@@ -1,10 +1,15 @@
 /*  crew: start and end a pipeline's stages (see crew.h).  */
 #include "crew/crew.h"
 
+#include "base/mono.h"
 #include "machine/pin.h"
 #include "pipeline/roster.h"
 
 #include <stdlib.h>
+
+//  An answer read later than this after it was looked for came while it
+//  was awaited (not one that was there already)
+#define CREW_AWAITED 0.002
 
 //  Where instance i runs, as the fleet knows it: its agent, its host's
 //  machine, and its clock against the publishers' (sequence.h)
@@ -45,18 +50,26 @@ static int s_place_czmq(const pipeline_t *pl, errbuf_t *err)
 }
 
 //  Remote stages were asked to start as they were made, all at once:
-//  every one's answer awaited (within the one wait START gave them), and
-//  those that failed named together.  Of the hosts lost meanwhile only the
-//  first is said here, and only when nothing else failed: the fleet's
-//  blame names every lost host after (fleet_blame)
+//  every one's answer awaited, and those that failed named together.  The
+//  wait (the timeout and 5 s) is one for all, from the last answer that
+//  came while one was awaited: stages that do not start fail together,
+//  and hosts that start theirs slowly (a busy machine, many stages) are
+//  waited for as long as they go on.  Of the hosts lost meanwhile only
+//  the first is said here, and only when nothing else failed: the
+//  fleet's blame names every lost host after (fleet_blame)
 static int s_started(crew_t *self, errbuf_t *err)
 {
     int failed = 0, lost = 0;
     errbuf_t all, first_lost;
+    double wait = self->pl->params.timeout + 5, last = mono_seconds();
     for (int i = 0; i < self->pl->n; i++) {
         errbuf_t one;
-        if (stage_handle_started(self->stage[i], &one) == 0)
+        double asked = mono_seconds();
+        if (stage_handle_started(self->stage[i], last + wait, &one) == 0) {
+            if (mono_seconds() - asked > CREW_AWAITED)
+                last = mono_seconds();
             continue;
+        }
         if (!one.lost)
             err_gather(&all, &failed, &one);
         else if (lost++ == 0)

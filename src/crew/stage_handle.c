@@ -96,12 +96,12 @@ static int s_named(const stage_handle_t *self, int rc, errbuf_t *err,
     return rc;
 }
 
-int stage_handle_started(stage_handle_t *self, errbuf_t *err)
+int stage_handle_started(stage_handle_t *self, double until, errbuf_t *err)
 {
     errbuf_t why;
     return self->kind->started
-               ? s_named(self, self->kind->started(self->state, &why), err,
-                         &why)
+               ? s_named(self, self->kind->started(self->state, until, &why),
+                         err, &why)
                : 0;
 }
 

@@ -71,9 +71,9 @@ typedef struct {
     pid_t (*pid)(void *self);
     int (*destroy)(void *self, int timeout_ms);
     //  Optional, where a stage's start is a question (remote): asked when
-    //  it is made, its answer awaited here, so that a crew's stages start
-    //  all at once; NULL: made is started
-    int (*started)(void *self, errbuf_t *err);
+    //  it is made, its answer awaited here until then (mono seconds), so
+    //  that a crew's stages start all at once; NULL: made is started
+    int (*started)(void *self, double until, errbuf_t *err);
     //  Optional, where a stage's end is a question (remote): asked, then
     //  its answer awaited, so that a crew's stages end all at once; NULL:
     //  destroy ends it
@@ -126,10 +126,10 @@ typedef struct {
 //  host = NAME)
 stage_handle_t *stage_handle_new(const pipeline_t *pl, int id,
                                  const stage_where_t *where, errbuf_t *err);
-//  Its start awaited (made, a remote stage is asked to start, nothing
-//  more): -1 with err "stage NAME: ..." when it did not; 0 at once for
-//  a kind that starts as it is made
-int stage_handle_started(stage_handle_t *self, errbuf_t *err);
+//  Its start awaited until then (mono seconds; made, a remote stage is
+//  asked to start, nothing more): -1 with err "stage NAME: ..." when it
+//  did not; 0 at once for a kind that starts as it is made
+int stage_handle_started(stage_handle_t *self, double until, errbuf_t *err);
 //  End the stage; -1 (and nothing freed) if it does not end within
 //  timeout_ms: it is left behind
 int stage_handle_destroy(stage_handle_t **self_p, int timeout_ms);

@@ -40,7 +40,6 @@ typedef struct {
     int norigins;      //  origins the trial reads of it
     bool sees_origins; //  COUNTS carries them
     int timeout_ms;
-    double started_by;         //  START's answer is awaited until then
     syscalls_thread_t *traced; //  --profile syscalls: TRACED's threads
     int ntraced;
     double asked[STAGE_ASKS]; //  sent ahead (s_ask_ahead): when, else 0
@@ -226,19 +225,17 @@ void *stage_remote_new(const pipeline_t *pl, int id, agent_link_t *link,
         s_free(self);
         return NULL;
     }
-    self->started_by = mono_seconds() + (self->timeout_ms + 5000) / 1000.0;
     *shared = self->mirror;
     return self;
 }
 
-//  START was sent by stage_remote_new: its STARTED, awaited until the
-//  time START gives it (a crew's remote stages start together, and
-//  their answers are awaited within one wait, not one each)
-static int s_started(void *state, errbuf_t *err)
+//  START was sent by stage_remote_new: its STARTED, awaited until then
+//  (the crew's one wait for all its stages, crew.c)
+static int s_started(void *state, double until, errbuf_t *err)
 {
     remote_t *self = state;
-    zmsg_t *started = s_answer(self, "STARTED", self->started_by,
-                               self->timeout_ms + 5000, NULL, err);
+    zmsg_t *started =
+        s_answer(self, "STARTED", until, self->timeout_ms + 5000, NULL, err);
     if (!started)
         return -1;
     wire_pop_ll(started), wire_pop_ll(started);

@@ -29,8 +29,8 @@ extern const stage_kind_t stage_remote_kind;
 
 //  Start instance id on link's host (the agent was asked for the
 //  combination's topology before: fleet_spec_ask; it reads START after
-//  it): START is sent, its STARTED awaited by stage_handle_started within
-//  the timeout and 5 s from now; *shared: the mirror
+//  it): START is sent, its STARTED awaited by stage_handle_started;
+//  *shared: the mirror
 void *stage_remote_new(const pipeline_t *pl, int id, agent_link_t *link,
                        stage_shared_t **shared, errbuf_t *err);
 
