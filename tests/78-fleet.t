@@ -14,7 +14,9 @@
 #
 # make check-long (HOPBENCH_LONG=1) adds the fleet, HOPBENCH_FLEET_HOSTS
 # hosts (100; 4 to 1000): pub@h1 -> broker@h2 -> a subscriber on every
-# other host, tcp, rate = 1000, sizes 64,1024, --duration 1: exit 0, a
+# other host, tcp, rate = 1000 (HOPBENCH_FLEET_RATE: a fleet of a
+# thousand takes more than two CPUs give at that), sizes 64,1024,
+# --duration 1: exit 0, a
 # row per subscriber and size, every row consistent (received <= sent,
 # lost = expected - received), the windows' lengths noted; then three
 # agents killed together mid-run: exit 1 within timeout + 5 s, one error
@@ -146,7 +148,8 @@ EOF
 # --- The fleet (make check-long) -------------------------------------------
 if (long()) {
     my $subs = $n - 2;
-    my $topology = "topology = fleet\n    transport = tcp\n    rate = 1000\n    timeout = 10\n"
+    my $rate = $ENV{HOPBENCH_FLEET_RATE} // 1000;
+    my $topology = "topology = fleet\n    transport = tcp\n    rate = $rate\n    timeout = 10\n"
         . "publisher = pub\n    host = h1\nhop\nproxy = broker\n    host = h2\nhop\n"
         . "subscriber = sub\n    count = $subs\n    host = h3..h$n\n";
     write_file("$work/fleet.cfg", $topology);

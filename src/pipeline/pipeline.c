@@ -182,53 +182,6 @@ static int s_check_io_cpus(const pipeline_t *self, errbuf_t *err)
     return 0;
 }
 
-//  ---------------------------------------------------------------------
-//  What a run of the pipeline takes from the system.  Threads: the
-//  roster's (roster.h).  Files, measured with libzmq 4.3.4 and czmq
-//  4.2.1: hopbench's own (the controller, czmq's context), and per
-//  instance its sockets; per context its reaper and I/O threads' mailbox
-//  and poller; per tcp or ipc endpoint a listener, per connection a file
-//  at each end; a stage in its own process adds that process's czmq
-//  context.
-
-#define BASE_FILES 32
-
-//  Files instance i adds (with the context it owns, if any)
-static int s_instance_files(const pipeline_t *self, int i)
-{
-    const instance_t *inst = &self->inst[i];
-    int files = 6 + (inst->params.process == PROCESS_OWN ? 20 : 0);
-    if (self->ctx[inst->ctx].owner == i)
-        files += 3 + 2 * inst->params.io_threads;
-    int n = pipeline_sockets(self, i);
-    return files + (n > 1 ? n + 1 : 0); //  a mailbox each, and an epoll
-}
-
-//  Connection files at instance i's end of its tcp and ipc hops: where it
-//  binds, a listener and one per socket connected to it; where it
-//  connects, one per socket and endpoint
-static long s_instance_ends(const pipeline_t *self, int i)
-{
-    long ends = 0;
-    int stage = self->inst[i].stage;
-    for (int h = 0; h < self->nhops; h++) {
-        const hop_plan_t *hop = &self->hops[h];
-        if (hop->params.transport == TRANSPORT_INPROC ||
-            (hop->up != stage && hop->down != stage))
-            continue;
-        int binder = hop->upstream_binds ? hop->up : hop->down;
-        int other = hop->upstream_binds ? hop->down : hop->up;
-        if (binder != stage) {
-            ends += (long)pipeline_sockets(self, i) * hop->nendpoints;
-            continue;
-        }
-        ends += 1;
-        for (int j = 0; j < self->count[other]; j++)
-            ends += pipeline_sockets(self, self->first[other] + j);
-    }
-    return ends;
-}
-
 //  LIMIT_THREADS: the read-back of a machine's threads (here, or an
 //  agent's on its host) takes at most that many: the roster's threads of
 //  each machine, counted apart (hopbench's own on the controller's).
@@ -258,36 +211,6 @@ static int s_check_threads(const pipeline_t *self, errbuf_t *err)
             host[0] ? host : "this machine");
     }
     return 0;
-}
-
-long pipeline_files(const pipeline_t *self)
-{
-    long here = BASE_FILES, most = 0;
-    for (int i = 0; i < self->n; i++) {
-        long files = s_instance_files(self, i) + s_instance_ends(self, i);
-        if (self->inst[i].host[0])
-            continue; //  another host's: its agent's (pipeline_host_files)
-        if (self->inst[i].params.process != PROCESS_OWN)
-            here += files;
-        else if (BASE_FILES + files > most)
-            most = BASE_FILES + files; //  its own process's
-    }
-    return here > most ? here : most;
-}
-
-long pipeline_host_files(const pipeline_t *self, const char *host)
-{
-    long most = 0;
-    for (int i = 0; i < self->n; i++) {
-        if (strcmp(self->inst[i].host, host) != 0)
-            continue;
-        long files = BASE_FILES + s_instance_files(self, i) +
-                     s_instance_ends(self, i) +
-                     (self->inst[i].params.process == PROCESS_OWN ? 0 : 20);
-        if (files > most)
-            most = files;
-    }
-    return most;
 }
 
 //  Each instance's request, and where its node and cpus came from; the
@@ -839,6 +762,17 @@ static int s_test_hosts(const machine_t *machine)
     pipeline_set_hosts(pl, hosts, 1);
     CHECK(pipeline_resolve(pl, "/tmp/x", 1, &err) == 0);
     CHECK(strncmp(pl->hops[0].endpoint[0], "tcp://10.0.0.1:", 15) == 0);
+    long one_host = pipeline_files(pl);
+    pipeline_destroy(&pl);
+    topology_destroy(&topo);
+    //  the controller's files: a link more for a second host
+    topo = topology_load_text("t.cfg",
+                              "topology = t\npublisher = pub\nhop = tcp\n"
+                              "subscriber = sub\n    host = h2..h3\n"
+                              "    count = 2\n",
+                              &err);
+    CHECK(topo && (pl = pipeline_new(topo, machine, &err)));
+    CHECK(pipeline_files(pl) == one_host + 6);
     pipeline_destroy(&pl);
     topology_destroy(&topo);
     return 0;

@@ -203,31 +203,36 @@ static void s_record_memory(trial_t *self)
 //  THREADS_MAX (LIMIT_THREADS counts them per machine), so the arrays
 //  grow by that much before each.  The number read; -1 with err when a
 //  host cannot say, or out of memory
-static int s_grow(task_t **tasks, int **scanner, int n, errbuf_t *err)
+static int s_grow(task_t **tasks, int **scanner, int n, int room,
+                  errbuf_t *err)
 {
-    task_t *more = realloc(*tasks, (size_t)(n + THREADS_MAX) * sizeof *more);
+    task_t *more = realloc(*tasks, (size_t)(n + room) * sizeof *more);
     if (more)
         *tasks = more;
     int *also =
-        more ? realloc(*scanner, (size_t)(n + THREADS_MAX) * sizeof *also)
-             : NULL;
+        more ? realloc(*scanner, (size_t)(n + room) * sizeof *also) : NULL;
     if (also)
         *scanner = also;
     return also ? 0 : err_set(err, "the threads read back: out of memory");
 }
 
+//  The threads this process reads of its own at most: LIMIT_THREADS of
+//  the run's, and a link's for each host (one per instance at most)
+#define S_OWN_MAX (THREADS_MAX + PIPELINE_MAX_INSTANCES)
+
 static int s_scan(trial_t *self, task_t **tasks, int **scanner, errbuf_t *err)
 {
-    if (s_grow(tasks, scanner, 0, err))
+    //  this process's: its stages' threads, and a link's per host
+    if (s_grow(tasks, scanner, 0, S_OWN_MAX, err))
         return -1;
-    int n = threads_scan(getpid(), *tasks, THREADS_MAX);
+    int n = threads_scan(getpid(), *tasks, S_OWN_MAX);
     n = n > 0 ? n : 0;
     for (int t = 0; t < n; t++)
         (*scanner)[t] = -1;
     for (int i = 0; i < self->w.pl->n; i++)
         stage_handle_ask(self->stage[i], STAGE_ASK_THREADS, NULL, 0);
     for (int i = 0; i < self->w.pl->n; i++) {
-        if (s_grow(tasks, scanner, n, err))
+        if (s_grow(tasks, scanner, n, THREADS_MAX, err))
             return -1;
         int more =
             stage_handle_threads(self->stage[i], *tasks + n, THREADS_MAX, err);
