@@ -149,10 +149,18 @@ EOF
 if (long()) {
     my $subs = $n - 2;
     my $rate = $ENV{HOPBENCH_FLEET_RATE} // 1000;
-    my $topology = "topology = fleet\n    transport = tcp\n    rate = $rate\n    timeout = 10\n"
+    # past 250 hosts, starting a stage process on each takes this 2-CPU
+    # machine longer than 10 s (500 hosts: load 360, 7 GB)
+    my $timeout = $n > 250 ? int($n / 25) : 10;
+    my $topology = "topology = fleet\n    transport = tcp\n    rate = $rate\n    timeout = $timeout\n"
         . "publisher = pub\n    host = h1\nhop\nproxy = broker\n    host = h2\nhop\n"
         . "subscriber = sub\n    count = $subs\n    host = h3..h$n\n";
     write_file("$work/fleet.cfg", $topology);
+    my $checked = time;
+    my $pid = $fleet->controller('fleet-check', {}, 'check', "$work/fleet.cfg", '--sizes', '64,1024');
+    is($net->finish($pid, 300), 0, "$n hosts: check exit 0, every agent greeted")
+        or diag Hopbench::slurp("$work/fleet-check.err");
+    note sprintf "%d hosts: check took %.2f s", $n, time - $checked;
     my ($rc, $secs, $first, $err, $out, $time) =
         run("$work/fleet.cfg", args => ['--sizes', '64,1024', '--duration', '1']);
     is($rc, 0, "$n hosts: exit 0") or diag $err;
@@ -199,7 +207,8 @@ if (long()) {
         });
     my $after = $ended - $killed_at;
     is($rc, 1, "three agents killed at $n hosts: exit 1") or diag $err;
-    ok($after <= 10 + 5, sprintf('three agents killed: ended %.2f s after (timeout 10 + 5)', $after));
+    ok($after <= $timeout + 5,
+        sprintf('three agents killed: ended %.2f s after (timeout %d + 5)', $after, $timeout));
     like($err, qr/\b\Q$_\E\b/, "three agents killed: $_ named") for @dead;
     is(scalar(() = $err =~ /^hopbench: (?!warning)/mg), 1, 'three agents killed: one error') or diag $err;
     note "three agents killed: $err";

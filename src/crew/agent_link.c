@@ -53,6 +53,7 @@ typedef struct {
     zpoller_t *poller;
     zsock_t *mailbox[LINK_IDS];
     double heard, pinged;
+    double awake; //  the loop's last turn: silence counts while it turns
     bool welcomed;
     bool handshaken;   //  CURVE with the agent has worked once
     clock_run_t clock; //  the clock's samples, while they are taken
@@ -295,9 +296,25 @@ static void s_from_mailbox(link_t *self, zsock_t *mailbox)
 static void s_beat(link_t *self, double interval)
 {
     double now = mono_seconds();
+    //  this thread waited for a CPU (a machine loaded past its means):
+    //  what the agent said meanwhile is not read yet, so that time is
+    //  not its silence
+    if (self->awake > 0 && now - self->awake > 2 * interval) {
+        self->heard += now - self->awake - interval;
+        atomic_store(&self->last_word, self->heard);
+    }
+    self->awake = now;
     if (now - self->pinged >= interval) {
         zstr_sendx(self->dealer, "PING", "-1", NULL);
         self->pinged = now;
+    }
+    //  a word unread while this thread waited for a CPU is not silence
+    while (self->welcomed && now - self->heard > self->timeout &&
+           (zsock_events(self->dealer) & ZMQ_POLLIN)) {
+        zmsg_t *msg = zmsg_recv(self->dealer);
+        if (!msg)
+            break;
+        s_from_agent(self, msg);
     }
     if (self->welcomed && now - self->heard > self->timeout) {
         char why[200];

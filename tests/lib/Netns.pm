@@ -55,7 +55,7 @@ sub batch {
 sub up {
     my ($self) = @_;
     my $br = $self->ns('br');
-    my @hosts = sort keys %{ $self->{hosts} };
+    my @hosts = sort { $a cmp $b } CORE::keys %{ $self->{hosts} };
     my $mask = $self->{mask} // 24;
     push @{ $self->{namespaces} }, $br, map { $self->ns($_) } @hosts;
     $self->batch('', "netns add $br", map {
@@ -68,6 +68,24 @@ sub up {
     for my $host (@hosts) {
         $self->batch($self->ns($host), 'addr add ' . $self->addr($host) . "/$mask dev eth0",
             'link set eth0 up', 'link set lo up') or return 0;
+    }
+    return $self->neighbours(scalar @hosts);
+}
+
+# Room in the kernel's one ARP table (all namespaces share it) for n
+# hosts on one segment: the controller's and a broker's n neighbours, and
+# each host's few.  Past gc_thresh3 (1,024 by default) new neighbours are
+# refused, and hosts go unanswered; raised for a fleet, put back at
+# cleanup
+sub neighbours {
+    my ($self, $n) = @_;
+    return 1 if $n <= 100;
+    for my $k (1 .. 3) {
+        my $key = "net.ipv4.neigh.default.gc_thresh$k";
+        chomp(my $was = `sysctl -n $key 2>/dev/null`);
+        next if $was eq '' || $was >= 8 * $n * 2**($k - 1);
+        $self->{sysctl}{$key} //= $was;
+        $self->quiet('sysctl', '-q', '-w', "$key=" . 8 * $n * 2**($k - 1)) or return 0;
     }
     return 1;
 }
@@ -201,6 +219,8 @@ sub cleanup {
     $self->{children} = [];
     $self->quiet('ip', 'netns', 'del', $_) for reverse @{ $self->{namespaces} };
     $self->{namespaces} = [];
+    $self->quiet('sysctl', '-q', '-w', "$_=$self->{sysctl}{$_}") for sort { $a cmp $b } CORE::keys %{ $self->{sysctl} // {} };
+    $self->{sysctl} = {};
 }
 
 END { $_->cleanup for @all }
