@@ -930,6 +930,7 @@ int trial_run(crew_t *crew, trial_kept_t *kept, const machine_t *machine,
     trial_topics_destroy(&self->topics);
     trial_sockets_destroy(&self->sockets);
     trial_timeline_free(&self->timeline);
+    trial_starve_free(&self->starve);
     free(self->roster);
     free(self->helper_tid);
     free(self->helper_owner);

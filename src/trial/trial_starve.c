@@ -23,6 +23,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+int trial_starve_room(trial_starve_t *self, int n)
+{
+    for (int e = 0; e < 2; e++) {
+        trial_waits_t *edge = &self->edge[e];
+        if (n <= edge->room)
+            continue;
+        threads_wait_t *more = realloc(edge->wait, (size_t)n * sizeof *more);
+        if (!more)
+            return -1;
+        for (int t = edge->room; t < n; t++)
+            more[t] = (threads_wait_t){-1, -1}; //  not read
+        edge->wait = more, edge->room = n;
+    }
+    return 0;
+}
+
+void trial_starve_free(trial_starve_t *self)
+{
+    for (int e = 0; e < 2; e++) {
+        free(self->edge[e].wait);
+        self->edge[e] = (trial_waits_t){0};
+    }
+}
+
 void trial_starve_close(trial_starve_t *self, const pipeline_t *pl,
                         thread_row_t *threads, int n, double seconds)
 {
@@ -212,7 +236,7 @@ static int s_test_readings(const pipeline_t *pl)
 {
     thread_row_t rows[3];
     trial_starve_t *starve = calloc(1, sizeof *starve);
-    CHECK(starve);
+    CHECK(starve && trial_starve_room(starve, 3) == 0);
     threads_wait_t open[3] = {{1000, 3}, {1000, 3}, {-1, -1}};
     threads_wait_t close[3] = {{1000 + 250000000, 5}, {999, 4}, {5, 5}};
     int64_t steal[2][3] = {{10, 10, 30}, {20, 20, 30}};
@@ -243,6 +267,7 @@ static int s_test_readings(const pipeline_t *pl)
     CHECK(trial_starve_steal(10, 100, 20, 200) == 10);
     CHECK(trial_starve_steal(-1, -1, 20, 200) == -1);
     CHECK(trial_starve_steal(10, 100, 20, 100) == -1);
+    trial_starve_free(starve);
     free(starve);
     return 0;
 }

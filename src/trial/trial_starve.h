@@ -18,7 +18,8 @@
 //  began and ended (the controller's clock: another host's are its
 //  question's round trip)
 typedef struct {
-    threads_wait_t wait[THREADS_MAX];
+    threads_wait_t *wait; //  a reading per thread row, room of them: a
+    int room;             //  fleet's rows are every host's threads
     int64_t steal[PIPELINE_MAX_INSTANCES], ticks[PIPELINE_MAX_INSTANCES];
     double from, to;
     bool refused; //  a host could not tell (an older agent): said once
@@ -29,6 +30,10 @@ typedef struct {
     //  each instance's host's share of the window stolen, -1 unknown
     double steal_pct[PIPELINE_MAX_INSTANCES];
 } trial_starve_t;
+
+//  Room in each edge's readings for n thread rows; -1: out of memory
+int trial_starve_room(trial_starve_t *self, int n);
+void trial_starve_free(trial_starve_t *self);
 
 //  Both edges read, the window 'seconds' long: each thread row's wait_pct
 //  and preempted (trial_starve_waits), each instance's steal_pct

@@ -362,6 +362,8 @@ int trial_read_waits(trial_t *self, int edge, errbuf_t *err)
     const trial_result_t *result = self->result;
     trial_waits_t *into = &self->starve.edge[edge];
     int64_t steal, ticks;
+    if (trial_starve_room(&self->starve, result->nthreads))
+        return err_set(err, "the waits read back: out of memory");
     into->refused = false;
     into->from = mono_seconds(); //  before the first reading
     threads_steal(&steal, &ticks);
