@@ -14,14 +14,14 @@
 #
 # make check-long (HOPBENCH_LONG=1) adds the fleet, HOPBENCH_FLEET_HOSTS
 # hosts (100; 4 to 1000): pub@h1 -> broker@h2 -> a subscriber on every
-# other host, tcp, rate = 1000 (HOPBENCH_FLEET_RATE: a fleet of a
-# thousand takes more than two CPUs give at that), sizes 64,1024,
-# --duration 1: exit 0, a
-# row per subscriber and size, every row consistent (received <= sent,
-# lost = expected - received), the windows' lengths noted; then three
-# agents killed together mid-run: exit 1 within timeout + 5 s, one error
-# naming all three.  Its notes give the time to the first rows and the
-# controller's CPU and RSS (/usr/bin/time -v) per host.
+# other host, tcp, rate = 1000 (HOPBENCH_FLEET_RATE: a fleet of hundreds
+# takes more than two CPUs give at that), sizes 64,1024, --duration 1:
+# check greets every agent; the run exits 0, a row per subscriber and
+# size, every row consistent (received <= sent, lost = expected -
+# received), the windows' lengths noted; then three agents killed
+# together mid-run: exit 1 within timeout + 5 s, one error naming all
+# three.  Its notes give the time to the first rows and the controller's
+# CPU and RSS (/usr/bin/time -v) per host.
 use strict;
 use warnings;
 use FindBin;
