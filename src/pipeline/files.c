@@ -54,15 +54,6 @@ static long s_instance_ends(const pipeline_t *self, int i)
     return ends;
 }
 
-//  Is instance i the first of its host's?
-static bool s_first_on_host(const pipeline_t *self, int i)
-{
-    for (int j = 0; j < i; j++)
-        if (strcmp(self->inst[j].host, self->inst[i].host) == 0)
-            return false;
-    return true;
-}
-
 long pipeline_files(const pipeline_t *self)
 {
     long here = BASE_FILES, most = 0;
@@ -70,7 +61,7 @@ long pipeline_files(const pipeline_t *self)
         long files = s_instance_files(self, i) + s_instance_ends(self, i);
         if (self->inst[i].host[0]) { //  its files are its agent's
             here += REMOTE_STAGE_FILES +
-                    (s_first_on_host(self, i) ? REMOTE_HOST_FILES : 0);
+                    (pipeline_host_first(self, i) == i ? REMOTE_HOST_FILES : 0);
             continue;
         }
         if (self->inst[i].params.process != PROCESS_OWN)

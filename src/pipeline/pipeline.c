@@ -193,9 +193,7 @@ static int s_check_threads(const pipeline_t *self, errbuf_t *err)
     int sum[PIPELINE_MAX_INSTANCES];
     for (int i = 0; i < self->n; i++) {
         const char *host = self->inst[i].host;
-        int first = 0;
-        while (strcmp(self->inst[first].host, host))
-            first++;
+        int first = pipeline_host_first(self, i);
         if (first == i)
             sum[i] = host[0] ? 0 : roster_count(self, -1);
         int threads = sum[first] += roster_count(self, i);
@@ -356,9 +354,7 @@ static int s_place(pipeline_t *self, const pipeline_machine_t *machines,
     bool home_done = false;
     for (int i = 0; i < self->n && rc == 0; i++) {
         const char *host = self->inst[i].host;
-        int first = 0;
-        while (strcmp(self->inst[first].host, host))
-            first++;
+        int first = pipeline_host_first(self, i);
         const pipeline_machine_t *where =
             s_machine_of(machines, nmachines, host);
         if (first != i || !where)

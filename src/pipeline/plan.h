@@ -1,7 +1,7 @@
 /*  plan: what a pipeline is made of, as data: its instances, their
     contexts, its hops and the hosts it runs on (pipeline.h expands a
     topology into it and answers questions about it; roster.h lists the
-    threads it starts).  Types only, and the one question the roster asks
+    threads it starts).  Types only, and the two questions the roster asks
     of an instance, so that the two read one plan and neither calls the
     other back.
 */
@@ -14,6 +14,8 @@
 #include "config/params.h"
 #include "machine/placement.h"
 #include "config/topology.h"
+
+#include <string.h>
 
 #define PIPELINE_MAX_INSTANCES LIMIT_INSTANCES
 #define PIPELINE_MAX_BINDERS   LIMIT_BINDERS
@@ -88,6 +90,16 @@ typedef struct {
     housekeeping_t controller; //  where hopbench's own threads go
     cpuset_t allowed;          //  the CPUs the plan could use (machine's)
 } pipeline_t;
+
+//  The first instance on instance id's host (the lowest id there): where
+//  what a host holds once (its link, its plan, its sums) is counted
+static inline int pipeline_host_first(const pipeline_t *self, int id)
+{
+    int first = 0;
+    while (strcmp(self->inst[first].host, self->inst[id].host))
+        first++;
+    return first;
+}
 
 //  Is instance id a proxy whose engine is a czmq actor (a thread of its
 //  own named as the engine; its sockets, so its I/O, in czmq's context)?

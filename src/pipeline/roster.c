@@ -101,9 +101,7 @@ static void s_walk_links(const pipeline_t *pl, walk_t *walk)
 {
     const place_t *home = &pl->controller.place;
     for (int i = 0; i < pl->n; i++) {
-        int first = 0;
-        while (strcmp(pl->inst[first].host, pl->inst[i].host))
-            first++;
+        int first = pipeline_host_first(pl, i);
         char name[24];
         snprintf(name, sizeof name, "link:%.11s", pl->inst[i].host);
         if (first == i && pl->inst[i].host[0])

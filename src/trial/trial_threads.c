@@ -380,9 +380,7 @@ int trial_read_waits(trial_t *self, int edge, errbuf_t *err)
     pid_t tids[THREADS_MAX];
     int rows[THREADS_MAX], rc = 0;
     for (int i = 0; i < pl->n; i++) {
-        first[i] = pl->inst[i].host[0] != 0;
-        for (int j = 0; j < i && first[i]; j++)
-            first[i] = !streq(pl->inst[j].host, pl->inst[i].host);
+        first[i] = pl->inst[i].host[0] && pipeline_host_first(pl, i) == i;
         if (first[i])
             stage_handle_ask(self->stage[i], STAGE_ASK_WAITS, tids,
                              s_host_tids(self, i, tids, rows));
